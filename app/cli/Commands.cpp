@@ -1,0 +1,381 @@
+#include "Commands.h"
+
+#include "cost/Evaluate.h"
+#include "cost/Parameters.h"
+#include "cost/RealityCheck.h"
+#include "io/PlanJson.h"
+#include "io/PredictionJson.h"
+#include "spec/Validate.h"
+#include "util/Units.h"
+
+#include <charconv>
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+
+namespace planscope::cli {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kUsage = R"(planscope-cli: the numbers of a parallel training plan, headless.
+
+usage:
+  planscope-cli evaluate PLAN                      prediction JSON (schema planscope/prediction/v1)
+  planscope-cli validate PLAN                      {"valid", "errors", "warnings"}
+  planscope-cli summary PLAN                       the prediction as readable text
+  planscope-cli explain PLAN [--field PATH] [--json] [--depth N] [--list]
+                                                   how a number was computed (default field time.stepSeconds)
+  planscope-cli check PLAN [--days D] [--tokens T] [--mfu X] [--json]
+                                                   is a claimed run possible, and by what factor is it short
+  planscope-cli presets [models|gpus|nodes] [--json]
+  planscope-cli model-from-hf CONFIG.json          a Hugging Face config.json as a plan "model" object
+  planscope-cli --version | --help
+
+Exit codes: 0 ok, 1 usage or file error, 2 invalid plan (errors name the field or byte offset).
+Units: bytes, seconds, FLOP; GB = 1e9 bytes, GiB = 2^30 bytes; link bandwidths per direction.
+)";
+
+struct Args {
+    std::vector<std::string> positional;
+    std::map<std::string, std::string> options;
+    std::vector<std::string> flags;
+    bool has(const std::string& f) const
+    {
+        for (const auto& x : flags)
+            if (x == f) return true;
+        return options.count(f) > 0;
+    }
+};
+
+Args parseArgs(const std::vector<std::string>& args, std::size_t from, std::initializer_list<const char*> valued)
+{
+    Args a;
+    for (std::size_t i = from; i < args.size(); ++i) {
+        const std::string& s = args[i];
+        bool isValued = false;
+        for (const char* v : valued)
+            if (s == v) isValued = true;
+        if (isValued && i + 1 < args.size())
+            a.options[s] = args[++i];
+        else if (s.rfind("--", 0) == 0 && s.find('=') != std::string::npos)
+            a.options[s.substr(0, s.find('='))] = s.substr(s.find('=') + 1);
+        else if (s.rfind("--", 0) == 0)
+            a.flags.push_back(s);
+        else
+            a.positional.push_back(s);
+    }
+    return a;
+}
+
+std::optional<double> number(const Args& a, const std::string& key, std::ostream& err)
+{
+    auto it = a.options.find(key);
+    if (it == a.options.end()) return 0.0;
+    try {
+        std::size_t used = 0;
+        const double d = std::stod(it->second, &used);
+        if (used != it->second.size() || d < 0) throw std::invalid_argument("x");
+        return d;
+    } catch (...) {
+        err << "planscope-cli: " << key << " needs a non-negative number, got \"" << it->second << "\"\n";
+        return std::nullopt;
+    }
+}
+
+void printIssues(const Issues& issues, std::ostream& err)
+{
+    for (const Issue& i : issues) {
+        err << (i.severity == Severity::Error ? "error" : "warning");
+        if (!i.path.empty()) err << " at " << i.path;
+        if (i.offset >= 0) err << " (byte offset " << i.offset << ")";
+        err << ": " << i.message << "\n";
+    }
+}
+
+// Loads and validates; on failure prints the JSON error document (and a readable copy on stderr).
+std::optional<LoadedPlan> load(const std::string& path, std::ostream& out, std::ostream& err, int& code, bool jsonErrors = true)
+{
+    auto loaded = loadPlanFile(path);
+    if (!loaded) {
+        Issues errors = loaded.errors();
+        // A file that cannot be opened is an I/O problem, not an invalid plan.
+        if (errors.size() == 1 && errors[0].path == path && errors[0].message == "cannot open file") {
+            err << "planscope-cli: cannot open " << path << "\n";
+            code = 1;
+            return std::nullopt;
+        }
+        if (jsonErrors) out << invalidToJson(errors).dump(2) << "\n";
+        printIssues(errors, err);
+        code = 2;
+        return std::nullopt;
+    }
+    return std::move(loaded).value();
+}
+
+int cmdEvaluate(const Args& a, std::ostream& out, std::ostream& err)
+{
+    if (a.positional.empty()) {
+        err << "usage: planscope-cli evaluate PLAN\n";
+        return 1;
+    }
+    int code = 0;
+    auto plan = load(a.positional[0], out, err, code);
+    if (!plan) return code;
+    Prediction p = evaluate(plan->plan);
+    for (const Issue& w : plan->warnings) p.warnings.insert(p.warnings.begin(), w.path + ": " + w.message);
+    out << predictionToJson(p).dump(2) << "\n";
+    if (!p.valid) {
+        printIssues(p.errors, err);
+        return 2;
+    }
+    return 0;
+}
+
+int cmdValidate(const Args& a, std::ostream& out, std::ostream& err)
+{
+    if (a.positional.empty()) {
+        err << "usage: planscope-cli validate PLAN\n";
+        return 1;
+    }
+    auto loaded = loadPlanFile(a.positional[0]);
+    Issues all;
+    if (!loaded) {
+        all = loaded.errors();
+    } else {
+        all = loaded->warnings;
+        for (const Issue& i : validate(loaded->plan)) all.push_back(i);
+    }
+    Issues errors, warnings;
+    for (const Issue& i : all) (i.severity == Severity::Error ? errors : warnings).push_back(i);
+    out << json { { "valid", errors.empty() }, { "errors", issuesToJson(errors) }, { "warnings", issuesToJson(warnings) } }
+               .dump(2)
+        << "\n";
+    printIssues(errors, err);
+    return errors.empty() ? 0 : 2;
+}
+
+int cmdExplain(const Args& a, std::ostream& out, std::ostream& err)
+{
+    if (a.positional.empty()) {
+        err << "usage: planscope-cli explain PLAN [--field PATH] [--json]\n";
+        return 1;
+    }
+    int code = 0;
+    auto plan = load(a.positional[0], out, err, code);
+    if (!plan) return code;
+    Explainer ex;
+    Prediction p = evaluate(plan->plan, &ex);
+    if (!p.valid) {
+        out << invalidToJson(p.errors).dump(2) << "\n";
+        printIssues(p.errors, err);
+        return 2;
+    }
+    if (a.has("--list")) {
+        for (const auto& [field, e] : ex.entries()) out << field << "\n";
+        return 0;
+    }
+    const std::string field = a.options.count("--field") ? a.options.at("--field") : "time.stepSeconds";
+    int depth = 3;
+    if (a.options.count("--depth")) depth = std::max(0, std::atoi(a.options.at("--depth").c_str()));
+    if (!ex.find(field)) {
+        err << "planscope-cli: no explanation for field \"" << field << "\"; try --list\n";
+        return 1;
+    }
+    if (a.has("--json"))
+        out << explanationToJson(ex, field, depth).dump(2) << "\n";
+    else
+        out << formatExplanation(ex, field, depth);
+    return 0;
+}
+
+int cmdCheck(const Args& a, std::ostream& out, std::ostream& err)
+{
+    if (a.positional.empty()) {
+        err << "usage: planscope-cli check PLAN [--days D] [--tokens T] [--mfu X] [--json]\n";
+        return 1;
+    }
+    const auto days = number(a, "--days", err), tokens = number(a, "--tokens", err), mfu = number(a, "--mfu", err);
+    if (!days || !tokens || !mfu) return 1;
+    if (*mfu > 1) {
+        err << "planscope-cli: --mfu is a fraction in (0, 1], e.g. 0.45\n";
+        return 1;
+    }
+    int code = 0;
+    auto plan = load(a.positional[0], out, err, code);
+    if (!plan) return code;
+    Prediction p = evaluate(plan->plan);
+    if (!p.valid) {
+        out << invalidToJson(p.errors).dump(2) << "\n";
+        printIssues(p.errors, err);
+        return 2;
+    }
+    RealityCheck rc = realityCheck(plan->plan, p, *days, *tokens, *mfu);
+    if (a.has("--json"))
+        out << realityCheckToJson(rc).dump(2) << "\n";
+    else
+        out << rc.message << "\n";
+    return 0;
+}
+
+int cmdSummary(const Args& a, std::ostream& out, std::ostream& err)
+{
+    if (a.positional.empty()) {
+        err << "usage: planscope-cli summary PLAN\n";
+        return 1;
+    }
+    int code = 0;
+    auto plan = load(a.positional[0], out, err, code, false);
+    if (!plan) return code;
+    const Plan& pl = plan->plan;
+    Prediction p = evaluate(pl);
+    if (!p.valid) {
+        printIssues(p.errors, err);
+        return 2;
+    }
+    char buf[512];
+    out << (pl.name.empty() ? a.positional[0] : pl.name) << "\n";
+    std::snprintf(buf, sizeof buf, "  %s on %d x %s (%d nodes); dp=%d tp=%d pp=%d cp=%d ep=%d vpp=%d zero=%d, %s, m=%lld\n",
+        pl.model.name.c_str(), pl.cluster.gpus(), pl.cluster.gpu.id.c_str(), pl.cluster.nodes, pl.parallel.dp,
+        pl.parallel.tp, pl.parallel.pp, pl.parallel.cp, pl.parallel.ep, pl.parallel.vpp, pl.parallel.zero,
+        std::string(toString(pl.training.schedule)).c_str(), (long long)p.microbatches);
+    out << buf;
+    out << "  parameters " << units::formatCount(p.paramsTotal) << "\n\n";
+    std::snprintf(buf, sizeof buf, "  %-6s %-7s %12s %12s %12s %12s %12s %12s %9s\n", "stage", "layers", "weights",
+        "gradients", "optimizer", "activations", "buffers", "total", "inflight");
+    out << buf;
+    for (const StageMemory& s : p.stages) {
+        std::snprintf(buf, sizeof buf, "  %-6d %-7d %12s %12s %12s %12s %12s %12s %9.2f\n", s.stage, s.layers,
+            units::formatBytes(double(s.weightsBytes)).c_str(), units::formatBytes(double(s.gradientsBytes)).c_str(),
+            units::formatBytes(double(s.optimizerBytes)).c_str(), units::formatBytes(double(s.activationsBytes)).c_str(),
+            units::formatBytes(double(s.buffersBytes)).c_str(), units::formatBytes(double(s.totalBytes)).c_str(),
+            s.inFlightMicrobatches);
+        out << buf;
+    }
+    std::snprintf(buf, sizeof buf, "  peak %s of %s per GPU: %s\n\n", units::formatBytes(double(p.peakBytes)).c_str(),
+        units::formatBytes(double(p.capacityBytes)).c_str(), p.fits ? "fits" : "DOES NOT FIT");
+    out << buf;
+    std::snprintf(buf, sizeof buf,
+        "  step %s (compute %s, bubble %s, exposed comm %s, optimizer %s)\n"
+        "  bubble %.1f%% of the step [(p-1)/(m+p-1)], overhead %.1f%% of compute [(p-1)/m]\n"
+        "  MFU %.1f%%, HFU %.1f%%, %.0f tokens/s, %.1f days for %.3g tokens\n",
+        units::formatSeconds(p.stepSeconds).c_str(), units::formatSeconds(p.computeSeconds).c_str(),
+        units::formatSeconds(p.bubbleSeconds).c_str(), units::formatSeconds(p.exposedCommSeconds).c_str(),
+        units::formatSeconds(p.optimizerSeconds).c_str(), p.bubbleFraction * 100, p.bubbleOverhead * 100, p.mfu * 100,
+        p.hfu * 100, p.tokensPerSecond, p.trainingDays, pl.training.tokens);
+    out << buf << "\n";
+    for (const CommGroup& g : p.comm) {
+        std::snprintf(buf, sizeof buf, "  %-3s size %-5d %-13s %-44s %10s/step  %10s  exposed %10s\n", g.kind.c_str(),
+            g.size, g.crossesNodes ? "crosses nodes" : "in one node", g.collective.c_str(),
+            units::formatBytes(g.bytesPerStep).c_str(), units::formatSeconds(g.seconds).c_str(),
+            units::formatSeconds(g.exposedSeconds).c_str());
+        out << buf;
+    }
+    if (!p.warnings.empty()) out << "\n";
+    for (const auto& w : p.warnings) out << "  warning: " << w << "\n";
+    return 0;
+}
+
+int cmdPresets(const Args& a, std::ostream& out, std::ostream&)
+{
+    const PresetCatalog& c = PresetCatalog::builtin();
+    const std::string what = a.positional.empty() ? "all" : a.positional[0];
+    json j;
+    if (what == "all" || what == "models") {
+        json arr = json::array();
+        for (const auto& m : c.models()) {
+            json e = modelToJson(m.spec);
+            e["id"] = m.spec.preset;
+            e["parameters"] = countParameters(m.spec).total;
+            e["sources"] = m.sources;
+            arr.push_back(e);
+        }
+        j["models"] = arr;
+    }
+    if (what == "all" || what == "gpus") {
+        json arr = json::array();
+        for (const auto& g : c.gpus()) {
+            json e = gpuToJson(g.spec);
+            e["id"] = g.spec.id;
+            e["sources"] = g.sources;
+            arr.push_back(e);
+        }
+        j["gpus"] = arr;
+    }
+    if (what == "all" || what == "nodes") {
+        json arr = json::array();
+        for (const auto& n : c.nodes())
+            arr.push_back({ { "id", n.id }, { "name", n.name }, { "gpu", n.gpu }, { "gpusPerNode", n.gpusPerNode },
+                { "intraNode", { { "bandwidth", n.intraNode.bandwidth }, { "latency", n.intraNode.latency } } },
+                { "interNode", { { "bandwidth", n.interNode.bandwidth }, { "latency", n.interNode.latency } } },
+                { "sources", n.sources } });
+        j["nodes"] = arr;
+    }
+    if (a.has("--json")) {
+        out << j.dump(2) << "\n";
+        return 0;
+    }
+    if (j.contains("models"))
+        for (const auto& m : c.models())
+            out << "model  " << m.spec.preset << "  " << m.spec.name << "  " << units::formatCount(countParameters(m.spec).total)
+                << " parameters\n";
+    if (j.contains("gpus"))
+        for (const auto& g : c.gpus())
+            out << "gpu    " << g.spec.id << "  " << g.spec.name << "  " << units::formatBytes(double(g.spec.memoryBytes))
+                << ", bf16 " << units::formatFlops(g.spec.peakFlops.bf16) << "/s dense\n";
+    if (j.contains("nodes"))
+        for (const auto& n : c.nodes())
+            out << "node   " << n.id << "  " << n.name << "\n";
+    return 0;
+}
+
+int cmdModelFromHf(const Args& a, std::ostream& out, std::ostream& err)
+{
+    if (a.positional.empty()) {
+        err << "usage: planscope-cli model-from-hf CONFIG.json\n";
+        return 1;
+    }
+    auto text = readTextFile(a.positional[0]);
+    if (!text) {
+        err << "planscope-cli: cannot open " << a.positional[0] << "\n";
+        return 1;
+    }
+    auto model = modelFromHuggingFaceConfig(text.value());
+    if (!model) {
+        printIssues(model.errors(), err);
+        return 2;
+    }
+    json j = modelToJson(model.value());
+    j["parameters"] = countParameters(model.value()).total;
+    out << j.dump(2) << "\n";
+    return 0;
+}
+
+} // namespace
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        (args.empty() ? err : out) << kUsage;
+        return args.empty() ? 1 : 0;
+    }
+    if (args[0] == "--version") {
+        out << "planscope-cli 0.1.0\n";
+        return 0;
+    }
+    const std::string& verb = args[0];
+    if (verb == "evaluate") return cmdEvaluate(parseArgs(args, 1, {}), out, err);
+    if (verb == "validate") return cmdValidate(parseArgs(args, 1, {}), out, err);
+    if (verb == "summary") return cmdSummary(parseArgs(args, 1, {}), out, err);
+    if (verb == "explain") return cmdExplain(parseArgs(args, 1, { "--field", "--depth" }), out, err);
+    if (verb == "check") return cmdCheck(parseArgs(args, 1, { "--days", "--tokens", "--mfu" }), out, err);
+    if (verb == "presets") return cmdPresets(parseArgs(args, 1, {}), out, err);
+    if (verb == "model-from-hf") return cmdModelFromHf(parseArgs(args, 1, {}), out, err);
+    err << "planscope-cli: unknown verb \"" << verb << "\"\n" << kUsage;
+    return 1;
+}
+
+} // namespace planscope::cli

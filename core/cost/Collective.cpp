@@ -1,0 +1,128 @@
+#include "Collective.h"
+
+#include <array>
+#include <cmath>
+#include <utility>
+
+namespace planscope {
+
+namespace {
+constexpr std::array<std::pair<Collective, std::string_view>, 7> kNames { {
+    { Collective::AllReduce, "AllReduce" },
+    { Collective::AllGather, "AllGather" },
+    { Collective::ReduceScatter, "ReduceScatter" },
+    { Collective::AllToAll, "AllToAll" },
+    { Collective::Broadcast, "Broadcast" },
+    { Collective::Reduce, "Reduce" },
+    { Collective::SendRecv, "SendRecv" },
+} };
+
+// Latency steps of the ring algorithm.
+double ringSteps(Collective c, int n)
+{
+    switch (c) {
+    case Collective::AllReduce: return 2.0 * (n - 1);
+    case Collective::AllGather:
+    case Collective::ReduceScatter:
+    case Collective::AllToAll:
+    case Collective::Broadcast:
+    case Collective::Reduce: return double(n - 1);
+    case Collective::SendRecv: return 1.0;
+    }
+    return 1.0;
+}
+} // namespace
+
+std::string_view toString(Collective c)
+{
+    for (const auto& [k, v] : kNames)
+        if (k == c) return v;
+    return "?";
+}
+
+bool fromString(std::string_view s, Collective& c)
+{
+    for (const auto& [k, v] : kNames)
+        if (v == s) {
+            c = k;
+            return true;
+        }
+    return false;
+}
+
+double busBandwidthFactor(Collective c, int n)
+{
+    if (n <= 1) return c == Collective::SendRecv || c == Collective::Broadcast || c == Collective::Reduce ? 1.0 : 0.0;
+    switch (c) {
+    case Collective::AllReduce: return 2.0 * (n - 1) / n;
+    case Collective::AllGather:
+    case Collective::ReduceScatter:
+    case Collective::AllToAll: return double(n - 1) / n;
+    case Collective::Broadcast:
+    case Collective::Reduce:
+    case Collective::SendRecv: return 1.0;
+    }
+    return 1.0;
+}
+
+double ringBytesPerRank(Collective c, int n, double bytes)
+{
+    if (c == Collective::SendRecv) return bytes;
+    if (n <= 1) return 0.0;
+    return busBandwidthFactor(c, n) * bytes;
+}
+
+double ringSeconds(Collective c, int n, double bytes, const LinkSpec& link)
+{
+    if (n <= 1 && c != Collective::SendRecv) return 0.0;
+    if (bytes <= 0) return 0.0;
+    const double bw = link.bandwidth > 0 ? link.bandwidth : 1.0;
+    return ringSteps(c, n) * link.latency + ringBytesPerRank(c, n, bytes) / bw;
+}
+
+double treeAllReduceSeconds(int n, double bytes, const LinkSpec& link)
+{
+    if (n <= 1 || bytes <= 0) return 0.0;
+    const double bw = link.bandwidth > 0 ? link.bandwidth : 1.0;
+    return 2.0 * std::log2(double(n)) * link.latency + 2.0 * (n - 1) / n * bytes / bw;
+}
+
+double hierarchicalSeconds(Collective c, int n, int perNode, double bytes, const LinkSpec& intra,
+    const LinkSpec& inter)
+{
+    if (n <= 1 || bytes <= 0) return 0.0;
+    if (perNode <= 1) return ringSeconds(c, n, bytes, inter);
+    const int nodes = (n + perNode - 1) / perNode;
+    if (nodes <= 1) return ringSeconds(c, n, bytes, intra);
+    const double shard = bytes / perNode;
+    switch (c) {
+    case Collective::AllReduce:
+        return ringSeconds(Collective::ReduceScatter, perNode, bytes, intra)
+            + ringSeconds(Collective::AllReduce, nodes, shard, inter)
+            + ringSeconds(Collective::AllGather, perNode, bytes, intra);
+    case Collective::ReduceScatter:
+        return ringSeconds(Collective::ReduceScatter, perNode, bytes, intra)
+            + ringSeconds(Collective::ReduceScatter, nodes, shard, inter);
+    case Collective::AllGather:
+        return ringSeconds(Collective::AllGather, nodes, shard, inter)
+            + ringSeconds(Collective::AllGather, perNode, bytes, intra);
+    case Collective::AllToAll: {
+        // The share addressed to other nodes crosses the NICs; the rest stays on NVLink.
+        const double remote = bytes * double(n - perNode) / n;
+        const double local = bytes * double(perNode - 1) / n;
+        return (n - 1) * inter.latency + remote / (inter.bandwidth > 0 ? inter.bandwidth : 1.0)
+            + local / (intra.bandwidth > 0 ? intra.bandwidth : 1.0);
+    }
+    default: return ringSeconds(c, n, bytes, inter);
+    }
+}
+
+double parameterServerSeconds(int workers, int servers, double bytes, const LinkSpec& link)
+{
+    if (workers <= 0 || servers <= 0 || bytes <= 0) return 0.0;
+    const double bw = link.bandwidth > 0 ? link.bandwidth : 1.0;
+    // Push gradients then pull parameters; the servers' links carry workers*S/servers each way.
+    return 2.0 * link.latency + double(workers) * bytes / servers / bw;
+}
+
+} // namespace planscope

@@ -1,0 +1,36 @@
+// Alpha-beta costs of collectives (MODEL.md section 6) and nccl-tests' bandwidth conventions.
+// S is the buffer size in bytes as nccl-tests counts it (the full, unsharded buffer for all-gather and
+// reduce-scatter); bandwidths are bytes/s per GPU per direction; alpha is seconds per step.
+#pragma once
+
+#include "spec/Plan.h"
+
+#include <string_view>
+
+namespace planscope {
+
+enum class Collective { AllReduce, AllGather, ReduceScatter, AllToAll, Broadcast, Reduce, SendRecv };
+
+std::string_view toString(Collective c);
+bool fromString(std::string_view s, Collective& c);
+
+// busBw = algBw * factor (nccl-tests doc/PERFORMANCE.md): 2(n-1)/n all-reduce; (n-1)/n all-gather,
+// reduce-scatter, all-to-all; 1 broadcast, reduce, send/recv.
+double busBandwidthFactor(Collective c, int n);
+
+// Bytes each rank sends on the wire for one collective with a ring algorithm.
+double ringBytesPerRank(Collective c, int n, double bytes);
+
+// Flat ring over one link class: latency steps * alpha + bytes on the wire / bandwidth.
+double ringSeconds(Collective c, int n, double bytes, const LinkSpec& link);
+// Tree all-reduce: ~2*log2(n) latency steps instead of 2(n-1), same bandwidth term.
+double treeAllReduceSeconds(int n, double bytes, const LinkSpec& link);
+// Two-level: intra-node reduce-scatter (g ranks), inter-node collective of S/g over the NICs
+// (n/g ranks), intra-node all-gather. For reduce-scatter/all-gather only the matching half runs.
+double hierarchicalSeconds(Collective c, int n, int perNode, double bytes, const LinkSpec& intra,
+    const LinkSpec& inter);
+// Parameter server: every worker sends S to and receives S from the servers; with `servers` servers each
+// server link carries n*S/servers each way.
+double parameterServerSeconds(int workers, int servers, double bytes, const LinkSpec& link);
+
+} // namespace planscope

@@ -1,0 +1,28 @@
+// evaluate(plan) -> Prediction: parameters, memory per stage, FLOPs, communication per group and the
+// analytic step time (MODEL.md sections 1-7). Passing an Explainer records, for every number, the formula,
+// the values put in and the source; without one nothing but the numbers is built.
+#pragma once
+
+#include "Explain.h"
+#include "Prediction.h"
+#include "spec/Plan.h"
+
+namespace planscope {
+
+Prediction evaluate(const Plan& plan, Explainer* explainer = nullptr);
+
+// Activation bytes of one transformer layer for one microbatch on one GPU (Korthikanti et al., derived
+// from the block so that other FFN sizes, GQA, gated MLPs and no-dropout get their own numbers).
+struct LayerActivations {
+    double nonParallelCoeff = 0; // in units of s*b*h bytes: tensors TP does not split (SP does)
+    double parallelCoeff = 0;    // in units of s*b*h bytes: tensors TP splits
+    double scoresCoeff = 0;      // in units of a*s*s*b bytes: attention scores, softmax, dropout
+    double stored = 0;           // bytes kept per layer under the plan's recompute setting
+    double full = 0;             // bytes without any recompute (the working set of a recomputed layer)
+};
+LayerActivations layerActivations(const Plan& plan);
+
+// Microbatch-equivalents of activations a pipeline rank holds at its peak (SCHEDULES.md section 1.7).
+double inFlightMicrobatches(ScheduleKind kind, int p, std::int64_t m, int v, int rank);
+
+} // namespace planscope

@@ -1,0 +1,81 @@
+// Provenance: how each number of a prediction was computed. One structure that the GUI's explanation
+// panel and `planscope-cli explain` both print. Evaluation records into an Explainer only when one is
+// passed, so the fast path (the planner ranking millions of plans) builds no strings.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace planscope {
+
+struct Explanation {
+    std::string field;                                  // path in the prediction JSON
+    double value = 0;
+    std::string unit;                                   // "bytes", "seconds", "FLOP", "parameters", "1"
+    std::string formula;                                // symbolic, e.g. "(p-1)/(m+p-1)"
+    std::vector<std::pair<std::string, double>> inputs; // the values put in, in formula order
+    std::string source;                                 // paper or code it comes from
+    std::vector<std::string> children;                  // fields of the terms it adds up
+    std::string note;                                   // assumptions, traps, the other definition
+
+    bool operator==(const Explanation&) const = default;
+};
+
+class Explainer {
+public:
+    void add(Explanation e) { m_entries[e.field] = std::move(e); }
+    const Explanation* find(const std::string& field) const
+    {
+        auto it = m_entries.find(field);
+        return it == m_entries.end() ? nullptr : &it->second;
+    }
+    const std::map<std::string, Explanation>& entries() const { return m_entries; }
+
+private:
+    std::map<std::string, Explanation> m_entries;
+};
+
+// Text form: the formula, the inputs, the formula with values filled in, the source, then the children
+// indented below (depth-limited).
+std::string formatExplanation(const Explainer& ex, const std::string& field, int maxDepth = 3);
+// The formula with each input name replaced by its value ("(8-1)/(32+8-1)").
+std::string substitute(const Explanation& e);
+
+namespace sources {
+inline constexpr const char* kMegatronParams
+    = "Narayanan et al., Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM (SC21), eq. 2; "
+      "Megatron-LM megatron/training/theoretical_memory_usage.py";
+inline constexpr const char* kMegatronFlops = "Narayanan et al. (SC21), eq. 3 and appendix";
+inline constexpr const char* kPalmFlops = "Chowdhery et al., PaLM (2022), appendix B: 6N + 12*L*H*Q*T per token";
+inline constexpr const char* kKorthikanti
+    = "Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models (MLSys 2023), section 4 and Table 2";
+inline constexpr const char* kKorthikantiFlops = "Korthikanti et al. (MLSys 2023), appendix A";
+inline constexpr const char* kZero
+    = "Rajbhandari et al., ZeRO: Memory Optimizations Toward Training Trillion Parameter Models (SC20), section 5 and Figure 1";
+inline constexpr const char* kZeroComm = "Rajbhandari et al., ZeRO (SC20), section 7 (communication analysis)";
+inline constexpr const char* kMegatronOptimizer
+    = "Megatron-LM megatron/core/optimizer/distrib_optimizer.py (fp32 main grads and params under bf16)";
+inline constexpr const char* kMoeMemory
+    = "Megatron-LM expert parallelism: experts sharded by ep, optimizer over the expert-data-parallel group "
+      "(NVIDIA/Megatron-LM#2439)";
+inline constexpr const char* kPipeline
+    = "Narayanan et al. (SC21) section 2.2 (bubble (p-1)/m); Huang et al., GPipe (2019); SCHEDULES.md";
+inline constexpr const char* kZeroBubble = "Qi et al., Zero Bubble Pipeline Parallelism (ICLR 2024), section 3";
+inline constexpr const char* kDualPipe = "DeepSeek-V3 technical report (2024), section 3.2.1, Table 2; deepseek-ai/DualPipe";
+inline constexpr const char* kNcclTests = "NVIDIA/nccl-tests doc/PERFORMANCE.md (algBw, busBw factors)";
+inline constexpr const char* kAlphaBeta
+    = "Thakur, Rabenseifner, Gropp, Optimization of Collective Communication Operations in MPICH (IJHPCA 2005)";
+inline constexpr const char* kMfu = "Chowdhery et al., PaLM (2022), appendix B (MFU vs HFU)";
+inline constexpr const char* kNcclEnv
+    = "NCCL environment variables: NCCL_BUFFSIZE default 4 MiB per channel per peer (NCCL user guide)";
+inline constexpr const char* kCudaContext
+    = "PyTorch CUDA semantics notes: the CUDA context and cuBLAS/cuDNN workspaces live outside the caching allocator "
+      "(assumption: 768 MiB, editable in memoryOverheads.cudaContextBytes)";
+inline constexpr const char* kFragmentation
+    = "Assumption (editable in memoryOverheads.fragmentation): PyTorch caching-allocator slack; compare "
+      "reserved_bytes with allocated_bytes in torch.cuda.memory_stats()";
+} // namespace sources
+
+} // namespace planscope

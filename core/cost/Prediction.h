@@ -1,0 +1,106 @@
+// The result of evaluate(): per-stage memory, FLOPs, communication per group, step time (SCHEMA.md
+// section 2). An immutable value once built.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "util/Result.h"
+
+namespace planscope {
+
+struct BufferTerms {
+    std::int64_t cudaContextBytes = 0;
+    std::int64_t ncclBytes = 0;
+    std::int64_t zeroBucketBytes = 0;    // ZeRO-2/3 gradient reduce bucket
+    std::int64_t zeroGatherBytes = 0;    // ZeRO-3 gathered (and prefetched) layers
+    std::int64_t fragmentationBytes = 0;
+    bool operator==(const BufferTerms&) const = default;
+};
+
+struct StageMemory {
+    int stage = 0;
+    int layers = 0;                      // layers this rank holds
+    bool embedding = false;
+    bool output = false;
+    double parameters = 0;               // parameters held per GPU (after TP/EP sharding, before ZeRO)
+    std::int64_t weightsBytes = 0;
+    std::int64_t gradientsBytes = 0;
+    std::int64_t optimizerBytes = 0;     // includes fp32 master weights where kept
+    std::int64_t activationsBytes = 0;
+    std::int64_t buffersBytes = 0;
+    std::int64_t totalBytes = 0;
+    double inFlightMicrobatches = 0;     // microbatch-equivalents of activations held (a chunk counts 1/v)
+    std::int64_t activationsPerLayerBytes = 0; // one microbatch, one layer
+    BufferTerms buffers;
+    bool operator==(const StageMemory&) const = default;
+};
+
+struct StageTime {
+    int stage = 0;
+    double forwardSeconds = 0;           // one microbatch through this rank
+    double backwardSeconds = 0;          // full backward (input + weight gradients, recompute included)
+    double weightGradSeconds = 0;        // the weight-gradient part of backward
+    double p2pSeconds = 0;               // pipeline sends per microbatch on this rank
+    double layerCommSeconds = 0;         // TP/EP/CP collectives inside forward and backward (not overlapped)
+    double zeroExposedSeconds = 0;       // per-microbatch ZeRO-2/3 communication not hidden by compute
+    double dpSeconds = 0;                // gradient reduction (once per step)
+    double dpExposedSeconds = 0;
+    double optimizerSeconds = 0;
+    bool operator==(const StageTime&) const = default;
+};
+
+struct CommGroup {
+    std::string kind;                    // dp, tp, pp, cp, ep
+    int size = 1;
+    bool crossesNodes = false;
+    int nodesSpanned = 1;
+    int perNode = 1;
+    std::string collective;              // what runs on it, e.g. "AllReduce" or "ReduceScatter+AllGather"
+    std::string algorithm;               // ring, hierarchical, p2p
+    double linkBandwidth = 0;            // the slowest link it uses, bytes/s per direction
+    double bytesPerStep = 0;             // bytes one GPU sends per step
+    double seconds = 0;                  // time its operations take per step
+    double exposedSeconds = 0;           // the part on the critical path
+    bool operator==(const CommGroup&) const = default;
+};
+
+struct Prediction {
+    bool valid = false;
+    Issues errors;
+    std::vector<std::string> warnings;
+
+    double paramsTotal = 0;
+    double paramsActive = 0;
+    std::vector<double> paramsPerStage;  // the model's parameters in each pipeline stage (all TP ranks)
+
+    std::int64_t capacityBytes = 0;
+    std::vector<StageMemory> stages;
+    std::int64_t peakBytes = 0;
+    int peakStage = 0;
+    bool fits = false;
+
+    double modelFlopsPerStep = 0;
+    double hardwareFlopsPerStep = 0;
+    double modelFlopsPerToken = 0;
+
+    std::vector<StageTime> stageTimes;
+    double stepSeconds = 0;
+    double computeSeconds = 0;           // m * the slowest rank's microbatch time (no bubble, no p2p)
+    double bubbleSeconds = 0;
+    double exposedCommSeconds = 0;       // p2p, ZeRO per-microbatch, DP tail not hidden
+    double optimizerSeconds = 0;
+    double bubbleFraction = 0;           // idle share of the pipeline time
+    double bubbleOverhead = 0;           // idle over ideal compute
+    double mfu = 0;
+    double hfu = 0;
+    double tokensPerSecond = 0;
+    double trainingDays = 0;
+    std::int64_t microbatches = 0;
+
+    std::vector<CommGroup> comm;
+    bool operator==(const Prediction&) const = default;
+};
+
+} // namespace planscope

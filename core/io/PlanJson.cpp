@@ -1,0 +1,497 @@
+#include "PlanJson.h"
+
+#include "JsonReader.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace planscope {
+
+using nlohmann::json;
+using jsonio::join;
+using jsonio::ObjectReader;
+
+Result<std::string> readTextFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return Result<std::string>::failure(path, "cannot open file");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    if (in.bad()) return Result<std::string>::failure(path, "read error");
+    return ss.str();
+}
+
+void readModel(const json& j, const std::string& path, ModelSpec& m, Issues& issues)
+{
+    ObjectReader r(j, path, issues);
+    if (!r.ok()) return;
+    r.string("name", m.name);
+    r.integer("layers", m.layers, 1, 1e6);
+    r.integer("hidden", m.hidden, 1, 1e7);
+    r.integer("heads", m.heads, 1, 1e5);
+    r.integer("kvHeads", m.kvHeads, 1, 1e5);
+    r.integer("ffnHidden", m.ffnHidden, 1, 1e8);
+    r.integer("vocab", m.vocab, 1, 1e8);
+    r.integer("seqLength", m.seqLength, 1, 1e9);
+    r.boolean("gatedMlp", m.gatedMlp);
+    r.boolean("tiedEmbeddings", m.tiedEmbeddings);
+    r.enumeration("positionEmbedding", m.positionEmbedding,
+        { PositionEmbedding::None, PositionEmbedding::Learned, PositionEmbedding::Rope, PositionEmbedding::Alibi });
+    r.enumeration("norm", m.norm, { NormKind::LayerNorm, NormKind::RMSNorm });
+    r.boolean("bias", m.bias);
+    r.boolean("embeddingNorm", m.embeddingNorm);
+    r.boolean("dropout", m.dropout);
+    r.number("paramsReported", m.paramsReported, 0);
+    if (const auto* moe = r.find("moe")) {
+        ObjectReader mr(*moe, join(path, "moe"), issues);
+        mr.integer("experts", m.moe.experts, 0, 1e6);
+        mr.integer("topK", m.moe.topK, 0, 1e6);
+        mr.integer("expertFfnHidden", m.moe.expertFfnHidden, 0, 1e8);
+        mr.integer("sharedExperts", m.moe.sharedExperts, 0, 1e6);
+        mr.rejectUnknown({ "experts", "topK", "expertFfnHidden", "sharedExperts" });
+    }
+    r.rejectUnknown({ "preset", "name", "layers", "hidden", "heads", "kvHeads", "ffnHidden", "vocab", "seqLength",
+        "gatedMlp", "tiedEmbeddings", "positionEmbedding", "norm", "bias", "embeddingNorm", "dropout", "moe",
+        "paramsReported", "sources", "id", "source", "hfConfig" });
+}
+
+void readGpu(const json& j, const std::string& path, GpuSpec& g, Issues& issues)
+{
+    ObjectReader r(j, path, issues);
+    if (!r.ok()) return;
+    r.string("name", g.name);
+    if (g.id.empty()) g.id = g.name;
+    r.integer("memory", g.memoryBytes, 1, 1e15);
+    if (const auto* pf = r.find("peakFlops")) {
+        ObjectReader pr(*pf, join(path, "peakFlops"), issues);
+        pr.number("fp32", g.peakFlops.fp32, 0);
+        pr.number("tf32", g.peakFlops.tf32, 0);
+        pr.number("bf16", g.peakFlops.bf16, 0);
+        pr.number("fp16", g.peakFlops.fp16, 0);
+        pr.number("fp8", g.peakFlops.fp8, 0);
+        pr.rejectUnknown({ "fp32", "tf32", "bf16", "fp16", "fp8" });
+    }
+    r.number("hbmBandwidth", g.hbmBandwidth, 0);
+    r.number("nvlinkBandwidth", g.nvlinkBandwidth, 0);
+    double eff = g.gemmEfficiency;
+    if (r.number("gemmEfficiency", eff, 0)) {
+        // 0 means "not measured": evaluation falls back to a named default and warns.
+        if (eff < 0 || eff > 1)
+            r.error(join(path, "gemmEfficiency"), "must be in [0, 1] (0 = not measured)");
+        else
+            g.gemmEfficiency = eff;
+    }
+    r.string("defaultNode", g.defaultNode);
+    r.rejectUnknown({ "id", "preset", "name", "vendor", "memory", "peakFlops", "hbmBandwidth", "nvlinkBandwidth",
+        "gemmEfficiency", "defaultNode", "sources", "source" });
+}
+
+namespace {
+
+void readLink(ObjectReader& parent, std::string_view key, LinkSpec& link, Issues& issues)
+{
+    const auto* v = parent.find(key);
+    if (!v) return;
+    ObjectReader r(*v, join(parent.path(), key), issues);
+    if (!r.ok()) return;
+    double bw = link.bandwidth;
+    if (r.number("bandwidth", bw, 0)) {
+        if (bw <= 0)
+            r.error(join(r.path(), "bandwidth"), "must be > 0 (bytes per second per GPU per direction)");
+        else
+            link.bandwidth = bw;
+    }
+    r.number("latency", link.latency, 0);
+    r.rejectUnknown({ "bandwidth", "latency" });
+}
+
+void readCluster(const json& j, Plan& plan, const PresetCatalog& presets, Issues& issues)
+{
+    ObjectReader r(j, "cluster", issues);
+    if (!r.ok()) return;
+    ClusterSpec& c = plan.cluster;
+    const auto* gpu = r.find("gpu");
+    if (!gpu) {
+        r.error("cluster.gpu", "missing: name a GPU preset (e.g. \"a100-sxm4-80gb\") or give a GPU object");
+    } else if (gpu->is_string()) {
+        const std::string id = gpu->get<std::string>();
+        if (const auto* p = presets.gpu(id)) {
+            c.gpu = p->spec;
+        } else {
+            std::string names;
+            for (const auto& g : presets.gpus()) names += (names.empty() ? "" : ", ") + g.spec.id;
+            r.error("cluster.gpu", "unknown GPU preset \"" + id + "\"; known: " + names);
+        }
+    } else if (gpu->is_object()) {
+        if (gpu->contains("preset") && (*gpu)["preset"].is_string()) {
+            if (const auto* p = presets.gpu((*gpu)["preset"].get<std::string>()))
+                c.gpu = p->spec;
+            else
+                r.error("cluster.gpu.preset", "unknown GPU preset \"" + (*gpu)["preset"].get<std::string>() + "\"");
+        }
+        readGpu(*gpu, "cluster.gpu", c.gpu, issues);
+        if (c.gpu.memoryBytes <= 0) r.error("cluster.gpu.memory", "missing: GPU memory in bytes");
+        if (c.gpu.peakFlops.forPrecision(plan.training.precision) <= 0 && c.gpu.peakFlops.bf16 <= 0
+            && c.gpu.peakFlops.fp16 <= 0)
+            r.error("cluster.gpu.peakFlops", "missing: dense peak FLOP/s per dtype");
+    } else {
+        r.error("cluster.gpu", std::string("must be a preset name or an object, found ") + gpu->type_name());
+    }
+
+    // Links default from the GPU's usual node: NVLink inside, the matching InfiniBand across.
+    std::string nodeId = c.gpu.defaultNode;
+    if (r.string("node", nodeId) && !presets.node(nodeId))
+        r.error("cluster.node", "unknown node preset \"" + nodeId + "\"");
+    if (const auto* n = presets.node(nodeId)) {
+        c.nodePreset = n->id;
+        c.gpusPerNode = n->gpusPerNode;
+        c.intraNode = n->intraNode;
+        c.interNode = n->interNode;
+    } else {
+        if (c.gpu.nvlinkBandwidth > 0) c.intraNode = { c.gpu.nvlinkBandwidth, 5e-6 };
+    }
+    if (!r.integer("nodes", c.nodes, 1, 1e6))
+        if (!r.has("nodes")) r.error("cluster.nodes", "missing: number of nodes");
+    r.integer("gpusPerNode", c.gpusPerNode, 1, 1024);
+    readLink(r, "intraNode", c.intraNode, issues);
+    readLink(r, "interNode", c.interNode, issues);
+    if (c.intraNode.bandwidth <= 0)
+        r.error("cluster.intraNode.bandwidth", "missing: no node preset gives it; set bytes/s per direction");
+    if (c.interNode.bandwidth <= 0 && c.nodes > 1)
+        r.error("cluster.interNode.bandwidth", "missing: no node preset gives it; set bytes/s per direction");
+    r.rejectUnknown({ "gpu", "node", "nodes", "gpusPerNode", "intraNode", "interNode" });
+}
+
+void readParallel(const json& j, Plan& plan, Issues& issues, bool& dpGiven)
+{
+    ObjectReader r(j, "parallel", issues);
+    if (!r.ok()) return;
+    ParallelSpec& p = plan.parallel;
+    dpGiven = r.integer("dp", p.dp, 1, 1e7);
+    r.integer("tp", p.tp, 1, 1e5);
+    r.integer("pp", p.pp, 1, 1e5);
+    r.integer("cp", p.cp, 1, 1e5);
+    r.integer("ep", p.ep, 1, 1e5);
+    r.integer("vpp", p.vpp, 1, 1e4);
+    r.boolean("sp", p.sp);
+    r.integer("zero", p.zero, 0, 3);
+    if (r.enumeration("fsdp", p.fsdp, { Fsdp::None, Fsdp::Full, Fsdp::Hybrid }) && p.fsdp != Fsdp::None) {
+        if (r.has("zero") && p.zero != 3)
+            r.warning("parallel.zero", "fsdp shards weights, gradients and optimizer states: zero stage set to 3");
+        p.zero = 3;
+    }
+    r.string("order", p.order);
+    r.integer("firstStageLayers", p.firstStageLayers, 0, 1e6);
+    r.integer("lastStageLayers", p.lastStageLayers, 0, 1e6);
+    r.rejectUnknown({ "dp", "tp", "pp", "cp", "ep", "vpp", "sp", "zero", "fsdp", "order", "firstStageLayers",
+        "lastStageLayers" });
+}
+
+void readTraining(const json& j, Plan& plan, Issues& issues, bool& batchGiven)
+{
+    ObjectReader r(j, "training", issues);
+    if (!r.ok()) return;
+    TrainingSpec& t = plan.training;
+    r.integer("microBatch", t.microBatch, 1, 1e7);
+    batchGiven = r.integer("globalBatch", t.globalBatch, 1, 1e12);
+    const std::initializer_list<Precision> precisions { Precision::FP32, Precision::FP16, Precision::BF16,
+        Precision::FP8 };
+    r.enumeration("precision", t.precision, precisions);
+    if (t.precision == Precision::FP32) t.gradDtype = Precision::FP32;
+    r.enumeration("gradDtype", t.gradDtype, precisions);
+    r.enumeration("optimizer", t.optimizer, { Optimizer::Adam, Optimizer::SGD });
+    r.enumeration("recompute", t.recompute, { Recompute::None, Recompute::Selective, Recompute::Full });
+    r.enumeration("schedule", t.schedule,
+        { ScheduleKind::GPipe, ScheduleKind::OneFOneB, ScheduleKind::Interleaved1F1B, ScheduleKind::ZBH1,
+            ScheduleKind::ZBH2, ScheduleKind::ZBV, ScheduleKind::DualPipe, ScheduleKind::DualPipeV });
+    r.boolean("flashAttention", t.flashAttention);
+    r.boolean("overlapGradReduce", t.overlapGradReduce);
+    r.number("tokens", t.tokens, 0);
+    r.rejectUnknown({ "microBatch", "globalBatch", "precision", "gradDtype", "optimizer", "recompute", "schedule",
+        "flashAttention", "overlapGradReduce", "tokens" });
+}
+
+void readOverheads(const json& j, Plan& plan, Issues& issues)
+{
+    ObjectReader r(j, "memoryOverheads", issues);
+    if (!r.ok()) return;
+    MemoryOverheads& o = plan.overheads;
+    r.integer("cudaContextBytes", o.cudaContextBytes, 0, 1e13);
+    r.integer("ncclBufferBytesPerGroup", o.ncclBufferBytesPerGroup, 0, 1e13);
+    double f = o.fragmentation;
+    if (r.number("fragmentation", f, 0)) {
+        if (f >= 1)
+            r.error("memoryOverheads.fragmentation", "must be a share in [0, 1)");
+        else
+            o.fragmentation = f;
+    }
+    r.rejectUnknown({ "cudaContextBytes", "ncclBufferBytesPerGroup", "fragmentation" });
+}
+
+} // namespace
+
+Result<LoadedPlan> planFromJson(const json& j, const PresetCatalog& presets)
+{
+    Issues issues;
+    LoadedPlan out;
+    Plan& plan = out.plan;
+    ObjectReader top(j, "", issues);
+    if (!top.ok()) return Result<LoadedPlan>(issues);
+
+    std::string schema;
+    if (top.string("schema", schema)) {
+        if (schema != kPlanSchema)
+            top.error("schema", "unsupported schema \"" + schema + "\"; this build reads " + std::string(kPlanSchema));
+    } else if (!top.has("schema")) {
+        top.warning("schema", "missing; read as " + std::string(kPlanSchema));
+    }
+    top.string("name", plan.name);
+    top.string("description", plan.description);
+    top.string("source", plan.source);
+
+    // Training first: the GPU check needs the precision.
+    bool batchGiven = false;
+    if (const auto* t = top.find("training")) readTraining(*t, plan, issues, batchGiven);
+
+    if (const auto* m = top.find("model")) {
+        ObjectReader mr(*m, "model", issues);
+        if (mr.ok()) {
+            std::string preset;
+            if (mr.string("preset", preset)) {
+                if (const auto* p = presets.model(preset)) {
+                    plan.model = p->spec;
+                } else {
+                    std::string names;
+                    for (const auto& mp : presets.models()) names += (names.empty() ? "" : ", ") + mp.spec.preset;
+                    mr.error("model.preset", "unknown model preset \"" + preset + "\"; known: " + names);
+                }
+            }
+            readModel(*m, "model", plan.model, issues);
+            plan.model.preset = preset.empty() ? plan.model.preset : preset;
+        }
+    } else {
+        top.error("model", "missing: a model object (a \"preset\" or its shape)");
+    }
+    ModelSpec& model = plan.model;
+    if (top.has("model")) {
+        if (model.kvHeads == 0) model.kvHeads = model.heads;
+        if (model.ffnHidden == 0) model.ffnHidden = 4 * model.hidden;
+        if (model.isMoe() && model.moe.expertFfnHidden == 0) model.moe.expertFfnHidden = model.ffnHidden;
+        const std::pair<const char*, bool> required[] = { { "layers", model.layers > 0 },
+            { "hidden", model.hidden > 0 }, { "heads", model.heads > 0 }, { "vocab", model.vocab > 0 },
+            { "seqLength", model.seqLength > 0 } };
+        for (const auto& [key, present] : required)
+            if (!present && !top.find("model")->contains(key))
+                top.error(std::string("model.") + key, "missing: give it or name a model \"preset\"");
+    }
+
+    if (const auto* c = top.find("cluster"))
+        readCluster(*c, plan, presets, issues);
+    else
+        top.error("cluster", "missing: a cluster object with \"gpu\" and \"nodes\"");
+
+    bool dpGiven = false;
+    if (const auto* p = top.find("parallel")) readParallel(*p, plan, issues, dpGiven);
+    ParallelSpec& par = plan.parallel;
+    if (!dpGiven) {
+        const int rest = par.tp * par.pp * par.cp;
+        if (rest > 0 && plan.cluster.gpus() % rest == 0 && plan.cluster.gpus() >= rest)
+            par.dp = plan.cluster.gpus() / rest;
+    }
+    if (!batchGiven) {
+        // Documented default: 4*pp microbatches per step, so a pipelined plan keeps its bubble small.
+        plan.training.globalBatch = std::int64_t(plan.training.microBatch) * par.dp * 4 * par.pp;
+        top.warning("training.globalBatch",
+            "missing; using microBatch*dp*4*pp = " + std::to_string(plan.training.globalBatch));
+    }
+    if (const auto* o = top.find("memoryOverheads")) readOverheads(*o, plan, issues);
+    if (const auto* cl = top.find("claim")) {
+        ObjectReader cr(*cl, "claim", issues);
+        cr.number("days", plan.claim.days, 0);
+        cr.number("tokens", plan.claim.tokens, 0);
+        cr.number("mfu", plan.claim.mfu, 0);
+        cr.string("source", plan.claim.source);
+        cr.rejectUnknown({ "days", "tokens", "mfu", "source" });
+    }
+    top.rejectUnknown({ "schema", "name", "description", "source", "model", "cluster", "parallel", "training",
+        "memoryOverheads", "claim" });
+
+    if (hasErrors(issues)) return Result<LoadedPlan>(issues);
+    out.warnings = std::move(issues);
+    return out;
+}
+
+Result<LoadedPlan> parsePlan(std::string_view text, const PresetCatalog& presets)
+{
+    json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) {
+        // Parse again with exceptions only to learn where it stopped; caught here, never crosses the boundary.
+        try {
+            const json again = json::parse(text);
+            (void)again;
+        } catch (const json::parse_error& e) {
+            std::string what = e.what();
+            const auto pos = what.find("parse error");
+            return Result<LoadedPlan>::failure("", pos == std::string::npos ? what : what.substr(pos),
+                std::int64_t(e.byte) - (e.byte > 0 ? 1 : 0));
+        } catch (const std::exception& e) {
+            return Result<LoadedPlan>::failure("", e.what(), 0);
+        }
+        return Result<LoadedPlan>::failure("", "not valid JSON", 0);
+    }
+    return planFromJson(j, presets);
+}
+
+Result<LoadedPlan> loadPlanFile(const std::string& path, const PresetCatalog& presets)
+{
+    auto text = readTextFile(path);
+    if (!text) return Result<LoadedPlan>(text.errors());
+    return parsePlan(text.value(), presets);
+}
+
+json modelToJson(const ModelSpec& m)
+{
+    json j;
+    if (!m.preset.empty()) j["preset"] = m.preset;
+    if (!m.name.empty()) j["name"] = m.name;
+    j["layers"] = m.layers;
+    j["hidden"] = m.hidden;
+    j["heads"] = m.heads;
+    j["kvHeads"] = m.kvHeads;
+    j["ffnHidden"] = m.ffnHidden;
+    j["vocab"] = m.vocab;
+    j["seqLength"] = m.seqLength;
+    j["gatedMlp"] = m.gatedMlp;
+    j["tiedEmbeddings"] = m.tiedEmbeddings;
+    j["positionEmbedding"] = toString(m.positionEmbedding);
+    j["norm"] = toString(m.norm);
+    j["bias"] = m.bias;
+    j["embeddingNorm"] = m.embeddingNorm;
+    j["dropout"] = m.dropout;
+    j["moe"] = { { "experts", m.moe.experts }, { "topK", m.moe.topK }, { "expertFfnHidden", m.moe.expertFfnHidden },
+        { "sharedExperts", m.moe.sharedExperts } };
+    if (m.paramsReported > 0) j["paramsReported"] = m.paramsReported;
+    return j;
+}
+
+json gpuToJson(const GpuSpec& g)
+{
+    json j;
+    j["name"] = g.name;
+    j["memory"] = g.memoryBytes;
+    j["peakFlops"] = { { "fp32", g.peakFlops.fp32 }, { "tf32", g.peakFlops.tf32 }, { "bf16", g.peakFlops.bf16 },
+        { "fp16", g.peakFlops.fp16 }, { "fp8", g.peakFlops.fp8 } };
+    j["hbmBandwidth"] = g.hbmBandwidth;
+    j["nvlinkBandwidth"] = g.nvlinkBandwidth;
+    j["gemmEfficiency"] = g.gemmEfficiency;
+    if (!g.defaultNode.empty()) j["defaultNode"] = g.defaultNode;
+    return j;
+}
+
+json planToJson(const Plan& p)
+{
+    json j;
+    j["schema"] = kPlanSchema;
+    j["name"] = p.name;
+    if (!p.description.empty()) j["description"] = p.description;
+    if (!p.source.empty()) j["source"] = p.source;
+    j["model"] = modelToJson(p.model);
+    json gpu = gpuToJson(p.cluster.gpu);
+    if (PresetCatalog::builtin().gpu(p.cluster.gpu.id)) gpu["preset"] = p.cluster.gpu.id;
+    j["cluster"] = { { "gpu", gpu }, { "nodes", p.cluster.nodes }, { "gpusPerNode", p.cluster.gpusPerNode },
+        { "intraNode", { { "bandwidth", p.cluster.intraNode.bandwidth }, { "latency", p.cluster.intraNode.latency } } },
+        { "interNode", { { "bandwidth", p.cluster.interNode.bandwidth }, { "latency", p.cluster.interNode.latency } } } };
+    if (!p.cluster.nodePreset.empty()) j["cluster"]["node"] = p.cluster.nodePreset;
+    const ParallelSpec& q = p.parallel;
+    j["parallel"] = { { "dp", q.dp }, { "tp", q.tp }, { "pp", q.pp }, { "cp", q.cp }, { "ep", q.ep }, { "vpp", q.vpp },
+        { "sp", q.sp }, { "zero", q.zero }, { "fsdp", toString(q.fsdp) }, { "order", q.order } };
+    if (q.firstStageLayers) j["parallel"]["firstStageLayers"] = q.firstStageLayers;
+    if (q.lastStageLayers) j["parallel"]["lastStageLayers"] = q.lastStageLayers;
+    const TrainingSpec& t = p.training;
+    j["training"] = { { "microBatch", t.microBatch }, { "globalBatch", t.globalBatch },
+        { "precision", toString(t.precision) }, { "gradDtype", toString(t.gradDtype) },
+        { "optimizer", toString(t.optimizer) }, { "recompute", toString(t.recompute) },
+        { "schedule", toString(t.schedule) }, { "flashAttention", t.flashAttention },
+        { "overlapGradReduce", t.overlapGradReduce }, { "tokens", t.tokens } };
+    j["memoryOverheads"] = { { "cudaContextBytes", p.overheads.cudaContextBytes },
+        { "ncclBufferBytesPerGroup", p.overheads.ncclBufferBytesPerGroup },
+        { "fragmentation", p.overheads.fragmentation } };
+    if (p.claim.days > 0 || p.claim.tokens > 0 || p.claim.mfu > 0) {
+        j["claim"] = { { "days", p.claim.days }, { "tokens", p.claim.tokens }, { "mfu", p.claim.mfu } };
+        if (!p.claim.source.empty()) j["claim"]["source"] = p.claim.source;
+    }
+    return j;
+}
+
+std::string serializePlan(const Plan& plan)
+{
+    return planToJson(plan).dump(2) + "\n";
+}
+
+Result<ModelSpec> modelFromHuggingFaceConfig(std::string_view text)
+{
+    json j = json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+        return Result<ModelSpec>::failure("", "config.json is not a JSON object");
+    auto num = [&](std::initializer_list<const char*> keys, std::int64_t fallback) -> std::int64_t {
+        for (const char* k : keys)
+            if (j.contains(k) && j[k].is_number()) return j[k].get<std::int64_t>();
+        return fallback;
+    };
+    ModelSpec m;
+    const std::string type = j.value("model_type", std::string());
+    m.name = j.contains("_name_or_path") && j["_name_or_path"].is_string() ? j["_name_or_path"].get<std::string>()
+                                                                          : (type.empty() ? "imported" : type);
+    m.layers = int(num({ "num_hidden_layers", "n_layer", "num_layers" }, 0));
+    m.hidden = num({ "hidden_size", "n_embd", "d_model" }, 0);
+    m.heads = int(num({ "num_attention_heads", "n_head" }, 0));
+    m.kvHeads = int(num({ "num_key_value_heads", "num_kv_heads", "multi_query_group_num" }, m.heads));
+    if (j.value("multi_query", false)) m.kvHeads = 1;
+    m.vocab = num({ "vocab_size", "padded_vocab_size" }, 0);
+    m.seqLength = num({ "max_position_embeddings", "n_positions", "seq_length", "max_sequence_length" }, 2048);
+    m.tiedEmbeddings = j.value("tie_word_embeddings", true);
+    m.dropout = false;
+    const bool llamaLike = type == "llama" || type == "mistral" || type == "mixtral" || type == "qwen2"
+        || type == "qwen2_moe" || type == "qwen3" || type == "gemma" || type == "deepseek_v2" || type == "olmo2";
+    if (llamaLike) {
+        m.gatedMlp = true;
+        m.norm = NormKind::RMSNorm;
+        m.bias = type == "qwen2" || type == "qwen2_moe"; // Qwen2 keeps QKV biases; counted as all-biases approx
+        m.positionEmbedding = PositionEmbedding::Rope;
+        m.ffnHidden = num({ "intermediate_size" }, 0);
+        if (!j.contains("tie_word_embeddings")) m.tiedEmbeddings = false;
+    } else if (type == "gpt2") {
+        m.positionEmbedding = PositionEmbedding::Learned;
+        m.ffnHidden = num({ "n_inner" }, 0);
+        m.dropout = j.value("resid_pdrop", 0.0) > 0;
+    } else if (type == "bloom") {
+        m.positionEmbedding = PositionEmbedding::Alibi;
+        m.embeddingNorm = true;
+    } else if (type == "gpt_neox" || type == "falcon") {
+        m.positionEmbedding = PositionEmbedding::Rope;
+        m.ffnHidden = num({ "intermediate_size", "ffn_hidden_size" }, 0);
+        m.tiedEmbeddings = j.value("tie_word_embeddings", false);
+    } else if (type == "opt") {
+        m.ffnHidden = num({ "ffn_dim" }, 0);
+    } else {
+        m.ffnHidden = num({ "intermediate_size", "ffn_hidden_size", "n_inner" }, 0);
+    }
+    if (m.ffnHidden <= 0) m.ffnHidden = 4 * m.hidden;
+    const std::int64_t experts = num({ "num_local_experts", "num_experts", "n_routed_experts" }, 0);
+    if (experts > 0) {
+        m.moe.experts = int(experts);
+        m.moe.topK = int(num({ "num_experts_per_tok", "top_k", "moe_top_k" }, 2));
+        m.moe.expertFfnHidden = num({ "moe_intermediate_size" }, m.ffnHidden);
+        m.moe.sharedExperts = int(num({ "n_shared_experts" }, 0));
+    }
+    Issues missing;
+    if (m.layers <= 0) missing.push_back({ Severity::Error, "num_hidden_layers", "missing in config.json" });
+    if (m.hidden <= 0) missing.push_back({ Severity::Error, "hidden_size", "missing in config.json" });
+    if (m.heads <= 0) missing.push_back({ Severity::Error, "num_attention_heads", "missing in config.json" });
+    if (m.vocab <= 0) missing.push_back({ Severity::Error, "vocab_size", "missing in config.json" });
+    if (!missing.empty()) return Result<ModelSpec>(missing);
+    return m;
+}
+
+} // namespace planscope

@@ -1,0 +1,45 @@
+// Plan files (schema planscope/plan/v1): load with field-path errors, save, round-trip; Hugging Face
+// config.json import. Pure functions: text in, value or errors out.
+#pragma once
+
+#include "spec/Plan.h"
+#include "spec/Presets.h"
+#include "util/Result.h"
+
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <string_view>
+
+namespace planscope {
+
+inline constexpr std::string_view kPlanSchema = "planscope/plan/v1";
+
+// A loaded plan and the warnings met while reading it (unknown fields, defaults applied).
+struct LoadedPlan {
+    Plan plan;
+    Issues warnings;
+};
+
+// Parses plan JSON text. Syntax errors carry the byte offset; type and value errors the field path.
+Result<LoadedPlan> parsePlan(std::string_view text, const PresetCatalog& presets = PresetCatalog::builtin());
+Result<LoadedPlan> planFromJson(const nlohmann::json& j, const PresetCatalog& presets = PresetCatalog::builtin());
+Result<LoadedPlan> loadPlanFile(const std::string& path, const PresetCatalog& presets = PresetCatalog::builtin());
+
+// Writes every field explicitly, so the file reads the same whatever the presets become.
+nlohmann::json planToJson(const Plan& plan);
+std::string serializePlan(const Plan& plan);
+
+// Reads a model object ("model" in a plan, or an entry of models.json) over a starting spec.
+void readModel(const nlohmann::json& j, const std::string& path, ModelSpec& model, Issues& issues);
+void readGpu(const nlohmann::json& j, const std::string& path, GpuSpec& gpu, Issues& issues);
+nlohmann::json modelToJson(const ModelSpec& model);
+nlohmann::json gpuToJson(const GpuSpec& gpu);
+
+// Maps a Hugging Face transformers config.json (llama, mistral, mixtral, qwen2, gpt2, gpt_neox, bloom,
+// falcon, opt) to a model spec.
+Result<ModelSpec> modelFromHuggingFaceConfig(std::string_view configJsonText);
+
+// Reads a whole file into a string; errors name the path.
+Result<std::string> readTextFile(const std::string& path);
+
+} // namespace planscope

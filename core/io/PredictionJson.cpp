@@ -1,0 +1,100 @@
+#include "PredictionJson.h"
+
+#include <nlohmann/json.hpp>
+
+namespace planscope {
+
+using nlohmann::json;
+
+json issuesToJson(const Issues& issues)
+{
+    json a = json::array();
+    for (const Issue& i : issues) {
+        json e = { { "path", i.path }, { "message", i.message } };
+        if (i.offset >= 0) e["offset"] = i.offset;
+        if (i.severity == Severity::Warning) e["severity"] = "warning";
+        a.push_back(e);
+    }
+    return a;
+}
+
+json invalidToJson(const Issues& errors)
+{
+    return { { "schema", kPredictionSchema }, { "valid", false }, { "errors", issuesToJson(errors) } };
+}
+
+json predictionToJson(const Prediction& p)
+{
+    if (!p.valid) return invalidToJson(p.errors);
+    json j;
+    j["schema"] = kPredictionSchema;
+    j["valid"] = true;
+    j["errors"] = json::array();
+    j["warnings"] = p.warnings;
+    j["params"] = { { "total", p.paramsTotal }, { "active", p.paramsActive }, { "perStage", p.paramsPerStage } };
+    json stages = json::array();
+    json perGpu = json::array();
+    for (const StageMemory& s : p.stages) {
+        perGpu.push_back(s.parameters);
+        stages.push_back({ { "stage", s.stage }, { "layers", s.layers }, { "embedding", s.embedding }, { "output", s.output },
+            { "parameters", s.parameters }, { "weightsBytes", s.weightsBytes }, { "gradientsBytes", s.gradientsBytes },
+            { "optimizerBytes", s.optimizerBytes }, { "activationsBytes", s.activationsBytes },
+            { "buffersBytes", s.buffersBytes }, { "totalBytes", s.totalBytes },
+            { "inFlightMicrobatches", s.inFlightMicrobatches }, { "activationsPerLayerBytes", s.activationsPerLayerBytes },
+            { "buffers",
+                { { "cudaContextBytes", s.buffers.cudaContextBytes }, { "ncclBytes", s.buffers.ncclBytes },
+                    { "zeroBucketBytes", s.buffers.zeroBucketBytes }, { "zeroGatherBytes", s.buffers.zeroGatherBytes },
+                    { "fragmentationBytes", s.buffers.fragmentationBytes } } } });
+    }
+    j["params"]["perGpu"] = perGpu;
+    j["memory"] = { { "capacityBytes", p.capacityBytes }, { "stages", stages }, { "peakBytes", p.peakBytes },
+        { "peakStage", p.peakStage }, { "fits", p.fits } };
+    j["flops"] = { { "modelPerStep", p.modelFlopsPerStep }, { "hardwarePerStep", p.hardwareFlopsPerStep },
+        { "modelPerToken", p.modelFlopsPerToken } };
+    json times = json::array();
+    for (const StageTime& t : p.stageTimes)
+        times.push_back({ { "stage", t.stage }, { "forwardSeconds", t.forwardSeconds },
+            { "backwardSeconds", t.backwardSeconds }, { "weightGradSeconds", t.weightGradSeconds },
+            { "p2pSeconds", t.p2pSeconds }, { "layerCommSeconds", t.layerCommSeconds }, { "zeroExposedSeconds", t.zeroExposedSeconds }, { "dpSeconds", t.dpSeconds },
+            { "dpExposedSeconds", t.dpExposedSeconds }, { "optimizerSeconds", t.optimizerSeconds } });
+    j["time"] = { { "stepSeconds", p.stepSeconds }, { "bubbleFraction", p.bubbleFraction },
+        { "bubbleOverhead", p.bubbleOverhead }, { "mfu", p.mfu }, { "hfu", p.hfu }, { "tokensPerSecond", p.tokensPerSecond },
+        { "trainingDays", p.trainingDays }, { "computeSeconds", p.computeSeconds }, { "bubbleSeconds", p.bubbleSeconds },
+        { "exposedCommSeconds", p.exposedCommSeconds }, { "optimizerSeconds", p.optimizerSeconds },
+        { "microbatches", p.microbatches }, { "stages", times } };
+    json groups = json::array();
+    for (const CommGroup& g : p.comm)
+        groups.push_back({ { "kind", g.kind }, { "size", g.size }, { "crossesNodes", g.crossesNodes },
+            { "nodesSpanned", g.nodesSpanned }, { "perNode", g.perNode }, { "collective", g.collective },
+            { "algorithm", g.algorithm }, { "linkBandwidth", g.linkBandwidth }, { "bytesPerStep", g.bytesPerStep },
+            { "seconds", g.seconds }, { "exposedSeconds", g.exposedSeconds } });
+    j["comm"] = { { "groups", groups } };
+    return j;
+}
+
+json explanationToJson(const Explainer& ex, const std::string& field, int maxDepth)
+{
+    const Explanation* e = ex.find(field);
+    if (!e) return nullptr;
+    json inputs = json::object();
+    for (const auto& [k, v] : e->inputs) inputs[k] = v;
+    json children = json::array();
+    if (maxDepth > 0)
+        for (const auto& c : e->children) {
+            json cj = explanationToJson(ex, c, maxDepth - 1);
+            if (!cj.is_null()) children.push_back(cj);
+        }
+    json j = { { "field", e->field }, { "value", e->value }, { "unit", e->unit }, { "formula", e->formula },
+        { "inputs", inputs }, { "substituted", substitute(*e) }, { "source", e->source }, { "children", children } };
+    if (!e->note.empty()) j["note"] = e->note;
+    return j;
+}
+
+json realityCheckToJson(const RealityCheck& rc)
+{
+    return { { "possible", rc.possible }, { "requiredFlops", rc.requiredFlops }, { "requiredFlops6NT", rc.requiredFlops6NT },
+        { "availableFlops", rc.availableFlops }, { "shortBy", rc.shortBy }, { "days", rc.days }, { "tokens", rc.tokens },
+        { "mfu", rc.mfu }, { "daysNeeded", rc.daysNeeded }, { "message", rc.message } };
+}
+
+} // namespace planscope

@@ -1,0 +1,90 @@
+#include "Plan.h"
+
+#include <array>
+#include <utility>
+
+namespace planscope {
+
+int bytesPerElement(Precision p)
+{
+    switch (p) {
+    case Precision::FP32: return 4;
+    case Precision::FP16:
+    case Precision::BF16: return 2;
+    case Precision::FP8: return 1;
+    }
+    return 2;
+}
+
+double PeakFlops::forPrecision(Precision p) const
+{
+    switch (p) {
+    case Precision::FP32: return fp32;
+    case Precision::FP16: return fp16;
+    case Precision::BF16: return bf16;
+    case Precision::FP8: return fp8;
+    }
+    return bf16;
+}
+
+int Plan::chunksPerRank() const
+{
+    if (training.schedule == ScheduleKind::ZBV || training.schedule == ScheduleKind::DualPipeV) return 2;
+    if (training.schedule == ScheduleKind::Interleaved1F1B) return parallel.vpp;
+    return 1;
+}
+
+namespace {
+template<typename E, std::size_t N>
+using Names = std::array<std::pair<E, std::string_view>, N>;
+
+constexpr Names<Precision, 4> kPrecision { { { Precision::FP32, "fp32" }, { Precision::FP16, "fp16" },
+    { Precision::BF16, "bf16" }, { Precision::FP8, "fp8" } } };
+constexpr Names<Optimizer, 2> kOptimizer { { { Optimizer::Adam, "adam" }, { Optimizer::SGD, "sgd" } } };
+constexpr Names<Recompute, 3> kRecompute { { { Recompute::None, "none" }, { Recompute::Selective, "selective" },
+    { Recompute::Full, "full" } } };
+constexpr Names<ScheduleKind, 8> kSchedule { { { ScheduleKind::GPipe, "gpipe" }, { ScheduleKind::OneFOneB, "1f1b" },
+    { ScheduleKind::Interleaved1F1B, "interleaved-1f1b" }, { ScheduleKind::ZBH1, "zb-h1" },
+    { ScheduleKind::ZBH2, "zb-h2" }, { ScheduleKind::ZBV, "zb-v" }, { ScheduleKind::DualPipe, "dualpipe" },
+    { ScheduleKind::DualPipeV, "dualpipe-v" } } };
+constexpr Names<PositionEmbedding, 4> kPosition { { { PositionEmbedding::None, "none" },
+    { PositionEmbedding::Learned, "learned" }, { PositionEmbedding::Rope, "rope" },
+    { PositionEmbedding::Alibi, "alibi" } } };
+constexpr Names<NormKind, 2> kNorm { { { NormKind::LayerNorm, "layernorm" }, { NormKind::RMSNorm, "rmsnorm" } } };
+constexpr Names<Fsdp, 3> kFsdp { { { Fsdp::None, "none" }, { Fsdp::Full, "full" }, { Fsdp::Hybrid, "hybrid" } } };
+
+template<typename E, std::size_t N>
+std::string_view name(const Names<E, N>& names, E e)
+{
+    for (const auto& [k, v] : names)
+        if (k == e) return v;
+    return "?";
+}
+template<typename E, std::size_t N>
+bool parse(const Names<E, N>& names, std::string_view s, E& out)
+{
+    for (const auto& [k, v] : names)
+        if (v == s) {
+            out = k;
+            return true;
+        }
+    return false;
+}
+} // namespace
+
+std::string_view toString(Precision e) { return name(kPrecision, e); }
+std::string_view toString(Optimizer e) { return name(kOptimizer, e); }
+std::string_view toString(Recompute e) { return name(kRecompute, e); }
+std::string_view toString(ScheduleKind e) { return name(kSchedule, e); }
+std::string_view toString(PositionEmbedding e) { return name(kPosition, e); }
+std::string_view toString(NormKind e) { return name(kNorm, e); }
+std::string_view toString(Fsdp e) { return name(kFsdp, e); }
+bool fromString(std::string_view s, Precision& e) { return parse(kPrecision, s, e); }
+bool fromString(std::string_view s, Optimizer& e) { return parse(kOptimizer, s, e); }
+bool fromString(std::string_view s, Recompute& e) { return parse(kRecompute, s, e); }
+bool fromString(std::string_view s, ScheduleKind& e) { return parse(kSchedule, s, e); }
+bool fromString(std::string_view s, PositionEmbedding& e) { return parse(kPosition, s, e); }
+bool fromString(std::string_view s, NormKind& e) { return parse(kNorm, s, e); }
+bool fromString(std::string_view s, Fsdp& e) { return parse(kFsdp, s, e); }
+
+} // namespace planscope

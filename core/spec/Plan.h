@@ -1,0 +1,168 @@
+// The inputs of a prediction: model, cluster, parallel degrees and training settings (SCHEMA.md section 1).
+// Plain value types; every field has a documented default except the model shape, the GPU, the node
+// count and the parallel degrees.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace planscope {
+
+enum class Precision { FP32, FP16, BF16, FP8 };
+enum class Optimizer { Adam, SGD };
+enum class Recompute { None, Selective, Full };
+enum class ScheduleKind { GPipe, OneFOneB, Interleaved1F1B, ZBH1, ZBH2, ZBV, DualPipe, DualPipeV };
+enum class PositionEmbedding { None, Learned, Rope, Alibi };
+enum class NormKind { LayerNorm, RMSNorm };
+enum class Fsdp { None, Full, Hybrid };
+
+// Bytes one element takes when stored in this dtype.
+int bytesPerElement(Precision p);
+
+std::string_view toString(Precision);
+std::string_view toString(Optimizer);
+std::string_view toString(Recompute);
+std::string_view toString(ScheduleKind);
+std::string_view toString(PositionEmbedding);
+std::string_view toString(NormKind);
+std::string_view toString(Fsdp);
+bool fromString(std::string_view, Precision&);
+bool fromString(std::string_view, Optimizer&);
+bool fromString(std::string_view, Recompute&);
+bool fromString(std::string_view, ScheduleKind&);
+bool fromString(std::string_view, PositionEmbedding&);
+bool fromString(std::string_view, NormKind&);
+bool fromString(std::string_view, Fsdp&);
+
+struct MoeSpec {
+    int experts = 0;               // routed experts per MoE layer; 0 = dense model
+    int topK = 0;                  // experts each token is routed to
+    std::int64_t expertFfnHidden = 0;
+    int sharedExperts = 0;         // always-active experts of expertFfnHidden each
+    bool operator==(const MoeSpec&) const = default;
+};
+
+struct ModelSpec {
+    std::string preset;            // preset id it was filled from, if any
+    std::string name;
+    int layers = 0;
+    std::int64_t hidden = 0;
+    int heads = 0;
+    int kvHeads = 0;               // 0 in a file means "= heads"
+    std::int64_t ffnHidden = 0;    // 0 in a file means 4 * hidden
+    std::int64_t vocab = 0;
+    std::int64_t seqLength = 0;
+    bool gatedMlp = false;         // SwiGLU/GeGLU: three matrices of h x f
+    bool tiedEmbeddings = true;
+    PositionEmbedding positionEmbedding = PositionEmbedding::Learned;
+    NormKind norm = NormKind::LayerNorm;
+    bool bias = true;              // linear layers carry biases
+    bool embeddingNorm = false;    // a norm right after the embedding (BLOOM)
+    bool dropout = true;           // dropout masks are kept for backward
+    MoeSpec moe;
+    double paramsReported = 0;     // the count the model's source publishes (display/tests only)
+    bool operator==(const ModelSpec&) const = default;
+
+    bool isMoe() const { return moe.experts > 0; }
+};
+
+struct PeakFlops {
+    double fp32 = 0, tf32 = 0, bf16 = 0, fp16 = 0, fp8 = 0;
+    double forPrecision(Precision p) const;
+    bool operator==(const PeakFlops&) const = default;
+};
+
+struct GpuSpec {
+    std::string id;                // preset id, or a user-given name
+    std::string name;
+    std::int64_t memoryBytes = 0;
+    PeakFlops peakFlops;           // dense datasheet numbers, FLOP/s
+    double hbmBandwidth = 0;       // bytes/s
+    double nvlinkBandwidth = 0;    // bytes/s per direction
+    double gemmEfficiency = 0.75;  // achieved/peak of large GEMMs
+    std::string defaultNode;       // node preset id
+    bool operator==(const GpuSpec&) const = default;
+};
+
+struct LinkSpec {
+    double bandwidth = 0;          // bytes/s per GPU per direction
+    double latency = 0;            // seconds per step (alpha)
+    bool operator==(const LinkSpec&) const = default;
+};
+
+struct ClusterSpec {
+    GpuSpec gpu;
+    std::string nodePreset;        // node preset the links came from
+    int nodes = 0;
+    int gpusPerNode = 8;
+    LinkSpec intraNode;
+    LinkSpec interNode;
+    bool operator==(const ClusterSpec&) const = default;
+
+    int gpus() const { return nodes * gpusPerNode; }
+};
+
+struct ParallelSpec {
+    int dp = 1, tp = 1, pp = 1, cp = 1, ep = 1, vpp = 1;
+    bool sp = false;               // sequence parallelism (needs tp > 1 to matter)
+    int zero = 0;                  // ZeRO stage 0-3 over the data-parallel group
+    Fsdp fsdp = Fsdp::None;        // full = ZeRO-3; hybrid = ZeRO-3 inside a node, replicated across nodes
+    std::string order = "tp-cp-ep-dp-pp";
+    int firstStageLayers = 0;      // 0 = layers spread evenly
+    int lastStageLayers = 0;
+    bool operator==(const ParallelSpec&) const = default;
+};
+
+// Named terms outside model state and activations (MODEL.md section 4), each with an editable default.
+struct MemoryOverheads {
+    std::int64_t cudaContextBytes = 805306368;          // 768 MiB: CUDA context + cuBLAS/cuDNN workspaces
+    std::int64_t ncclBufferBytesPerGroup = 134217728;   // 128 MiB per communicator the rank belongs to
+    double fragmentation = 0.05;                        // allocator slack as a share of allocated bytes
+    bool operator==(const MemoryOverheads&) const = default;
+};
+
+struct TrainingSpec {
+    int microBatch = 1;
+    std::int64_t globalBatch = 0;
+    Precision precision = Precision::BF16;
+    Precision gradDtype = Precision::FP32;
+    Optimizer optimizer = Optimizer::Adam;
+    Recompute recompute = Recompute::None;
+    ScheduleKind schedule = ScheduleKind::OneFOneB;
+    bool flashAttention = false;   // flash attention keeps no s x s score matrices
+    bool overlapGradReduce = true; // DP gradient reduction overlaps the last backward
+    double tokens = 0;             // tokens to train on (for the training-time estimate)
+    bool operator==(const TrainingSpec&) const = default;
+};
+
+struct Claim {
+    double days = 0;
+    double tokens = 0;
+    double mfu = 0;
+    std::string source;
+    bool operator==(const Claim&) const = default;
+};
+
+struct Plan {
+    std::string name;
+    std::string description;
+    std::string source;
+    ModelSpec model;
+    ClusterSpec cluster;
+    ParallelSpec parallel;
+    TrainingSpec training;
+    MemoryOverheads overheads;
+    Claim claim;
+    bool operator==(const Plan&) const = default;
+
+    std::int64_t microbatches() const
+    {
+        const std::int64_t per = std::int64_t(training.microBatch) * parallel.dp;
+        return per > 0 ? training.globalBatch / per : 0;
+    }
+    // Chunks (virtual stages) per rank: V-shaped schedules always place two.
+    int chunksPerRank() const;
+};
+
+} // namespace planscope

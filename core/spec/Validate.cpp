@@ -1,0 +1,205 @@
+#include "Validate.h"
+
+#include "cost/RankLayout.h"
+
+#include <string>
+
+namespace planscope {
+
+namespace {
+std::string str(long long v) { return std::to_string(v); }
+
+struct Checker {
+    Issues issues;
+    void error(std::string path, std::string message)
+    {
+        issues.push_back({ Severity::Error, std::move(path), std::move(message), -1 });
+    }
+    void warning(std::string path, std::string message)
+    {
+        issues.push_back({ Severity::Warning, std::move(path), std::move(message), -1 });
+    }
+};
+} // namespace
+
+Issues validate(const Plan& plan)
+{
+    Checker c;
+    const ModelSpec& m = plan.model;
+    const ParallelSpec& p = plan.parallel;
+    const TrainingSpec& t = plan.training;
+    const ClusterSpec& cl = plan.cluster;
+
+    // Shape.
+    if (m.layers <= 0) c.error("model.layers", "must be > 0");
+    if (m.hidden <= 0) c.error("model.hidden", "must be > 0");
+    if (m.heads <= 0) c.error("model.heads", "must be > 0");
+    if (m.vocab <= 0) c.error("model.vocab", "must be > 0");
+    if (m.seqLength <= 0) c.error("model.seqLength", "must be > 0");
+    if (m.heads > 0 && m.hidden % m.heads != 0)
+        c.error("model.hidden", "hidden " + str(m.hidden) + " is not divisible by heads " + str(m.heads));
+    if (m.kvHeads <= 0 || (m.heads > 0 && m.heads % m.kvHeads != 0))
+        c.error("model.kvHeads", "kvHeads " + str(m.kvHeads) + " must divide heads " + str(m.heads));
+    if (m.isMoe()) {
+        if (m.moe.topK <= 0 || m.moe.topK > m.moe.experts)
+            c.error("model.moe.topK", "topK " + str(m.moe.topK) + " must be in 1.." + str(m.moe.experts));
+        if (m.moe.expertFfnHidden <= 0) c.error("model.moe.expertFfnHidden", "must be > 0");
+    }
+
+    // Degrees.
+    const struct { const char* path; int v; } degrees[] = { { "parallel.dp", p.dp }, { "parallel.tp", p.tp },
+        { "parallel.pp", p.pp }, { "parallel.cp", p.cp }, { "parallel.ep", p.ep }, { "parallel.vpp", p.vpp } };
+    bool degreesOk = true;
+    for (const auto& d : degrees)
+        if (d.v < 1) {
+            c.error(d.path, "must be >= 1");
+            degreesOk = false;
+        }
+    if (cl.nodes < 1) c.error("cluster.nodes", "must be >= 1");
+    if (cl.gpusPerNode < 1) c.error("cluster.gpusPerNode", "must be >= 1");
+    if (!degreesOk) return c.issues;
+
+    const long long product = 1LL * p.dp * p.tp * p.pp * p.cp;
+    if (product != cl.gpus())
+        c.error("parallel", "dp*tp*pp*cp = " + str(p.dp) + "*" + str(p.tp) + "*" + str(p.pp) + "*" + str(p.cp) + " = "
+                + str(product) + " but the cluster has " + str(cl.nodes) + "*" + str(cl.gpusPerNode) + " = "
+                + str(cl.gpus()) + " GPUs");
+
+    if (m.heads > 0 && m.heads % p.tp != 0)
+        c.error("parallel.tp", "tp " + str(p.tp) + " does not divide the " + str(m.heads) + " attention heads");
+    if (m.kvHeads > 0 && m.kvHeads % p.tp != 0)
+        c.error("parallel.tp", "tp " + str(p.tp) + " does not divide the " + str(m.kvHeads)
+                + " key/value heads (Megatron requires num_query_groups % tp == 0)");
+    const std::int64_t ffn = m.isMoe() ? m.moe.expertFfnHidden : m.ffnHidden;
+    if (ffn > 0 && ffn % p.tp != 0)
+        c.error("parallel.tp", "tp " + str(p.tp) + " does not divide the FFN hidden size " + str(ffn));
+    if (p.tp > cl.gpusPerNode)
+        c.warning("parallel.tp", "tp " + str(p.tp) + " is larger than a node (" + str(cl.gpusPerNode)
+                + " GPUs): every layer's all-reduces cross the inter-node network");
+    if (m.vocab > 0 && m.vocab % (128LL * p.tp) != 0)
+        c.warning("model.vocab", "Megatron pads the vocabulary to a multiple of 128*tp = " + str(128LL * p.tp)
+                + "; the model counts " + str(m.vocab) + " as given");
+    if (p.sp && p.tp == 1) c.warning("parallel.sp", "sequence parallelism has no effect with tp = 1");
+
+    // Context parallelism.
+    if (m.seqLength > 0 && m.seqLength % p.cp != 0)
+        c.error("parallel.cp", "cp " + str(p.cp) + " does not divide the sequence length " + str(m.seqLength));
+    else if (p.cp > 1 && m.seqLength % (2LL * p.cp) != 0)
+        c.warning("parallel.cp", "Megatron's load-balanced context parallelism needs seqLength divisible by 2*cp = "
+                + str(2LL * p.cp));
+    if (p.cp > 1 && !t.flashAttention)
+        c.warning("training.flashAttention", "context parallelism in Megatron runs on flash/fused attention; "
+                                              "set flashAttention to true for its activation memory");
+
+    // Experts.
+    if (p.ep > 1 && !m.isMoe()) c.error("parallel.ep", "ep " + str(p.ep) + " > 1 needs a MoE model (model.moe.experts)");
+    if (m.isMoe() && m.moe.experts % p.ep != 0)
+        c.error("parallel.ep", "ep " + str(p.ep) + " does not divide the " + str(m.moe.experts) + " experts");
+    if (p.ep > 1 && (p.dp * p.cp) % p.ep != 0)
+        c.error("parallel.ep", "ep " + str(p.ep) + " must divide dp*cp = " + str(p.dp * p.cp)
+                + " (experts are spread over the data-parallel ranks, as in Megatron)");
+
+    // Order.
+    std::vector<Dim> dims;
+    std::string message;
+    if (!parseOrder(p.order, dims, message)) c.error("parallel.order", "\"" + p.order + "\": " + message);
+
+    // Pipeline split.
+    const int chunks = plan.chunksPerRank();
+    const ScheduleKind kind = t.schedule;
+    const bool uneven = p.firstStageLayers > 0 || p.lastStageLayers > 0;
+    if (uneven) {
+        if (p.pp < 2) c.error("parallel.firstStageLayers", "uneven first/last stages need pp >= 2");
+        if (kind == ScheduleKind::DualPipe || kind == ScheduleKind::ZBV || kind == ScheduleKind::DualPipeV)
+            c.error("parallel.firstStageLayers", "uneven stages are not supported with the " + std::string(toString(kind))
+                    + " schedule");
+        const int fixed = p.firstStageLayers + p.lastStageLayers;
+        const int middle = p.pp - (p.firstStageLayers > 0) - (p.lastStageLayers > 0);
+        const int rest = m.layers - fixed;
+        if (rest < 0 || (middle == 0 && rest != 0) || (middle > 0 && (rest < middle || rest % middle != 0)))
+            c.error("parallel.firstStageLayers", "layers " + str(m.layers) + " minus first/last stages " + str(fixed)
+                    + " = " + str(rest) + " cannot be spread evenly over the " + str(middle) + " other stages");
+        else if (chunks > 1) {
+            // One chunk of the first (last) rank may hold only the embedding (output layer), as Llama 3 does.
+            const int each = middle > 0 ? rest / middle : 0;
+            if (each > 0 && each < chunks)
+                c.error("parallel.vpp", "a middle rank with " + str(each) + " layers cannot hold " + str(chunks) + " chunks");
+            for (int v : { p.firstStageLayers, p.lastStageLayers })
+                if (v > 0 && v + 1 < chunks)
+                    c.error("parallel.vpp", "an end rank with " + str(v) + " layers cannot hold " + str(chunks) + " chunks");
+                else if (v > 0 && v < chunks)
+                    c.warning("parallel.vpp", "an end rank with " + str(v) + " layers holds " + str(chunks)
+                            + " chunks: one chunk holds only the embedding or the output layer (as in Llama 3)");
+        }
+    } else if (m.layers > 0) {
+        const long long stages = 1LL * p.pp * chunks;
+        if (m.layers % stages != 0)
+            c.error(p.vpp > 1 ? "parallel.vpp" : "parallel.pp", "layers " + str(m.layers) + " are not divisible by pp*"
+                    + std::string(chunks > 1 ? "chunks" : "1") + " = " + str(stages)
+                    + (uneven ? "" : "; set parallel.firstStageLayers/lastStageLayers for an uneven split"));
+    }
+
+    // Batch.
+    if (t.microBatch < 1) c.error("training.microBatch", "must be >= 1");
+    if (t.globalBatch < 1) c.error("training.globalBatch", "must be >= 1");
+    const long long per = 1LL * t.microBatch * p.dp;
+    if (per > 0 && t.globalBatch % per != 0)
+        c.error("training.globalBatch", "globalBatch " + str(t.globalBatch) + " is not divisible by microBatch*dp = "
+                + str(per));
+    const long long mbs = per > 0 ? t.globalBatch / per : 0;
+
+    // Schedules (SCHEDULES.md).
+    switch (kind) {
+    case ScheduleKind::Interleaved1F1B:
+        if (p.vpp < 2) c.warning("parallel.vpp", "interleaved-1f1b with vpp = 1 is plain 1F1B");
+        if (p.pp < 2) c.error("parallel.pp", "interleaved-1f1b needs pp >= 2");
+        if (mbs > 0 && mbs % p.pp != 0)
+            c.error("training.globalBatch", "interleaved-1f1b needs the number of microbatches (" + str(mbs)
+                    + ") to be a multiple of pp = " + str(p.pp) + " (Megatron-LM)");
+        break;
+    case ScheduleKind::OneFOneB:
+        if (p.pp > 1 && mbs > 0 && mbs < p.pp)
+            c.warning("training.globalBatch", "microbatches " + str(mbs) + " < pp " + str(p.pp)
+                    + ": PyTorch's Schedule1F1B refuses this; Megatron caps the warm-up and the bubble grows");
+        break;
+    case ScheduleKind::ZBV:
+    case ScheduleKind::DualPipeV:
+        if (p.vpp != 1 && p.vpp != 2)
+            c.error("parallel.vpp", std::string(toString(kind)) + " places exactly two chunks per rank (V shape); vpp "
+                    + str(p.vpp) + " is not supported");
+        if (kind == ScheduleKind::DualPipeV && mbs > 0 && mbs < 2LL * p.pp)
+            c.error("training.globalBatch", "dualpipe-v needs at least 2*pp = " + str(2LL * p.pp) + " microbatches, got "
+                    + str(mbs));
+        break;
+    case ScheduleKind::DualPipe:
+        if (p.pp % 2 != 0) c.error("parallel.pp", "dualpipe needs an even pp, got " + str(p.pp));
+        if (mbs > 0 && (mbs < 2LL * p.pp || mbs % 2 != 0))
+            c.error("training.globalBatch", "dualpipe needs an even number of microbatches, at least 2*pp = "
+                    + str(2LL * p.pp) + ", got " + str(mbs));
+        break;
+    default: break;
+    }
+    if (kind != ScheduleKind::Interleaved1F1B && p.vpp > 1 && kind != ScheduleKind::ZBV
+        && kind != ScheduleKind::DualPipeV)
+        c.warning("parallel.vpp", "vpp " + str(p.vpp) + " is ignored by the " + std::string(toString(kind)) + " schedule");
+
+    // ZeRO and frameworks.
+    if (p.zero < 0 || p.zero > 3) c.error("parallel.zero", "must be 0, 1, 2 or 3");
+    if (p.zero >= 2 && p.pp > 1)
+        c.warning("parallel.zero", "ZeRO-" + str(p.zero)
+                + " with pipeline parallelism: DeepSpeed's pipeline engine refuses it (only ZeRO-1 is allowed with PP); "
+                  "Megatron-LM offers ZeRO-1 (distributed optimizer) or its own FSDP");
+    if (p.zero >= 1 && p.dp * p.cp == 1) c.warning("parallel.zero", "ZeRO shards over dp*cp = 1 rank: no saving");
+    if (t.precision == Precision::FP32 && t.gradDtype != Precision::FP32)
+        c.warning("training.gradDtype", "fp32 training with 16-bit gradients is unusual");
+    if (t.precision == Precision::FP8 && cl.gpu.peakFlops.fp8 <= 0)
+        c.error("training.precision", "the GPU \"" + cl.gpu.id + "\" has no fp8 tensor cores");
+    if (t.precision == Precision::BF16 && cl.gpu.peakFlops.bf16 <= 0)
+        c.error("training.precision", "the GPU \"" + cl.gpu.id + "\" has no bf16 tensor cores; use fp16");
+    if (cl.gpu.memoryBytes <= 0) c.error("cluster.gpu.memory", "must be > 0");
+    if (cl.intraNode.bandwidth <= 0) c.error("cluster.intraNode.bandwidth", "must be > 0");
+    if (cl.nodes > 1 && cl.interNode.bandwidth <= 0) c.error("cluster.interNode.bandwidth", "must be > 0");
+    return c.issues;
+}
+
+} // namespace planscope

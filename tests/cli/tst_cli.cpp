@@ -1,0 +1,239 @@
+// planscope-cli end to end on every sample: the JSON of SCHEMA.md, exit codes, explain and check.
+#include "TestUtil.h"
+
+#include "cost/Parameters.h"
+
+#include <QDir>
+#include <QObject>
+#include <QProcess>
+#include <QStringList>
+#include <QTemporaryDir>
+#include <nlohmann/json.hpp>
+
+using namespace planscope;
+using nlohmann::json;
+
+namespace {
+struct Run {
+    int code = -1;
+    std::string out, err;
+};
+
+Run cli(const QStringList& args)
+{
+    QProcess p;
+    p.start(QStringLiteral(PLANSCOPE_CLI), args);
+    Run r;
+    if (!p.waitForFinished(120000)) return r;
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = p.readAllStandardOutput().toStdString();
+    r.err = p.readAllStandardError().toStdString();
+    return r;
+}
+
+QStringList samples()
+{
+    return QDir(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans")).entryList({ "*.plan.json" });
+}
+
+QString sample(const QString& f) { return QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/") + f; }
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private slots:
+    void evaluateEverySample_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const QString& f : samples()) QTest::newRow(qPrintable(f)) << f;
+    }
+    void evaluateEverySample()
+    {
+        QFETCH(QString, file);
+        const Run r = cli({ "evaluate", sample(file) });
+        QCOMPARE(r.code, 0);
+        const json j = json::parse(r.out);
+        QCOMPARE(j["schema"].get<std::string>(), std::string("planscope/prediction/v1"));
+        QVERIFY(j["valid"].get<bool>());
+        QVERIFY(j["errors"].empty());
+        // Every key SCHEMA.md section 2 names is there.
+        for (const char* k : { "warnings", "params", "memory", "flops", "time", "comm" }) QVERIFY2(j.contains(k), k);
+        for (const char* k : { "total", "perStage" }) QVERIFY2(j["params"].contains(k), k);
+        for (const char* k : { "capacityBytes", "stages", "peakBytes", "fits" }) QVERIFY2(j["memory"].contains(k), k);
+        for (const char* k : { "modelPerStep", "hardwarePerStep", "modelPerToken" }) QVERIFY2(j["flops"].contains(k), k);
+        for (const char* k : { "stepSeconds", "bubbleFraction", "bubbleOverhead", "mfu", "hfu", "tokensPerSecond", "trainingDays" })
+            QVERIFY2(j["time"].contains(k), k);
+        QVERIFY(j["comm"].contains("groups"));
+
+        // The numbers agree with the core library called directly, and with themselves.
+        const Plan plan = test::loadSample(file.toUtf8().constData());
+        const Prediction p = evaluate(plan);
+        QCOMPARE(j["params"]["total"].get<double>(), countParameters(plan.model).total);
+        const json& stages = j["memory"]["stages"];
+        QCOMPARE(int(stages.size()), plan.parallel.pp);
+        std::int64_t peak = 0;
+        for (std::size_t i = 0; i < stages.size(); ++i) {
+            const json& s = stages[i];
+            QCOMPARE(s["stage"].get<int>(), int(i));
+            const std::int64_t sum = s["weightsBytes"].get<std::int64_t>() + s["gradientsBytes"].get<std::int64_t>()
+                + s["optimizerBytes"].get<std::int64_t>() + s["activationsBytes"].get<std::int64_t>()
+                + s["buffersBytes"].get<std::int64_t>();
+            QCOMPARE(s["totalBytes"].get<std::int64_t>(), sum);
+            QCOMPARE(s["totalBytes"].get<std::int64_t>(), p.stages[i].totalBytes);
+            QVERIFY(s["inFlightMicrobatches"].get<double>() > 0);
+            peak = std::max(peak, sum);
+        }
+        QCOMPARE(j["memory"]["peakBytes"].get<std::int64_t>(), peak);
+        QCOMPARE(j["memory"]["fits"].get<bool>(), peak <= j["memory"]["capacityBytes"].get<std::int64_t>());
+        QCOMPARE(j["memory"]["capacityBytes"].get<std::int64_t>(), plan.cluster.gpu.memoryBytes);
+        // Model FLOPs per step = per token * tokens per step.
+        QVERIFY(test::near(j["flops"]["modelPerStep"].get<double>(),
+            j["flops"]["modelPerToken"].get<double>() * double(plan.training.globalBatch) * double(plan.model.seqLength)));
+        QVERIFY(j["flops"]["hardwarePerStep"].get<double>() >= j["flops"]["modelPerStep"].get<double>());
+        // MFU and tokens/s from the step time.
+        const double step = j["time"]["stepSeconds"].get<double>();
+        QVERIFY(step > 0);
+        const double peakFlops = plan.cluster.gpu.peakFlops.forPrecision(plan.training.precision);
+        QVERIFY(test::near(j["time"]["mfu"].get<double>(),
+            j["flops"]["modelPerStep"].get<double>() / (step * plan.cluster.gpus() * peakFlops)));
+        QVERIFY(j["time"]["mfu"].get<double>() > 0 && j["time"]["mfu"].get<double>() < 1);
+        QVERIFY(test::near(j["time"]["tokensPerSecond"].get<double>(),
+            double(plan.training.globalBatch) * double(plan.model.seqLength) / step));
+        for (const json& g : j["comm"]["groups"]) {
+            const std::string kind = g["kind"].get<std::string>();
+            QVERIFY(kind == "dp" || kind == "tp" || kind == "pp" || kind == "cp" || kind == "ep");
+            for (const char* k : { "size", "crossesNodes", "bytesPerStep", "seconds", "exposedSeconds" }) QVERIFY2(g.contains(k), k);
+            QVERIFY(g["exposedSeconds"].get<double>() <= g["seconds"].get<double>() * (1 + 1e-9));
+        }
+    }
+
+    void invalidPlanExitsTwoWithFieldPath()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("bad.plan.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"model":{"preset":"gpt3-175b"},"cluster":{"gpu":"a100-sxm4-80gb","nodes":2},"parallel":{"dp":1,"tp":8,"pp":3}})");
+        f.close();
+        const Run r = cli({ "evaluate", path });
+        QCOMPARE(r.code, 2);
+        const json j = json::parse(r.out);
+        QCOMPARE(j["valid"].get<bool>(), false);
+        QVERIFY(!j.contains("memory")); // never a partial result as if valid
+        bool named = false;
+        for (const json& e : j["errors"]) named |= e["path"] == "parallel";
+        QVERIFY(named);
+    }
+
+    void malformedFileExitsTwoWithOffset()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("broken.plan.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"model\": {\"preset\": \"gpt3-175b\",,}}");
+        f.close();
+        const Run r = cli({ "evaluate", path });
+        QCOMPARE(r.code, 2);
+        const json j = json::parse(r.out);
+        QCOMPARE(j["errors"][0]["offset"].get<int>(), 33);
+        QVERIFY(r.err.find("byte offset 33") != std::string::npos);
+    }
+
+    void missingFileAndUsage()
+    {
+        QCOMPARE(cli({ "evaluate", "/nonexistent/plan.json" }).code, 1);
+        QCOMPARE(cli({}).code, 1);
+        QCOMPARE(cli({ "frobnicate" }).code, 1);
+        QCOMPARE(cli({ "--help" }).code, 0);
+    }
+
+    void explainShowsFormulaInputsAndSource()
+    {
+        const Run r = cli({ "explain", sample("default.plan.json"), "--field", "memory.stages.0.activationsBytes", "--json" });
+        QCOMPARE(r.code, 0);
+        const json j = json::parse(r.out);
+        QCOMPARE(j["field"].get<std::string>(), std::string("memory.stages.0.activationsBytes"));
+        QVERIFY(!j["formula"].get<std::string>().empty());
+        QVERIFY(j["source"].get<std::string>().find("Korthikanti") != std::string::npos);
+        QCOMPARE(j["unit"].get<std::string>(), std::string("bytes"));
+        // The value is the evaluate() number, and it equals its formula with its inputs.
+        const Prediction p = evaluate(test::loadSample("default.plan.json"));
+        QCOMPARE(j["value"].get<double>(), double(p.stages[0].activationsBytes));
+        const json& in = j["inputs"];
+        const double recomputed = in["inflight"].get<double>()
+                * (in["layers"].get<double>() * in["perLayer"].get<double>() + in["firstExtra"].get<double>()
+                    + in["lastExtra"].get<double>())
+            + in["workspace"].get<double>();
+        QVERIFY(std::abs(recomputed - j["value"].get<double>()) <= 1.0);
+        // Its children are the in-flight count and the per-layer bytes.
+        QCOMPARE(j["children"].size(), std::size_t(2));
+        QCOMPARE(j["children"][0]["field"].get<std::string>(), std::string("memory.stages.0.inFlightMicrobatches"));
+        QCOMPARE(j["children"][0]["value"].get<double>(), 4.0); // 1F1B stage 0 with p = 4
+    }
+
+    void explainEveryPredictionLeaf()
+    {
+        // Every number SCHEMA.md lists under memory.stages and time can be explained.
+        const Prediction p = evaluate(test::loadSample("gpt3-175b-1024xa100.plan.json"));
+        for (const char* f : { "memory.stages.0.weightsBytes", "memory.stages.0.gradientsBytes", "memory.stages.0.optimizerBytes",
+                 "memory.stages.0.activationsBytes", "memory.stages.0.buffersBytes", "memory.stages.0.totalBytes",
+                 "memory.stages.15.totalBytes", "memory.peakBytes", "flops.modelPerStep", "flops.hardwarePerStep",
+                 "flops.modelPerToken", "time.stepSeconds", "time.bubbleFraction", "time.bubbleOverhead", "time.mfu",
+                 "time.hfu", "time.tokensPerSecond", "time.trainingDays", "params.total", "comm.groups.0.seconds" }) {
+            const Run r = cli({ "explain", sample("gpt3-175b-1024xa100.plan.json"), "--field", f, "--json" });
+            QVERIFY2(r.code == 0, f);
+            const json j = json::parse(r.out);
+            QVERIFY2(!j["source"].get<std::string>().empty(), f);
+            QVERIFY2(!j["formula"].get<std::string>().empty(), f);
+        }
+        const Run text = cli({ "explain", sample("default.plan.json"), "--field", "time.bubbleFraction" });
+        QCOMPARE(text.code, 0);
+        QVERIFY(text.out.find("(p-1)/(m+p-1)") != std::string::npos);
+        QVERIFY(text.out.find("(p-1)/m") != std::string::npos);
+        QCOMPARE(cli({ "explain", sample("default.plan.json"), "--field", "no.such.field" }).code, 1);
+    }
+
+    void checkTheInterviewClaim()
+    {
+        // USERS.md: "1T tokens in 14 days" on 256 A100 for 130B at ~45% MFU is about 18 times short.
+        const Run r = cli({ "check", sample("interview-130b-256xa100-zero3.plan.json"), "--days", "14", "--tokens", "1e12",
+            "--mfu", "0.45", "--json" });
+        QCOMPARE(r.code, 0);
+        const json j = json::parse(r.out);
+        QCOMPARE(j["possible"].get<bool>(), false);
+        const Plan plan = test::loadSample("interview-130b-256xa100-zero3.plan.json");
+        const Prediction p = evaluate(plan);
+        const double required = p.modelFlopsPerToken * 1e12;
+        const double available = 256 * 312e12 * 0.45 * 14 * 86400;
+        QVERIFY(test::near(j["requiredFlops"].get<double>(), required));
+        QVERIFY(test::near(j["availableFlops"].get<double>(), available));
+        QVERIFY(test::near(j["shortBy"].get<double>(), required / available));
+        QVERIFY(j["shortBy"].get<double>() > 17 && j["shortBy"].get<double>() < 19);
+        // The rule of thumb 6*N*T is there too.
+        QVERIFY(test::near(j["requiredFlops6NT"].get<double>(), 6 * countParameters(plan.model).total * 1e12));
+        // A possible claim reports shortBy 1.
+        const Run ok = cli({ "check", sample("interview-130b-256xa100-zero3.plan.json"), "--days", "400", "--tokens", "1e12",
+            "--mfu", "0.45", "--json" });
+        const json k = json::parse(ok.out);
+        QCOMPARE(k["possible"].get<bool>(), true);
+        QCOMPARE(k["shortBy"].get<double>(), 1.0);
+        QCOMPARE(cli({ "check", sample("default.plan.json"), "--mfu", "abc" }).code, 1);
+    }
+
+    void validateAndPresets()
+    {
+        const Run v = cli({ "validate", sample("default.plan.json") });
+        QCOMPARE(v.code, 0);
+        QCOMPARE(json::parse(v.out)["valid"].get<bool>(), true);
+        const Run p = cli({ "presets", "gpus", "--json" });
+        QCOMPARE(p.code, 0);
+        QCOMPARE(json::parse(p.out)["gpus"].size(), std::size_t(7));
+        const Run s = cli({ "summary", sample("default.plan.json") });
+        QCOMPARE(s.code, 0);
+        QVERIFY(s.out.find("peak") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

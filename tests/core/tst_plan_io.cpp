@@ -1,0 +1,264 @@
+// Plan files: load, errors with field paths and byte offsets, defaults, save and round-trip; presets and
+// Hugging Face config import.
+#include "TestUtil.h"
+
+#include "cost/Parameters.h"
+#include "spec/Presets.h"
+
+#include <QDir>
+#include <QObject>
+#include <QStringList>
+#include <nlohmann/json.hpp>
+
+using namespace planscope;
+using nlohmann::json;
+
+namespace {
+const char* kMinimal = R"({
+  "schema": "planscope/plan/v1",
+  "model": { "preset": "llama2-7b" },
+  "cluster": { "gpu": "a100-sxm4-80gb", "nodes": 1 },
+  "parallel": { "tp": 2, "pp": 2 }
+})";
+}
+
+class TestPlanIo : public QObject {
+    Q_OBJECT
+private slots:
+    void minimalPlanGetsDocumentedDefaults()
+    {
+        auto r = parsePlan(kMinimal);
+        QVERIFY(r.ok());
+        const Plan& p = r->plan;
+        // dp from the GPU count: 8 / (2*2).
+        QCOMPARE(p.parallel.dp, 2);
+        QCOMPARE(p.parallel.cp, 1);
+        QCOMPARE(p.parallel.ep, 1);
+        QCOMPARE(p.parallel.vpp, 1);
+        QCOMPARE(p.parallel.zero, 0);
+        QCOMPARE(p.parallel.order, std::string("tp-cp-ep-dp-pp"));
+        QVERIFY(p.training.precision == Precision::BF16);
+        QVERIFY(p.training.gradDtype == Precision::FP32);
+        QVERIFY(p.training.optimizer == Optimizer::Adam);
+        QVERIFY(p.training.schedule == ScheduleKind::OneFOneB);
+        QVERIFY(p.training.recompute == Recompute::None);
+        QCOMPARE(p.training.microBatch, 1);
+        // globalBatch default microBatch*dp*4*pp, announced as a warning.
+        QCOMPARE(p.training.globalBatch, std::int64_t(1 * 2 * 4 * 2));
+        bool warned = false;
+        for (const Issue& w : r->warnings) warned |= w.path == "training.globalBatch";
+        QVERIFY(warned);
+        // Links from the GPU's usual node: NVLink 3 300 GB/s per direction inside, HDR 200 Gb/s = 25 GB/s across.
+        QCOMPARE(p.cluster.intraNode.bandwidth, 3.0e11);
+        QCOMPARE(p.cluster.interNode.bandwidth, 2.5e10);
+        QCOMPARE(p.cluster.gpusPerNode, 8);
+        // The preset filled the shape.
+        QCOMPARE(p.model.layers, 32);
+        QCOMPARE(p.model.hidden, std::int64_t(4096));
+        QVERIFY(evaluate(p).valid);
+    }
+
+    void explicitFieldsOverrideThePreset()
+    {
+        json j = json::parse(kMinimal);
+        j["model"]["seqLength"] = 2048;
+        j["cluster"]["interNode"] = { { "bandwidth", 5e10 } };
+        auto r = parsePlan(j.dump());
+        QVERIFY(r.ok());
+        QCOMPARE(r->plan.model.seqLength, std::int64_t(2048));
+        QCOMPARE(r->plan.model.hidden, std::int64_t(4096));
+        QCOMPARE(r->plan.cluster.interNode.bandwidth, 5e10);
+        // The latency the file did not give still comes from the node preset.
+        QCOMPARE(r->plan.cluster.interNode.latency, PresetCatalog::builtin().node("dgx-a100-80gb")->interNode.latency);
+    }
+
+    void syntaxErrorsGiveTheByteOffset_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("offset");
+        // nlohmann/json stops after reading the offending token: the closing quote of "b".
+        QTest::newRow("missing comma") << R"({"a": 1 "b": 2})" << 10;
+        QTest::newRow("truncated") << R"({"model": {"preset": "gpt3-175b")" << 32;
+        QTest::newRow("garbage") << "hello" << 0;
+        QTest::newRow("empty") << "" << 0;
+    }
+    void syntaxErrorsGiveTheByteOffset()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, offset);
+        auto r = parsePlan(text.toStdString());
+        QVERIFY(!r.ok());
+        QCOMPARE(r.errors().size(), std::size_t(1));
+        QCOMPARE(r.errors()[0].offset, std::int64_t(offset));
+    }
+
+    void typeErrorsNameTheField_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("path");
+        QTest::newRow("string degree") << R"({"model":{"preset":"gpt3-175b"},"cluster":{"gpu":"a100-sxm4-80gb","nodes":1},"parallel":{"tp":"8"}})"
+                                       << "parallel.tp";
+        QTest::newRow("fractional degree") << R"({"model":{"preset":"gpt3-175b"},"cluster":{"gpu":"a100-sxm4-80gb","nodes":1},"parallel":{"tp":2.5}})"
+                                           << "parallel.tp";
+        QTest::newRow("negative nodes") << R"({"model":{"preset":"gpt3-175b"},"cluster":{"gpu":"a100-sxm4-80gb","nodes":-1}})"
+                                        << "cluster.nodes";
+        QTest::newRow("unknown gpu") << R"({"model":{"preset":"gpt3-175b"},"cluster":{"gpu":"a100","nodes":1}})" << "cluster.gpu";
+        QTest::newRow("unknown model preset") << R"({"model":{"preset":"gpt5"},"cluster":{"gpu":"a100-sxm4-80gb","nodes":1}})"
+                                              << "model.preset";
+        QTest::newRow("unknown schedule") << R"({"model":{"preset":"gpt3-175b"},"cluster":{"gpu":"a100-sxm4-80gb","nodes":1},"training":{"schedule":"2f2b"}})"
+                                          << "training.schedule";
+        QTest::newRow("missing model") << R"({"cluster":{"gpu":"a100-sxm4-80gb","nodes":1}})" << "model";
+        QTest::newRow("missing hidden") << R"({"model":{"layers":2,"heads":2,"vocab":10,"seqLength":8},"cluster":{"gpu":"a100-sxm4-80gb","nodes":1}})"
+                                        << "model.hidden";
+        QTest::newRow("model is an array") << R"({"model":[1,2],"cluster":{"gpu":"a100-sxm4-80gb","nodes":1}})" << "model";
+        QTest::newRow("top level not an object") << "[1, 2, 3]" << "";
+        QTest::newRow("wrong schema") << R"({"schema":"planscope/plan/v9","model":{"preset":"gpt3-175b"},"cluster":{"gpu":"a100-sxm4-80gb","nodes":1}})"
+                                      << "schema";
+        QTest::newRow("huge integer") << R"({"model":{"preset":"gpt3-175b"},"cluster":{"gpu":"a100-sxm4-80gb","nodes":1e300}})"
+                                      << "cluster.nodes";
+        QTest::newRow("bandwidth zero") << R"({"model":{"preset":"gpt3-175b"},"cluster":{"gpu":"a100-sxm4-80gb","nodes":1,"intraNode":{"bandwidth":0}}})"
+                                        << "cluster.intraNode.bandwidth";
+    }
+    void typeErrorsNameTheField()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, path);
+        auto r = parsePlan(text.toStdString());
+        QVERIFY(!r.ok());
+        bool found = false;
+        std::string all;
+        for (const Issue& i : r.errors()) {
+            found |= i.path == path.toStdString();
+            all += i.path + ": " + i.message + "\n";
+        }
+        QVERIFY2(found, all.c_str());
+    }
+
+    void unknownFieldsAreWarnings()
+    {
+        json j = json::parse(kMinimal);
+        j["parallel"]["tensorParallel"] = 4;
+        auto r = parsePlan(j.dump());
+        QVERIFY(r.ok());
+        bool found = false;
+        for (const Issue& w : r->warnings) found |= w.path == "parallel.tensorParallel" && w.severity == Severity::Warning;
+        QVERIFY(found);
+    }
+
+    void everySampleRoundTrips_data()
+    {
+        QTest::addColumn<QString>("file");
+        const QStringList files = QDir(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans")).entryList({ "*.plan.json" });
+        QVERIFY(files.size() >= 8);
+        for (const QString& f : files) QTest::newRow(qPrintable(f)) << f;
+    }
+    void everySampleRoundTrips()
+    {
+        QFETCH(QString, file);
+        const Plan plan = test::loadSample(file.toUtf8().constData());
+        const std::string text = serializePlan(plan);
+        auto again = parsePlan(text);
+        QVERIFY2(again.ok(), again.ok() ? "" : again.errors().front().message.c_str());
+        QVERIFY(again->plan == plan);
+        QVERIFY(again->warnings.empty());
+        QCOMPARE(serializePlan(again->plan), text);
+        QVERIFY(!plan.source.empty()); // each sample says where it comes from
+        const Prediction p = evaluate(plan);
+        QVERIFY(p.valid);
+    }
+
+    void presetsAreCompleteAndSourced()
+    {
+        const PresetCatalog& c = PresetCatalog::builtin();
+        QVERIFY2(c.loadIssues().empty(), c.loadIssues().empty() ? "" : c.loadIssues().front().message.c_str());
+        for (const char* id : { "gpt3-175b", "llama2-7b", "llama2-13b", "llama2-70b", "llama3-8b", "llama3-70b",
+                 "llama3-405b", "mixtral-8x7b", "glm-130b", "bloom-176b" }) {
+            const ModelPreset* m = c.model(id);
+            QVERIFY2(m, id);
+            QVERIFY2(!m->sources.empty(), id);
+            // Within 5% of the count the model's own source publishes.
+            const double n = countParameters(m->spec).total;
+            QVERIFY2(std::abs(n / m->spec.paramsReported - 1.0) < 0.05, id);
+        }
+        for (const char* id : { "v100-sxm2-32gb", "a100-sxm4-40gb", "a100-sxm4-80gb", "h100-sxm5-80gb", "h200-sxm-141gb",
+                 "b200", "mi300x" }) {
+            const GpuPreset* g = c.gpu(id);
+            QVERIFY2(g, id);
+            QVERIFY2(g->sources.count("peakFlops") && g->sources.count("memory"), id);
+            QVERIFY(g->spec.memoryBytes > 0);
+            QVERIFY(g->spec.hbmBandwidth > 0);
+            QVERIFY2(c.node(g->spec.defaultNode), id);
+        }
+        // Dense, not sparse: H100 SXM bf16 is 989 TFLOP/s (MODEL.md section 5).
+        QVERIFY(std::abs(c.gpu("h100-sxm5-80gb")->spec.peakFlops.bf16 - 989e12) < 1e12);
+        QCOMPARE(c.gpu("a100-sxm4-80gb")->spec.memoryBytes, std::int64_t(85899345920));
+        QVERIFY(c.node("dgx-a100-80gb"));
+        QVERIFY(c.node("dgx-h100"));
+        QCOMPARE(c.node("dgx-h100")->interNode.bandwidth, 5.0e10); // NDR 400 Gb/s per GPU
+        // BLOOM's model card gives the exact count.
+        QCOMPARE(countParameters(c.model("bloom-176b")->spec).total, 176247271424.0);
+    }
+
+    void huggingFaceConfigImport()
+    {
+        // Llama-2-7b-hf config.json (the fields that matter).
+        const char* cfg = R"({"architectures":["LlamaForCausalLM"],"hidden_size":4096,"intermediate_size":11008,
+            "max_position_embeddings":4096,"model_type":"llama","num_attention_heads":32,"num_hidden_layers":32,
+            "num_key_value_heads":32,"rms_norm_eps":1e-05,"tie_word_embeddings":false,"vocab_size":32000})";
+        auto m = modelFromHuggingFaceConfig(cfg);
+        QVERIFY(m.ok());
+        QCOMPARE(m->layers, 32);
+        QCOMPARE(m->ffnHidden, std::int64_t(11008));
+        QVERIFY(m->gatedMlp);
+        QVERIFY(m->norm == NormKind::RMSNorm);
+        QVERIFY(!m->tiedEmbeddings);
+        // Same parameter count as the llama2-7b preset: 6,738,415,616.
+        QCOMPARE(countParameters(m.value()).total, 6738415616.0);
+        // Mixtral: experts and top-k.
+        const char* mix = R"({"model_type":"mixtral","hidden_size":4096,"intermediate_size":14336,"num_attention_heads":32,
+            "num_hidden_layers":32,"num_key_value_heads":8,"num_local_experts":8,"num_experts_per_tok":2,"vocab_size":32000,
+            "max_position_embeddings":32768,"tie_word_embeddings":false})";
+        auto mm = modelFromHuggingFaceConfig(mix);
+        QVERIFY(mm.ok());
+        QCOMPARE(mm->moe.experts, 8);
+        QCOMPARE(mm->moe.topK, 2);
+        QCOMPARE(countParameters(mm.value()).total, countParameters(PresetCatalog::builtin().model("mixtral-8x7b")->spec).total);
+        // Broken input names what is missing.
+        auto bad = modelFromHuggingFaceConfig(R"({"model_type":"llama"})");
+        QVERIFY(!bad.ok());
+        QCOMPARE(bad.errors().front().path, std::string("num_hidden_layers"));
+        QVERIFY(!modelFromHuggingFaceConfig("not json").ok());
+    }
+
+    void fuzzedInputsNeverCrash()
+    {
+        // Truncations of a real sample at every byte: each gives a value or errors, never a crash or an exception.
+        auto text = readTextFile(test::samplePath("gpt3-175b-1024xa100.plan.json"));
+        QVERIFY(text.ok());
+        const std::string& t = text.value();
+        int failures = 0;
+        const std::size_t end = t.find_last_of('}'); // every prefix before the closing brace is invalid JSON
+        for (std::size_t n = 0; n <= end; ++n) {
+            auto r = parsePlan(std::string_view(t).substr(0, n));
+            if (!r.ok()) {
+                ++failures;
+                QVERIFY(!r.errors().empty());
+            }
+        }
+        QCOMPARE(failures, int(end + 1));
+        // Type confusion everywhere: replace each value of the plan by each JSON type.
+        json base = json::parse(t);
+        const json weird[] = { nullptr, true, -1, 0, 1e308, "x", json::array(), json::object() };
+        for (const char* section : { "model", "cluster", "parallel", "training" })
+            for (auto it = base[section].begin(); it != base[section].end(); ++it)
+                for (const json& w : weird) {
+                    json j = base;
+                    j[section][it.key()] = w;
+                    auto r = parsePlan(j.dump());
+                    if (r.ok()) (void)evaluate(r->plan);
+                }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPlanIo)
+#include "tst_plan_io.moc"
