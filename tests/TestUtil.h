@@ -5,6 +5,7 @@
 #include "io/PlanJson.h"
 
 #include <QString>
+#include <nlohmann/json.hpp>
 #include <QTest>
 #include <string>
 
@@ -45,5 +46,19 @@ inline bool near(double a, double b, double rel = 1e-9)
     const double scale = std::max(std::abs(a), std::abs(b));
     return scale == 0 ? true : std::abs(a - b) <= rel * scale;
 }
+
+// A GPT-style model (f = 4h, LayerNorm with biases, learned positions, tied embeddings, dropout): the setting
+// of Megatron's parameter and FLOP formulas and of Korthikanti's Table 2.
+inline nlohmann::json gptModel(int layers, std::int64_t hidden, int heads, std::int64_t vocab, std::int64_t seq)
+{
+    return nlohmann::json { { "name", "gpt-test" }, { "layers", layers }, { "hidden", hidden }, { "heads", heads },
+        { "kvHeads", heads }, { "ffnHidden", 4 * hidden }, { "vocab", vocab }, { "seqLength", seq },
+        { "gatedMlp", false }, { "tiedEmbeddings", true }, { "positionEmbedding", "learned" },
+        { "norm", "layernorm" }, { "bias", true }, { "embeddingNorm", false }, { "dropout", true },
+        { "moe", { { "experts", 0 }, { "topK", 0 }, { "expertFfnHidden", 0 }, { "sharedExperts", 0 } } } };
+}
+
+// Numbers in test messages with enough digits to compare by eye.
+inline QString num(double v) { return QString::number(v, 'g', 12); }
 
 } // namespace planscope::test

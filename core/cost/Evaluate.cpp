@@ -243,12 +243,14 @@ Prediction evaluate(const Plan& plan, Explainer* ex)
         // Parameters: the stage's layers, plus the embedding on the first, the output layer on the last (a tied
         // embedding is kept as a second copy on the last stage when the two are on different ranks).
         const double embParams = pc.embedding + pc.positions + pc.embeddingNorm;
-        const double outParams = (M.tiedEmbeddings ? (sh.embedding ? 0.0 : pc.embedding) : pc.outputLayer) + pc.finalNorm;
+        // The output projection this rank keeps: its own (untied), a copy of the embedding (tied, embedding elsewhere),
+        // or nothing (tied, embedding on this rank).
+        const double outMatrix = M.tiedEmbeddings ? (sh.embedding ? 0.0 : pc.embedding) : pc.outputLayer;
         out.paramsPerStage[std::size_t(r)] = sh.layersHeld * pc.layer.total() + (sh.embedding ? embParams : 0.0)
             + (sh.output ? (M.tiedEmbeddings ? 0.0 : pc.outputLayer) + pc.finalNorm : 0.0);
         double Pd = sh.layersHeld * layerDenseGpu;
         if (sh.embedding) Pd += pc.embedding / t + pc.positions + pc.embeddingNorm;
-        if (sh.output) Pd += outParams == pc.finalNorm ? pc.finalNorm : (outParams - pc.finalNorm) / t + pc.finalNorm;
+        if (sh.output) Pd += outMatrix / t + pc.finalNorm;
         const double Pe = sh.layersHeld * layerExpertGpu;
         st.parameters = Pd + Pe;
         const double shardW = P.zero >= 3 ? Pd / nShard + Pe / nExpert : Pd + Pe;
@@ -315,6 +317,12 @@ Prediction evaluate(const Plan& plan, Explainer* ex)
             if (P.zero >= 3) perMb += 2.0 * dpTime(Collective::AllGather, wBytesD, wBytesE);
             tm.dpSeconds = double(m) * perMb;
             tm.zeroExposedSeconds = std::max(0.0, perMb - (tm.forwardSeconds + tm.backwardSeconds));
+            if (P.zero == 2) {
+                // After the sharded optimizer step every rank gathers the updated weights (ZeRO section 7.2.1).
+                const double ag = dpTime(Collective::AllGather, wBytesD, wBytesE);
+                tm.dpSeconds += ag;
+                tm.dpExposedSeconds = T.overlapGradReduce ? std::max(0.0, ag - tm.forwardSeconds) : ag;
+            }
         }
         const double updated = P.zero >= 1 ? Pd / nShard + Pe / nExpert : Pd + Pe;
         tm.optimizerSeconds = updated * (2.0 * o + 2.0 * w + g) / hbm;
@@ -480,6 +488,7 @@ Prediction evaluate(const Plan& plan, Explainer* ex)
         gr.exposedSeconds = double(m) * bt.p2pSeconds + (bubble > 0 ? 0.0 : 0.0);
         out.comm.push_back(gr);
     }
+    double dpReportParams = 0;
     if (dpcp > 1) {
         // Report the rank whose gradient reduction is most exposed.
         int rd = 0;
@@ -490,6 +499,7 @@ Prediction evaluate(const Plan& plan, Explainer* ex)
         const StageMemory& st = out.stages[std::size_t(rd)];
         const StageTime& tm = out.stageTimes[std::size_t(rd)];
         const double Pgpu = st.parameters;
+        dpReportParams = Pgpu;
         CommGroup gr;
         gr.kind = "dp";
         gr.size = dpcp;
@@ -509,8 +519,8 @@ Prediction evaluate(const Plan& plan, Explainer* ex)
             gr.bytesPerStep = f * (g + w) * Pgpu;
             break;
         case 2:
-            gr.collective = "ReduceScatter per microbatch";
-            gr.bytesPerStep = double(m) * f * g * Pgpu;
+            gr.collective = "ReduceScatter per microbatch + AllGather";
+            gr.bytesPerStep = double(m) * f * g * Pgpu + f * w * Pgpu;
             break;
         default:
             gr.collective = "AllGather x2 + ReduceScatter per microbatch";
@@ -751,9 +761,9 @@ Prediction evaluate(const Plan& plan, Explainer* ex)
             } else if (gr.kind == "dp") {
                 formula = P.zero == 0 ? "2*(n-1)/n*g*P"
                     : P.zero == 1    ? "(n-1)/n*(g + w)*P"
-                    : P.zero == 2    ? "m*(n-1)/n*g*P"
+                    : P.zero == 2    ? "m*(n-1)/n*g*P + (n-1)/n*w*P"
                                      : "m*(n-1)/n*(g + 2*w)*P";
-                in.insert(in.end(), { { "g", g }, { "w", w }, { "P", out.stages[0].parameters } });
+                in.insert(in.end(), { { "g", g }, { "w", w }, { "P", dpReportParams } });
             }
             ex->add({ base + "bytesPerStep", gr.bytesPerStep, "bytes", formula, in,
                 std::string(sources::kNcclTests) + "; " + (gr.kind == "dp" ? sources::kZeroComm : sources::kMegatronFlops),

@@ -114,8 +114,13 @@ RankLayout rankLayout(const Plan& plan)
     const int inner = std::min(out.strideCp, out.strideDp);
     out.ep = place(ep, inner, 1, 1, g);
     out.expertDp = place(dpcp / ep, inner * ep, 1, 1, g);
-    // Rank 0 and its next pipeline stage sit on different nodes once the pp stride reaches a node.
-    out.ppNeighboursCrossNodes = p.pp > 1 && g > 0 && out.stridePp / g != 0;
+    // Any stage boundary that lands on a node boundary makes the pipeline's slowest hop an inter-node one.
+    out.ppNeighboursCrossNodes = false;
+    for (int s = 0; s + 1 < p.pp && g > 0; ++s)
+        if ((long(s) * out.stridePp) / g != (long(s + 1) * out.stridePp) / g) {
+            out.ppNeighboursCrossNodes = true;
+            break;
+        }
     return out;
 }
 

@@ -23,7 +23,7 @@ struct GroupPlacement {
 struct RankLayout {
     int strideTp = 1, strideCp = 1, strideDp = 1, stridePp = 1;
     GroupPlacement tp, cp, dpCp, pp, ep, expertDp;
-    bool ppNeighboursCrossNodes = false;
+    bool ppNeighboursCrossNodes = false; // some stage boundary (rank 0's pipeline) crosses a node
 };
 
 // Parses "tp-cp-ep-dp-pp"-style orders; false and a message when a name is missing, repeated or unknown.

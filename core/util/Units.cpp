@@ -48,7 +48,7 @@ std::string formatNumber(double v)
 {
     char buf[64];
     const double a = std::fabs(v);
-    if (v == std::floor(v) && a < 1e15)
+    if (v == std::floor(v) && a < 1e12)
         std::snprintf(buf, sizeof buf, "%.0f", v);
     else if (a != 0 && (a >= 1e6 || a < 1e-3))
         std::snprintf(buf, sizeof buf, "%.4g", v);

@@ -1,0 +1,157 @@
+// planscope: the GUI. With --screenshot it renders one view offscreen and exits, which is how the
+// README pictures and the CI smoke test are made (QT_QPA_PLATFORM=offscreen needs no display).
+#include "LanguageManager.h"
+#include "MainWindow.h"
+#include "PlanDocument.h"
+#include "WidgetExporter.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QIcon>
+#include <QRegularExpression>
+#include <QTimer>
+#include <cstdio>
+
+using namespace planscope;
+
+namespace {
+
+constexpr int kExitUsage = 2; // bad command line, or a plan that cannot run (with --screenshot)
+constexpr int kExitExportFailed = 1;
+
+void complain(const QString& message)
+{
+    std::fprintf(stderr, "planscope: %s\n", qPrintable(message));
+}
+
+// samples/plans/default.plan.json next to the build tree (build/bin/../../samples), else the source tree's.
+QString defaultPlanPath()
+{
+    const QString relative = QStringLiteral("/plans/default.plan.json");
+    const QString besideBuild
+        = QCoreApplication::applicationDirPath() + QStringLiteral("/../../samples") + relative;
+    if (QFileInfo::exists(besideBuild)) return QDir::cleanPath(besideBuild);
+    return QStringLiteral(PLANSCOPE_SOURCE_SAMPLES_DIR) + relative;
+}
+
+// A screenshot needs no screen: without a display, render with the offscreen platform plugin.
+void preferOffscreenForScreenshots(int argc, char* argv[])
+{
+    if (qEnvironmentVariableIsSet("QT_QPA_PLATFORM") || qEnvironmentVariableIsSet("DISPLAY")
+        || qEnvironmentVariableIsSet("WAYLAND_DISPLAY"))
+        return;
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if (arg == "--screenshot" || arg.startsWith("--screenshot=") || arg == "-screenshot") {
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+            return;
+        }
+    }
+}
+
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    preferOffscreenForScreenshots(argc, argv);
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("PlanScope"));
+    QApplication::setOrganizationName(QStringLiteral("PlanScope"));
+    QApplication::setApplicationVersion(QStringLiteral(PLANSCOPE_VERSION));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/planscope.svg")));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "How a large-model training run behaves under a parallel plan: memory, time, communication."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption planOption(QStringLiteral("plan"),
+        QStringLiteral("Plan file to open (default: %1).").arg(defaultPlanPath()), QStringLiteral("PATH"),
+        defaultPlanPath());
+    const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
+        QStringLiteral("Render the view to OUT (.png, .svg or .pdf) without showing a window, then exit."),
+        QStringLiteral("OUT"));
+    const QCommandLineOption viewOption(QStringLiteral("view"),
+        QStringLiteral("View to show: %1.").arg(MainWindow::viewNames().join(QStringLiteral(", "))),
+        QStringLiteral("NAME"), MainWindow::viewNames().front());
+    const QCommandLineOption langOption(QStringLiteral("lang"),
+        QStringLiteral("User interface language: %1.")
+            .arg(LanguageManager::availableLanguages().join(QStringLiteral(", "))),
+        QStringLiteral("CODE"), QStringLiteral("en"));
+    const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1400x900."),
+        QStringLiteral("WxH"), QStringLiteral("1400x900"));
+    parser.addOptions({ planOption, screenshotOption, viewOption, langOption, sizeOption });
+    parser.process(app);
+
+    const QString view = parser.value(viewOption);
+    if (!MainWindow::viewNames().contains(view)) {
+        complain(QStringLiteral("unknown view \"%1\"; valid views: %2")
+                     .arg(view, MainWindow::viewNames().join(QStringLiteral(", "))));
+        return kExitUsage;
+    }
+    const QString lang = parser.value(langOption);
+    if (!LanguageManager::availableLanguages().contains(lang)) {
+        complain(QStringLiteral("unknown language \"%1\"; valid languages: %2")
+                     .arg(lang, LanguageManager::availableLanguages().join(QStringLiteral(", "))));
+        return kExitUsage;
+    }
+    const auto sizeMatch
+        = QRegularExpression(QStringLiteral("^(\\d{2,5})[xX](\\d{2,5})$")).match(parser.value(sizeOption));
+    if (!sizeMatch.hasMatch()) {
+        complain(QStringLiteral("--size wants WIDTHxHEIGHT, e.g. 1400x900; got \"%1\"")
+                     .arg(parser.value(sizeOption)));
+        return kExitUsage;
+    }
+    const QSize size(sizeMatch.captured(1).toInt(), sizeMatch.captured(2).toInt());
+    const QString screenshot = parser.value(screenshotOption);
+    if (!screenshot.isEmpty()
+        && !WidgetExporter::supportedSuffixes().contains(QFileInfo(screenshot).suffix().toLower())) {
+        complain(QStringLiteral("--screenshot wants a .png, .svg or .pdf file; got \"%1\"").arg(screenshot));
+        return kExitUsage;
+    }
+
+    LanguageManager languages;
+    if (!languages.setLanguage(lang)) {
+        complain(QStringLiteral("cannot load the %1 translation").arg(lang));
+        return kExitUsage;
+    }
+
+    MainWindow window(&languages);
+    window.resize(size);
+    window.setCurrentView(view);
+    const bool loaded = window.openPlan(parser.value(planOption));
+    if (!loaded) complain(window.document()->errorString());
+
+    if (screenshot.isEmpty()) {
+        window.show();
+        return app.exec();
+    }
+
+    // Offscreen: lay the window out at its size without putting it on a screen, wait for the evaluation
+    // running in the background, then render.
+    window.setAttribute(Qt::WA_DontShowOnScreen);
+    window.show();
+    PlanDocument* document = window.document();
+    if (document->isEvaluating()) {
+        QEventLoop loop;
+        QObject::connect(document, &PlanDocument::predictionChanged, &loop, &QEventLoop::quit);
+        QTimer::singleShot(120000, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    QApplication::processEvents();
+    QString error;
+    if (!window.exportView(screenshot, &error)) {
+        complain(error);
+        return kExitExportFailed;
+    }
+    const auto prediction = document->prediction();
+    if (!loaded) return kExitUsage; // the reasons were printed above and are in the picture
+    if (!prediction || !prediction->valid) {
+        if (prediction) complain(PlanDocument::describe(prediction->errors));
+        return kExitUsage;
+    }
+    return 0;
+}

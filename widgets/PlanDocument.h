@@ -1,0 +1,89 @@
+// The open plan: its file, the latest prediction and its explanations. Evaluation runs off the GUI
+// thread and is published with predictionChanged(); results are immutable shared_ptr<const> values
+// (DESIGN.md section 2). Saving is atomic (QSaveFile) and a timer autosaves every change.
+#pragma once
+
+#include "cost/Explain.h"
+#include "cost/Prediction.h"
+#include "spec/Plan.h"
+#include "util/Result.h"
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+#include <memory>
+
+namespace planscope {
+
+class PlanDocument : public QObject {
+    Q_OBJECT
+public:
+    explicit PlanDocument(QObject* parent = nullptr);
+    ~PlanDocument() override;
+
+    // Reads a plan file. On failure returns false, errorString() says why (field path or byte offset),
+    // the previous plan stays, and the published prediction carries the errors so views can show them.
+    bool load(const QString& path);
+    // Writes the plan atomically; on success the document takes the path and is no longer modified.
+    bool save(const QString& path);
+    // Replaces the plan (an edit): marks the document modified, schedules an autosave, re-evaluates.
+    void setPlan(const Plan& plan);
+
+    const Plan& plan() const { return m_plan; }
+    bool hasPlan() const { return m_hasPlan; }
+    QString filePath() const { return m_filePath; }
+    bool isModified() const { return m_modified; }
+    QString errorString() const { return m_error; }
+    // Warnings met while reading the file (unknown fields, defaults applied).
+    const Issues& loadWarnings() const { return m_loadWarnings; }
+
+    // The latest published result and the plan it was computed from; null before the first one.
+    std::shared_ptr<const Prediction> prediction() const { return m_prediction; }
+    std::shared_ptr<const Explainer> explainer() const { return m_explainer; }
+    const Plan& predictedPlan() const { return m_predictedPlan; }
+    bool isEvaluating() const { return m_pending > 0; }
+
+    QString autosavePath() const;
+    void setAutosaveInterval(int milliseconds) { m_autosaveTimer.setInterval(milliseconds); }
+    // Writes the plan to autosavePath() now; returns false (and sets errorString()) if it could not.
+    bool autosaveNow();
+
+    // "path: message" or "byte N: message" for each issue, one a line.
+    static QString describe(const Issues& issues);
+
+Q_SIGNALS:
+    void planChanged();
+    void predictionChanged();
+    void filePathChanged(const QString& path);
+    void modifiedChanged(bool modified);
+    void autosaved(const QString& path);
+
+private:
+    struct Evaluation {
+        quint64 generation = 0;
+        Plan plan;
+        std::shared_ptr<const Prediction> prediction;
+        std::shared_ptr<const Explainer> explainer;
+    };
+    void evaluateAsync();
+    void publish(Evaluation evaluation);
+    void setModified(bool modified);
+    bool writeAtomically(const QString& path, const QByteArray& bytes);
+
+    Plan m_plan;
+    bool m_hasPlan = false;
+    QString m_filePath;
+    QString m_error;
+    Issues m_loadWarnings;
+    bool m_modified = false;
+
+    std::shared_ptr<const Prediction> m_prediction;
+    std::shared_ptr<const Explainer> m_explainer;
+    Plan m_predictedPlan;
+    quint64 m_generation = 0;
+    int m_pending = 0;
+
+    QTimer m_autosaveTimer;
+};
+
+} // namespace planscope
