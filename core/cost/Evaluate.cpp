@@ -189,7 +189,10 @@ Prediction evaluate(const Plan& plan, Explainer* ex)
     const double matF = 2.0 * tokensG * (pc.layer.matmulActive()) / t;
     const double attnF = 4.0 * b * sl * s * h / t;
     const double gemmF = (matF + attnF) / rate;
-    const double memF = act.full / hbm;
+    // Element-wise work (norms, softmax, dropout, activation functions, residual adds) is memory-bound: each op
+    // reads its input and writes its output, so the forward moves about twice the bytes the layer keeps for
+    // backward, and the backward (reading saved activations and incoming gradients, writing gradients) twice that.
+    const double memF = 2.0 * act.full / hbm;
     const double tpAR = groupSeconds(Collective::AllReduce, layout.tp, e * b * sl * h, C);
     const double epA2A = (ep > 1 && M.isMoe())
         ? groupSeconds(Collective::AllToAll, layout.ep, e * b * sl * M.moe.topK * h, C)
@@ -537,7 +540,7 @@ Prediction evaluate(const Plan& plan, Explainer* ex)
                 + " nodes under the order " + P.order + "; its per-layer collectives run over the inter-node network");
 
     out.warnings.push_back("not modelled: kernel launch gaps, stragglers, data loading, fused-kernel temporaries; "
-                           "memory-bound ops are one pass over the layer's activations in forward and two in backward");
+                           "memory-bound element-wise ops move twice a layer's activations over HBM in forward and four times in backward");
 
     // One line per distinct warning (the first and last stage can raise the same one).
     std::vector<std::string> unique;
@@ -654,7 +657,7 @@ Prediction evaluate(const Plan& plan, Explainer* ex)
             const StageTime& tm = out.stageTimes[std::size_t(r)];
             const std::string tb = "time.stages." + std::to_string(r) + ".";
             ex->add({ tb + "forwardSeconds", tm.forwardSeconds, "seconds",
-                "layers*((matmul + attn)/(peak*eff) + act/hbm + 2*tpAllReduce + 2*epAllToAll + cpExposed) + output",
+                "layers*((matmul + attn)/(peak*eff) + 2*act/hbm + 2*tpAllReduce + 2*epAllToAll + cpExposed) + output",
                 { { "layers", sh.layersPerMicrobatch }, { "matmul", matF }, { "attn", attnF }, { "peak", peak },
                     { "eff", eff }, { "act", act.full }, { "hbm", hbm }, { "tpAllReduce", tpAR }, { "epAllToAll", epA2A },
                     { "cpExposed", cpF }, { "output", sh.output ? outF : 0.0 } },
@@ -662,7 +665,7 @@ Prediction evaluate(const Plan& plan, Explainer* ex)
                 "FLOPs per GPU per layer: matmul = 2*b*s*params/t, attention = 4*b*s*s*h/t (no causal halving). "
                 "TP collectives are not overlapped." });
             ex->add({ tb + "backwardSeconds", tm.backwardSeconds, "seconds",
-                "layers*(2*(matmul + attn)/(peak*eff) + 2*act/hbm + comm + recompute) + output",
+                "layers*(2*(matmul + attn)/(peak*eff) + 4*act/hbm + comm + recompute) + output",
                 { { "layers", sh.layersPerMicrobatch }, { "matmul", matF }, { "attn", attnF }, { "peak", peak },
                     { "eff", eff }, { "act", act.full }, { "hbm", hbm }, { "comm", commB },
                     { "recompute", layerB - (2.0 * gemmF + 2.0 * memF + commB) }, { "output", sh.output ? outB : 0.0 } },

@@ -103,7 +103,14 @@ void readLink(ObjectReader& parent, std::string_view key, LinkSpec& link, Issues
             link.bandwidth = bw;
     }
     r.number("latency", link.latency, 0);
-    r.rejectUnknown({ "bandwidth", "latency" });
+    double eff = link.efficiency;
+    if (r.number("efficiency", eff, 0)) {
+        if (eff <= 0 || eff > 1.5)
+            r.error(join(r.path(), "efficiency"), "must be in (0, 1.5] (achieved bus bandwidth / link bandwidth)");
+        else
+            link.efficiency = eff;
+    }
+    r.rejectUnknown({ "bandwidth", "latency", "efficiency" });
 }
 
 void readCluster(const json& j, Plan& plan, const PresetCatalog& presets, Issues& issues)
@@ -400,8 +407,10 @@ json planToJson(const Plan& p)
     json gpu = gpuToJson(p.cluster.gpu);
     if (PresetCatalog::builtin().gpu(p.cluster.gpu.id)) gpu["preset"] = p.cluster.gpu.id;
     j["cluster"] = { { "gpu", gpu }, { "nodes", p.cluster.nodes }, { "gpusPerNode", p.cluster.gpusPerNode },
-        { "intraNode", { { "bandwidth", p.cluster.intraNode.bandwidth }, { "latency", p.cluster.intraNode.latency } } },
-        { "interNode", { { "bandwidth", p.cluster.interNode.bandwidth }, { "latency", p.cluster.interNode.latency } } } };
+        { "intraNode", { { "bandwidth", p.cluster.intraNode.bandwidth }, { "latency", p.cluster.intraNode.latency },
+                           { "efficiency", p.cluster.intraNode.efficiency } } },
+        { "interNode", { { "bandwidth", p.cluster.interNode.bandwidth }, { "latency", p.cluster.interNode.latency },
+                           { "efficiency", p.cluster.interNode.efficiency } } } };
     if (!p.cluster.nodePreset.empty()) j["cluster"]["node"] = p.cluster.nodePreset;
     const ParallelSpec& q = p.parallel;
     j["parallel"] = { { "dp", q.dp }, { "tp", q.tp }, { "pp", q.pp }, { "cp", q.cp }, { "ep", q.ep }, { "vpp", q.vpp },

@@ -88,7 +88,10 @@ struct GpuSpec {
 struct LinkSpec {
     double bandwidth = 0;          // bytes/s per GPU per direction
     double latency = 0;            // seconds per step (alpha)
+    double efficiency = 1.0;       // achieved collective bus bandwidth / bandwidth (nccl-tests busBw)
     bool operator==(const LinkSpec&) const = default;
+
+    double effectiveBandwidth() const { return bandwidth * efficiency; }
 };
 
 struct ClusterSpec {

@@ -78,6 +78,7 @@ PresetCatalog PresetCatalog::fromJson(std::string_view models, std::string_view 
                     jsonio::ObjectReader lr(*l, jsonio::join(path, key), c.m_issues);
                     lr.number("bandwidth", link->bandwidth, 0);
                     lr.number("latency", link->latency, 0);
+                    lr.number("efficiency", link->efficiency, 0);
                 }
             }
             n.sources = readSources(e);
