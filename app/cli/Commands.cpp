@@ -1,10 +1,14 @@
 #include "Commands.h"
 
+#include "Args.h"
+#include "ScheduleCommands.h"
+
 #include "cost/Evaluate.h"
 #include "cost/Parameters.h"
 #include "cost/RealityCheck.h"
 #include "io/PlanJson.h"
 #include "io/PredictionJson.h"
+#include "sim/Timeline.h"
 #include "spec/Validate.h"
 #include "util/Units.h"
 
@@ -24,7 +28,8 @@ namespace {
 constexpr const char* kUsage = R"(planscope-cli: the numbers of a parallel training plan, headless.
 
 usage:
-  planscope-cli evaluate PLAN                      prediction JSON (schema planscope/prediction/v1)
+  planscope-cli evaluate PLAN [--simulate]         prediction JSON (schema planscope/prediction/v1); --simulate
+                                                   takes the step time from the schedule simulation
   planscope-cli validate PLAN                      {"valid", "errors", "warnings"}
   planscope-cli summary PLAN                       the prediction as readable text
   planscope-cli explain PLAN [--field PATH] [--json] [--depth N] [--list]
@@ -33,58 +38,18 @@ usage:
                                                    is a claimed run possible, and by what factor is it short
   planscope-cli presets [models|gpus|nodes] [--json]
   planscope-cli model-from-hf CONFIG.json          a Hugging Face config.json as a plan "model" object
+  planscope-cli simulate PLAN [--chrome-trace OUT.json]
+                                                   the prediction with the simulated step, plus a timeline summary;
+                                                   the trace opens in Perfetto (one process per pipeline rank)
+  planscope-cli schedule --kind K --stages P --microbatches M [--vpp V] [--variant megatron|megatron-legacy|torch]
+                [--group G] [--forward F] [--backward B] [--weight W] [--overlap FB] [--comm C] [--json|--csv]
+                                                   one pipeline schedule: op order per rank, makespan, idle, peaks
+                                                   (durations per chunk; defaults F=1, B=2, W=1, FB=F+B, C=0)
   planscope-cli --version | --help
 
 Exit codes: 0 ok, 1 usage or file error, 2 invalid plan (errors name the field or byte offset).
 Units: bytes, seconds, FLOP; GB = 1e9 bytes, GiB = 2^30 bytes; link bandwidths per direction.
 )";
-
-struct Args {
-    std::vector<std::string> positional;
-    std::map<std::string, std::string> options;
-    std::vector<std::string> flags;
-    bool has(const std::string& f) const
-    {
-        for (const auto& x : flags)
-            if (x == f) return true;
-        return options.count(f) > 0;
-    }
-};
-
-Args parseArgs(const std::vector<std::string>& args, std::size_t from, std::initializer_list<const char*> valued)
-{
-    Args a;
-    for (std::size_t i = from; i < args.size(); ++i) {
-        const std::string& s = args[i];
-        bool isValued = false;
-        for (const char* v : valued)
-            if (s == v) isValued = true;
-        if (isValued && i + 1 < args.size())
-            a.options[s] = args[++i];
-        else if (s.rfind("--", 0) == 0 && s.find('=') != std::string::npos)
-            a.options[s.substr(0, s.find('='))] = s.substr(s.find('=') + 1);
-        else if (s.rfind("--", 0) == 0)
-            a.flags.push_back(s);
-        else
-            a.positional.push_back(s);
-    }
-    return a;
-}
-
-std::optional<double> number(const Args& a, const std::string& key, std::ostream& err)
-{
-    auto it = a.options.find(key);
-    if (it == a.options.end()) return 0.0;
-    try {
-        std::size_t used = 0;
-        const double d = std::stod(it->second, &used);
-        if (used != it->second.size() || d < 0) throw std::invalid_argument("x");
-        return d;
-    } catch (...) {
-        err << "planscope-cli: " << key << " needs a non-negative number, got \"" << it->second << "\"\n";
-        return std::nullopt;
-    }
-}
 
 void printIssues(const Issues& issues, std::ostream& err)
 {
@@ -127,6 +92,16 @@ int cmdEvaluate(const Args& a, std::ostream& out, std::ostream& err)
     if (!plan) return code;
     Prediction p = evaluate(plan->plan);
     for (const Issue& w : plan->warnings) p.warnings.insert(p.warnings.begin(), w.path + ": " + w.message);
+    if (p.valid && a.has("--simulate")) {
+        // The step time from simulating the schedule instead of the analytic bubble formula.
+        auto tl = simulate(plan->plan, p);
+        if (!tl) {
+            out << invalidToJson(tl.errors()).dump(2) << "\n";
+            printIssues(tl.errors(), err);
+            return 2;
+        }
+        applySimulation(p, plan->plan, tl.value());
+    }
     out << predictionToJson(p).dump(2) << "\n";
     if (!p.valid) {
         printIssues(p.errors, err);
@@ -374,6 +349,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (verb == "check") return cmdCheck(parseArgs(args, 1, { "--days", "--tokens", "--mfu" }), out, err);
     if (verb == "presets") return cmdPresets(parseArgs(args, 1, {}), out, err);
     if (verb == "model-from-hf") return cmdModelFromHf(parseArgs(args, 1, {}), out, err);
+    if (verb == "simulate") return cmdSimulate(parseArgs(args, 1, { "--chrome-trace" }), out, err);
+    if (verb == "schedule")
+        return cmdSchedule(parseArgs(args, 1, { "--kind", "--stages", "--microbatches", "--vpp", "--group", "--variant",
+                               "--forward", "--backward", "--weight", "--overlap", "--comm" }),
+            out, err);
     err << "planscope-cli: unknown verb \"" << verb << "\"\n" << kUsage;
     return 1;
 }

@@ -49,7 +49,8 @@ double inFlightMicrobatches(ScheduleKind kind, int p, std::int64_t m, int v, int
 {
     const double md = double(m);
     switch (kind) {
-    case ScheduleKind::GPipe: return md;
+    case ScheduleKind::GPipe:
+    case ScheduleKind::LoopedBFS: return md; // every chunk holds all m microbatches
     case ScheduleKind::OneFOneB: return std::min(double(p - r), md);
     case ScheduleKind::Interleaved1F1B: {
         // Megatron's warm-up 2(p-r-1) + (v-1)p forwards plus the first steady forward, in chunk units.
@@ -224,6 +225,7 @@ Prediction evaluate(const Plan& plan, Explainer* ex)
     const double ppBytes = e * b * sl * h / (P.sp ? t : 1);
     const LinkSpec& ppLink = layout.ppNeighboursCrossNodes ? C.interNode : C.intraNode;
     const double p2p = p > 1 ? ppLink.latency + ppBytes / ppLink.bandwidth : 0.0;
+    out.opCosts = { layerF, layerB, layerW, outF, outB, outW, p2p };
 
     // ---------------------------------------------------------------- per stage
     out.capacityBytes = gpu.memoryBytes;
@@ -305,12 +307,14 @@ Prediction evaluate(const Plan& plan, Explainer* ex)
         };
         if (P.zero <= 1) {
             if (P.zero == 0) {
-                tm.dpSeconds = dpTime(Collective::AllReduce, gradBytesD, gradBytesE);
+                tm.dpSeconds = tm.dpReduceSeconds = dpTime(Collective::AllReduce, gradBytesD, gradBytesE);
                 tm.dpExposedSeconds = T.overlapGradReduce ? std::max(0.0, tm.dpSeconds - tm.backwardSeconds) : tm.dpSeconds;
             } else {
                 const double rs = dpTime(Collective::ReduceScatter, gradBytesD, gradBytesE);
                 const double ag = dpTime(Collective::AllGather, wBytesD, wBytesE);
                 tm.dpSeconds = rs + ag;
+                tm.dpReduceSeconds = rs;
+                tm.dpGatherSeconds = ag;
                 tm.dpExposedSeconds = T.overlapGradReduce
                     ? std::max(0.0, rs - tm.backwardSeconds) + std::max(0.0, ag - tm.forwardSeconds)
                     : tm.dpSeconds;
@@ -319,11 +323,13 @@ Prediction evaluate(const Plan& plan, Explainer* ex)
             double perMb = dpTime(Collective::ReduceScatter, gradBytesD, gradBytesE);
             if (P.zero >= 3) perMb += 2.0 * dpTime(Collective::AllGather, wBytesD, wBytesE);
             tm.dpSeconds = double(m) * perMb;
+            tm.dpReduceSeconds = perMb;
             tm.zeroExposedSeconds = std::max(0.0, perMb - (tm.forwardSeconds + tm.backwardSeconds));
             if (P.zero == 2) {
                 // After the sharded optimizer step every rank gathers the updated weights (ZeRO section 7.2.1).
                 const double ag = dpTime(Collective::AllGather, wBytesD, wBytesE);
                 tm.dpSeconds += ag;
+                tm.dpGatherSeconds = ag;
                 tm.dpExposedSeconds = T.overlapGradReduce ? std::max(0.0, ag - tm.forwardSeconds) : ag;
             }
         }
@@ -379,6 +385,7 @@ Prediction evaluate(const Plan& plan, Explainer* ex)
         bubbleFormula = "(p-1)*(F+B)";
         break;
     case ScheduleKind::Interleaved1F1B:
+    case ScheduleKind::LoopedBFS:
         bubble = (p - 1) * slotMax / v;
         bubbleFormula = "(p-1)*(F+B)/v";
         break;
@@ -416,6 +423,7 @@ Prediction evaluate(const Plan& plan, Explainer* ex)
     out.exposedCommSeconds = double(m) * (slotComm + bt.layerCommSeconds) + dpTail;
     out.optimizerSeconds = optimizer;
     out.stepSeconds = pipeline + dpTail + optimizer;
+    out.analyticStepSeconds = out.stepSeconds;
     out.bubbleFraction = pipeline > 0 ? bubble / pipeline : 0.0;
     out.bubbleOverhead = m > 0 && slotMax > 0 ? bubble / (double(m) * slotMax) : 0.0;
     const double gpus = C.gpus();
@@ -580,7 +588,7 @@ Prediction evaluate(const Plan& plan, Explainer* ex)
                     + (T.optimizer == Optimizer::Adam ? "8 (Adam m and v, fp32)" : "4 (SGD momentum, fp32)") + ". "
                     + zeroNote });
             ex->add({ base + "inFlightMicrobatches", st.inFlightMicrobatches, "microbatches",
-                T.schedule == ScheduleKind::GPipe         ? "m"
+                T.schedule == ScheduleKind::GPipe || T.schedule == ScheduleKind::LoopedBFS ? "m"
                     : T.schedule == ScheduleKind::OneFOneB ? "min(p - r, m)"
                     : T.schedule == ScheduleKind::Interleaved1F1B ? "min(2*(p-r-1) + (v-1)*p + 1, m*v) / v"
                     : T.schedule == ScheduleKind::ZBH2     ? "min(2*p - 1, m)"

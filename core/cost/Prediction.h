@@ -45,10 +45,25 @@ struct StageTime {
     double p2pSeconds = 0;               // pipeline sends per microbatch on this rank
     double layerCommSeconds = 0;         // TP/EP/CP collectives inside forward and backward (not overlapped)
     double zeroExposedSeconds = 0;       // per-microbatch ZeRO-2/3 communication not hidden by compute
-    double dpSeconds = 0;                // gradient reduction (once per step)
+    double dpSeconds = 0;                // all data-parallel communication of the step
+    double dpReduceSeconds = 0;          // gradient reduction: once per step (ZeRO-0/1) or per microbatch (ZeRO-2/3)
+    double dpGatherSeconds = 0;          // parameter all-gather after the optimizer step (ZeRO-1/2)
     double dpExposedSeconds = 0;
     double optimizerSeconds = 0;
     bool operator==(const StageTime&) const = default;
+};
+
+// Durations the schedule simulation needs: one transformer layer for one microbatch on one GPU, the output
+// layer (and loss) on the last stage, one pipeline hand-off, and the per-microbatch ZeRO-2/3 exposure.
+struct OpCosts {
+    double layerForward = 0;
+    double layerBackward = 0;   // full backward, recompute included
+    double layerWeightGrad = 0; // the weight-gradient part of layerBackward
+    double outputForward = 0;
+    double outputBackward = 0;
+    double outputWeightGrad = 0;
+    double p2p = 0;             // one activation (or gradient) send between adjacent stages
+    bool operator==(const OpCosts&) const = default;
 };
 
 struct CommGroup {
@@ -100,6 +115,9 @@ struct Prediction {
     std::int64_t microbatches = 0;
 
     std::vector<CommGroup> comm;
+    OpCosts opCosts;
+    std::string timeSource = "analytic"; // "simulation" when the step time comes from the schedule simulation
+    double analyticStepSeconds = 0;
     bool operator==(const Prediction&) const = default;
 };
 

@@ -210,7 +210,8 @@ void readTraining(const json& j, Plan& plan, Issues& issues, bool& batchGiven)
     r.enumeration("optimizer", t.optimizer, { Optimizer::Adam, Optimizer::SGD });
     r.enumeration("recompute", t.recompute, { Recompute::None, Recompute::Selective, Recompute::Full });
     r.enumeration("schedule", t.schedule,
-        { ScheduleKind::GPipe, ScheduleKind::OneFOneB, ScheduleKind::Interleaved1F1B, ScheduleKind::ZBH1,
+        { ScheduleKind::GPipe, ScheduleKind::OneFOneB, ScheduleKind::Interleaved1F1B, ScheduleKind::LoopedBFS,
+            ScheduleKind::ZBH1,
             ScheduleKind::ZBH2, ScheduleKind::ZBV, ScheduleKind::DualPipe, ScheduleKind::DualPipeV });
     r.boolean("flashAttention", t.flashAttention);
     r.boolean("overlapGradReduce", t.overlapGradReduce);

@@ -55,13 +55,14 @@ json predictionToJson(const Prediction& p)
     for (const StageTime& t : p.stageTimes)
         times.push_back({ { "stage", t.stage }, { "forwardSeconds", t.forwardSeconds },
             { "backwardSeconds", t.backwardSeconds }, { "weightGradSeconds", t.weightGradSeconds },
-            { "p2pSeconds", t.p2pSeconds }, { "layerCommSeconds", t.layerCommSeconds }, { "zeroExposedSeconds", t.zeroExposedSeconds }, { "dpSeconds", t.dpSeconds },
+            { "p2pSeconds", t.p2pSeconds }, { "layerCommSeconds", t.layerCommSeconds }, { "zeroExposedSeconds", t.zeroExposedSeconds }, { "dpSeconds", t.dpSeconds }, { "dpReduceSeconds", t.dpReduceSeconds }, { "dpGatherSeconds", t.dpGatherSeconds },
             { "dpExposedSeconds", t.dpExposedSeconds }, { "optimizerSeconds", t.optimizerSeconds } });
     j["time"] = { { "stepSeconds", p.stepSeconds }, { "bubbleFraction", p.bubbleFraction },
         { "bubbleOverhead", p.bubbleOverhead }, { "mfu", p.mfu }, { "hfu", p.hfu }, { "tokensPerSecond", p.tokensPerSecond },
         { "trainingDays", p.trainingDays }, { "computeSeconds", p.computeSeconds }, { "bubbleSeconds", p.bubbleSeconds },
         { "exposedCommSeconds", p.exposedCommSeconds }, { "optimizerSeconds", p.optimizerSeconds },
-        { "microbatches", p.microbatches }, { "stages", times } };
+        { "microbatches", p.microbatches }, { "source", p.timeSource }, { "analyticStepSeconds", p.analyticStepSeconds },
+        { "stages", times } };
     json groups = json::array();
     for (const CommGroup& g : p.comm)
         groups.push_back({ { "kind", g.kind }, { "size", g.size }, { "crossesNodes", g.crossesNodes },

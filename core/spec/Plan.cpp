@@ -30,7 +30,8 @@ double PeakFlops::forPrecision(Precision p) const
 int Plan::chunksPerRank() const
 {
     if (training.schedule == ScheduleKind::ZBV || training.schedule == ScheduleKind::DualPipeV) return 2;
-    if (training.schedule == ScheduleKind::Interleaved1F1B) return parallel.vpp;
+    if (training.schedule == ScheduleKind::Interleaved1F1B || training.schedule == ScheduleKind::LoopedBFS)
+        return parallel.vpp;
     return 1;
 }
 
@@ -43,8 +44,8 @@ constexpr Names<Precision, 4> kPrecision { { { Precision::FP32, "fp32" }, { Prec
 constexpr Names<Optimizer, 2> kOptimizer { { { Optimizer::Adam, "adam" }, { Optimizer::SGD, "sgd" } } };
 constexpr Names<Recompute, 3> kRecompute { { { Recompute::None, "none" }, { Recompute::Selective, "selective" },
     { Recompute::Full, "full" } } };
-constexpr Names<ScheduleKind, 8> kSchedule { { { ScheduleKind::GPipe, "gpipe" }, { ScheduleKind::OneFOneB, "1f1b" },
-    { ScheduleKind::Interleaved1F1B, "interleaved-1f1b" }, { ScheduleKind::ZBH1, "zb-h1" },
+constexpr Names<ScheduleKind, 9> kSchedule { { { ScheduleKind::GPipe, "gpipe" }, { ScheduleKind::OneFOneB, "1f1b" },
+    { ScheduleKind::Interleaved1F1B, "interleaved-1f1b" }, { ScheduleKind::LoopedBFS, "looped-bfs" }, { ScheduleKind::ZBH1, "zb-h1" },
     { ScheduleKind::ZBH2, "zb-h2" }, { ScheduleKind::ZBV, "zb-v" }, { ScheduleKind::DualPipe, "dualpipe" },
     { ScheduleKind::DualPipeV, "dualpipe-v" } } };
 constexpr Names<PositionEmbedding, 4> kPosition { { { PositionEmbedding::None, "none" },

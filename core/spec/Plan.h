@@ -12,7 +12,7 @@ namespace planscope {
 enum class Precision { FP32, FP16, BF16, FP8 };
 enum class Optimizer { Adam, SGD };
 enum class Recompute { None, Selective, Full };
-enum class ScheduleKind { GPipe, OneFOneB, Interleaved1F1B, ZBH1, ZBH2, ZBV, DualPipe, DualPipeV };
+enum class ScheduleKind { GPipe, OneFOneB, Interleaved1F1B, LoopedBFS, ZBH1, ZBH2, ZBV, DualPipe, DualPipeV };
 enum class PositionEmbedding { None, Learned, Rope, Alibi };
 enum class NormKind { LayerNorm, RMSNorm };
 enum class Fsdp { None, Full, Hybrid };

@@ -179,7 +179,9 @@ Issues validate(const Plan& plan)
         break;
     default: break;
     }
-    if (kind != ScheduleKind::Interleaved1F1B && p.vpp > 1 && kind != ScheduleKind::ZBV
+    if (kind == ScheduleKind::LoopedBFS && p.pp > 1 && mbs > 0 && mbs < p.pp)
+        c.warning("training.globalBatch", "looped-bfs with fewer microbatches than pp waits between loops");
+    if (kind != ScheduleKind::Interleaved1F1B && kind != ScheduleKind::LoopedBFS && p.vpp > 1 && kind != ScheduleKind::ZBV
         && kind != ScheduleKind::DualPipeV)
         c.warning("parallel.vpp", "vpp " + str(p.vpp) + " is ignored by the " + std::string(toString(kind)) + " schedule");
 

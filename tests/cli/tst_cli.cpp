@@ -233,6 +233,88 @@ private slots:
         QCOMPARE(s.code, 0);
         QVERIFY(s.out.find("peak") != std::string::npos);
     }
+
+    void scheduleJsonAsSchema()
+    {
+        // SCHEMA.md section 3: 1F1B, p = 4, m = 8, unit F = B = 1: makespan 22, busy 16, idle 6 per rank.
+        const Run r = cli({ "schedule", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--forward", "1",
+            "--backward", "1", "--weight", "0", "--json" });
+        QCOMPARE(r.code, 0);
+        const json j = json::parse(r.out);
+        QCOMPARE(j["schema"].get<std::string>(), std::string("planscope/schedule/v1"));
+        QCOMPARE(j["kind"].get<std::string>(), std::string("1f1b"));
+        QCOMPARE(j["stages"].get<int>(), 4);
+        QCOMPARE(j["microbatches"].get<int>(), 8);
+        QCOMPARE(j["makespan"].get<double>(), 22.0);
+        QVERIFY(test::near(j["bubbleFraction"].get<double>(), 6.0 / 22.0));
+        QVERIFY(test::near(j["bubbleOverhead"].get<double>(), 6.0 / 16.0));
+        QCOMPARE(j["ranks"].size(), std::size_t(4));
+        const std::vector<std::string> rank0 { "0F0", "0F1", "0F2", "0F3", "0B0", "0F4", "0B1", "0F5", "0B2", "0F6", "0B3",
+            "0F7", "0B4", "0B5", "0B6", "0B7" };
+        QCOMPARE(j["ranks"][0]["ops"].get<std::vector<std::string>>(), rank0);
+        for (int k = 0; k < 4; ++k) {
+            QCOMPARE(j["ranks"][k]["busy"].get<double>(), 16.0);
+            QCOMPARE(j["ranks"][k]["idle"].get<double>(), 6.0);
+            QCOMPARE(j["ranks"][k]["peakInFlight"].get<double>(), double(4 - k));
+        }
+        // Default durations are F = 1, B = 2: makespan (m + p - 1)(F + B) = 33.
+        const Run h = cli({ "schedule", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--json" });
+        QCOMPARE(json::parse(h.out)["makespan"].get<double>(), 33.0);
+        // Text grid and CSV.
+        const Run text = cli({ "schedule", "--kind", "1f1b", "--stages", "2", "--microbatches", "2" });
+        QCOMPARE(text.code, 0);
+        QVERIFY(text.out.find("rank 1") != std::string::npos);
+        const Run csv = cli({ "schedule", "--kind", "gpipe", "--stages", "2", "--microbatches", "2", "--csv" });
+        QCOMPARE(csv.out, std::string("0F0,0F1,0B0,0B1\n1F0,1F1,1B0,1B1\n"));
+        // Refused shapes exit 2 with the reason.
+        const Run bad = cli({ "schedule", "--kind", "dualpipe", "--stages", "3", "--microbatches", "8", "--json" });
+        QCOMPARE(bad.code, 2);
+        QCOMPARE(json::parse(bad.out)["valid"].get<bool>(), false);
+        QCOMPARE(cli({ "schedule", "--kind", "3f3b" }).code, 1);
+    }
+
+    void interleavedIsMegatronsOrder()
+    {
+        // Megatron with p = 4, v = 2, m = 8 (g = p): rank 0's forwards run microbatches 0-3 on chunk 0, then
+        // 0-3 on chunk 1 (stage 4), then 4-7 on chunk 0: warm-up 2(p-1) + (v-1)p = 10 forwards.
+        const Run r = cli({ "schedule", "--kind", "interleaved-1f1b", "--stages", "4", "--microbatches", "8", "--vpp", "2",
+            "--json" });
+        QCOMPARE(r.code, 0);
+        const json j = json::parse(r.out);
+        const auto ops = j["ranks"][0]["ops"].get<std::vector<std::string>>();
+        const std::vector<std::string> warmup { "0F0", "0F1", "0F2", "0F3", "4F0", "4F1", "4F2", "4F3", "0F4", "0F5" };
+        QCOMPARE(std::vector<std::string>(ops.begin(), ops.begin() + 10), warmup);
+        QCOMPARE(ops[10], std::string("0F6")); // first steady forward, then the first backward (last chunk first)
+        QCOMPARE(ops[11], std::string("4B0"));
+        QCOMPARE(j["vpp"].get<int>(), 2);
+        // Peak in flight on rank 0: p + (p-1)/v = 5.5 stage units.
+        QCOMPARE(j["ranks"][0]["peakInFlight"].get<double>(), 5.5);
+    }
+
+    void simulateWritesAChromeTrace()
+    {
+        QTemporaryDir dir;
+        const QString trace = dir.filePath("gpt3.trace.json");
+        const Run r = cli({ "simulate", sample("gpt3-175b-1024xa100.plan.json"), "--chrome-trace", trace });
+        QCOMPARE(r.code, 0);
+        const json j = json::parse(r.out);
+        QCOMPARE(j["schema"].get<std::string>(), std::string("planscope/prediction/v1"));
+        QCOMPARE(j["time"]["source"].get<std::string>(), std::string("simulation"));
+        QVERIFY(j.contains("timeline"));
+        QCOMPARE(j["timeline"]["ranks"].get<int>(), 16);
+        QVERIFY(j["timeline"]["stepSeconds"].get<double>() >= j["timeline"]["pipelineSeconds"].get<double>());
+        QVERIFY(test::near(j["time"]["stepSeconds"].get<double>(), j["timeline"]["stepSeconds"].get<double>()));
+        QFile f(trace);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const json t = json::parse(f.readAll().toStdString());
+        QVERIFY(t["traceEvents"].size() > std::size_t(2 * 192 * 32)); // every F and B of 192 microbatches on 32 chunks
+        // evaluate --simulate reports the simulated step.
+        const Run e = cli({ "evaluate", sample("gpt3-175b-1024xa100.plan.json"), "--simulate" });
+        QCOMPARE(e.code, 0);
+        const json ej = json::parse(e.out);
+        QCOMPARE(ej["time"]["source"].get<std::string>(), std::string("simulation"));
+        QVERIFY(test::near(ej["time"]["stepSeconds"].get<double>(), j["time"]["stepSeconds"].get<double>()));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -1,0 +1,215 @@
+#include "ScheduleCommands.h"
+
+#include "cost/Evaluate.h"
+#include "io/PlanJson.h"
+#include "io/PredictionJson.h"
+#include "sim/Timeline.h"
+#include "schedule/Schedule.h"
+#include "sim/ScheduleRun.h"
+#include "util/Units.h"
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+namespace planscope::cli {
+
+using nlohmann::json;
+
+namespace {
+
+// The Step x Rank grid torch prints for schedules: one column per rank, one row per time slot of the
+// shortest op, each cell the op that runs then.
+std::string textGrid(const Schedule& s, const ScheduleRun& run)
+{
+    double unit = 0;
+    for (const auto& rank : run.ranks)
+        for (const TimedOp& t : rank)
+            if (t.end > t.start && (unit == 0 || t.end - t.start < unit)) unit = t.end - t.start;
+    if (unit <= 0) unit = 1;
+    const int slots = int(run.makespan / unit + 0.5);
+    std::string out;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%-7s", "slot");
+    out += buf;
+    for (int r = 0; r < s.ranks; ++r) {
+        std::snprintf(buf, sizeof buf, " %-14s", ("rank " + std::to_string(r)).c_str());
+        out += buf;
+    }
+    out += "\n";
+    std::vector<std::size_t> cursor(std::size_t(s.ranks), 0);
+    for (int k = 0; k < slots && k < 100000; ++k) {
+        const double t0 = k * unit + unit * 0.5;
+        std::snprintf(buf, sizeof buf, "%-7d", k);
+        out += buf;
+        for (int r = 0; r < s.ranks; ++r) {
+            const auto& ops = run.ranks[std::size_t(r)];
+            std::size_t& c = cursor[std::size_t(r)];
+            while (c < ops.size() && ops[c].end <= t0) ++c;
+            std::string cell = ".";
+            if (c < ops.size() && ops[c].start <= t0) cell = opText(ops[c].op);
+            std::snprintf(buf, sizeof buf, " %-14s", cell.c_str());
+            out += buf;
+        }
+        out += "\n";
+    }
+    return out;
+}
+
+} // namespace
+
+nlohmann::json timelineSummary(const Timeline& tl);
+
+int cmdSchedule(const Args& a, std::ostream& out, std::ostream& err)
+{
+    const std::string kindName = a.options.count("--kind") ? a.options.at("--kind") : "1f1b";
+    ScheduleRequest req;
+    if (!fromString(kindName, req.kind)) {
+        err << "planscope-cli: unknown --kind \"" << kindName
+            << "\"; use gpipe, 1f1b, interleaved-1f1b, looped-bfs, zb-h1, zb-h2, zb-v, dualpipe, dualpipe-v\n";
+        return 1;
+    }
+    const auto stages = number(a, "--stages", err), mbs = number(a, "--microbatches", err), vpp = number(a, "--vpp", err),
+               group = number(a, "--group", err), f = number(a, "--forward", err), b = number(a, "--backward", err),
+               w = number(a, "--weight", err), overlap = number(a, "--overlap", err), comm = number(a, "--comm", err);
+    if (!stages || !mbs || !vpp || !group || !f || !b || !w || !overlap || !comm) return 1;
+    req.ranks = *stages > 0 ? int(*stages) : 4;
+    req.microbatches = *mbs > 0 ? int(*mbs) : 8;
+    // Default chunks per rank: 2 for interleaved and looped BFS, and for the V shapes and DualPipe (two stages each).
+    const bool twoChunks = req.kind == ScheduleKind::Interleaved1F1B || req.kind == ScheduleKind::LoopedBFS
+        || req.kind == ScheduleKind::ZBV || req.kind == ScheduleKind::DualPipeV || req.kind == ScheduleKind::DualPipe;
+    req.chunks = *vpp > 0 ? int(*vpp) : (twoChunks ? 2 : 1);
+    req.groupSize = int(*group);
+    if (a.options.count("--variant")) req.variant = a.options.at("--variant");
+    const double F = a.options.count("--forward") ? *f : 1.0;
+    const double B = a.options.count("--backward") ? *b : 2.0;
+    const double W = a.options.count("--weight") ? *w : 1.0;
+    const double FB = a.options.count("--overlap") ? *overlap : F + B;
+    if (W > B) {
+        err << "planscope-cli: --weight (the weight-gradient part) cannot exceed --backward (the full backward)\n";
+        return 1;
+    }
+    auto sched = generateSchedule(req);
+    if (!sched) {
+        json e = { { "schema", "planscope/schedule/v1" }, { "valid", false }, { "errors", issuesToJson(sched.errors()) } };
+        out << e.dump(2) << "\n";
+        for (const Issue& i : sched.errors()) err << "error at " << i.path << ": " << i.message << "\n";
+        return 2;
+    }
+    const Schedule& s = sched.value();
+    auto run = runSchedule(s, unitDurations(F, B, W, FB), *comm);
+    if (!run) {
+        for (const Issue& i : run.errors()) err << "error at " << i.path << ": " << i.message << "\n";
+        return 2;
+    }
+    const ScheduleRun& r = run.value();
+    if (a.has("--csv")) {
+        out << scheduleToCsv(s);
+        return 0;
+    }
+    if (!a.has("--json")) {
+        char buf[256];
+        std::snprintf(buf, sizeof buf,
+            "%s, %d ranks, %d microbatches, %d chunk(s) per rank: makespan %g, bubble %.2f%% of the makespan "
+            "[idle/(p*makespan)], %.2f%% over compute [idle/busy]\n",
+            std::string(toString(s.kind)).c_str(), s.ranks, req.microbatches, s.chunksPerRank, r.makespan,
+            r.bubbleFraction * 100, r.bubbleOverhead * 100);
+        out << buf << textGrid(s, r);
+        for (int k = 0; k < s.ranks; ++k) {
+            std::snprintf(buf, sizeof buf, "rank %d: busy %g, idle %g, peak in flight %g microbatches\n", k,
+                r.busy[std::size_t(k)], r.idle[std::size_t(k)], r.peakInFlight[std::size_t(k)]);
+            out << buf;
+        }
+        return 0;
+    }
+    json ranks = json::array();
+    for (int k = 0; k < s.ranks; ++k) {
+        json ops = json::array();
+        for (const Op& op : s.rankOps[std::size_t(k)]) ops.push_back(opText(op));
+        json times = json::array();
+        for (const TimedOp& t : r.ranks[std::size_t(k)]) times.push_back({ t.start, t.end });
+        ranks.push_back({ { "rank", k }, { "ops", ops }, { "busy", r.busy[std::size_t(k)] }, { "idle", r.idle[std::size_t(k)] },
+            { "internalIdle", r.internalIdle[std::size_t(k)] }, { "peakInFlight", r.peakInFlight[std::size_t(k)] },
+            { "peakInFlightChunks", r.peakInFlightChunks[std::size_t(k)] }, { "times", times } });
+    }
+    json stageToRank = s.stageToRank;
+    out << json { { "schema", "planscope/schedule/v1" }, { "kind", std::string(toString(s.kind)) }, { "variant", s.variant },
+        { "stages", s.ranks }, { "microbatches", req.microbatches }, { "vpp", s.chunksPerRank },
+        { "virtualStages", s.stages }, { "stageToRank", stageToRank }, { "makespan", r.makespan },
+        { "bubbleFraction", r.bubbleFraction }, { "bubbleOverhead", r.bubbleOverhead },
+        { "durations", { { "forward", F }, { "backward", B }, { "weight", W }, { "overlap", FB }, { "comm", *comm } } },
+        { "ranks", ranks } }
+               .dump(2)
+        << "\n";
+    return 0;
+}
+
+nlohmann::json timelineSummary(const Timeline& tl)
+{
+    json ranks = json::array();
+    for (int r = 0; r < int(tl.ranks.size()); ++r) {
+        const RankMetrics& m = tl.ranks[std::size_t(r)];
+        ranks.push_back({ { "rank", r }, { "busySeconds", m.busy }, { "idleSeconds", m.idle },
+            { "peakInFlight", m.peakInFlight }, { "staticBytes", m.staticBytes }, { "peakBytes", m.peakBytes } });
+    }
+    json path = json::array();
+    for (int i : tl.criticalPath) {
+        const Span& sp = tl.spans[std::size_t(i)];
+        path.push_back({ { "rank", sp.rank }, { "kind", std::string(toString(sp.kind)) }, { "stage", sp.stage },
+            { "microbatch", sp.microbatch }, { "start", sp.start }, { "end", sp.end } });
+    }
+    return { { "schedule", std::string(toString(tl.schedule.kind)) }, { "ranks", tl.schedule.ranks },
+        { "virtualStages", tl.schedule.stages }, { "spans", tl.spans.size() }, { "pipelineSeconds", tl.pipelineSeconds },
+        { "stepSeconds", tl.stepSeconds }, { "bubbleFraction", tl.bubbleFraction }, { "bubbleOverhead", tl.bubbleOverhead },
+        { "peakBytes", tl.peakBytes }, { "perRank", ranks }, { "criticalPathLength", tl.criticalPath.size() },
+        { "criticalPath", path } };
+}
+
+int cmdSimulate(const Args& a, std::ostream& out, std::ostream& err)
+{
+    if (a.positional.empty()) {
+        err << "usage: planscope-cli simulate PLAN [--chrome-trace OUT.json]\n";
+        return 1;
+    }
+    auto loaded = loadPlanFile(a.positional[0]);
+    if (!loaded) {
+        if (loaded.errors().size() == 1 && loaded.errors()[0].message == "cannot open file") {
+            err << "planscope-cli: cannot open " << a.positional[0] << "\n";
+            return 1;
+        }
+        out << invalidToJson(loaded.errors()).dump(2) << "\n";
+        for (const Issue& i : loaded.errors()) err << "error at " << i.path << ": " << i.message << "\n";
+        return 2;
+    }
+    const Plan& plan = loaded->plan;
+    Prediction pred = evaluate(plan);
+    if (!pred.valid) {
+        out << invalidToJson(pred.errors).dump(2) << "\n";
+        for (const Issue& i : pred.errors) err << "error at " << i.path << ": " << i.message << "\n";
+        return 2;
+    }
+    auto tl = simulate(plan, pred);
+    if (!tl) {
+        for (const Issue& i : tl.errors()) err << "error at " << i.path << ": " << i.message << "\n";
+        out << invalidToJson(tl.errors()).dump(2) << "\n";
+        return 2;
+    }
+    applySimulation(pred, plan, tl.value());
+    json j = predictionToJson(pred);
+    j["timeline"] = timelineSummary(tl.value());
+    if (a.options.count("--chrome-trace")) {
+        const std::string path = a.options.at("--chrome-trace");
+        std::ofstream f(path, std::ios::binary | std::ios::trunc);
+        f << chromeTrace(tl.value(), plan.name);
+        if (!f) {
+            err << "planscope-cli: cannot write " << path << "\n";
+            return 1;
+        }
+        j["timeline"]["chromeTrace"] = path;
+    }
+    out << j.dump(2) << "\n";
+    return 0;
+}
+
+} // namespace planscope::cli

@@ -1,0 +1,102 @@
+// Schedule generation and list-scheduling simulation throughput (issue 3; target: a 1M-op schedule, e.g.
+// pp=32, vpp=4, 4096 microbatches, simulated in at most 1 s and 200 bytes per op on one core).
+// Run: build/bin/bench_schedule --benchmark_format=json
+#include "cost/Evaluate.h"
+#include "io/PlanJson.h"
+#include "schedule/Schedule.h"
+#include "sim/ScheduleRun.h"
+#include "sim/Timeline.h"
+
+#include <benchmark/benchmark.h>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+using namespace planscope;
+
+namespace {
+
+// Resident set size in bytes (Linux), to report the memory a run holds per op.
+long residentBytes()
+{
+    std::ifstream f("/proc/self/statm");
+    long pages = 0, resident = 0;
+    f >> pages >> resident;
+    return resident * 4096;
+}
+
+std::size_t opCount(const Schedule& s)
+{
+    std::size_t n = 0;
+    for (const auto& ops : s.rankOps) n += ops.size();
+    return n;
+}
+
+void generate(benchmark::State& state, ScheduleKind kind, int p, int m, int v)
+{
+    ScheduleRequest req { kind, p, m, v, "", 0 };
+    std::size_t ops = 0;
+    for (auto _ : state) {
+        auto s = generateSchedule(req);
+        if (!s) {
+            state.SkipWithError(s.errors().front().message.c_str());
+            return;
+        }
+        ops = opCount(s.value());
+        benchmark::DoNotOptimize(ops);
+    }
+    state.counters["ops"] = double(ops);
+    state.counters["ops_per_second"] = benchmark::Counter(double(ops), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void run(benchmark::State& state, ScheduleKind kind, int p, int m, int v)
+{
+    ScheduleRequest req { kind, p, m, v, "", 0 };
+    auto s = generateSchedule(req);
+    if (!s) {
+        state.SkipWithError(s.errors().front().message.c_str());
+        return;
+    }
+    const std::size_t ops = opCount(s.value());
+    const long before = residentBytes();
+    long grown = 0;
+    for (auto _ : state) {
+        auto r = runSchedule(s.value(), unitDurations());
+        grown = std::max(grown, residentBytes() - before);
+        benchmark::DoNotOptimize(r.ok());
+    }
+    state.counters["ops"] = double(ops);
+    state.counters["ops_per_second"] = benchmark::Counter(double(ops), benchmark::Counter::kIsIterationInvariantRate);
+    // The schedule itself plus what one run holds (times, finish tables), per op.
+    state.counters["bytes_per_op"] = double(before > 0 ? grown + long(ops * sizeof(Op)) : 0) / double(ops);
+}
+
+void simulatePlan(benchmark::State& state, const char* name)
+{
+    auto loaded = loadPlanFile(std::string(PLANSCOPE_SAMPLES_DIR) + "/plans/" + name);
+    if (!loaded) {
+        state.SkipWithError("cannot load plan");
+        return;
+    }
+    const Prediction pred = evaluate(loaded->plan);
+    std::size_t spans = 0;
+    for (auto _ : state) {
+        auto tl = simulate(loaded->plan, pred);
+        spans = tl ? tl->spans.size() : 0;
+        benchmark::DoNotOptimize(spans);
+    }
+    state.counters["spans"] = double(spans);
+}
+
+} // namespace
+
+BENCHMARK_CAPTURE(generate, interleaved_p32_v4_m4096, ScheduleKind::Interleaved1F1B, 32, 4096, 4)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(generate, onefoneb_p32_m4096, ScheduleKind::OneFOneB, 32, 4096, 1)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(generate, zbv_p32_m4096, ScheduleKind::ZBV, 32, 4096, 2)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(run, interleaved_p32_v4_m4096_1M_ops, ScheduleKind::Interleaved1F1B, 32, 4096, 4)
+    ->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK_CAPTURE(run, onefoneb_p8_m64, ScheduleKind::OneFOneB, 8, 64, 1)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(simulatePlan, gpt3_1024gpu_pp16_vpp2_m192, "gpt3-175b-1024xa100.plan.json")->Unit(benchmark::kMillisecond);
+
+BENCHMARK_MAIN();

@@ -1,0 +1,284 @@
+#include "Schedule.h"
+
+#include "Generators.h"
+
+#include <charconv>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace planscope {
+
+namespace {
+char kindLetter(OpKind k)
+{
+    switch (k) {
+    case OpKind::F: return 'F';
+    case OpKind::B: return 'B';
+    case OpKind::I: return 'I';
+    case OpKind::W: return 'W';
+    case OpKind::OverlapFB: return '?';
+    }
+    return '?';
+}
+
+std::string simpleText(OpKind k, int stage, int mb)
+{
+    return std::to_string(stage) + kindLetter(k) + std::to_string(mb);
+}
+
+bool parseSimple(std::string_view t, Op& op, std::string& error)
+{
+    std::size_t i = 0;
+    while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+    if (i == 0 || i >= t.size()) {
+        error = "expected <stage><F|B|I|W><microbatch>, got \"" + std::string(t) + "\"";
+        return false;
+    }
+    int stage = 0, mb = 0;
+    std::from_chars(t.data(), t.data() + i, stage);
+    const char k = t[i];
+    const std::string_view rest = t.substr(i + 1);
+    if (rest.empty() || std::from_chars(rest.data(), rest.data() + rest.size(), mb).ptr != rest.data() + rest.size()) {
+        error = "expected a microbatch number after the op kind in \"" + std::string(t) + "\"";
+        return false;
+    }
+    switch (k) {
+    case 'F': op = Op::f(stage, mb); return true;
+    case 'B': op = Op::b(stage, mb); return true;
+    case 'I': op = Op::i(stage, mb); return true;
+    case 'W': op = Op::w(stage, mb); return true;
+    default: error = std::string("unknown op kind '") + k + "' in \"" + std::string(t) + "\""; return false;
+    }
+}
+} // namespace
+
+std::string opText(const Op& op)
+{
+    if (op.kind == OpKind::OverlapFB)
+        return "(" + simpleText(OpKind::F, op.stage, op.microbatch) + ";" + simpleText(OpKind::B, op.stage2, op.microbatch2)
+            + ")OVERLAP_F_B";
+    return simpleText(op.kind, op.stage, op.microbatch);
+}
+
+bool parseOpText(std::string_view text, Op& op, std::string& error)
+{
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
+    constexpr std::string_view kOverlap = ")OVERLAP_F_B";
+    if (!text.empty() && text.front() == '(') {
+        if (text.size() <= kOverlap.size() || text.substr(text.size() - kOverlap.size()) != kOverlap) {
+            error = "expected (<F op>;<B op>)OVERLAP_F_B, got \"" + std::string(text) + "\"";
+            return false;
+        }
+        const std::string_view inner = text.substr(1, text.size() - 1 - kOverlap.size());
+        const auto semi = inner.find(';');
+        Op a, b;
+        if (semi == std::string_view::npos || !parseSimple(inner.substr(0, semi), a, error)
+            || !parseSimple(inner.substr(semi + 1), b, error))
+            return error.empty() ? (error = "malformed overlap \"" + std::string(text) + "\"", false) : false;
+        if (a.kind != OpKind::F || (b.kind != OpKind::B && b.kind != OpKind::I)) {
+            error = "an overlapped pair is a forward then a backward: \"" + std::string(text) + "\"";
+            return false;
+        }
+        op = Op::overlap(a.stage, a.microbatch, b.stage, b.microbatch);
+        return true;
+    }
+    return parseSimple(text, op, error);
+}
+
+std::vector<int> placeStages(Placement placement, int ranks, int stages)
+{
+    std::vector<int> out(static_cast<std::size_t>(std::max(0, stages)), 0);
+    for (int s = 0; s < stages; ++s) {
+        switch (placement) {
+        case Placement::Linear: out[s] = s; break;
+        case Placement::Loop: out[s] = s % ranks; break;
+        case Placement::VShape: {
+            // Up 0..p-1, then down p-1..0, and so on (torch generate_stage_to_rank_mapping, style "v").
+            const int round = s / ranks, pos = s % ranks;
+            out[s] = round % 2 == 0 ? pos : ranks - 1 - pos;
+            break;
+        }
+        case Placement::Bidirectional: out[s] = s < ranks ? s : ranks - 1 - (s - ranks); break;
+        }
+    }
+    return out;
+}
+
+namespace schedules {
+
+Schedule makeSchedule(ScheduleKind kind, Placement placement, int ranks, int chunksPerRank, int pipelines,
+    int microbatchesPerPipeline)
+{
+    Schedule s;
+    s.kind = kind;
+    s.placement = placement;
+    s.ranks = ranks;
+    s.chunksPerRank = chunksPerRank;
+    s.pipelines = pipelines;
+    s.stages = placement == Placement::Bidirectional ? 2 * ranks : ranks * chunksPerRank;
+    s.microbatches = microbatchesPerPipeline;
+    s.stageToRank = placeStages(placement, ranks, s.stages);
+    s.rankOps.resize(static_cast<std::size_t>(ranks));
+    return s;
+}
+
+} // namespace schedules
+
+Result<Schedule> generateSchedule(const ScheduleRequest& r)
+{
+    if (r.ranks < 1) return Result<Schedule>::failure("stages", "the number of pipeline ranks must be >= 1");
+    if (r.microbatches < 1) return Result<Schedule>::failure("microbatches", "the number of microbatches must be >= 1");
+    if (r.chunks < 1) return Result<Schedule>::failure("vpp", "chunks per rank must be >= 1");
+    switch (r.kind) {
+    case ScheduleKind::GPipe: return schedules::gpipe(r);
+    case ScheduleKind::OneFOneB: return schedules::oneFOneB(r);
+    case ScheduleKind::Interleaved1F1B: return schedules::interleaved1F1B(r);
+    case ScheduleKind::LoopedBFS: return schedules::loopedBfs(r);
+    case ScheduleKind::ZBH1: return schedules::zbH1(r);
+    case ScheduleKind::ZBH2: return schedules::zbH2(r);
+    case ScheduleKind::ZBV: return schedules::zbV(r);
+    case ScheduleKind::DualPipe: return schedules::dualPipe(r);
+    case ScheduleKind::DualPipeV: return schedules::dualPipeV(r);
+    }
+    return Result<Schedule>::failure("kind", "unknown schedule");
+}
+
+Issues checkSchedule(const Schedule& s)
+{
+    Issues issues;
+    auto err = [&](std::string path, std::string msg) { issues.push_back({ Severity::Error, std::move(path), std::move(msg), -1 }); };
+    if (int(s.stageToRank.size()) != s.stages) err("stageToRank", "placement does not cover every stage");
+    if (int(s.rankOps.size()) != s.ranks) err("rankOps", "one op list per rank expected");
+    if (!issues.empty()) return issues;
+    // Count each half per (stage, microbatch); check order on the rank.
+    const std::size_t n = std::size_t(s.stages) * std::size_t(s.microbatches);
+    std::vector<int> fCount(n), bCount(n), iCount(n), wCount(n);
+    auto index = [&](int stage, int mb) -> long {
+        if (stage < 0 || stage >= s.stages || mb < 0 || mb >= s.microbatches) return -1;
+        return long(stage) * s.microbatches + mb;
+    };
+    for (int r = 0; r < s.ranks; ++r) {
+        const auto& ops = s.rankOps[std::size_t(r)];
+        for (std::size_t k = 0; k < ops.size(); ++k) {
+            const Op& op = ops[k];
+            const std::string where = "rank " + std::to_string(r) + " op " + std::to_string(k) + " (" + opText(op) + ")";
+            auto visit = [&](OpKind kind, int stage, int mb) {
+                const long i = index(stage, mb);
+                if (i < 0) {
+                    err(where, "stage or microbatch out of range");
+                    return;
+                }
+                if (s.stageToRank[std::size_t(stage)] != r) err(where, "stage " + std::to_string(stage) + " is not on this rank");
+                switch (kind) {
+                case OpKind::F: ++fCount[std::size_t(i)]; break;
+                case OpKind::B:
+                    if (fCount[std::size_t(i)] == 0) err(where, "backward before its forward on this rank");
+                    ++bCount[std::size_t(i)];
+                    break;
+                case OpKind::I:
+                    if (fCount[std::size_t(i)] == 0) err(where, "input-gradient before its forward on this rank");
+                    ++iCount[std::size_t(i)];
+                    break;
+                case OpKind::W:
+                    if (iCount[std::size_t(i)] == 0) err(where, "weight-gradient before its input-gradient on this rank");
+                    ++wCount[std::size_t(i)];
+                    break;
+                default: break;
+                }
+            };
+            if (op.kind == OpKind::OverlapFB) {
+                visit(OpKind::F, op.stage, op.microbatch);
+                visit(OpKind::B, op.stage2, op.microbatch2);
+            } else {
+                visit(op.kind, op.stage, op.microbatch);
+            }
+        }
+    }
+    for (int st = 0; st < s.stages; ++st)
+        for (int mb = 0; mb < s.microbatches; ++mb) {
+            const std::size_t i = std::size_t(index(st, mb));
+            const std::string what = "stage " + std::to_string(st) + " microbatch " + std::to_string(mb);
+            if (fCount[i] != 1) err(what, "has " + std::to_string(fCount[i]) + " forwards, expected 1");
+            const bool full = bCount[i] == 1 && iCount[i] == 0 && wCount[i] == 0;
+            const bool split = bCount[i] == 0 && iCount[i] == 1 && wCount[i] == 1;
+            if (!full && !split) err(what, "needs one B, or one I and one W");
+        }
+    return issues;
+}
+
+std::string scheduleToCsv(const Schedule& s)
+{
+    std::string out;
+    for (const auto& ops : s.rankOps) {
+        for (std::size_t k = 0; k < ops.size(); ++k) {
+            if (k) out += ',';
+            out += opText(ops[k]);
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+Result<Schedule> scheduleFromCsv(std::string_view csv, ScheduleKind kind)
+{
+    std::vector<std::vector<Op>> rows;
+    int maxStage = -1, maxMb = -1;
+    std::size_t line = 0, pos = 0;
+    while (pos < csv.size()) {
+        std::size_t end = csv.find('\n', pos);
+        if (end == std::string_view::npos) end = csv.size();
+        std::string_view row = csv.substr(pos, end - pos);
+        ++line;
+        std::vector<Op> ops;
+        std::size_t col = 0, cpos = 0;
+        while (cpos <= row.size()) {
+            // Overlap actions contain ';' but never ','; split on ',' only.
+            std::size_t cend = row.find(',', cpos);
+            if (cend == std::string_view::npos) cend = row.size();
+            std::string_view cell = row.substr(cpos, cend - cpos);
+            ++col;
+            while (!cell.empty() && (cell.front() == ' ' || cell.front() == '\r')) cell.remove_prefix(1);
+            while (!cell.empty() && (cell.back() == ' ' || cell.back() == '\r')) cell.remove_suffix(1);
+            const bool comm = cell.find("SEND") != std::string_view::npos || cell.find("RECV") != std::string_view::npos
+                || cell.find("SHARD") != std::string_view::npos || cell.find("REDUCE_GRAD") != std::string_view::npos;
+            if (!cell.empty() && !comm) {
+                Op op;
+                std::string error;
+                if (!parseOpText(cell, op, error))
+                    return Result<Schedule>::failure("row " + std::to_string(line) + ", column " + std::to_string(col), error);
+                maxStage = std::max({ maxStage, op.stage, op.stage2 });
+                maxMb = std::max({ maxMb, op.microbatch, op.microbatch2 });
+                ops.push_back(op);
+            }
+            if (cend == row.size()) break;
+            cpos = cend + 1;
+        }
+        rows.push_back(std::move(ops));
+        pos = end + 1;
+    }
+    while (!rows.empty() && rows.back().empty()) rows.pop_back();
+    if (rows.empty() || maxStage < 0) return Result<Schedule>::failure("", "no compute actions found");
+    const int p = int(rows.size());
+    const int stages = maxStage + 1;
+    if (stages % p != 0)
+        return Result<Schedule>::failure("", std::to_string(stages) + " stages do not spread evenly over " + std::to_string(p) + " ranks");
+    // Infer the placement from where stage p (the first of the second round) sits.
+    Placement placement = Placement::Loop;
+    if (stages > p) {
+        for (int r = 0; r < p; ++r)
+            for (const Op& op : rows[std::size_t(r)])
+                if (op.kind != OpKind::OverlapFB && op.stage == p && r == p - 1) placement = Placement::VShape;
+    }
+    Schedule s = kind == ScheduleKind::DualPipe
+        ? schedules::makeSchedule(kind, Placement::Bidirectional, p, 2, 2, maxMb + 1)
+        : schedules::makeSchedule(kind, stages == p ? Placement::Linear : placement, p, stages / p, 1, maxMb + 1);
+    s.rankOps = std::move(rows);
+    s.variant = "imported";
+    Issues problems = checkSchedule(s);
+    if (hasErrors(problems)) return Result<Schedule>(problems);
+    return s;
+}
+
+} // namespace planscope

@@ -1,0 +1,163 @@
+#include "ScheduleRun.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace planscope {
+
+OpDuration unitDurations(double f, double b, double w, double overlap)
+{
+    const double fb = overlap >= 0 ? overlap : f + b;
+    return [=](const Op& op) {
+        switch (op.kind) {
+        case OpKind::F: return f;
+        case OpKind::B: return b;
+        case OpKind::I: return b - w;
+        case OpKind::W: return w;
+        case OpKind::OverlapFB: return fb;
+        }
+        return f;
+    };
+}
+
+namespace {
+constexpr double kNotDone = std::numeric_limits<double>::infinity();
+}
+
+Result<ScheduleRun> runSchedule(const Schedule& s, const OpDuration& duration, double commDelay)
+{
+    const int p = s.ranks;
+    const std::size_t cells = std::size_t(s.stages) * std::size_t(s.microbatches);
+    // Finish times of each (stage, microbatch)'s forward, backward (B or I) and weight-gradient halves.
+    std::vector<double> fEnd(cells, kNotDone), bEnd(cells, kNotDone), wEnd(cells, kNotDone);
+    auto cell = [&](int stage, int mb) { return std::size_t(stage) * std::size_t(s.microbatches) + std::size_t(mb); };
+    auto rankOf = [&](int stage) { return s.stageToRank[std::size_t(stage)]; };
+
+    // Earliest time the inputs of one half are on `rank`, or kNotDone.
+    auto forwardReady = [&](int stage, int mb, int rank) -> double {
+        const int prev = s.previousStage(stage);
+        if (prev < 0) return 0.0;
+        const double t = fEnd[cell(prev, mb)];
+        return t == kNotDone ? kNotDone : t + (rankOf(prev) != rank ? commDelay : 0.0);
+    };
+    auto backwardReady = [&](int stage, int mb, int rank) -> double {
+        const int next = s.nextStage(stage);
+        double t;
+        int from;
+        if (next < 0) {
+            t = fEnd[cell(stage, mb)]; // the loss is computed inside the last stage's forward
+            from = rank;
+        } else {
+            t = bEnd[cell(next, mb)];
+            from = rankOf(next);
+        }
+        // A backward also needs its own forward on this rank.
+        const double own = fEnd[cell(stage, mb)];
+        if (t == kNotDone || own == kNotDone) return kNotDone;
+        return std::max(own, t + (from != rank ? commDelay : 0.0));
+    };
+
+    ScheduleRun run;
+    run.ranks.resize(std::size_t(p));
+    std::vector<std::size_t> next(std::size_t(p), 0);
+    std::vector<double> free(std::size_t(p), 0.0);
+    std::size_t remaining = 0;
+    for (const auto& ops : s.rankOps) remaining += ops.size();
+    for (int r = 0; r < p; ++r) run.ranks[std::size_t(r)].reserve(s.rankOps[std::size_t(r)].size());
+
+    while (remaining > 0) {
+        bool progress = false;
+        for (int r = 0; r < p; ++r) {
+            const auto& ops = s.rankOps[std::size_t(r)];
+            while (next[std::size_t(r)] < ops.size()) {
+                const Op& op = ops[next[std::size_t(r)]];
+                double ready = 0;
+                switch (op.kind) {
+                case OpKind::F: ready = forwardReady(op.stage, op.microbatch, r); break;
+                case OpKind::B:
+                case OpKind::I: ready = backwardReady(op.stage, op.microbatch, r); break;
+                case OpKind::W: ready = bEnd[cell(op.stage, op.microbatch)]; break;
+                case OpKind::OverlapFB:
+                    ready = std::max(forwardReady(op.stage, op.microbatch, r), backwardReady(op.stage2, op.microbatch2, r));
+                    break;
+                }
+                if (ready == kNotDone) break;
+                const double start = std::max(free[std::size_t(r)], ready);
+                const double end = start + duration(op);
+                switch (op.kind) {
+                case OpKind::F: fEnd[cell(op.stage, op.microbatch)] = end; break;
+                case OpKind::B:
+                    bEnd[cell(op.stage, op.microbatch)] = end;
+                    wEnd[cell(op.stage, op.microbatch)] = end;
+                    break;
+                case OpKind::I: bEnd[cell(op.stage, op.microbatch)] = end; break;
+                case OpKind::W: wEnd[cell(op.stage, op.microbatch)] = end; break;
+                case OpKind::OverlapFB:
+                    // Both halves hand their outputs on at the end of the pair (DualPipe sends after the pair).
+                    fEnd[cell(op.stage, op.microbatch)] = end;
+                    bEnd[cell(op.stage2, op.microbatch2)] = end;
+                    wEnd[cell(op.stage2, op.microbatch2)] = end;
+                    break;
+                }
+                free[std::size_t(r)] = end;
+                run.ranks[std::size_t(r)].push_back({ op, start, end });
+                ++next[std::size_t(r)];
+                --remaining;
+                progress = true;
+            }
+        }
+        if (!progress) {
+            Issues blocked;
+            for (int r = 0; r < p; ++r)
+                if (next[std::size_t(r)] < s.rankOps[std::size_t(r)].size())
+                    blocked.push_back({ Severity::Error, "rank " + std::to_string(r),
+                        "deadlock: blocked at op " + std::to_string(next[std::size_t(r)]) + " ("
+                            + opText(s.rankOps[std::size_t(r)][next[std::size_t(r)]]) + "), its input never arrives",
+                        -1 });
+            return Result<ScheduleRun>(blocked);
+        }
+    }
+
+    // Metrics.
+    run.busy.assign(std::size_t(p), 0.0);
+    run.idle.assign(std::size_t(p), 0.0);
+    run.internalIdle.assign(std::size_t(p), 0.0);
+    run.peakInFlightChunks.assign(std::size_t(p), 0.0);
+    run.peakInFlight.assign(std::size_t(p), 0.0);
+    for (int r = 0; r < p; ++r)
+        for (const TimedOp& t : run.ranks[std::size_t(r)]) run.makespan = std::max(run.makespan, t.end);
+    double busyTotal = 0, idleTotal = 0;
+    for (int r = 0; r < p; ++r) {
+        const auto& timed = run.ranks[std::size_t(r)];
+        double busy = 0;
+        // In-flight activations (SCHEDULES.md 1.7): +1 when an F starts, -1 when the microbatch's backward frees
+        // them: at the end of B, or of W when the backward is split.
+        std::vector<std::pair<double, int>> events;
+        for (const TimedOp& t : timed) {
+            busy += t.end - t.start;
+            const Op& op = t.op;
+            if (op.kind == OpKind::F || op.kind == OpKind::OverlapFB) events.push_back({ t.start, +1 });
+            if (op.kind == OpKind::B || op.kind == OpKind::W || op.kind == OpKind::OverlapFB) events.push_back({ t.end, -1 });
+        }
+        // At equal times frees come first.
+        std::sort(events.begin(), events.end(), [](const auto& a, const auto& b) {
+            return a.first < b.first || (a.first == b.first && a.second < b.second);
+        });
+        int level = 0, peak = 0;
+        for (const auto& e : events) peak = std::max(peak, level += e.second);
+        run.busy[std::size_t(r)] = busy;
+        run.idle[std::size_t(r)] = run.makespan - busy;
+        if (!timed.empty()) run.internalIdle[std::size_t(r)] = (timed.back().end - timed.front().start) - busy;
+        run.peakInFlightChunks[std::size_t(r)] = peak;
+        // Stage units: a chunk counts 1/v; in DualPipe's two pipelines each chunk is a whole stage (README: P+1).
+        const int perStage = s.placement == Placement::Bidirectional ? 1 : std::max(1, s.chunksPerRank);
+        run.peakInFlight[std::size_t(r)] = double(peak) / perStage;
+        busyTotal += busy;
+        idleTotal += run.makespan - busy;
+    }
+    run.bubbleFraction = run.makespan > 0 ? idleTotal / (double(p) * run.makespan) : 0.0;
+    run.bubbleOverhead = busyTotal > 0 ? idleTotal / busyTotal : 0.0;
+    return run;
+}
+
+} // namespace planscope

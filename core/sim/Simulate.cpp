@@ -1,0 +1,367 @@
+#include "Timeline.h"
+
+#include "ScheduleRun.h"
+#include "cost/Evaluate.h"
+#include "cost/Parameters.h"
+#include "util/Units.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace planscope {
+
+std::string_view toString(Stream s)
+{
+    switch (s) {
+    case Stream::Compute: return "compute";
+    case Stream::P2P: return "p2p";
+    case Stream::DataParallel: return "data parallel";
+    case Stream::Optimizer: return "optimizer";
+    }
+    return "?";
+}
+
+std::string_view toString(SpanKind k)
+{
+    switch (k) {
+    case SpanKind::Forward: return "forward";
+    case SpanKind::Backward: return "backward";
+    case SpanKind::InputGrad: return "input-grad";
+    case SpanKind::WeightGrad: return "weight-grad";
+    case SpanKind::OverlapFB: return "overlapped F&B";
+    case SpanKind::SendActivation: return "send activation";
+    case SpanKind::SendGradient: return "send gradient";
+    case SpanKind::GradReduce: return "gradient reduction";
+    case SpanKind::ParamGather: return "parameter all-gather";
+    case SpanKind::OptimizerStep: return "optimizer step";
+    }
+    return "?";
+}
+
+namespace {
+
+SpanKind spanKind(OpKind k)
+{
+    switch (k) {
+    case OpKind::F: return SpanKind::Forward;
+    case OpKind::B: return SpanKind::Backward;
+    case OpKind::I: return SpanKind::InputGrad;
+    case OpKind::W: return SpanKind::WeightGrad;
+    case OpKind::OverlapFB: return SpanKind::OverlapFB;
+    }
+    return SpanKind::Forward;
+}
+
+constexpr double kEps = 1e-12;
+
+} // namespace
+
+Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
+{
+    if (!pred.valid) return Result<Timeline>(pred.errors);
+    const int p = plan.parallel.pp;
+    const std::int64_t m = plan.microbatches();
+    if (m > 1000000) return Result<Timeline>::failure("training.globalBatch", "more than a million microbatches to simulate");
+    ScheduleRequest req;
+    req.kind = plan.training.schedule;
+    req.ranks = p;
+    req.microbatches = int(m);
+    req.chunks = plan.chunksPerRank();
+    auto generated = generateSchedule(req);
+    if (!generated) return Result<Timeline>(generated.errors());
+    Timeline tl;
+    tl.schedule = std::move(generated).value();
+    const Schedule& s = tl.schedule;
+
+    // Per-stage durations: the layers of each chunk, the output layer on each pipeline's last stage, and the
+    // per-microbatch ZeRO-2/3 exposure spread over the rank's chunks.
+    const std::vector<RankShape> shapes = rankShapes(plan);
+    const OpCosts& c = pred.opCosts;
+    std::vector<double> F(std::size_t(s.stages)), B(std::size_t(s.stages)), W(std::size_t(s.stages));
+    std::vector<int> chunkOf(std::size_t(s.stages), 0);
+    std::vector<int> seen(std::size_t(p), 0);
+    for (int st = 0; st < s.stages; ++st) {
+        const int r = s.stageToRank[std::size_t(st)];
+        const int chunk = seen[std::size_t(r)]++;
+        chunkOf[std::size_t(st)] = chunk;
+        const RankShape& sh = shapes[std::size_t(r)];
+        double layers;
+        if (s.placement == Placement::Bidirectional) {
+            layers = sh.layersPerMicrobatch;
+        } else {
+            const int held = sh.layersHeld, chunks = std::max(1, s.chunksPerRank);
+            layers = held / chunks + (chunk < held % chunks ? 1 : 0);
+        }
+        const bool last = s.nextStage(st) < 0;
+        const double zero = pred.stageTimes[std::size_t(r)].zeroExposedSeconds / std::max(1, s.chunksPerRank);
+        F[std::size_t(st)] = layers * c.layerForward + (last ? c.outputForward : 0.0);
+        B[std::size_t(st)] = layers * c.layerBackward + (last ? c.outputBackward : 0.0) + zero;
+        W[std::size_t(st)] = layers * c.layerWeightGrad + (last ? c.outputWeightGrad : 0.0);
+    }
+    const OpDuration duration = [&](const Op& op) -> double {
+        const std::size_t i = std::size_t(op.stage);
+        switch (op.kind) {
+        case OpKind::F: return F[i];
+        case OpKind::B: return B[i];
+        case OpKind::I: return B[i] - W[i];
+        case OpKind::W: return W[i];
+        case OpKind::OverlapFB: return F[i] + B[std::size_t(op.stage2)];
+        }
+        return 0.0;
+    };
+    auto ran = runSchedule(s, duration, c.p2p);
+    if (!ran) return Result<Timeline>(ran.errors());
+    const ScheduleRun& run = ran.value();
+    tl.pipelineSeconds = run.makespan;
+    tl.bubbleFraction = run.bubbleFraction;
+    tl.bubbleOverhead = run.bubbleOverhead;
+
+    // Compute and p2p spans.
+    std::size_t total = 0;
+    for (const auto& r : run.ranks) total += r.size() * 2;
+    tl.spans.reserve(total + std::size_t(p) * std::size_t(4 + (plan.parallel.zero >= 2 ? m : 0)));
+    for (int r = 0; r < p; ++r)
+        for (const TimedOp& t : run.ranks[std::size_t(r)]) {
+            const Op& op = t.op;
+            tl.spans.push_back({ r, Stream::Compute, spanKind(op.kind), op.stage, chunkOf[std::size_t(op.stage)], op.microbatch,
+                t.start, t.end, op.stage2, op.microbatch2 });
+            auto send = [&](SpanKind kind, int stage, int mb, int to) {
+                if (to >= 0 && s.stageToRank[std::size_t(to)] != r)
+                    tl.spans.push_back({ r, Stream::P2P, kind, stage, chunkOf[std::size_t(stage)], mb, t.end, t.end + c.p2p });
+            };
+            if (op.kind == OpKind::F || op.kind == OpKind::OverlapFB)
+                send(SpanKind::SendActivation, op.stage, op.microbatch, s.nextStage(op.stage));
+            if (op.kind == OpKind::B || op.kind == OpKind::I)
+                send(SpanKind::SendGradient, op.stage, op.microbatch, s.previousStage(op.stage));
+            if (op.kind == OpKind::OverlapFB)
+                send(SpanKind::SendGradient, op.stage2, op.microbatch2, s.previousStage(op.stage2));
+        }
+
+    // Data parallel, optimizer, memory per rank.
+    const LayerActivations act = layerActivations(plan);
+    const bool overlap = plan.training.overlapGradReduce;
+    tl.ranks.resize(std::size_t(p));
+    tl.memory.resize(std::size_t(p));
+    for (int r = 0; r < p; ++r) {
+        const auto& timed = run.ranks[std::size_t(r)];
+        const StageTime& st = pred.stageTimes[std::size_t(r)];
+        const StageMemory& mem = pred.stages[std::size_t(r)];
+        double lastEnd = 0, lastBackwardStart = 0, firstForward = -1;
+        for (const TimedOp& t : timed) {
+            lastEnd = std::max(lastEnd, t.end);
+            if (t.op.kind != OpKind::F) lastBackwardStart = std::max(lastBackwardStart, t.start);
+            if (firstForward < 0 && (t.op.kind == OpKind::F || t.op.kind == OpKind::OverlapFB)) firstForward = t.end - t.start;
+        }
+        double dpEnd = lastEnd;
+        if (plan.parallel.zero <= 1) {
+            if (st.dpReduceSeconds > 0) {
+                // Gradient buckets become ready during the last backward; the reduction overlaps it when allowed.
+                const double start = overlap ? lastBackwardStart : lastEnd;
+                dpEnd = std::max(start + st.dpReduceSeconds, lastEnd);
+                tl.spans.push_back({ r, Stream::DataParallel, SpanKind::GradReduce, -1, -1, -1, start, dpEnd });
+            }
+        } else {
+            // ZeRO-2/3 reduce-scatter every microbatch's gradients right after its backward.
+            double dpFree = 0;
+            for (const TimedOp& t : timed)
+                if (t.op.kind == OpKind::B || t.op.kind == OpKind::I || t.op.kind == OpKind::OverlapFB) {
+                    const double start = std::max(t.end, dpFree);
+                    dpFree = start + st.dpReduceSeconds / std::max(1, s.chunksPerRank);
+                    tl.spans.push_back({ r, Stream::DataParallel, SpanKind::GradReduce, t.op.kind == OpKind::OverlapFB ? t.op.stage2 : t.op.stage,
+                        -1, t.op.kind == OpKind::OverlapFB ? t.op.microbatch2 : t.op.microbatch, start, dpFree });
+                }
+            dpEnd = std::max(lastEnd, dpFree);
+        }
+        const double optEnd = dpEnd + st.optimizerSeconds;
+        tl.spans.push_back({ r, Stream::Optimizer, SpanKind::OptimizerStep, -1, -1, -1, dpEnd, optEnd });
+        double end = optEnd;
+        if (st.dpGatherSeconds > 0) {
+            tl.spans.push_back({ r, Stream::DataParallel, SpanKind::ParamGather, -1, -1, -1, optEnd, optEnd + st.dpGatherSeconds });
+            // Overlapped with the next step's first forward where allowed; only the rest is on this step.
+            end = optEnd + (overlap ? std::max(0.0, st.dpGatherSeconds - std::max(0.0, firstForward)) : st.dpGatherSeconds);
+        }
+        tl.stepSeconds = std::max(tl.stepSeconds, end);
+
+        // Memory: the static terms, plus activations in flight (SCHEDULES.md 1.7) in bytes.
+        RankMetrics& rm = tl.ranks[std::size_t(r)];
+        rm.busy = run.busy[std::size_t(r)];
+        rm.idle = run.makespan - rm.busy;
+        rm.peakInFlight = run.peakInFlight[std::size_t(r)];
+        const double workspace = plan.training.recompute == Recompute::Full ? act.full : 0.0;
+        rm.staticBytes = mem.weightsBytes + mem.gradientsBytes + mem.optimizerBytes + mem.buffersBytes + std::llround(workspace);
+        const double perStageMb = mem.inFlightMicrobatches > 0
+            ? (double(mem.activationsBytes) - workspace) / mem.inFlightMicrobatches
+            : 0.0;
+        const double perChunk = perStageMb / std::max(1, s.chunksPerRank);
+        std::vector<std::pair<double, int>> events;
+        for (const TimedOp& t : timed) {
+            if (t.op.kind == OpKind::F || t.op.kind == OpKind::OverlapFB) events.push_back({ t.start, +1 });
+            if (t.op.kind == OpKind::B || t.op.kind == OpKind::W || t.op.kind == OpKind::OverlapFB) events.push_back({ t.end, -1 });
+        }
+        std::sort(events.begin(), events.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first || (a.first == b.first && a.second < b.second); });
+        auto& points = tl.memory[std::size_t(r)];
+        points.push_back({ 0.0, rm.staticBytes });
+        int level = 0;
+        for (const auto& e : events) {
+            level += e.second;
+            const std::int64_t bytes = rm.staticBytes + std::llround(level * perChunk);
+            if (!points.empty() && std::abs(points.back().time - e.first) < kEps)
+                points.back().bytes = bytes;
+            else
+                points.push_back({ e.first, bytes });
+            rm.peakBytes = std::max(rm.peakBytes, bytes);
+        }
+        rm.peakBytes = std::max(rm.peakBytes, rm.staticBytes);
+        tl.peakBytes = std::max(tl.peakBytes, rm.peakBytes);
+    }
+
+    std::stable_sort(tl.spans.begin(), tl.spans.end(), [](const Span& a, const Span& b) {
+        if (a.rank != b.rank) return a.rank < b.rank;
+        if (a.stream != b.stream) return a.stream < b.stream;
+        return a.start < b.start;
+    });
+
+    // Critical path: walk back from the op that ends last; each op waited either for the previous op on its
+    // rank or for the input that arrived last.
+    std::map<std::tuple<int, int, int>, int> producer; // (half, stage, mb) -> span; half 0 = F, 1 = B/I, 2 = W
+    std::vector<int> previousOnRank(tl.spans.size(), -1);
+    std::vector<int> lastOnRank(std::size_t(p), -1);
+    int cur = -1;
+    for (int i = 0; i < int(tl.spans.size()); ++i) {
+        const Span& sp = tl.spans[std::size_t(i)];
+        if (sp.stream != Stream::Compute) continue;
+        previousOnRank[std::size_t(i)] = lastOnRank[std::size_t(sp.rank)];
+        lastOnRank[std::size_t(sp.rank)] = i;
+        switch (sp.kind) {
+        case SpanKind::Forward: producer[{ 0, sp.stage, sp.microbatch }] = i; break;
+        case SpanKind::Backward:
+        case SpanKind::InputGrad: producer[{ 1, sp.stage, sp.microbatch }] = i; break;
+        case SpanKind::WeightGrad: producer[{ 2, sp.stage, sp.microbatch }] = i; break;
+        case SpanKind::OverlapFB:
+            producer[{ 0, sp.stage, sp.microbatch }] = i;
+            producer[{ 1, sp.stage2, sp.microbatch2 }] = i;
+            break;
+        default: break;
+        }
+        if (cur < 0 || sp.end > tl.spans[std::size_t(cur)].end) cur = i;
+    }
+    auto find = [&](int half, int stage, int mb) -> int {
+        auto it = producer.find({ half, stage, mb });
+        return it == producer.end() ? -1 : it->second;
+    };
+    auto arrival = [&](int dep, const Span& consumer) {
+        const Span& d = tl.spans[std::size_t(dep)];
+        return d.end + (d.rank != consumer.rank ? c.p2p : 0.0);
+    };
+    std::vector<int> path;
+    for (std::size_t guard = 0; cur >= 0 && guard <= tl.spans.size(); ++guard) {
+        path.push_back(cur);
+        const Span& sp = tl.spans[std::size_t(cur)];
+        std::vector<int> deps;
+        auto add = [&](int d) {
+            if (d >= 0 && d != cur) deps.push_back(d);
+        };
+        const int fs = sp.stage, fmb = sp.microbatch;
+        if (sp.kind == SpanKind::Forward || sp.kind == SpanKind::OverlapFB) {
+            const int ps = s.previousStage(fs);
+            if (ps >= 0) add(find(0, ps, fmb));
+        }
+        if (sp.kind == SpanKind::Backward || sp.kind == SpanKind::InputGrad || sp.kind == SpanKind::OverlapFB) {
+            const int bs = sp.kind == SpanKind::OverlapFB ? sp.stage2 : fs;
+            const int bmb = sp.kind == SpanKind::OverlapFB ? sp.microbatch2 : fmb;
+            const int ns = s.nextStage(bs);
+            add(ns >= 0 ? find(1, ns, bmb) : find(0, bs, bmb));
+        }
+        if (sp.kind == SpanKind::WeightGrad) add(find(1, fs, fmb));
+        // The constraint that set the start: the latest arrival, or the rank being busy.
+        int best = -1;
+        double bestTime = -1;
+        for (int d : deps)
+            if (arrival(d, sp) > bestTime) {
+                bestTime = arrival(d, sp);
+                best = d;
+            }
+        const int prev = previousOnRank[std::size_t(cur)];
+        const double prevEnd = prev >= 0 ? tl.spans[std::size_t(prev)].end : -1;
+        if (best >= 0 && bestTime >= prevEnd - kEps && bestTime > -1)
+            cur = best;
+        else
+            cur = prev;
+    }
+    std::reverse(path.begin(), path.end());
+    tl.criticalPath = std::move(path);
+    return tl;
+}
+
+} // namespace planscope
+
+namespace planscope {
+
+void applySimulation(Prediction& pred, const Plan& plan, const Timeline& tl)
+{
+    if (!pred.valid || tl.stepSeconds <= 0) return;
+    const double gpus = plan.cluster.gpus();
+    const double peak = plan.cluster.gpu.peakFlops.forPrecision(plan.training.precision);
+    const double tokensPerStep = double(plan.training.globalBatch) * double(plan.model.seqLength);
+    pred.analyticStepSeconds = pred.stepSeconds;
+    pred.stepSeconds = tl.stepSeconds;
+    pred.bubbleFraction = tl.bubbleFraction;
+    pred.bubbleOverhead = tl.bubbleOverhead;
+    double maxIdle = 0;
+    for (const RankMetrics& r : tl.ranks) maxIdle = std::max(maxIdle, r.idle);
+    pred.bubbleSeconds = maxIdle;
+    pred.mfu = pred.modelFlopsPerStep / (pred.stepSeconds * gpus * peak);
+    pred.hfu = pred.hardwareFlopsPerStep / (pred.stepSeconds * gpus * peak);
+    pred.tokensPerSecond = tokensPerStep / pred.stepSeconds;
+    pred.trainingDays = plan.training.tokens > 0 ? plan.training.tokens / pred.tokensPerSecond / units::kSecondsPerDay : 0.0;
+    pred.timeSource = "simulation";
+}
+
+std::string chromeTrace(const Timeline& tl, const std::string& title)
+{
+    using nlohmann::json;
+    json events = json::array();
+    const int p = tl.schedule.ranks;
+    for (int r = 0; r < p; ++r) {
+        events.push_back({ { "ph", "M" }, { "name", "process_name" }, { "pid", r },
+            { "args", { { "name", "pipeline rank " + std::to_string(r) } } } });
+        events.push_back({ { "ph", "M" }, { "name", "process_sort_index" }, { "pid", r }, { "args", { { "sort_index", r } } } });
+        for (Stream st : { Stream::Compute, Stream::P2P, Stream::DataParallel, Stream::Optimizer }) {
+            events.push_back({ { "ph", "M" }, { "name", "thread_name" }, { "pid", r }, { "tid", int(st) },
+                { "args", { { "name", std::string(toString(st)) } } } });
+            events.push_back({ { "ph", "M" }, { "name", "thread_sort_index" }, { "pid", r }, { "tid", int(st) },
+                { "args", { { "sort_index", int(st) } } } });
+        }
+    }
+    for (const Span& sp : tl.spans) {
+        std::string name;
+        switch (sp.kind) {
+        case SpanKind::Forward: name = opText(Op::f(sp.stage, sp.microbatch)); break;
+        case SpanKind::Backward: name = opText(Op::b(sp.stage, sp.microbatch)); break;
+        case SpanKind::InputGrad: name = opText(Op::i(sp.stage, sp.microbatch)); break;
+        case SpanKind::WeightGrad: name = opText(Op::w(sp.stage, sp.microbatch)); break;
+        case SpanKind::OverlapFB: name = opText(Op::overlap(sp.stage, sp.microbatch, sp.stage2, sp.microbatch2)); break;
+        case SpanKind::SendActivation: name = std::to_string(sp.stage) + "SEND_F" + std::to_string(sp.microbatch); break;
+        case SpanKind::SendGradient: name = std::to_string(sp.stage) + "SEND_B" + std::to_string(sp.microbatch); break;
+        default: name = std::string(toString(sp.kind)); break;
+        }
+        json args = { { "kind", std::string(toString(sp.kind)) } };
+        if (sp.stage >= 0) args["stage"] = sp.stage;
+        if (sp.chunk >= 0) args["chunk"] = sp.chunk;
+        if (sp.microbatch >= 0) args["microbatch"] = sp.microbatch;
+        events.push_back({ { "ph", "X" }, { "name", name }, { "cat", std::string(toString(sp.kind)) }, { "pid", sp.rank },
+            { "tid", int(sp.stream) }, { "ts", sp.start * 1e6 }, { "dur", (sp.end - sp.start) * 1e6 }, { "args", args } });
+    }
+    for (int r = 0; r < int(tl.memory.size()); ++r)
+        for (const MemoryPoint& mp : tl.memory[std::size_t(r)])
+            events.push_back({ { "ph", "C" }, { "name", "memory (GiB)" }, { "pid", r }, { "ts", mp.time * 1e6 },
+                { "args", { { "GiB", double(mp.bytes) / units::kGiB } } } });
+    json doc = { { "traceEvents", events }, { "displayTimeUnit", "ms" },
+        { "otherData", { { "title", title }, { "source", "PlanScope prediction" }, { "stepSeconds", tl.stepSeconds } } } };
+    return doc.dump();
+}
+
+} // namespace planscope

@@ -1,0 +1,86 @@
+// The predicted timeline of one training step: spans per pipeline rank and stream, memory over time, the
+// critical path and the step's metrics (DESIGN.md section 2). One pipeline replica is simulated: every
+// data- and tensor-parallel replica of a pipeline rank does the same at the same time.
+#pragma once
+
+#include "cost/Prediction.h"
+#include "schedule/Schedule.h"
+#include "spec/Plan.h"
+#include "util/Result.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace planscope {
+
+enum class Stream : std::uint8_t { Compute, P2P, DataParallel, Optimizer };
+enum class SpanKind : std::uint8_t {
+    Forward,
+    Backward,
+    InputGrad,
+    WeightGrad,
+    OverlapFB,
+    SendActivation,
+    SendGradient,
+    GradReduce,     // DP/ZeRO gradient reduction (all-reduce or reduce-scatter)
+    ParamGather,    // ZeRO parameter all-gather
+    OptimizerStep,
+};
+
+std::string_view toString(Stream s);
+std::string_view toString(SpanKind k);
+
+struct Span {
+    int rank = 0;
+    Stream stream = Stream::Compute;
+    SpanKind kind = SpanKind::Forward;
+    int stage = -1;      // global (virtual) stage
+    int chunk = -1;      // index of the stage among the rank's chunks
+    int microbatch = -1;
+    double start = 0;
+    double end = 0;
+    int stage2 = -1;     // OverlapFB: the backward half's stage and microbatch
+    int microbatch2 = -1;
+    bool operator==(const Span&) const = default;
+};
+
+struct MemoryPoint {
+    double time = 0;
+    std::int64_t bytes = 0; // total on one GPU of the rank: static terms + activations in flight
+    bool operator==(const MemoryPoint&) const = default;
+};
+
+struct RankMetrics {
+    double busy = 0;         // compute
+    double idle = 0;         // makespan of the pipeline part - busy
+    double peakInFlight = 0; // stage-microbatch units
+    std::int64_t staticBytes = 0;
+    std::int64_t peakBytes = 0;
+    bool operator==(const RankMetrics&) const = default;
+};
+
+struct Timeline {
+    Schedule schedule;
+    std::vector<Span> spans;              // sorted by (rank, stream, start)
+    std::vector<std::vector<MemoryPoint>> memory; // per rank, step function over time
+    std::vector<int> criticalPath;        // indexes into spans, from the first op to the step's end
+    std::vector<RankMetrics> ranks;
+    double pipelineSeconds = 0;           // last compute op's end
+    double stepSeconds = 0;               // including the DP tail and the optimizer step
+    double bubbleFraction = 0;            // idle share of the pipeline part
+    double bubbleOverhead = 0;            // idle over busy
+    std::int64_t peakBytes = 0;
+    bool operator==(const Timeline&) const = default;
+};
+
+// Simulates the plan's schedule with per-stage durations from the prediction's cost model.
+Result<Timeline> simulate(const Plan& plan, const Prediction& prediction);
+
+// Replaces the analytic step time of a prediction with the simulated one (and everything derived from it).
+void applySimulation(Prediction& prediction, const Plan& plan, const Timeline& timeline);
+
+// Chrome trace JSON (one process per pipeline rank, one thread per stream), for Perfetto.
+std::string chromeTrace(const Timeline& timeline, const std::string& title);
+
+} // namespace planscope

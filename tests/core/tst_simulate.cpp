@@ -1,0 +1,191 @@
+// The schedule simulation on plans: agreement with the analytic step where its formulas hold, the shape of
+// the timeline, memory over time, the critical path, deadlocks and the Chrome trace.
+#include "TestUtil.h"
+
+#include "schedule/Generators.h"
+#include "sim/ScheduleRun.h"
+#include "sim/Timeline.h"
+
+#include <QObject>
+#include <set>
+#include <nlohmann/json.hpp>
+
+using namespace planscope;
+using nlohmann::json;
+using planscope::test::near;
+
+namespace {
+// Equal stages, no communication: one node, tp = dp = 1, an effectively free link, a tiny vocabulary so the
+// output layer is negligible.
+Plan equalStages(const std::string& schedule, int pp, int microbatches, int vpp = 1)
+{
+    json j = {
+        { "schema", "planscope/plan/v1" },
+        { "model", test::gptModel(pp * vpp * 2, 1024, 16, 8, 1024) },
+        { "cluster",
+            { { "gpu", "a100-sxm4-80gb" }, { "nodes", 1 }, { "gpusPerNode", pp },
+                { "intraNode", { { "bandwidth", 1e30 }, { "latency", 0 } } },
+                { "interNode", { { "bandwidth", 1e30 }, { "latency", 0 } } } } },
+        { "parallel", { { "dp", 1 }, { "tp", 1 }, { "pp", pp }, { "vpp", vpp } } },
+        { "training", { { "microBatch", 1 }, { "globalBatch", microbatches }, { "schedule", schedule }, { "tokens", 1e9 } } },
+    };
+    return test::planFromText(j.dump());
+}
+} // namespace
+
+class TestSimulate : public QObject {
+    Q_OBJECT
+private slots:
+    void deadlockIsReportedNotHung()
+    {
+        // Rank 1 waits for a backward before running the forward that would feed it.
+        Schedule s = schedules::makeSchedule(ScheduleKind::OneFOneB, Placement::Linear, 2, 1, 1, 1);
+        s.rankOps[0] = { Op::f(0, 0), Op::b(0, 0) };
+        s.rankOps[1] = { Op::b(1, 0), Op::f(1, 0) };
+        QVERIFY(checkSchedule(s).empty() == false); // backward before its forward on rank 1
+        auto run = runSchedule(s, unitDurations());
+        QVERIFY(!run.ok());
+        QCOMPARE(run.errors().size(), std::size_t(2)); // both ranks blocked
+        QVERIFY(run.errors()[1].message.find("1B0") != std::string::npos);
+        QVERIFY(run.errors()[0].message.find("deadlock") != std::string::npos);
+    }
+
+    void handBuiltScheduleTimes()
+    {
+        // 2 ranks, 2 microbatches, GPipe by hand, F = 1, B = 2, comm 0.5 on cross-rank edges.
+        Schedule s = schedules::makeSchedule(ScheduleKind::GPipe, Placement::Linear, 2, 1, 1, 2);
+        s.rankOps[0] = { Op::f(0, 0), Op::f(0, 1), Op::b(0, 0), Op::b(0, 1) };
+        s.rankOps[1] = { Op::f(1, 0), Op::f(1, 1), Op::b(1, 0), Op::b(1, 1) };
+        QVERIFY(checkSchedule(s).empty());
+        auto run = runSchedule(s, unitDurations(1, 2), 0.5);
+        QVERIFY(run.ok());
+        // r0: F0 [0,1] F1 [1,2]; r1: F0 [1.5,2.5] F1 [2.5,3.5] B0 [3.5,5.5] B1 [5.5,7.5];
+        // r0: B0 waits for r1's B0 + 0.5 = 6.0 -> [6,8], B1 at 8 (r1's B1 arrives 8.0) -> [8,10].
+        QCOMPARE(run->ranks[1][2].start, 3.5);
+        QCOMPARE(run->ranks[0][2].start, 6.0);
+        QCOMPARE(run->makespan, 10.0);
+        QCOMPARE(run->busy[0], 6.0);
+        QCOMPARE(run->idle[1], 4.0);
+        QCOMPARE(run->peakInFlightChunks[0], 2.0);
+    }
+
+    void agreesWithAnalyticWhereFormulasHold_data()
+    {
+        QTest::addColumn<QString>("schedule");
+        QTest::addColumn<int>("pp");
+        QTest::addColumn<int>("m");
+        QTest::addColumn<int>("vpp");
+        QTest::newRow("gpipe p4 m8") << "gpipe" << 4 << 8 << 1;
+        QTest::newRow("1f1b p4 m8") << "1f1b" << 4 << 8 << 1;
+        QTest::newRow("1f1b p8 m32") << "1f1b" << 8 << 32 << 1;
+        QTest::newRow("1f1b p2 m2") << "1f1b" << 2 << 2 << 1;
+        QTest::newRow("interleaved p4 m8 v2") << "interleaved-1f1b" << 4 << 8 << 2;
+        QTest::newRow("interleaved p4 m16 v4") << "interleaved-1f1b" << 4 << 16 << 4;
+    }
+    void agreesWithAnalyticWhereFormulasHold()
+    {
+        QFETCH(QString, schedule);
+        QFETCH(int, pp);
+        QFETCH(int, m);
+        QFETCH(int, vpp);
+        const Plan plan = equalStages(schedule.toStdString(), pp, m, vpp);
+        const Prediction pred = evaluate(plan);
+        QVERIFY(pred.valid);
+        auto tl = simulate(plan, pred);
+        QVERIFY2(tl.ok(), tl.ok() ? "" : tl.errors().front().message.c_str());
+        // (m + (p-1)/v) * (F + B) with F, B the stage times of one microbatch (GPipe/1F1B: v = 1).
+        const StageTime& st = pred.stageTimes[0];
+        const double slot = st.forwardSeconds + st.backwardSeconds;
+        const double expected = (m + double(pp - 1) / vpp) * slot;
+        QVERIFY2(near(tl->pipelineSeconds, expected, 2e-3),
+            qPrintable(QStringLiteral("simulated %1 vs (m+(p-1)/v)(F+B) %2").arg(tl->pipelineSeconds).arg(expected)));
+        QVERIFY2(near(tl->stepSeconds, pred.stepSeconds, 2e-3),
+            qPrintable(QStringLiteral("simulated step %1 vs analytic %2").arg(tl->stepSeconds).arg(pred.stepSeconds)));
+        // Both bubble definitions.
+        QVERIFY(near(tl->bubbleFraction, double(pp - 1) / (double(m) * vpp + pp - 1), 2e-3));
+        QVERIFY(near(tl->bubbleOverhead, double(pp - 1) / (double(m) * vpp), 2e-3));
+        Prediction sim = pred;
+        applySimulation(sim, plan, tl.value());
+        QCOMPARE(sim.timeSource, std::string("simulation"));
+        QVERIFY(near(sim.mfu, pred.modelFlopsPerStep / (sim.stepSeconds * plan.cluster.gpus()
+                                     * plan.cluster.gpu.peakFlops.forPrecision(plan.training.precision))));
+    }
+
+    void timelineShape()
+    {
+        const Plan plan = test::loadSample("default.plan.json");
+        const Prediction pred = evaluate(plan);
+        auto tl = simulate(plan, pred);
+        QVERIFY(tl.ok());
+        const int p = plan.parallel.pp;
+        const std::int64_t m = plan.microbatches();
+        int compute = 0, sends = 0, reduce = 0, optimizer = 0;
+        for (std::size_t i = 0; i < tl->spans.size(); ++i) {
+            const Span& sp = tl->spans[i];
+            QVERIFY(sp.end >= sp.start);
+            if (i > 0) {
+                const Span& prev = tl->spans[i - 1];
+                QVERIFY(prev.rank < sp.rank || (prev.rank == sp.rank && (prev.stream < sp.stream
+                    || (prev.stream == sp.stream && prev.start <= sp.start))));
+                if (prev.rank == sp.rank && prev.stream == Stream::Compute && sp.stream == Stream::Compute)
+                    QVERIFY(prev.end <= sp.start + 1e-12); // one op at a time on a rank
+            }
+            switch (sp.stream) {
+            case Stream::Compute: ++compute; break;
+            case Stream::P2P: ++sends; break;
+            case Stream::DataParallel: reduce += sp.kind == SpanKind::GradReduce; break;
+            case Stream::Optimizer: ++optimizer; break;
+            }
+        }
+        QCOMPARE(compute, int(2 * m * p));                // one F and one B per microbatch per stage
+        QCOMPARE(sends, int(2 * m * (p - 1)));            // activations down, gradients up, across p-1 boundaries
+        QCOMPARE(optimizer, p);
+        QCOMPARE(reduce, p);                              // ZeRO-1: one reduce-scatter per rank
+        // The DP reduction overlaps the last backward (overlapGradReduce): it starts before compute ends.
+        for (const Span& sp : tl->spans)
+            if (sp.kind == SpanKind::GradReduce) QVERIFY(sp.start < tl->pipelineSeconds);
+        QVERIFY(tl->stepSeconds >= tl->pipelineSeconds);
+        // Memory: 1F1B holds p - r microbatches at the peak, as the analytic model says.
+        for (int r = 0; r < p; ++r) {
+            QCOMPARE(tl->ranks[std::size_t(r)].peakInFlight, double(std::min<std::int64_t>(p - r, m)));
+            const std::int64_t analytic = pred.stages[std::size_t(r)].totalBytes;
+            QVERIFY2(std::llabs(tl->ranks[std::size_t(r)].peakBytes - analytic) <= 8,
+                qPrintable(QStringLiteral("rank %1: %2 vs %3").arg(r).arg(tl->ranks[std::size_t(r)].peakBytes).arg(analytic)));
+            QCOMPARE(tl->memory[std::size_t(r)].back().bytes, tl->ranks[std::size_t(r)].staticBytes); // returns to static
+        }
+        // Critical path: from time 0 to the end of the last compute op, in time order.
+        QVERIFY(!tl->criticalPath.empty());
+        QCOMPARE(tl->spans[std::size_t(tl->criticalPath.front())].start, 0.0);
+        QVERIFY(near(tl->spans[std::size_t(tl->criticalPath.back())].end, tl->pipelineSeconds));
+        for (std::size_t k = 1; k < tl->criticalPath.size(); ++k)
+            QVERIFY(tl->spans[std::size_t(tl->criticalPath[k - 1])].end <= tl->spans[std::size_t(tl->criticalPath[k])].start + 1e-9);
+    }
+
+    void chromeTraceOpensAsPerfettoExpects()
+    {
+        const Plan plan = test::loadSample("default.plan.json");
+        const Prediction pred = evaluate(plan);
+        auto tl = simulate(plan, pred);
+        QVERIFY(tl.ok());
+        const json doc = json::parse(chromeTrace(tl.value(), plan.name));
+        int complete = 0, processes = 0, threads = 0;
+        std::set<int> pids;
+        for (const json& e : doc["traceEvents"]) {
+            const std::string ph = e["ph"].get<std::string>();
+            if (ph == "X") {
+                ++complete;
+                pids.insert(e["pid"].get<int>());
+                QVERIFY(e["dur"].get<double>() >= 0);
+            }
+            if (ph == "M" && e["name"] == "process_name") ++processes;
+            if (ph == "M" && e["name"] == "thread_name") ++threads;
+        }
+        QCOMPARE(complete, int(tl->spans.size()));
+        QCOMPARE(processes, plan.parallel.pp);
+        QCOMPARE(threads, plan.parallel.pp * 4);
+        QCOMPARE(int(pids.size()), plan.parallel.pp);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSimulate)
+#include "tst_simulate.moc"
