@@ -42,9 +42,11 @@ usage:
                                                    the prediction with the simulated step, plus a timeline summary;
                                                    the trace opens in Perfetto (one process per pipeline rank)
   planscope-cli schedule --kind K --stages P --microbatches M [--vpp V] [--variant megatron|megatron-legacy|torch]
-                [--group G] [--forward F] [--backward B] [--weight W] [--overlap FB] [--comm C] [--json|--csv]
+                [--group G] [--forward F] [--backward B] [--weight W] [--overlap FB] [--comm C]
+                [--import SCHEDULE.csv] [--json|--csv|--csv-comms]
                                                    one pipeline schedule: op order per rank, makespan, idle, peaks
-                                                   (durations per chunk; defaults F=1, B=2, W=1, FB=F+B, C=0)
+                                                   (durations per chunk; defaults F=1, B=2, W=1, FB=F+B, C=0);
+                                                   CSV = PyTorch pipelining's compute_only / compute_comms format
   planscope-cli --version | --help
 
 Exit codes: 0 ok, 1 usage or file error, 2 invalid plan (errors name the field or byte offset).
@@ -352,7 +354,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (verb == "simulate") return cmdSimulate(parseArgs(args, 1, { "--chrome-trace" }), out, err);
     if (verb == "schedule")
         return cmdSchedule(parseArgs(args, 1, { "--kind", "--stages", "--microbatches", "--vpp", "--group", "--variant",
-                               "--forward", "--backward", "--weight", "--overlap", "--comm" }),
+                               "--forward", "--backward", "--weight", "--overlap", "--comm", "--import" }),
             out, err);
     err << "planscope-cli: unknown verb \"" << verb << "\"\n" << kUsage;
     return 1;

@@ -90,7 +90,19 @@ int cmdSchedule(const Args& a, std::ostream& out, std::ostream& err)
         err << "planscope-cli: --weight (the weight-gradient part) cannot exceed --backward (the full backward)\n";
         return 1;
     }
-    auto sched = generateSchedule(req);
+    Result<Schedule> sched = Result<Schedule>::failure("", "");
+    if (a.options.count("--import")) {
+        // A schedule written by PyTorch (or exported here): one row per rank of pipelining actions.
+        auto text = readTextFile(a.options.at("--import"));
+        if (!text) {
+            err << "planscope-cli: cannot open " << a.options.at("--import") << "\n";
+            return 1;
+        }
+        sched = scheduleFromCsv(text.value(), req.kind);
+        if (sched) req.microbatches = sched->microbatches * sched->pipelines;
+    } else {
+        sched = generateSchedule(req);
+    }
     if (!sched) {
         json e = { { "schema", "planscope/schedule/v1" }, { "valid", false }, { "errors", issuesToJson(sched.errors()) } };
         out << e.dump(2) << "\n";
@@ -104,8 +116,8 @@ int cmdSchedule(const Args& a, std::ostream& out, std::ostream& err)
         return 2;
     }
     const ScheduleRun& r = run.value();
-    if (a.has("--csv")) {
-        out << scheduleToCsv(s);
+    if (a.has("--csv") || a.has("--csv-comms")) {
+        out << scheduleToCsv(s, a.has("--csv-comms"));
         return 0;
     }
     if (!a.has("--json")) {

@@ -320,10 +320,11 @@ Prediction evaluate(const Plan& plan, Explainer* ex)
                     : tm.dpSeconds;
             }
         } else {
-            double perMb = dpTime(Collective::ReduceScatter, gradBytesD, gradBytesE);
-            if (P.zero >= 3) perMb += 2.0 * dpTime(Collective::AllGather, wBytesD, wBytesE);
+            const double rs = dpTime(Collective::ReduceScatter, gradBytesD, gradBytesE);
+            tm.zeroGatherSeconds = P.zero >= 3 ? dpTime(Collective::AllGather, wBytesD, wBytesE) : 0.0;
+            const double perMb = rs + 2.0 * tm.zeroGatherSeconds;
             tm.dpSeconds = double(m) * perMb;
-            tm.dpReduceSeconds = perMb;
+            tm.dpReduceSeconds = rs;
             tm.zeroExposedSeconds = std::max(0.0, perMb - (tm.forwardSeconds + tm.backwardSeconds));
             if (P.zero == 2) {
                 // After the sharded optimizer step every rank gathers the updated weights (ZeRO section 7.2.1).

@@ -48,6 +48,7 @@ struct StageTime {
     double dpSeconds = 0;                // all data-parallel communication of the step
     double dpReduceSeconds = 0;          // gradient reduction: once per step (ZeRO-0/1) or per microbatch (ZeRO-2/3)
     double dpGatherSeconds = 0;          // parameter all-gather after the optimizer step (ZeRO-1/2)
+    double zeroGatherSeconds = 0;        // ZeRO-3: one all-gather of the rank's weights, before every F and every B
     double dpExposedSeconds = 0;
     double optimizerSeconds = 0;
     bool operator==(const StageTime&) const = default;

@@ -55,7 +55,7 @@ json predictionToJson(const Prediction& p)
     for (const StageTime& t : p.stageTimes)
         times.push_back({ { "stage", t.stage }, { "forwardSeconds", t.forwardSeconds },
             { "backwardSeconds", t.backwardSeconds }, { "weightGradSeconds", t.weightGradSeconds },
-            { "p2pSeconds", t.p2pSeconds }, { "layerCommSeconds", t.layerCommSeconds }, { "zeroExposedSeconds", t.zeroExposedSeconds }, { "dpSeconds", t.dpSeconds }, { "dpReduceSeconds", t.dpReduceSeconds }, { "dpGatherSeconds", t.dpGatherSeconds },
+            { "p2pSeconds", t.p2pSeconds }, { "layerCommSeconds", t.layerCommSeconds }, { "zeroExposedSeconds", t.zeroExposedSeconds }, { "dpSeconds", t.dpSeconds }, { "dpReduceSeconds", t.dpReduceSeconds }, { "dpGatherSeconds", t.dpGatherSeconds }, { "zeroGatherSeconds", t.zeroGatherSeconds },
             { "dpExposedSeconds", t.dpExposedSeconds }, { "optimizerSeconds", t.optimizerSeconds } });
     j["time"] = { { "stepSeconds", p.stepSeconds }, { "bubbleFraction", p.bubbleFraction },
         { "bubbleOverhead", p.bubbleOverhead }, { "mfu", p.mfu }, { "hfu", p.hfu }, { "tokensPerSecond", p.tokensPerSecond },

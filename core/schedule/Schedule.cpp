@@ -208,13 +208,46 @@ Issues checkSchedule(const Schedule& s)
     return issues;
 }
 
-std::string scheduleToCsv(const Schedule& s)
+std::string scheduleToCsv(const Schedule& s, bool withComms)
 {
     std::string out;
-    for (const auto& ops : s.rankOps) {
-        for (std::size_t k = 0; k < ops.size(); ++k) {
-            if (k) out += ',';
-            out += opText(ops[k]);
+    for (int r = 0; r < s.ranks; ++r) {
+        const auto& ops = s.rankOps[std::size_t(r)];
+        bool first = true;
+        auto emit = [&](const std::string& action) {
+            if (!first) out += ',';
+            out += action;
+            first = false;
+        };
+        auto crosses = [&](int from, int to) { return to >= 0 && s.stageToRank[std::size_t(to)] != s.stageToRank[std::size_t(from)]; };
+        auto comm = [&](int stage, const char* what, int mb) { emit(std::to_string(stage) + what + std::to_string(mb)); };
+        for (const Op& op : ops) {
+            if (withComms) {
+                // Receives for the inputs of this op.
+                auto recvs = [&](OpKind k, int stage, int mb) {
+                    if (k == OpKind::F && crosses(stage, s.previousStage(stage))) comm(stage, "RECV_F", mb);
+                    if ((k == OpKind::B || k == OpKind::I) && crosses(stage, s.nextStage(stage))) comm(stage, "RECV_B", mb);
+                };
+                if (op.kind == OpKind::OverlapFB) {
+                    recvs(OpKind::F, op.stage, op.microbatch);
+                    recvs(OpKind::B, op.stage2, op.microbatch2);
+                } else {
+                    recvs(op.kind, op.stage, op.microbatch);
+                }
+            }
+            emit(opText(op));
+            if (withComms) {
+                auto sends = [&](OpKind k, int stage, int mb) {
+                    if (k == OpKind::F && crosses(stage, s.nextStage(stage))) comm(stage, "SEND_F", mb);
+                    if ((k == OpKind::B || k == OpKind::I) && crosses(stage, s.previousStage(stage))) comm(stage, "SEND_B", mb);
+                };
+                if (op.kind == OpKind::OverlapFB) {
+                    sends(OpKind::F, op.stage, op.microbatch);
+                    sends(OpKind::B, op.stage2, op.microbatch2);
+                } else {
+                    sends(op.kind, op.stage, op.microbatch);
+                }
+            }
         }
         out += '\n';
     }

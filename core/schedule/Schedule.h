@@ -88,8 +88,11 @@ std::vector<int> placeStages(Placement placement, int ranks, int stages);
 // its backward and I before W on the same rank, ops on the rank that holds their stage.
 Issues checkSchedule(const Schedule& schedule);
 
-// PyTorch pipelining's CSV: one row per rank, actions separated by commas ("compute_only" format).
-std::string scheduleToCsv(const Schedule& schedule);
+// PyTorch pipelining's CSV: one row per rank, actions separated by commas. "compute_only" lists the compute
+// actions; "compute_comms" also has the lowered SEND_F/RECV_F/SEND_B/RECV_B actions: each send right after the
+// op that produces it, each receive right before the op that consumes it (torch _add_send_recv, with receives
+// moved next to their consumer as in pytorch/pytorch#172833). Same-rank hand-offs (the turn of a V) need none.
+std::string scheduleToCsv(const Schedule& schedule, bool withComms = false);
 // Reads a compute_only CSV back (communication actions are skipped); placement is inferred as loop unless
 // the op stages show a V. Errors carry the row and column.
 Result<Schedule> scheduleFromCsv(std::string_view csv, ScheduleKind kind = ScheduleKind::OneFOneB);

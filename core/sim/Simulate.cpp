@@ -18,6 +18,7 @@ std::string_view toString(Stream s)
     case Stream::Compute: return "compute";
     case Stream::P2P: return "p2p";
     case Stream::DataParallel: return "data parallel";
+    case Stream::ZeroGather: return "ZeRO-3 all-gather";
     case Stream::Optimizer: return "optimizer";
     }
     return "?";
@@ -173,6 +174,18 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
                         -1, t.op.kind == OpKind::OverlapFB ? t.op.microbatch2 : t.op.microbatch, start, dpFree });
                 }
             dpEnd = std::max(lastEnd, dpFree);
+            if (st.zeroGatherSeconds > 0) {
+                // ZeRO-3 gathers each op's weights just before it runs (prefetched behind the previous op).
+                const double each = st.zeroGatherSeconds / std::max(1, s.chunksPerRank);
+                double gatherFree = 0;
+                for (const TimedOp& t : timed) {
+                    if (t.op.kind == OpKind::W) continue;
+                    const double start = std::max(gatherFree, t.start - each);
+                    gatherFree = start + each;
+                    tl.spans.push_back({ r, Stream::ZeroGather, SpanKind::ParamGather, t.op.stage, chunkOf[std::size_t(t.op.stage)],
+                        t.op.microbatch, start, gatherFree });
+                }
+            }
         }
         const double optEnd = dpEnd + st.optimizerSeconds;
         tl.spans.push_back({ r, Stream::Optimizer, SpanKind::OptimizerStep, -1, -1, -1, dpEnd, optEnd });
@@ -329,7 +342,7 @@ std::string chromeTrace(const Timeline& tl, const std::string& title)
         events.push_back({ { "ph", "M" }, { "name", "process_name" }, { "pid", r },
             { "args", { { "name", "pipeline rank " + std::to_string(r) } } } });
         events.push_back({ { "ph", "M" }, { "name", "process_sort_index" }, { "pid", r }, { "args", { { "sort_index", r } } } });
-        for (Stream st : { Stream::Compute, Stream::P2P, Stream::DataParallel, Stream::Optimizer }) {
+        for (Stream st : { Stream::Compute, Stream::P2P, Stream::DataParallel, Stream::ZeroGather, Stream::Optimizer }) {
             events.push_back({ { "ph", "M" }, { "name", "thread_name" }, { "pid", r }, { "tid", int(st) },
                 { "args", { { "name", std::string(toString(st)) } } } });
             events.push_back({ { "ph", "M" }, { "name", "thread_sort_index" }, { "pid", r }, { "tid", int(st) },

@@ -14,7 +14,7 @@
 
 namespace planscope {
 
-enum class Stream : std::uint8_t { Compute, P2P, DataParallel, Optimizer };
+enum class Stream : std::uint8_t { Compute, P2P, DataParallel, ZeroGather, Optimizer };
 enum class SpanKind : std::uint8_t {
     Forward,
     Backward,

@@ -134,6 +134,7 @@ private slots:
             case Stream::Compute: ++compute; break;
             case Stream::P2P: ++sends; break;
             case Stream::DataParallel: reduce += sp.kind == SpanKind::GradReduce; break;
+            case Stream::ZeroGather: break;
             case Stream::Optimizer: ++optimizer; break;
             }
         }
@@ -161,6 +162,26 @@ private slots:
             QVERIFY(tl->spans[std::size_t(tl->criticalPath[k - 1])].end <= tl->spans[std::size_t(tl->criticalPath[k])].start + 1e-9);
     }
 
+    void zero3GathersBeforeEveryForwardAndBackward()
+    {
+        // The 10B interview plan: ZeRO-3 over 8 GPUs, pp = 1, m = 32.
+        const Plan plan = test::loadSample("interview-10b-8xa100.plan.json");
+        const Prediction pred = evaluate(plan);
+        auto tl = simulate(plan, pred);
+        QVERIFY(tl.ok());
+        const std::int64_t m = plan.microbatches();
+        int gathers = 0, reduces = 0;
+        for (const Span& sp : tl->spans) {
+            if (sp.kind == SpanKind::ParamGather && sp.stream == Stream::ZeroGather) {
+                ++gathers;
+                QVERIFY(test::near(sp.end - sp.start, pred.stageTimes[0].zeroGatherSeconds));
+            }
+            if (sp.kind == SpanKind::GradReduce) ++reduces;
+        }
+        QCOMPARE(gathers, int(2 * m)); // before every F and every B
+        QCOMPARE(reduces, int(m));     // a reduce-scatter after every backward
+    }
+
     void chromeTraceOpensAsPerfettoExpects()
     {
         const Plan plan = test::loadSample("default.plan.json");
@@ -182,7 +203,7 @@ private slots:
         }
         QCOMPARE(complete, int(tl->spans.size()));
         QCOMPARE(processes, plan.parallel.pp);
-        QCOMPARE(threads, plan.parallel.pp * 4);
+        QCOMPARE(threads, plan.parallel.pp * 5); // compute, p2p, data parallel, ZeRO-3 gathers, optimizer
         QCOMPARE(int(pids.size()), plan.parallel.pp);
     }
 };
