@@ -101,8 +101,20 @@ void PlanDocument::evaluateAsync()
     ++m_pending;
     QtConcurrent::run([plan = m_plan, generation] {
         auto explainer = std::make_shared<Explainer>();
-        auto prediction = std::make_shared<const Prediction>(evaluate(plan, explainer.get()));
-        return Evaluation { generation, plan, std::move(prediction), std::move(explainer) };
+        const Prediction predicted = evaluate(plan, explainer.get());
+        std::shared_ptr<const Timeline> timeline;
+        QString timelineError;
+        if (predicted.valid) {
+            // The schedule simulation runs on the same worker: every view gets prediction and timeline together.
+            auto simulated = simulate(plan, predicted);
+            if (simulated)
+                timeline = std::make_shared<const Timeline>(std::move(simulated).value());
+            else
+                timelineError = describe(simulated.errors());
+        }
+        auto prediction = std::make_shared<const Prediction>(predicted);
+        return Evaluation { generation, plan, std::move(prediction), std::move(explainer), std::move(timeline),
+            std::move(timelineError) };
     }).then(this, [this](Evaluation evaluation) {
         --m_pending;
         publish(std::move(evaluation));
@@ -116,6 +128,8 @@ void PlanDocument::publish(Evaluation evaluation)
     m_predictedPlan = std::move(evaluation.plan);
     m_prediction = std::move(evaluation.prediction);
     m_explainer = std::move(evaluation.explainer);
+    m_timeline = std::move(evaluation.timeline);
+    m_timelineError = std::move(evaluation.timelineError);
     Q_EMIT predictionChanged();
 }
 

@@ -5,6 +5,7 @@
 
 #include "cost/Explain.h"
 #include "cost/Prediction.h"
+#include "sim/Timeline.h"
 #include "spec/Plan.h"
 #include "util/Result.h"
 
@@ -40,6 +41,10 @@ public:
     // The latest published result and the plan it was computed from; null before the first one.
     std::shared_ptr<const Prediction> prediction() const { return m_prediction; }
     std::shared_ptr<const Explainer> explainer() const { return m_explainer; }
+    // The simulated timeline of one step (null when the plan is invalid or cannot be simulated);
+    // timelineError() says why it is missing.
+    std::shared_ptr<const Timeline> timeline() const { return m_timeline; }
+    QString timelineError() const { return m_timelineError; }
     const Plan& predictedPlan() const { return m_predictedPlan; }
     bool isEvaluating() const { return m_pending > 0; }
 
@@ -64,6 +69,8 @@ private:
         Plan plan;
         std::shared_ptr<const Prediction> prediction;
         std::shared_ptr<const Explainer> explainer;
+        std::shared_ptr<const Timeline> timeline;
+        QString timelineError;
     };
     void evaluateAsync();
     void publish(Evaluation evaluation);
@@ -79,6 +86,8 @@ private:
 
     std::shared_ptr<const Prediction> m_prediction;
     std::shared_ptr<const Explainer> m_explainer;
+    std::shared_ptr<const Timeline> m_timeline;
+    QString m_timelineError;
     Plan m_predictedPlan;
     quint64 m_generation = 0;
     int m_pending = 0;
