@@ -99,4 +99,27 @@ BENCHMARK_CAPTURE(run, interleaved_p32_v4_m4096_1M_ops, ScheduleKind::Interleave
 BENCHMARK_CAPTURE(run, onefoneb_p8_m64, ScheduleKind::OneFOneB, 8, 64, 1)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(simulatePlan, gpt3_1024gpu_pp16_vpp2_m192, "gpt3-175b-1024xa100.plan.json")->Unit(benchmark::kMillisecond);
 
+// What one edit costs before every view can update: evaluate with explanations, then simulate (the work
+// PlanDocument does off the GUI thread). Target: at most 100 ms for every sample.
+void editToViews(benchmark::State& state, const char* name)
+{
+    auto loaded = loadPlanFile(std::string(PLANSCOPE_SAMPLES_DIR) + "/plans/" + name);
+    if (!loaded) {
+        state.SkipWithError("cannot load plan");
+        return;
+    }
+    for (auto _ : state) {
+        Explainer ex;
+        const Prediction pred = evaluate(loaded->plan, &ex);
+        auto tl = simulate(loaded->plan, pred);
+        benchmark::DoNotOptimize(tl.ok());
+    }
+}
+BENCHMARK_CAPTURE(editToViews, default_plan, "default.plan.json")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(editToViews, gpt3_1024, "gpt3-175b-1024xa100.plan.json")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(editToViews, bloom_384, "bloom-176b-384xa100.plan.json")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(editToViews, glm130b_256_m2112, "interview-130b-256xa100-zero3.plan.json")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(editToViews, glm130b_64_m4224, "interview-130b-64xa100.plan.json")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(editToViews, llama3_405b_16k, "llama3-405b-16k-h100.plan.json")->Unit(benchmark::kMillisecond);
+
 BENCHMARK_MAIN();

@@ -1,5 +1,8 @@
 #include "MemoryBarsView.h"
 
+#include "ViewState.h"
+#include "sim/Timeline.h"
+
 #include "Palette.h"
 #include "PlanDocument.h"
 #include "util/Units.h"
@@ -142,9 +145,23 @@ void MemoryBarsView::rebuild()
     QVector<double> keys;
     for (int s = 0; s < stages; ++s)
         keys << s;
+    // At the playhead the activations are what the simulated step holds then; everything else is static.
+    const std::shared_ptr<const Timeline> timeline = m_document ? m_document->timeline() : nullptr;
+    const bool atPlayhead = m_mode == Mode::AtPlayhead && timeline && m_viewState
+        && int(timeline->memory.size()) == stages;
+    std::vector<StageMemory> shown = pr->stages;
+    if (atPlayhead) {
+        for (int s = 0; s < stages; ++s) {
+            StageMemory& st = shown[std::size_t(s)];
+            const std::int64_t now = memoryAt(timeline->memory[std::size_t(s)], m_viewState->playhead());
+            const std::int64_t fixed = st.weightsBytes + st.gradientsBytes + st.optimizerBytes + st.buffersBytes;
+            st.activationsBytes = std::max<std::int64_t>(0, now - fixed);
+            st.totalBytes = fixed + st.activationsBytes;
+        }
+    }
     for (std::size_t i = 0; i < kMemorySegments.size(); ++i) {
         QVector<double> values;
-        for (const StageMemory& st : pr->stages)
+        for (const StageMemory& st : shown)
             values << units::toGiB(double(segmentBytes(st, kMemorySegments[i])));
         m_bars[int(i)]->setData(keys, values, true);
     }
@@ -155,7 +172,7 @@ void MemoryBarsView::rebuild()
     QFont labelFont = font();
     QFont alarmFont = font();
     alarmFont.setBold(true);
-    for (const StageMemory& st : pr->stages) {
+    for (const StageMemory& st : shown) {
         const double total = units::toGiB(double(st.totalBytes));
         highest = std::max(highest, total);
         const double over = total - capacity;
@@ -199,10 +216,17 @@ void MemoryBarsView::rebuild()
     m_plot->yAxis->setRange(0, highest * (writeTotals ? 1.2 : 1.12));
 
     const StageMemory& peak = pr->stages[std::size_t(pr->peakStage)];
-    m_title->setText(tr("Memory per GPU by pipeline stage: peak %1 on stage %2, capacity %3")
-                         .arg(gib(units::toGiB(double(peak.totalBytes))))
-                         .arg(pr->peakStage)
-                         .arg(gib(capacity)));
+    if (atPlayhead)
+        m_title->setText(tr("Memory per GPU at %1 ms of the step (peak %2 on stage %3, capacity %4)")
+                             .arg(m_viewState->playhead() * 1e3, 0, 'f', 1)
+                             .arg(gib(units::toGiB(double(peak.totalBytes))))
+                             .arg(pr->peakStage)
+                             .arg(gib(capacity)));
+    else
+        m_title->setText(tr("Memory per GPU by pipeline stage: peak %1 on stage %2, capacity %3")
+                             .arg(gib(units::toGiB(double(peak.totalBytes))))
+                             .arg(pr->peakStage)
+                             .arg(gib(capacity)));
     m_title->setTextColor(pr->fits ? QColor(Qt::black) : palette::alarm());
     m_plot->replot();
 }
@@ -296,6 +320,24 @@ double MemoryBarsView::capacityGiB() const
 QStringList MemoryBarsView::overflowLabels() const
 {
     return m_overflowLabels;
+}
+
+void MemoryBarsView::setMode(Mode mode)
+{
+    if (mode == m_mode) return;
+    m_mode = mode;
+    rebuild();
+}
+
+void MemoryBarsView::setViewState(ViewState* state)
+{
+    if (m_viewState) disconnect(m_viewState, nullptr, this, nullptr);
+    m_viewState = state;
+    if (state)
+        connect(state, &ViewState::playheadChanged, this, [this] {
+            if (m_mode == Mode::AtPlayhead) rebuild();
+        });
+    rebuild();
 }
 
 } // namespace planscope

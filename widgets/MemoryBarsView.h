@@ -19,6 +19,7 @@ class QMouseEvent;
 namespace planscope {
 
 class PlanDocument;
+class ViewState;
 
 class MemoryBarsView : public QWidget {
     Q_OBJECT
@@ -28,6 +29,13 @@ public:
 
     void setDocument(PlanDocument* document);
     void setPrediction(std::shared_ptr<const Prediction> prediction);
+
+    // Peak: each stage's peak (the analytic in-flight rule). AtPlayhead: the activations each stage holds at
+    // the ViewState's playhead in the simulated step, so the bars grow and shrink as the playhead moves.
+    enum class Mode { Peak, AtPlayhead };
+    void setMode(Mode mode);
+    Mode mode() const { return m_mode; }
+    void setViewState(ViewState* state);
 
     // Saves the chart by the file's extension: .png, .svg or .pdf. width/height <= 0: the widget's size
     // (or 1400 x 900 when it has none yet).
@@ -49,6 +57,8 @@ private:
 
     QCustomPlot* m_plot = nullptr;
     QPointer<PlanDocument> m_document;
+    QPointer<ViewState> m_viewState;
+    Mode m_mode = Mode::Peak;
     std::shared_ptr<const Prediction> m_prediction;
     QCPTextElement* m_title = nullptr;
     QList<QCPBars*> m_bars; // one per MemorySegment, in kMemorySegments order

@@ -313,6 +313,13 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
 
 namespace planscope {
 
+std::int64_t memoryAt(const std::vector<MemoryPoint>& points, double t)
+{
+    if (points.empty()) return 0;
+    auto it = std::upper_bound(points.begin(), points.end(), t, [](double v, const MemoryPoint& p) { return v < p.time; });
+    return it == points.begin() ? points.front().bytes : std::prev(it)->bytes;
+}
+
 void applySimulation(Prediction& pred, const Plan& plan, const Timeline& tl)
 {
     if (!pred.valid || tl.stepSeconds <= 0) return;

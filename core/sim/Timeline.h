@@ -74,6 +74,9 @@ struct Timeline {
     bool operator==(const Timeline&) const = default;
 };
 
+// Bytes on a GPU at time t from a rank's memory step function (the last point at or before t).
+std::int64_t memoryAt(const std::vector<MemoryPoint>& points, double t);
+
 // Simulates the plan's schedule with per-stage durations from the prediction's cost model.
 Result<Timeline> simulate(const Plan& plan, const Prediction& prediction);
 

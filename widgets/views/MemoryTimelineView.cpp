@@ -1,0 +1,151 @@
+#include "MemoryTimelineView.h"
+
+#include "Palette.h"
+#include "PlanDocument.h"
+#include "ViewState.h"
+#include "WidgetExporter.h"
+#include "sim/Timeline.h"
+#include "util/Units.h"
+
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+namespace planscope {
+
+namespace {
+// Distinct, colour-blind-safe line colours for up to eight stages, then repeated with dashes.
+QColor stageColour(int stage)
+{
+    static const QColor colours[] = { palette::blue(), palette::orange(), palette::bluishGreen(), palette::reddishPurple(),
+        palette::skyBlue(), palette::vermillion(), palette::yellow().darker(130), palette::grey().darker(140) };
+    return colours[stage % 8];
+}
+} // namespace
+
+MemoryTimelineView::MemoryTimelineView(QWidget* parent)
+    : QWidget(parent)
+    , m_plot(new QCustomPlot(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
+    m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
+    m_plot->legend->setVisible(true);
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    m_playhead = new QCPItemStraightLine(m_plot);
+    m_playhead->setPen(QPen(QColor(0x20, 0x20, 0x20), 1.5));
+    rebuild();
+}
+
+MemoryTimelineView::~MemoryTimelineView() = default;
+
+void MemoryTimelineView::setDocument(PlanDocument* document)
+{
+    if (m_document) disconnect(m_document, nullptr, this, nullptr);
+    m_document = document;
+    if (document) connect(document, &PlanDocument::predictionChanged, this, &MemoryTimelineView::rebuild);
+    rebuild();
+}
+
+void MemoryTimelineView::setViewState(ViewState* state)
+{
+    if (m_viewState) disconnect(m_viewState, nullptr, this, nullptr);
+    m_viewState = state;
+    if (state) connect(state, &ViewState::playheadChanged, this, &MemoryTimelineView::movePlayhead);
+    movePlayhead();
+}
+
+int MemoryTimelineView::lineCount() const
+{
+    int n = 0;
+    for (int i = 0; i < m_plot->graphCount(); ++i)
+        if (m_plot->graph(i)->property("stage").isValid()) ++n;
+    return n;
+}
+
+double MemoryTimelineView::valueAt(int stage, double seconds) const
+{
+    for (int i = 0; i < m_plot->graphCount(); ++i) {
+        QCPGraph* g = m_plot->graph(i);
+        if (g->property("stage").toInt() != stage || !g->property("stage").isValid()) continue;
+        double value = 0;
+        for (auto it = g->data()->constBegin(); it != g->data()->constEnd() && it->key <= seconds; ++it) value = it->value;
+        return value;
+    }
+    return -1;
+}
+
+double MemoryTimelineView::playheadSeconds() const
+{
+    return m_playhead->point1->key();
+}
+
+void MemoryTimelineView::rebuild()
+{
+    m_plot->clearGraphs();
+    m_plot->xAxis->setLabel(tr("Time in the step (s)"));
+    m_plot->yAxis->setLabel(tr("Memory per GPU (GiB, 2^30 bytes)"));
+    const std::shared_ptr<const Timeline> tl = m_document ? m_document->timeline() : nullptr;
+    const std::shared_ptr<const Prediction> pr = m_document ? m_document->prediction() : nullptr;
+    if (!tl || !pr || !pr->valid) {
+        m_plot->legend->setVisible(false);
+        m_plot->xAxis->setRange(0, 1);
+        m_plot->yAxis->setRange(0, 1);
+        m_plot->replot();
+        return;
+    }
+    m_plot->legend->setVisible(true);
+    const int stages = int(tl->memory.size());
+    double highest = units::toGiB(double(pr->capacityBytes));
+    // Many stages: draw the first, the last and every k-th so the legend stays readable.
+    const int every = std::max(1, (stages + 7) / 8);
+    for (int s = 0; s < stages; ++s) {
+        if (s % every != 0 && s != stages - 1) continue;
+        const auto& points = tl->memory[std::size_t(s)];
+        QVector<double> x, y;
+        x.reserve(int(points.size()) + 1);
+        y.reserve(int(points.size()) + 1);
+        for (const MemoryPoint& p : points) {
+            x << p.time;
+            y << units::toGiB(double(p.bytes));
+            highest = std::max(highest, y.back());
+        }
+        x << tl->stepSeconds;
+        y << (y.isEmpty() ? 0.0 : y.back());
+        QCPGraph* g = m_plot->addGraph();
+        g->setProperty("stage", s);
+        g->setName(tr("stage %1").arg(s));
+        g->setLineStyle(QCPGraph::lsStepLeft);
+        QPen pen(stageColour(s / every), 1.6);
+        if (s / every >= 8) pen.setStyle(Qt::DashLine);
+        g->setPen(pen);
+        g->setData(x, y, true);
+    }
+    const double capacity = units::toGiB(double(pr->capacityBytes));
+    QCPGraph* cap = m_plot->addGraph();
+    cap->setName(tr("GPU capacity"));
+    cap->setPen(QPen(palette::capacityLine(), 2, Qt::DashLine));
+    cap->setData({ 0.0, tl->stepSeconds }, { capacity, capacity });
+    m_plot->xAxis->setRange(0, tl->stepSeconds);
+    m_plot->yAxis->setRange(0, highest * 1.1);
+    movePlayhead();
+}
+
+void MemoryTimelineView::movePlayhead()
+{
+    const double t = m_viewState ? m_viewState->playhead() : 0.0;
+    m_playhead->point1->setCoords(t, 0);
+    m_playhead->point2->setCoords(t, 1);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool MemoryTimelineView::exportTo(const QString& path, QSize size, QString* error)
+{
+    if (size.isValid() && !size.isEmpty()) resize(size);
+    m_plot->replot();
+    return WidgetExporter::exportWidget(this, path, error);
+}
+
+} // namespace planscope
