@@ -1,7 +1,12 @@
 #include "MainWindow.h"
 
 #include "LanguageManager.h"
-#include "MemoryBarsView.h"
+#include "ViewState.h"
+#include "timeline/TimelinePage.h"
+#include "views/CommView.h"
+#include "views/GpuGridView.h"
+#include "views/MemoryPage.h"
+#include "views/PlanEditorPage.h"
 #include "PlanDocument.h"
 #include "SummaryPage.h"
 #include "WidgetExporter.h"
@@ -10,6 +15,12 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMimeData>
+#include <QSettings>
+#include <QUndoStack>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -21,30 +32,67 @@
 
 namespace planscope {
 
+namespace {
+constexpr int kMaxRecent = 8;
+const char* kRecentKey = "recentFiles";
+} // namespace
+
 MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
     : QMainWindow(parent)
     , m_languages(languages)
     , m_document(new PlanDocument(this))
-    , m_pages(new QTabWidget(this))
-    , m_summary(new SummaryPage(m_pages))
-    , m_memory(new MemoryBarsView(m_pages))
+    , m_state(new ViewState(this))
+    , m_tabs(new QTabWidget(this))
+    , m_editor(new PlanEditorPage(this))
+    , m_editorDock(new QDockWidget(this))
     , m_statusLabel(new QLabel(this))
 {
-    m_pages->setDocumentMode(true);
-    m_pages->addTab(m_summary, QString());
-    m_pages->addTab(m_memory, QString());
-    setCentralWidget(m_pages);
+    m_tabs->setDocumentMode(true);
+    setCentralWidget(m_tabs);
     statusBar()->addPermanentWidget(m_statusLabel);
+    setAcceptDrops(true);
 
-    m_summary->setDocument(m_document);
-    m_memory->setDocument(m_document);
+    auto* timeline = new TimelinePage(m_tabs);
+    auto* grid = new GpuGridView(m_tabs);
+    auto* memory = new MemoryPage(m_tabs);
+    auto* comm = new CommView(m_tabs);
+    auto* metrics = new SummaryPage(m_tabs);
+    timeline->setDocument(m_document);
+    timeline->setViewState(m_state);
+    grid->setDocument(m_document);
+    grid->setViewState(m_state);
+    memory->setDocument(m_document);
+    memory->setViewState(m_state);
+    comm->setDocument(m_document);
+    comm->setViewState(m_state);
+    metrics->setDocument(m_document);
+    m_editor->setDocument(m_document);
+
+    using namespace std::placeholders;
+    addPage(QStringLiteral("timeline"), timeline, std::bind(&TimelinePage::exportTo, timeline, _1, _2, _3));
+    addPage(QStringLiteral("grid"), grid, std::bind(&GpuGridView::exportTo, grid, _1, _2, _3));
+    addPage(QStringLiteral("memory"), memory, std::bind(&MemoryPage::exportTo, memory, _1, _2, _3));
+    addPage(QStringLiteral("comm"), comm, std::bind(&CommView::exportTo, comm, _1, _2, _3));
+    addPage(QStringLiteral("metrics"), metrics,
+        [metrics](const QString& path, QSize, QString* error) { return WidgetExporter::exportWidget(metrics, path, error); });
+
+    // The editor is a dock beside the views so that an edit and its effect are seen together.
+    m_editorDock->setObjectName(QStringLiteral("editorDock"));
+    m_editorDock->setWidget(m_editor);
+    m_editorDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable
+        | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, m_editorDock);
+    m_editorDock->hide();
+
     connect(m_document, &PlanDocument::predictionChanged, this, &MainWindow::updateStatus);
     connect(m_document, &PlanDocument::planChanged, this, &MainWindow::updateStatus);
     connect(m_document, &PlanDocument::filePathChanged, this, &MainWindow::updateTitle);
     connect(m_document, &PlanDocument::modifiedChanged, this, &MainWindow::updateTitle);
-    connect(m_pages, &QTabWidget::currentChanged, this, [this](int index) {
-        const QList<QAction*> views = m_viewGroup->actions();
-        if (index >= 0 && index < views.size()) views[index]->setChecked(true);
+    connect(m_document, &PlanDocument::predictionChanged, this, [this] {
+        if (const auto tl = m_document->timeline()) m_state->setDuration(tl->stepSeconds);
+    });
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
+        if (index >= 0 && index < int(m_pages.size())) m_pages[std::size_t(index)].action->setChecked(true);
     });
 
     createMenus();
@@ -53,22 +101,37 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
 
 MainWindow::~MainWindow() = default;
 
-QStringList MainWindow::viewNames()
+void MainWindow::addPage(const QString& name, QWidget* widget, std::function<bool(const QString&, QSize, QString*)> exportTo)
 {
-    return { QStringLiteral("summary"), QStringLiteral("memory") };
+    m_tabs->addTab(widget, QString());
+    m_pages.push_back({ name, widget, std::move(exportTo), nullptr });
 }
 
-bool MainWindow::setCurrentView(const QString& name)
+QStringList MainWindow::viewNames()
 {
-    const int index = int(viewNames().indexOf(name));
-    if (index < 0) return false;
-    m_pages->setCurrentIndex(index);
-    return true;
+    return { QStringLiteral("timeline"), QStringLiteral("grid"), QStringLiteral("memory"), QStringLiteral("comm"),
+        QStringLiteral("metrics"), QStringLiteral("summary"), QStringLiteral("editor") };
+}
+
+bool MainWindow::setCurrentView(const QString& requested)
+{
+    const QString name = requested == QLatin1String("summary") ? QStringLiteral("metrics") : requested;
+    if (name == QLatin1String("editor")) {
+        m_editorDock->show();
+        return true;
+    }
+    for (std::size_t i = 0; i < m_pages.size(); ++i)
+        if (m_pages[i].name == name) {
+            m_tabs->setCurrentIndex(int(i));
+            return true;
+        }
+    return false;
 }
 
 QString MainWindow::currentView() const
 {
-    return viewNames().value(m_pages->currentIndex());
+    const int i = m_tabs->currentIndex();
+    return i >= 0 && i < int(m_pages.size()) ? m_pages[std::size_t(i)].name : QString();
 }
 
 void MainWindow::createMenus()
@@ -76,6 +139,10 @@ void MainWindow::createMenus()
     m_fileMenu = menuBar()->addMenu(QString());
     m_open = m_fileMenu->addAction(QString(), this, &MainWindow::open);
     m_open->setShortcut(QKeySequence::Open);
+    m_recentMenu = m_fileMenu->addMenu(QString());
+    m_restore = m_fileMenu->addAction(QString(), this, [this] {
+        if (QFileInfo::exists(m_document->autosavePath())) openPlan(m_document->autosavePath());
+    });
     m_save = m_fileMenu->addAction(QString(), this, &MainWindow::save);
     m_save->setShortcut(QKeySequence::Save);
     m_saveAs = m_fileMenu->addAction(QString(), this, &MainWindow::saveAs);
@@ -86,20 +153,34 @@ void MainWindow::createMenus()
     m_fileMenu->addSeparator();
     m_quit = m_fileMenu->addAction(QString(), this, &QWidget::close);
     m_quit->setShortcut(QKeySequence::Quit);
+    updateRecentFiles();
+
+    m_editMenu = menuBar()->addMenu(QString());
+    m_undo = m_editor->undoStack()->createUndoAction(this);
+    m_undo->setShortcut(QKeySequence::Undo);
+    m_redo = m_editor->undoStack()->createRedoAction(this);
+    m_redo->setShortcut(QKeySequence::Redo);
+    m_editMenu->addAction(m_undo);
+    m_editMenu->addAction(m_redo);
+    m_editMenu->addSeparator();
+    QAction* editor = m_editorDock->toggleViewAction();
+    editor->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    m_editMenu->addAction(editor);
 
     m_viewMenu = menuBar()->addMenu(QString());
     m_viewGroup = new QActionGroup(this);
-    m_showSummary = m_viewMenu->addAction(QString());
-    m_showMemory = m_viewMenu->addAction(QString());
-    int index = 0;
-    for (QAction* action : { m_showSummary, m_showMemory }) {
+    for (std::size_t i = 0; i < m_pages.size(); ++i) {
+        QAction* action = m_viewMenu->addAction(QString());
         action->setCheckable(true);
-        action->setShortcut(QKeySequence(Qt::CTRL | (Qt::Key_1 + index)));
+        action->setShortcut(QKeySequence(Qt::CTRL | (Qt::Key_1 + int(i))));
         m_viewGroup->addAction(action);
-        connect(action, &QAction::triggered, this, [this, index] { m_pages->setCurrentIndex(index); });
-        ++index;
+        connect(action, &QAction::triggered, this, [this, i] { m_tabs->setCurrentIndex(int(i)); });
+        m_pages[i].action = action;
     }
-    m_showSummary->setChecked(true);
+    m_pages.front().action->setChecked(true);
+    m_viewMenu->addSeparator();
+    m_play = m_viewMenu->addAction(QString(), this, [this] { m_state->setPlaying(!m_state->isPlaying()); });
+    m_play->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Space));
 
     m_languageMenu = menuBar()->addMenu(QString());
     m_languageGroup = new QActionGroup(this);
@@ -115,17 +196,27 @@ void MainWindow::createMenus()
 
 void MainWindow::retranslateUi()
 {
-    m_pages->setTabText(0, tr("Summary"));
-    m_pages->setTabText(1, tr("Memory"));
+    const QString titles[] = { tr("Timeline"), tr("GPU Grid"), tr("Memory"), tr("Communication"), tr("Metrics") };
+    const QString menuTitles[] = { tr("&Timeline"), tr("&GPU Grid"), tr("&Memory"), tr("&Communication"), tr("M&etrics") };
+    for (std::size_t i = 0; i < m_pages.size() && i < std::size(titles); ++i) {
+        m_tabs->setTabText(int(i), titles[i]);
+        m_pages[i].action->setText(menuTitles[i]);
+    }
+    m_editorDock->setWindowTitle(tr("Plan"));
     m_fileMenu->setTitle(tr("&File"));
     m_open->setText(tr("&Open…"));
+    m_recentMenu->setTitle(tr("Open &Recent"));
+    m_restore->setText(tr("Open the &Autosaved Plan"));
     m_save->setText(tr("&Save"));
     m_saveAs->setText(tr("Save &As…"));
     m_export->setText(tr("&Export View…"));
     m_quit->setText(tr("&Quit"));
+    m_editMenu->setTitle(tr("&Edit"));
+    m_undo->setText(tr("&Undo"));
+    m_redo->setText(tr("&Redo"));
+    m_editorDock->toggleViewAction()->setText(tr("Plan &Editor"));
     m_viewMenu->setTitle(tr("&View"));
-    m_showSummary->setText(tr("&Summary"));
-    m_showMemory->setText(tr("&Memory"));
+    m_play->setText(tr("&Play / Pause"));
     m_languageMenu->setTitle(tr("&Language"));
     updateTitle();
     updateStatus();
@@ -135,6 +226,46 @@ void MainWindow::changeEvent(QEvent* event)
 {
     if (event->type() == QEvent::LanguageChange) retranslateUi();
     QMainWindow::changeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile() && url.toLocalFile().endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) {
+            event->acceptProposedAction();
+            return;
+        }
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile()) {
+            openPlan(url.toLocalFile());
+            event->acceptProposedAction();
+            return;
+        }
+}
+
+void MainWindow::updateRecentFiles()
+{
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(QLatin1String(kRecentKey)).toStringList();
+    for (const QString& path : recent)
+        m_recentMenu->addAction(QDir::toNativeSeparators(path), this, [this, path] { openPlan(path); });
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::rememberRecent(const QString& path)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    QSettings settings;
+    QStringList recent = settings.value(QLatin1String(kRecentKey)).toStringList();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > kMaxRecent) recent.removeLast();
+    settings.setValue(QLatin1String(kRecentKey), recent);
+    updateRecentFiles();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
@@ -183,10 +314,11 @@ bool MainWindow::openPlan(const QString& path)
 {
     if (m_document->load(path)) {
         statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)), 5000);
+        if (path != m_document->autosavePath()) rememberRecent(path);
         return true;
     }
     statusBar()->showMessage(tr("Could not open %1").arg(QDir::toNativeSeparators(path)), 10000);
-    setCurrentView(QStringLiteral("summary"));
+    setCurrentView(QStringLiteral("metrics"));
     return false;
 }
 
@@ -224,14 +356,14 @@ bool MainWindow::saveAs()
 
 bool MainWindow::exportView(const QString& path, QString* error)
 {
-    QWidget* page = m_pages->currentWidget();
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (page == m_memory && (suffix == QLatin1String("svg") || suffix == QLatin1String("pdf"))) {
-        if (m_memory->exportTo(path, page->width(), page->height())) return true;
-        if (error) *error = tr("Cannot write %1").arg(QDir::toNativeSeparators(path));
+    const int i = m_tabs->currentIndex();
+    if (m_editorDock->isVisible() && m_editorDock->isFloating() == false && currentView().isEmpty())
+        return WidgetExporter::exportWidget(m_editor, path, error);
+    if (i < 0 || i >= int(m_pages.size())) {
+        if (error) *error = tr("No view to export");
         return false;
     }
-    return WidgetExporter::exportWidget(page, path, error);
+    return m_pages[std::size_t(i)].exportTo(path, QSize(), error);
 }
 
 void MainWindow::exportViewInteractively()

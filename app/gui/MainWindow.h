@@ -1,12 +1,17 @@
-// The main window: a stack of pages (Summary, Memory), the menus and the status bar. It wires the
-// document to the pages and does nothing else; each page draws itself.
+// The main window: the plan editor as a dock, the views as pages, the menus and the status bar, all
+// following one ViewState. It wires the document and the state to the pages and does nothing else; each
+// page draws and exports itself.
 #pragma once
 
 #include <QMainWindow>
+#include <QSize>
 #include <QStringList>
+#include <functional>
+#include <vector>
 
 class QAction;
 class QActionGroup;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QTabWidget;
@@ -14,9 +19,9 @@ class QTabWidget;
 namespace planscope {
 
 class LanguageManager;
-class MemoryBarsView;
 class PlanDocument;
-class SummaryPage;
+class PlanEditorPage;
+class ViewState;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -24,26 +29,39 @@ public:
     explicit MainWindow(LanguageManager* languages, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Page names for --view and the View menu: "summary", "memory".
+    // Page names for --view and the View menu: timeline, grid, memory, comm, metrics, editor
+    // (and "summary", the older name of metrics).
     static QStringList viewNames();
     bool setCurrentView(const QString& name);
     QString currentView() const;
 
-    // Loads a plan; on failure the Summary page shows why and this returns false.
+    // Loads a plan; on failure the metrics page shows why and this returns false.
     bool openPlan(const QString& path);
-    // Saves the current page: PNG as on screen; SVG and PDF as vector graphics.
+    // Saves the current page as PNG, SVG or PDF (by the suffix), at its size on screen.
     bool exportView(const QString& path, QString* error = nullptr);
     PlanDocument* document() const { return m_document; }
+    ViewState* viewState() const { return m_state; }
 
 protected:
     void changeEvent(QEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
+    struct Page {
+        QString name;
+        QWidget* widget = nullptr;
+        std::function<bool(const QString&, QSize, QString*)> exportTo;
+        QAction* action = nullptr;
+    };
+    void addPage(const QString& name, QWidget* widget, std::function<bool(const QString&, QSize, QString*)> exportTo);
     void createMenus();
     void retranslateUi();
     void updateTitle();
     void updateStatus();
+    void updateRecentFiles();
+    void rememberRecent(const QString& path);
     void open();
     bool save();
     bool saveAs();
@@ -51,22 +69,28 @@ private:
 
     LanguageManager* m_languages;
     PlanDocument* m_document;
-    QTabWidget* m_pages;
-    SummaryPage* m_summary;
-    MemoryBarsView* m_memory;
+    ViewState* m_state;
+    QTabWidget* m_tabs;
+    PlanEditorPage* m_editor;
+    QDockWidget* m_editorDock;
     QLabel* m_statusLabel;
+    std::vector<Page> m_pages;
 
     QMenu* m_fileMenu = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_editMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QMenu* m_languageMenu = nullptr;
     QAction* m_open = nullptr;
     QAction* m_save = nullptr;
     QAction* m_saveAs = nullptr;
     QAction* m_export = nullptr;
+    QAction* m_restore = nullptr;
     QAction* m_quit = nullptr;
+    QAction* m_undo = nullptr;
+    QAction* m_redo = nullptr;
+    QAction* m_play = nullptr;
     QActionGroup* m_viewGroup = nullptr;
-    QAction* m_showSummary = nullptr;
-    QAction* m_showMemory = nullptr;
     QActionGroup* m_languageGroup = nullptr;
 };
 

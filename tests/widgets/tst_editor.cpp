@@ -1,0 +1,489 @@
+// The plan editor and the reality check against core: what they show under a field is what
+// planscope::validate says about that field, and the verdict is planscope::realityCheck's.
+#include "TestUtil.h"
+
+#include "PlanDocument.h"
+#include "cost/RealityCheck.h"
+#include "spec/Presets.h"
+#include "spec/Validate.h"
+#include "views/PlanEditorPage.h"
+#include "views/RealityCheckBox.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace planscope;
+
+namespace {
+
+QString samplePlan(const char* name)
+{
+    return QString::fromStdString(test::samplePath(name));
+}
+
+bool waitForPrediction(QSignalSpy& spy)
+{
+    return spy.count() > 0 || spy.wait(20000);
+}
+
+bool loadAndWait(PlanDocument& doc, const char* name)
+{
+    QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
+    if (!doc.load(samplePlan(name))) return false;
+    return waitForPrediction(spy);
+}
+
+// Waits until the published prediction is the one of the document's current plan.
+bool waitForCurrentPrediction(PlanDocument& doc)
+{
+    QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
+    for (int i = 0; i < 10 && (doc.isEvaluating() || !(doc.predictedPlan() == doc.plan())); ++i)
+        if (!spy.wait(20000)) return false;
+    return doc.prediction() && doc.predictedPlan() == doc.plan();
+}
+
+// What validate() says about one path, one issue a line: the text the editor must show under that field.
+QString issuesAt(const Plan& plan, const std::string& path)
+{
+    QStringList lines;
+    for (const Issue& i : validate(plan))
+        if (i.path == path) lines << QString::fromStdString(i.message);
+    return lines.join(QLatin1Char('\n'));
+}
+
+int countErrors(const Issues& issues)
+{
+    return int(std::count_if(
+        issues.begin(), issues.end(), [](const Issue& i) { return i.severity == Severity::Error; }));
+}
+
+// With PLANSCOPE_SCREENSHOT_DIR set, saves what the widget looks like at a typical window size.
+void screenshot(QWidget& w, const QString& name, QSize size)
+{
+    const QString dir = qEnvironmentVariable("PLANSCOPE_SCREENSHOT_DIR");
+    if (dir.isEmpty()) return;
+    w.resize(size);
+    w.show();
+    QCoreApplication::processEvents();
+    QVERIFY(w.grab().save(QDir(dir).filePath(name)));
+}
+
+} // namespace
+
+class TestEditor : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setApplicationName(QStringLiteral("planscope-editor-tests"));
+    }
+
+    void fieldsShowThePlan_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("expected");
+        QTest::newRow("tp") << QStringLiteral("parallel.tp") << 2;
+        QTest::newRow("pp") << QStringLiteral("parallel.pp") << 4;
+        QTest::newRow("dp") << QStringLiteral("parallel.dp") << 2;
+        QTest::newRow("cp") << QStringLiteral("parallel.cp") << 1;
+        QTest::newRow("layers") << QStringLiteral("model.layers") << 32;
+        QTest::newRow("hidden") << QStringLiteral("model.hidden") << 4096;
+        QTest::newRow("heads") << QStringLiteral("model.heads") << 32;
+        QTest::newRow("ffnHidden") << QStringLiteral("model.ffnHidden") << 11008;
+        QTest::newRow("seqLength") << QStringLiteral("model.seqLength") << 4096;
+        QTest::newRow("nodes") << QStringLiteral("cluster.nodes") << 2;
+        QTest::newRow("gpusPerNode") << QStringLiteral("cluster.gpusPerNode") << 8;
+        QTest::newRow("globalBatch") << QStringLiteral("training.globalBatch") << 64;
+        QTest::newRow("microBatch") << QStringLiteral("training.microBatch") << 1;
+    }
+    void fieldsShowThePlan()
+    {
+        QFETCH(QString, path);
+        QFETCH(int, expected);
+        PlanDocument doc;
+        PlanEditorPage editor;
+        editor.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QSpinBox* spin = editor.spinBox(path);
+        QVERIFY2(spin, qPrintable(path));
+        QCOMPARE(spin->value(), expected);
+    }
+
+    void fieldsShowUnitsAndChoices()
+    {
+        PlanDocument doc;
+        PlanEditorPage editor;
+        editor.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        const Plan plan = test::loadSample("default.plan.json");
+        QCOMPARE(editor.plan(), plan);
+
+        QCOMPARE(editor.comboBox(QStringLiteral("model.preset"))->currentData().toString(),
+            QStringLiteral("llama2-7b"));
+        QCOMPARE(editor.comboBox(QStringLiteral("cluster.gpu"))->currentData().toString(),
+            QStringLiteral("a100-sxm4-80gb"));
+        // NVLink 3 is 300 GB/s per direction (3.0e11 bytes/s), not "600 GB/s".
+        QCOMPARE(editor.doubleSpinBox(QStringLiteral("cluster.intraNode.bandwidth"))->value(), 300.0);
+        QCOMPARE(editor.doubleSpinBox(QStringLiteral("cluster.intraNode.bandwidth"))->value(),
+            plan.cluster.intraNode.bandwidth / 1e9);
+        QCOMPARE(editor.doubleSpinBox(QStringLiteral("cluster.interNode.bandwidth"))->value(),
+            plan.cluster.interNode.bandwidth / 1e9);
+        QCOMPARE(editor.doubleSpinBox(QStringLiteral("cluster.intraNode.latency"))->value(),
+            plan.cluster.intraNode.latency * 1e6);
+        QCOMPARE(editor.doubleSpinBox(QStringLiteral("training.tokens"))->value(), 2.0e12);
+        QCOMPARE(editor.doubleSpinBox(QStringLiteral("training.tokens"))->text(), QStringLiteral("2e12"));
+        QCOMPARE(editor.comboBox(QStringLiteral("training.precision"))->currentData().toString(),
+            QStringLiteral("bf16"));
+        QCOMPARE(editor.comboBox(QStringLiteral("training.gradDtype"))->currentData().toString(),
+            QStringLiteral("fp32"));
+        QCOMPARE(editor.comboBox(QStringLiteral("training.recompute"))->currentData().toString(),
+            QStringLiteral("selective"));
+        QCOMPARE(editor.comboBox(QStringLiteral("training.schedule"))->currentData().toString(),
+            QStringLiteral("1f1b"));
+        QCOMPARE(editor.comboBox(QStringLiteral("parallel.zero"))->currentData().toInt(), 1);
+        QVERIFY(editor.checkBox(QStringLiteral("parallel.sp"))->isChecked());
+        QVERIFY(editor.checkBox(QStringLiteral("model.gatedMlp"))->isChecked());
+        QCOMPARE(editor.lineEdit(QStringLiteral("parallel.order"))->text(), QStringLiteral("tp-cp-ep-dp-pp"));
+        QVERIFY(editor.autoDpCheck()->isChecked());
+        QVERIFY(!editor.degreeSpin(QStringLiteral("dp"))->isEnabled());
+
+        QVERIFY(validate(plan).empty());
+        QCOMPARE(editor.summaryLabel()->text(), QStringLiteral("valid"));
+        QVERIFY(editor.fieldError(QStringLiteral("parallel.pp")).isEmpty());
+        QVERIFY(editor.fieldError(QStringLiteral("parallel")).isEmpty());
+        QVERIFY(editor.predictionLabel()->text().contains(QStringLiteral("GiB")));
+        QCOMPARE(editor.undoStack()->count(), 0);
+        QVERIFY(!doc.isModified());
+    }
+
+    void invalidEditShowsValidateMessages()
+    {
+        PlanDocument doc;
+        PlanEditorPage editor;
+        editor.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, "default.plan.json"));
+
+        QSignalSpy predictions(&doc, &PlanDocument::predictionChanged);
+        editor.degreeSpin(QStringLiteral("pp"))->setValue(3);
+
+        // dp stays automatic: 16 GPUs / (tp 2 * pp 3) is not whole, so dp = 2 and dp*tp*pp*cp = 12.
+        Plan expected = test::loadSample("default.plan.json");
+        expected.parallel.pp = 3;
+        expected.parallel.dp = 2;
+        QCOMPARE(doc.plan(), expected);
+        QCOMPARE(editor.plan(), expected);
+        QVERIFY(doc.isModified());
+
+        const QString ppError = issuesAt(expected, "parallel.pp");
+        const QString groupError = issuesAt(expected, "parallel");
+        QVERIFY(ppError.contains(QStringLiteral("layers 32 are not divisible by pp*1 = 3")));
+        QVERIFY(groupError.contains(QStringLiteral("= 12 but the cluster has 2*8 = 16 GPUs")));
+        QCOMPARE(editor.fieldError(QStringLiteral("parallel.pp")), ppError);
+        QCOMPARE(editor.fieldError(QStringLiteral("parallel")), groupError);
+        QVERIFY(editor.fieldError(QStringLiteral("parallel.tp")).isEmpty());
+        const int errors = countErrors(validate(expected));
+        QCOMPARE(errors, 2);
+        QVERIFY2(editor.summaryLabel()->text().startsWith(QStringLiteral("2 errors")),
+            qPrintable(editor.summaryLabel()->text()));
+
+        // The label under the field shows it, in red.
+        auto* ppLabel = editor.findChild<QLabel*>(QStringLiteral("error:parallel.pp"));
+        QVERIFY(ppLabel);
+        QVERIFY(!ppLabel->isHidden());
+        QVERIFY(ppLabel->text().contains(ppError.toHtmlEscaped()));
+
+        QVERIFY(waitForPrediction(predictions));
+        QVERIFY(waitForCurrentPrediction(doc));
+        QVERIFY(!doc.prediction()->valid);
+        QVERIFY(editor.predictionLabel()->text().contains(QStringLiteral("invalid")));
+    }
+
+    void undoRedoRestoresPlanAndPrediction()
+    {
+        PlanDocument doc;
+        PlanEditorPage editor;
+        editor.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        const Plan original = doc.plan();
+        QSpinBox* pp = editor.degreeSpin(QStringLiteral("pp"));
+
+        pp->setValue(3);
+        QCOMPARE(editor.undoStack()->count(), 1);
+        const Plan edited = doc.plan();
+        QCOMPARE(edited.parallel.pp, 3);
+        QVERIFY(waitForCurrentPrediction(doc));
+        QVERIFY(!doc.prediction()->valid);
+
+        editor.undoStack()->undo();
+        QCOMPARE(pp->value(), 4);
+        QCOMPARE(doc.plan(), original);
+        QVERIFY(editor.fieldError(QStringLiteral("parallel.pp")).isEmpty());
+        QCOMPARE(editor.summaryLabel()->text(), QStringLiteral("valid"));
+        QVERIFY(waitForCurrentPrediction(doc));
+        QVERIFY(doc.prediction()->valid);
+
+        editor.undoStack()->redo();
+        QCOMPARE(pp->value(), 3);
+        QCOMPARE(doc.plan(), edited);
+        QCOMPARE(editor.fieldError(QStringLiteral("parallel.pp")), issuesAt(edited, "parallel.pp"));
+        QVERIFY(waitForCurrentPrediction(doc));
+        QVERIFY(!doc.prediction()->valid);
+
+        // Consecutive edits of one field are one step; another field is the next.
+        pp->setValue(8);
+        QCOMPARE(editor.undoStack()->count(), 1);
+        QCOMPARE(doc.plan().parallel.pp, 8);
+        QCOMPARE(doc.plan().parallel.dp, 1); // auto: 16 / (2 * 8)
+        editor.degreeSpin(QStringLiteral("tp"))->setValue(1);
+        QCOMPARE(editor.undoStack()->count(), 2);
+        QCOMPARE(doc.plan().parallel.dp, 2);
+        QCOMPARE(editor.undoStack()->undoText(), QStringLiteral("Change parallel.tp"));
+        editor.undoStack()->undo();
+        editor.undoStack()->undo();
+        QCOMPARE(doc.plan(), original);
+        QCOMPARE(pp->value(), 4);
+        // Typing a field back to its value leaves no step behind.
+        pp->setValue(2);
+        pp->setValue(4);
+        QCOMPARE(editor.undoStack()->count(), 0);
+        QCOMPARE(doc.plan(), original);
+    }
+
+    void autoDpFollowsTheDegrees()
+    {
+        PlanDocument doc;
+        PlanEditorPage editor;
+        editor.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QSpinBox* dp = editor.degreeSpin(QStringLiteral("dp"));
+
+        editor.degreeSpin(QStringLiteral("tp"))->setValue(4);
+        QCOMPARE(dp->value(), 1); // 16 / (4 * 4)
+        QCOMPARE(doc.plan().parallel.dp, 1);
+        QVERIFY(editor.fieldError(QStringLiteral("parallel")).isEmpty());
+        editor.spinBox(QStringLiteral("cluster.nodes"))->setValue(4);
+        QCOMPARE(doc.plan().parallel.dp, 2); // 32 / (4 * 4)
+
+        editor.autoDpCheck()->setChecked(false);
+        QVERIFY(dp->isEnabled());
+        dp->setValue(3);
+        QCOMPARE(doc.plan().parallel.dp, 3);
+        QCOMPARE(editor.fieldError(QStringLiteral("parallel")), issuesAt(doc.plan(), "parallel"));
+        QVERIFY(!editor.fieldError(QStringLiteral("parallel")).isEmpty());
+        QCOMPARE(editor.fieldError(QStringLiteral("training.globalBatch")),
+            issuesAt(doc.plan(), "training.globalBatch"));
+
+        editor.autoDpCheck()->setChecked(true);
+        QCOMPARE(doc.plan().parallel.dp, 2);
+        QVERIFY(editor.fieldError(QStringLiteral("parallel")).isEmpty());
+    }
+
+    void presetFillsTheShape()
+    {
+        PlanDocument doc;
+        PlanEditorPage editor;
+        editor.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QComboBox* preset = editor.comboBox(QStringLiteral("model.preset"));
+
+        preset->setCurrentIndex(preset->findData(QStringLiteral("llama2-13b")));
+        const ModelPreset* llama13 = PresetCatalog::builtin().model("llama2-13b");
+        QVERIFY(llama13);
+        QCOMPARE(editor.spinBox(QStringLiteral("model.hidden"))->value(), 5120);
+        QCOMPARE(editor.spinBox(QStringLiteral("model.layers"))->value(), 40);
+        QCOMPARE(editor.spinBox(QStringLiteral("model.heads"))->value(), 40);
+        QCOMPARE(doc.plan().model, llama13->spec);
+        QCOMPARE(doc.plan().model.hidden, 5120);
+
+        // A shape edit makes the model custom; editing it back finds the preset again.
+        QSpinBox* hidden = editor.spinBox(QStringLiteral("model.hidden"));
+        hidden->setValue(5100);
+        QCOMPARE(preset->currentData().toString(), QString());
+        QVERIFY(doc.plan().model.preset.empty());
+        QCOMPARE(editor.fieldError(QStringLiteral("model.hidden")), issuesAt(doc.plan(), "model.hidden"));
+        QVERIFY(editor.fieldError(QStringLiteral("model.hidden"))
+                    .contains(QStringLiteral("not divisible by heads 40")));
+        hidden->setValue(5120);
+        QCOMPARE(preset->currentData().toString(), QStringLiteral("llama2-13b"));
+        QCOMPARE(doc.plan().model, llama13->spec);
+
+        editor.undoStack()->undo(); // the hidden edits (one merged step)
+        editor.undoStack()->undo(); // the preset
+        QCOMPARE(preset->currentData().toString(), QStringLiteral("llama2-7b"));
+        QCOMPARE(editor.spinBox(QStringLiteral("model.hidden"))->value(), 4096);
+    }
+
+    void gpuPresetBringsItsNode()
+    {
+        PlanDocument doc;
+        PlanEditorPage editor;
+        editor.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QComboBox* gpu = editor.comboBox(QStringLiteral("cluster.gpu"));
+        gpu->setCurrentIndex(gpu->findData(QStringLiteral("h100-sxm5-80gb")));
+        const GpuPreset* h100 = PresetCatalog::builtin().gpu("h100-sxm5-80gb");
+        QVERIFY(h100);
+        const NodePreset* node = PresetCatalog::builtin().node(h100->spec.defaultNode);
+        QVERIFY(node);
+        QCOMPARE(doc.plan().cluster.gpu, h100->spec);
+        QCOMPARE(doc.plan().cluster.intraNode, node->intraNode);
+        QCOMPARE(editor.doubleSpinBox(QStringLiteral("cluster.intraNode.bandwidth"))->value(),
+            node->intraNode.bandwidth / 1e9);
+    }
+
+    void loadingAFileRefreshesAndClearsTheStack()
+    {
+        PlanDocument doc;
+        PlanEditorPage editor;
+        editor.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        editor.degreeSpin(QStringLiteral("pp"))->setValue(3);
+        QCOMPARE(editor.undoStack()->count(), 1);
+
+        QVERIFY(loadAndWait(doc, "interview-175b-256xa100.plan.json"));
+        const Plan plan = test::loadSample("interview-175b-256xa100.plan.json");
+        QCOMPARE(editor.undoStack()->count(), 0);
+        QCOMPARE(editor.plan(), plan);
+        QCOMPARE(editor.degreeSpin(QStringLiteral("tp"))->value(), plan.parallel.tp);
+        QCOMPARE(editor.degreeSpin(QStringLiteral("pp"))->value(), plan.parallel.pp);
+        QCOMPARE(editor.degreeSpin(QStringLiteral("dp"))->value(), plan.parallel.dp);
+        QCOMPARE(editor.spinBox(QStringLiteral("model.hidden"))->value(), int(plan.model.hidden));
+        QCOMPARE(editor.fieldError(QStringLiteral("parallel.pp")), issuesAt(plan, "parallel.pp"));
+    }
+
+    void realityCheckMatchesCore()
+    {
+        PlanDocument doc;
+        RealityCheckBox box;
+        box.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, "interview-130b-256xa100-zero3.plan.json"));
+        const Plan plan = doc.predictedPlan();
+        QVERIFY(doc.prediction()->valid);
+
+        // Untouched inputs follow the plan's claim: 1T tokens in 14 days at 45% MFU.
+        QCOMPARE(box.daysSpin()->value(), 14.0);
+        QCOMPARE(box.tokensSpin()->value(), 1e12);
+        QCOMPARE(box.mfuSpin()->value(), 0.45);
+        const RealityCheck claimed = realityCheck(plan, *doc.prediction(), 0, 0, 0);
+        QCOMPARE(box.result().shortBy, claimed.shortBy);
+
+        box.daysSpin()->setValue(14);
+        box.tokensSpin()->setValue(1e12);
+        box.mfuSpin()->setValue(0.45);
+        const RealityCheck expected = realityCheck(plan, *doc.prediction(), 14, 1e12, 0.45);
+        QVERIFY(!expected.possible);
+        QVERIFY2(std::abs(expected.shortBy - 18.2) < 0.05, qPrintable(test::num(expected.shortBy)));
+        QCOMPARE(box.result().shortBy, expected.shortBy);
+        QCOMPARE(box.result().possible, false);
+        QCOMPARE(box.verdictLabel()->text(), QStringLiteral("short by %1x").arg(expected.shortBy, 0, 'f', 1));
+        QCOMPARE(box.verdictLabel()->text(), QStringLiteral("short by 18.2x"));
+        QCOMPARE(box.messageLabel()->text(), QString::fromStdString(expected.message));
+
+        // Enough days make it possible.
+        box.daysSpin()->setValue(300);
+        const RealityCheck relaxed = realityCheck(plan, *doc.prediction(), 300, 1e12, 0.45);
+        QVERIFY(relaxed.possible);
+        QCOMPARE(box.result().possible, true);
+        QCOMPARE(box.verdictLabel()->text(), QStringLiteral("possible"));
+    }
+
+    void realityCheckFollowsEdits()
+    {
+        // Inside the editor: the verdict follows the plan as the interviewer types the candidate's answer.
+        PlanDocument doc;
+        PlanEditorPage editor;
+        editor.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, "interview-130b-256xa100-zero3.plan.json"));
+        RealityCheckBox* box = editor.realityCheckBox();
+        QVERIFY(box->verdictLabel()->text().startsWith(QStringLiteral("short by")));
+
+        editor.spinBox(QStringLiteral("cluster.nodes"))->setValue(64);
+        QVERIFY(waitForCurrentPrediction(doc));
+        const RealityCheck expected = realityCheck(doc.predictedPlan(), *doc.prediction(), 0, 0, 0);
+        QCOMPARE(box->result().shortBy, expected.shortBy);
+        // The file's dp = 2 is 256 / (tp 8 * pp 16), so dp is automatic: 512 / 128 now.
+        QCOMPARE(doc.plan().parallel.dp, 4);
+        QVERIFY(box->result().shortBy < 18.0);
+
+        // What the interviewer typed stays through edits; a file loaded brings its own claim.
+        box->daysSpin()->setValue(30);
+        editor.spinBox(QStringLiteral("cluster.nodes"))->setValue(32);
+        QVERIFY(waitForCurrentPrediction(doc));
+        QCOMPARE(box->daysSpin()->value(), 30.0);
+        QCOMPARE(
+            box->result().shortBy, realityCheck(doc.predictedPlan(), *doc.prediction(), 30, 0, 0).shortBy);
+        QVERIFY(loadAndWait(doc, "interview-130b-256xa100-zero3.plan.json"));
+        QVERIFY(waitForCurrentPrediction(doc));
+        QCOMPARE(box->daysSpin()->value(), 14.0);
+        QCOMPARE(box->verdictLabel()->text(), QStringLiteral("short by 18.2x"));
+    }
+
+    void languageChangeKeepsState()
+    {
+        PlanDocument doc;
+        PlanEditorPage editor;
+        editor.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        editor.degreeSpin(QStringLiteral("pp"))->setValue(3);
+        const QString before = editor.fieldError(QStringLiteral("parallel.pp"));
+        QEvent change(QEvent::LanguageChange);
+        QCoreApplication::sendEvent(&editor, &change);
+        QCOMPARE(editor.fieldError(QStringLiteral("parallel.pp")), before);
+        QCOMPARE(editor.degreeSpin(QStringLiteral("pp"))->value(), 3);
+        QCOMPARE(editor.undoStack()->count(), 1);
+        QCOMPARE(editor.comboBox(QStringLiteral("parallel.zero"))->currentText(),
+            QStringLiteral("1: optimizer states"));
+    }
+
+    void screenshots()
+    {
+        if (qEnvironmentVariableIsEmpty("PLANSCOPE_SCREENSHOT_DIR"))
+            QSKIP("set PLANSCOPE_SCREENSHOT_DIR to render");
+        PlanDocument doc;
+        PlanEditorPage editor;
+        editor.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        screenshot(editor, QStringLiteral("editor-default.png"), QSize(1400, 900));
+        // Everything fits the width of a typical window: no horizontal scrolling.
+        QVERIFY(editor.minimumSizeHint().width() <= 1400);
+        for (QGroupBox* b : editor.findChildren<QGroupBox*>())
+            QVERIFY2(b->width() >= b->minimumSizeHint().width(), qPrintable(b->title()));
+        QCOMPARE(editor.columnCount(), 3);
+        editor.degreeSpin(QStringLiteral("pp"))->setValue(3);
+        editor.lineEdit(QStringLiteral("parallel.order"))->setText(QStringLiteral("tp-dp-pq"));
+        QVERIFY(waitForCurrentPrediction(doc));
+        screenshot(editor, QStringLiteral("editor-invalid.png"), QSize(1400, 900));
+        // A narrower window (docks open beside it) reflows the groups into two columns.
+        screenshot(editor, QStringLiteral("editor-narrow.png"), QSize(1000, 900));
+        QCOMPARE(editor.columnCount(), 2);
+
+        PlanDocument interview;
+        PlanEditorPage editor130;
+        editor130.setDocument(&interview);
+        QVERIFY(loadAndWait(interview, "interview-130b-256xa100-zero3.plan.json"));
+        screenshot(editor130, QStringLiteral("editor-130b.png"), QSize(1400, 900));
+        screenshot(*editor130.realityCheckBox(), QStringLiteral("editor-reality.png"), QSize(420, 220));
+    }
+};
+
+int main(int argc, char* argv[])
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    TestEditor tests;
+    return QTest::qExec(&tests, argc, argv);
+}
+
+#include "tst_editor.moc"

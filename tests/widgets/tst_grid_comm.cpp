@@ -1,0 +1,450 @@
+// The GPU grid and the communication view against core: ranks, groups and crossing flags from RankGrid,
+// busy GPUs from the simulated timeline, chart values from the alpha-beta functions of Collective.h.
+// With PLANSCOPE_SCREENSHOT_DIR set, screenshots() writes both views for a few samples there (to look at).
+#include "TestUtil.h"
+
+#include "PlanDocument.h"
+#include "ViewState.h"
+#include "cost/Collective.h"
+#include "cost/RankGrid.h"
+#include "sim/Timeline.h"
+#include "views/CommRingAllReduce.h"
+#include "views/CommView.h"
+#include "views/GpuGridView.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace planscope;
+
+namespace {
+
+QString samplePlan(const QString& name)
+{
+    return QString::fromStdString(test::samplePath(name.toUtf8().constData()));
+}
+
+bool waitForPrediction(QSignalSpy& spy)
+{
+    return spy.count() > 0 || spy.wait(30000);
+}
+
+bool loadAndWait(PlanDocument& doc, const QString& path)
+{
+    QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
+    if (!doc.load(path)) return false;
+    return waitForPrediction(spy);
+}
+
+bool setPlanAndWait(PlanDocument& doc, const Plan& plan)
+{
+    QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
+    doc.setPlan(plan);
+    return waitForPrediction(spy);
+}
+
+// 175B on 256 A100s with TP 16 on 8-GPU nodes: every TP group spans two nodes.
+Plan tp16Plan()
+{
+    Plan plan = test::loadSample("interview-175b-256xa100.plan.json");
+    plan.name = "175B, TP 16 across two nodes";
+    plan.parallel.tp = 16;
+    plan.parallel.dp = 2;
+    return plan;
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// Pixels that are neither white nor the window background: something was drawn.
+int inkPixels(const QImage& image)
+{
+    int n = 0;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2) {
+            const QRgb c = image.pixel(x, y);
+            if (qRed(c) < 235 || qGreen(c) < 235 || qBlue(c) < 235) ++n;
+        }
+    return n;
+}
+
+bool busyAt(const Timeline& tl, int stage, double t)
+{
+    for (const Span& s : tl.spans)
+        if (s.rank == stage && s.stream == Stream::Compute && s.start <= t && t < s.end) return true;
+    return false;
+}
+
+QStringList samplePlans()
+{
+    return QDir(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans"))
+        .entryList({ QStringLiteral("*.plan.json") }, QDir::Files, QDir::Name);
+}
+
+} // namespace
+
+class TestGridComm : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setApplicationName(QStringLiteral("planscope-grid-comm-tests"));
+    }
+
+    void gridRendersEverySample_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const QString& f : samplePlans())
+            QTest::newRow(qPrintable(f)) << f;
+    }
+    void gridRendersEverySample()
+    {
+        QFETCH(QString, file);
+        PlanDocument doc;
+        ViewState state;
+        GpuGridView view;
+        view.resize(1200, 800);
+        view.setViewState(&state);
+        view.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, samplePlan(file)));
+        const Plan plan = test::loadSample(file.toUtf8().constData());
+        QCOMPARE(view.gpuCount(), 1LL * plan.cluster.gpus());
+        const QImage image = view.grab().toImage();
+        QVERIFY(!image.isNull());
+        QVERIFY2(inkPixels(image) > 2000, qPrintable(QString::number(inkPixels(image))));
+        // A 16K-GPU plan fits by folding each node into one cell; small plans show every GPU.
+        QCOMPARE(view.isAggregated(), plan.cluster.gpus() > 4096);
+        // Every sample keeps TP inside a node: no warning.
+        QVERIFY2(view.warnings().isEmpty(), qPrintable(view.warnings().join(QLatin1Char('\n'))));
+
+        CommView comm;
+        comm.resize(1400, 900);
+        comm.setDocument(&doc);
+        QCOMPARE(comm.groupTable()->rowCount(), qMax(1, int(doc.prediction()->comm.size())));
+        QVERIFY(inkPixels(comm.grab().toImage()) > 2000);
+    }
+
+    void hoverHighlightsGpu()
+    {
+        PlanDocument doc;
+        ViewState state;
+        GpuGridView view;
+        view.resize(1000, 700);
+        view.setViewState(&state);
+        view.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, samplePlan(QStringLiteral("interview-175b-256xa100.plan.json"))));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QSignalSpy spy(&state, &ViewState::highlightedGpuChanged);
+        for (int rank : { 0, 13, 100, 255 }) {
+            const QRect cell = view.cellRect(rank);
+            QVERIFY(cell.isValid());
+            QTest::mouseMove(view.canvas(), cell.center());
+            QTRY_COMPARE(state.highlightedGpu(), rank);
+            QCOMPARE(view.highlightedGpu(), rank);
+        }
+        QVERIFY(spy.count() >= 4);
+        // Zoomed in, a cell is bigger and still maps back to its rank.
+        const int before = view.cellRect(100).width();
+        view.setZoom(3.0);
+        int visible = -1;
+        for (int r = 0; r < 256 && visible < 0; ++r)
+            if (view.canvas()->rect().contains(view.cellRect(r)) && r != 255) visible = r;
+        QVERIFY(visible >= 0);
+        const QRect cell = view.cellRect(visible);
+        QVERIFY(cell.width() > 2 * before);
+        QTest::mouseMove(view.canvas(), cell.center() + QPoint(1, 0));
+        QTRY_COMPARE(state.highlightedGpu(), visible);
+        state.setHighlightedGpu(13);
+        // The CommView following the same state names the hovered GPU's groups.
+        CommView comm;
+        comm.setViewState(&state);
+        comm.setDocument(&doc);
+        QVERIFY2(comm.highlightText().startsWith(QStringLiteral("GPU 13 on node 1")),
+            qPrintable(comm.highlightText()));
+    }
+
+    void crossNodeTpIsRed()
+    {
+        const Plan plan = tp16Plan();
+        const RankGrid grid(plan);
+        QVERIFY(grid.placement(GroupKind::TP).crossesNodes);
+        PlanDocument doc;
+        GpuGridView view;
+        view.resize(1200, 800);
+        view.setDocument(&doc);
+        QVERIFY(setPlanAndWait(doc, plan));
+        QVERIFY(doc.prediction()->valid);
+        QCOMPARE(view.warnings().size(), 1);
+        QVERIFY2(view.warnings().front().startsWith(QStringLiteral(
+                     "TP group of 16 spans 2 nodes: every layer's all-reduce crosses InfiniBand")),
+            qPrintable(view.warnings().front()));
+        // The prediction agrees: its TP group crosses nodes.
+        bool tpCrosses = false;
+        for (const CommGroup& g : doc.prediction()->comm)
+            if (g.kind == "tp") tpCrosses = g.crossesNodes;
+        QVERIFY(tpCrosses);
+        // ... and the table writes it in red.
+        CommView comm;
+        comm.setDocument(&doc);
+        bool red = false;
+        for (int r = 0; r < comm.groupTable()->rowCount(); ++r)
+            if (comm.groupTable()->item(r, 0)->text() == QLatin1String("TP"))
+                red = comm.groupTable()->item(r, 2)->text().startsWith(QStringLiteral("yes"));
+        QVERIFY(red);
+    }
+
+    void busyFollowsPlayhead()
+    {
+        PlanDocument doc;
+        ViewState state;
+        GpuGridView view;
+        view.resize(1000, 700);
+        view.setViewState(&state);
+        view.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, samplePlan(QStringLiteral("default.plan.json"))));
+        const std::shared_ptr<const Timeline> tl = doc.timeline();
+        QVERIFY(tl);
+        QVERIFY(view.hasTimeline());
+        state.setDuration(tl->stepSeconds);
+        const RankGrid grid(doc.predictedPlan());
+        QList<QList<int>> seen;
+        for (double share : { 0.0, 0.02, 0.2, 0.5, 0.8, 0.97 }) {
+            const double t = share * tl->pipelineSeconds;
+            state.setPlayhead(t);
+            QList<int> busy;
+            for (int r = 0; r < grid.gpus(); ++r) {
+                QCOMPARE(view.isBusy(r), busyAt(*tl, grid.coords(r).pp, t));
+                if (view.isBusy(r)) busy << r;
+            }
+            QCOMPARE(view.busyGpuCount(), int(busy.size()));
+            seen << busy;
+        }
+        // At the start only stage 0 computes; later others do: the grid changes as the playhead moves.
+        QCOMPARE(seen.front().size(), int(grid.gpus() / grid.pp()));
+        for (int r : seen.front())
+            QCOMPARE(grid.coords(r).pp, 0);
+        QVERIFY(seen[2] != seen[0] || seen[3] != seen[0]);
+        QVERIFY(view.statusText().contains(QStringLiteral("pipeline stages computing")));
+    }
+
+    void chartsEqualCoreFunctions()
+    {
+        PlanDocument doc;
+        CommView view;
+        view.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, samplePlan(QStringLiteral("interview-175b-256xa100.plan.json"))));
+        const Plan& plan = doc.predictedPlan();
+        const ClusterSpec& C = plan.cluster;
+        // The buffer: the largest stage's parameters in the gradient dtype.
+        double S = 0;
+        for (const StageMemory& st : doc.prediction()->stages)
+            S = std::max(S, st.parameters * bytesPerElement(plan.training.gradDtype));
+        QCOMPARE(view.gradientBytes(), S);
+        auto link = [&](int n) { return n <= C.gpusPerNode ? C.intraNode : C.interNode; };
+        auto value = [](const QList<QPointF>& series, double x) {
+            for (const QPointF& p : series)
+                if (p.x() == x) return p.y();
+            return -1.0;
+        };
+        const auto ring = view.plottedSeries(CommChart::GpuCount, CommAlgorithm::Ring);
+        const auto tree = view.plottedSeries(CommChart::GpuCount, CommAlgorithm::Tree);
+        const auto hier = view.plottedSeries(CommChart::GpuCount, CommAlgorithm::Hierarchical);
+        const auto ps = view.plottedSeries(CommChart::GpuCount, CommAlgorithm::ParameterServer);
+        QCOMPARE(ring.front().x(), 2.0);
+        QCOMPARE(ring.back().x(), 1024.0);
+        for (int n : { 2, 8, 16, 64, 1024 }) {
+            QCOMPARE(value(ring, n), ringSeconds(Collective::AllReduce, n, S, link(n)));
+            QCOMPARE(value(tree, n), treeAllReduceSeconds(n, S, link(n)));
+            QCOMPARE(value(hier, n),
+                hierarchicalSeconds(Collective::AllReduce, n, C.gpusPerNode, S, C.intraNode, C.interNode));
+            QCOMPARE(value(ps, n), parameterServerSeconds(n, 1, S, link(n)));
+        }
+        // Across nodes the hierarchical all-reduce beats the flat ring over the NICs.
+        QVERIFY(value(hier, 64) < value(ring, 64));
+
+        for (int n : { 4, 32 }) {
+            view.setRingSize(n);
+            const auto sRing = view.plottedSeries(CommChart::MessageSize, CommAlgorithm::Ring);
+            const auto sTree = view.plottedSeries(CommChart::MessageSize, CommAlgorithm::Tree);
+            const auto sHier = view.plottedSeries(CommChart::MessageSize, CommAlgorithm::Hierarchical);
+            const auto sPs = view.plottedSeries(CommChart::MessageSize, CommAlgorithm::ParameterServer);
+            QCOMPARE(sRing.front().x(), 1024.0);
+            // Up to 4 GiB, or on to the plan's gradient buffer when that is larger.
+            QCOMPARE(sRing.back().x(), std::max(4.0 * 1073741824.0, std::exp2(std::ceil(std::log2(S)))));
+            for (double bytes : { 1024.0, 1048576.0, 1073741824.0, 4.0 * 1073741824.0 }) {
+                QCOMPARE(value(sRing, bytes), ringSeconds(Collective::AllReduce, n, bytes, link(n)));
+                QCOMPARE(value(sTree, bytes), treeAllReduceSeconds(n, bytes, link(n)));
+                QCOMPARE(value(sHier, bytes),
+                    hierarchicalSeconds(
+                        Collective::AllReduce, n, C.gpusPerNode, bytes, C.intraNode, C.interNode));
+                QCOMPARE(value(sPs, bytes), parameterServerSeconds(n, 1, bytes, link(n)));
+            }
+            // Small messages: the tree's 2 log2 n latency steps beat the ring's 2(n-1).
+            QVERIFY(value(sTree, 1024.0) < value(sRing, 1024.0));
+        }
+    }
+
+    void ringAnimationSteps_data()
+    {
+        QTest::addColumn<int>("n");
+        for (int n : { 2, 3, 5, 8, 16 })
+            QTest::newRow(qPrintable(QString::number(n))) << n;
+    }
+    void ringAnimationSteps()
+    {
+        QFETCH(int, n);
+        const CommRingAllReduce ring(n);
+        QCOMPARE(ring.stepCount(), 2 * (n - 1));
+        // Reduce-scatter adds, all-gather forwards only complete chunks, and the end is all complete.
+        for (int step = 1; step <= ring.stepCount(); ++step) {
+            const auto before = ring.stateAfter(step - 1);
+            for (const auto& t : ring.transfers(step)) {
+                QCOMPARE(t.to, (t.from + 1) % n);
+                if (ring.isAllGather(step)) QCOMPARE(before[std::size_t(t.from)][std::size_t(t.chunk)], n);
+            }
+        }
+        const auto rs = ring.stateAfter(n - 1);
+        for (int i = 0; i < n; ++i)
+            QCOMPARE(rs[std::size_t(i)][std::size_t((i + 1) % n)], n);
+        for (const auto& gpu : ring.stateAfter(ring.stepCount()))
+            for (int c : gpu)
+                QCOMPARE(c, n);
+        QCOMPARE(ring.bytesSentPerGpu(1000.0), 2.0 * (n - 1) / n * 1000.0);
+
+        CommView view;
+        view.setRingSize(n);
+        QCOMPARE(view.ringStepCount(), 2 * (n - 1));
+        QCOMPARE(view.ringStep(), 0);
+        int steps = 0;
+        while (view.stepRing())
+            ++steps;
+        QCOMPARE(steps, 2 * (n - 1));
+        QVERIFY2(view.ringCaption().contains(QStringLiteral("2(n−1)/n × S")), qPrintable(view.ringCaption()));
+        view.resetRing();
+        QCOMPARE(view.ringStep(), 0);
+        if (n >= 3) {
+            view.stepRing();
+            view.stepRing();
+            QVERIFY2(view.ringCaption().startsWith(
+                         QStringLiteral("reduce-scatter step 2/%1: each GPU sends 1/%2 of the buffer")
+                             .arg(n - 1)
+                             .arg(n)),
+                qPrintable(view.ringCaption()));
+        }
+    }
+
+    void ringPlays()
+    {
+        CommView view;
+        view.setRingSize(3);
+        view.playRing(true);
+        QTRY_VERIFY_WITH_TIMEOUT(view.ringStep() >= 1, 5000);
+        view.playRing(false);
+    }
+
+    void exportWritesFiles_data()
+    {
+        QTest::addColumn<QString>("suffix");
+        QTest::addColumn<QByteArray>("magic");
+        QTest::newRow("png") << QStringLiteral("png") << QByteArray("\x89PNG", 4);
+        QTest::newRow("svg") << QStringLiteral("svg") << QByteArray("<svg");
+        QTest::newRow("pdf") << QStringLiteral("pdf") << QByteArray("%PDF");
+    }
+    void exportWritesFiles()
+    {
+        QFETCH(QString, suffix);
+        QFETCH(QByteArray, magic);
+        PlanDocument doc;
+        GpuGridView grid;
+        CommView comm;
+        grid.setDocument(&doc);
+        comm.setDocument(&doc);
+        QVERIFY(setPlanAndWait(doc, tp16Plan()));
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (QWidget* view : { static_cast<QWidget*>(&grid), static_cast<QWidget*>(&comm) }) {
+            const QString path
+                = dir.filePath((view == &grid ? QStringLiteral("grid.") : QStringLiteral("comm.")) + suffix);
+            QString error;
+            const bool ok = view == &grid ? grid.exportTo(path, QSize(1100, 700), &error)
+                                          : comm.exportTo(path, QSize(1100, 700), &error);
+            QVERIFY2(ok, qPrintable(error));
+            const QByteArray bytes = readAll(path);
+            QVERIFY2(bytes.size() > 1000, qPrintable(QString::number(bytes.size())));
+            QVERIFY(
+                suffix == QLatin1String("svg") ? bytes.left(400).contains(magic) : bytes.startsWith(magic));
+            if (suffix == QLatin1String("png")) QCOMPARE(QImage(path).size(), QSize(1100, 700));
+            if (suffix == QLatin1String("svg") && view == &grid)
+                QVERIFY(bytes.contains("TP group of 16 spans 2 nodes")); // text stays text
+        }
+        QString error;
+        QVERIFY(!grid.exportTo(dir.filePath(QStringLiteral("grid.bmpx")), {}, &error));
+        QVERIFY(!error.isEmpty());
+        QVERIFY(!comm.exportTo(dir.filePath(QStringLiteral("comm.bmpx")), {}, &error));
+    }
+
+    // Not a check: pictures to look at (PLANSCOPE_SCREENSHOT_DIR=/tmp ctest ...).
+    void screenshots()
+    {
+        const QString dir = qEnvironmentVariable("PLANSCOPE_SCREENSHOT_DIR");
+        if (dir.isEmpty()) QSKIP("set PLANSCOPE_SCREENSHOT_DIR to write screenshots");
+        const QStringList files { QStringLiteral("default.plan.json"),
+            QStringLiteral("interview-175b-256xa100.plan.json"),
+            QStringLiteral("llama3-405b-16k-h100.plan.json"), QStringLiteral("tp16") };
+        for (const QString& file : files) {
+            PlanDocument doc;
+            ViewState state;
+            GpuGridView grid;
+            CommView comm;
+            grid.resize(1400, 900);
+            comm.resize(1400, 900);
+            grid.setViewState(&state);
+            comm.setViewState(&state);
+            grid.setDocument(&doc);
+            comm.setDocument(&doc);
+            if (file == QLatin1String("tp16"))
+                QVERIFY(setPlanAndWait(doc, tp16Plan()));
+            else
+                QVERIFY(loadAndWait(doc, samplePlan(file)));
+            if (doc.timeline()) {
+                state.setDuration(doc.timeline()->stepSeconds);
+                state.setPlayhead(doc.timeline()->pipelineSeconds * 0.04);
+            }
+            state.setHighlightedGpu(int(std::min<long long>(grid.gpuCount() - 1, 13)));
+            const QString base = dir + QLatin1Char('/') + QString(file).remove(QStringLiteral(".plan.json"));
+            QVERIFY(grid.exportTo(base + QStringLiteral("-grid.png")));
+            grid.setZoom(4.0);
+            QVERIFY(grid.exportTo(base + QStringLiteral("-grid-zoom.png")));
+            comm.stepRing();
+            comm.stepRing();
+            QVERIFY(comm.exportTo(base + QStringLiteral("-comm.png")));
+            if (file == QLatin1String("tp16")) {
+                comm.setRingSize(32);
+                comm.stepRing();
+                QVERIFY(comm.exportTo(base + QStringLiteral("-comm-n32.png")));
+            }
+        }
+    }
+};
+
+int main(int argc, char* argv[])
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    TestGridComm tests;
+    return QTest::qExec(&tests, argc, argv);
+}
+
+#include "tst_grid_comm.moc"

@@ -1,0 +1,107 @@
+#include "TimelineLegend.h"
+
+#include "TimelinePalette.h"
+
+#include <QEvent>
+#include <QPainter>
+
+namespace planscope {
+
+namespace {
+constexpr int kSwatch = 14;
+constexpr int kGap = 18;
+constexpr int kMargin = 6;
+} // namespace
+
+TimelineLegend::TimelineLegend(QWidget* parent)
+    : QWidget(parent)
+{
+    QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+    policy.setHeightForWidth(true);
+    setSizePolicy(policy);
+}
+
+QStringList TimelineLegend::entries() const
+{
+    QStringList names;
+    for (SpanKind kind : TimelinePalette::kinds)
+        names << TimelinePalette::name(kind);
+    names << tr("bubble (idle)");
+    return names;
+}
+
+int TimelineLegend::entryWidth(const QString& name) const
+{
+    return kSwatch + 5 + fontMetrics().horizontalAdvance(name);
+}
+
+int TimelineLegend::place(int width, QList<QPoint>* positions) const
+{
+    const int line = std::max(kSwatch, fontMetrics().height()) + 4;
+    int x = kMargin, y = kMargin;
+    for (const QString& name : entries()) {
+        const int w = entryWidth(name);
+        if (x > kMargin && x + w > width - kMargin) {
+            x = kMargin;
+            y += line;
+        }
+        if (positions) positions->push_back(QPoint(x, y));
+        x += w + kGap;
+    }
+    return y + line + kMargin;
+}
+
+int TimelineLegend::heightForWidth(int width) const
+{
+    return place(width, nullptr);
+}
+
+QSize TimelineLegend::sizeHint() const
+{
+    int w = kMargin;
+    for (const QString& name : entries())
+        w += entryWidth(name) + kGap;
+    return QSize(w, place(w, nullptr));
+}
+
+QSize TimelineLegend::minimumSizeHint() const
+{
+    return QSize(200, heightForWidth(200 > width() ? 200 : width()));
+}
+
+void TimelineLegend::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    QList<QPoint> positions;
+    place(width(), &positions);
+    const QStringList names = entries();
+    const int line = std::max(kSwatch, fontMetrics().height()) + 4;
+    for (int i = 0; i < names.size() && i < positions.size(); ++i) {
+        const QPoint at = positions[i];
+        const QRect swatch(at.x(), at.y() + (line - 4 - kSwatch) / 2, kSwatch, kSwatch);
+        if (i < int(TimelinePalette::kinds.size())) {
+            p.fillRect(swatch, TimelinePalette::color(TimelinePalette::kinds[std::size_t(i)]));
+        } else {
+            p.fillRect(swatch, TimelinePalette::laneBackground());
+            const QRectF area(swatch);
+            TimelinePalette::hatch(p, &area, 1);
+            p.setBrush(Qt::NoBrush);
+            p.setPen(TimelinePalette::bubbleHatch());
+            p.drawRect(swatch.adjusted(0, 0, -1, -1));
+        }
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(
+            QRect(swatch.right() + 6, at.y(), width(), line - 4), Qt::AlignLeft | Qt::AlignVCenter, names[i]);
+    }
+}
+
+void TimelineLegend::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::FontChange) {
+        updateGeometry();
+        update();
+    }
+    QWidget::changeEvent(event);
+}
+
+} // namespace planscope

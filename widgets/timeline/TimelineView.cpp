@@ -1,0 +1,777 @@
+#include "TimelineView.h"
+
+#include "PlanDocument.h"
+#include "TimelinePalette.h"
+#include "ViewState.h"
+#include "WidgetExporter.h"
+
+#include <QEvent>
+#include <QFileInfo>
+#include <QHelpEvent>
+#include <QImage>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPageSize>
+#include <QPainter>
+#include <QPainterPath>
+#include <QPdfWriter>
+#include <QScrollBar>
+#include <QSvgGenerator>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+namespace planscope {
+
+namespace {
+
+constexpr int kStates = 3; // normal, pending, dimmed
+
+int stateOf(std::uint8_t flags)
+{
+    if (flags & DrawDimmed) return 2;
+    if (flags & DrawPending) return 1;
+    return 0;
+}
+
+int bucketOf(SpanKind kind, std::uint8_t flags)
+{
+    return int(kind) * kStates + stateOf(flags);
+}
+
+QString milliseconds(double seconds)
+{
+    return QCoreApplication::translate("planscope::TimelineView", "%1 ms").arg(seconds * 1e3, 0, 'f', 3);
+}
+
+} // namespace
+
+TimelineView::TimelineView(QWidget* parent)
+    : QWidget(parent)
+    , m_ownState(new ViewState(this))
+    , m_state(m_ownState)
+    , m_scrollBar(new QScrollBar(Qt::Vertical, this))
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setMouseTracking(false);
+    m_scrollBar->hide();
+    connect(m_scrollBar, &QScrollBar::valueChanged, this, [this](int v) { setScroll(v); });
+    prepareBrushes();
+    updateMetrics();
+    setViewState(nullptr);
+}
+
+TimelineView::~TimelineView() = default;
+
+void TimelineView::setDocument(PlanDocument* document)
+{
+    if (m_document) disconnect(m_document, nullptr, this, nullptr);
+    m_document = document;
+    if (!document) return;
+    connect(document, &PlanDocument::predictionChanged, this, &TimelineView::takeDocumentTimeline);
+    takeDocumentTimeline();
+}
+
+void TimelineView::takeDocumentTimeline()
+{
+    if (!m_document) return;
+    setTimeline(m_document->timeline());
+}
+
+void TimelineView::setViewState(ViewState* state)
+{
+    if (m_state) disconnect(m_state, nullptr, this, nullptr);
+    m_state = state ? state : m_ownState;
+    connect(m_state, &ViewState::viewRangeChanged, this, &TimelineView::relayout);
+    connect(m_state, &ViewState::playheadChanged, this, &TimelineView::relayout);
+    connect(m_state, &ViewState::playingChanged, this, &TimelineView::relayout);
+    connect(m_state, &ViewState::selectionChanged, this, &TimelineView::relayout);
+    connect(m_state, &ViewState::durationChanged, this, &TimelineView::relayout);
+    if (m_timeline) m_state->setDuration(m_timeline->stepSeconds);
+    relayout();
+}
+
+ViewState* TimelineView::viewState() const
+{
+    return m_state;
+}
+
+void TimelineView::setTimeline(std::shared_ptr<const Timeline> timeline)
+{
+    m_timeline = std::move(timeline);
+    m_index = m_timeline ? TimelineIndex(*m_timeline) : TimelineIndex();
+    m_scrollY = 0;
+    updateMetrics();
+    if (m_timeline) {
+        m_state->setDuration(m_timeline->stepSeconds);
+        if (!(m_state->viewEnd() > m_state->viewStart())) m_state->zoomToFit();
+    }
+    relayout();
+}
+
+void TimelineView::zoomToFit()
+{
+    if (m_timeline) setRange(0.0, m_timeline->stepSeconds);
+}
+
+QRect TimelineView::timeArea() const
+{
+    const QSize canvas = canvasSize();
+    const bool scrollBar = m_exportSize.isEmpty() && m_scrollBar->isVisibleTo(this);
+    const int right = m_idleWidth + (scrollBar ? m_scrollBar->sizeHint().width() : 0);
+    return QRect(m_headerWidth, m_axisHeight, std::max(1, canvas.width() - m_headerWidth - right),
+        std::max(1, canvas.height() - m_axisHeight));
+}
+
+QRectF TimelineView::spanRect(std::size_t span) const
+{
+    if (!m_timeline || span >= m_timeline->spans.size()) return {};
+    const QRect area = timeArea();
+    for (const LaneItem& row : laneRows(*m_timeline, m_index, m_geometry)) {
+        const TimelineLane& lane = m_index.lanes()[row.lane];
+        if (span < lane.begin || span >= lane.end) continue;
+        const Span& s = m_timeline->spans[span];
+        const double x0 = m_viewport.toX(s.start), x1 = m_viewport.toX(s.end);
+        return QRectF(area.left() + x0, area.top() + row.y - m_scrollY, x1 - x0, row.h);
+    }
+    return {};
+}
+
+QSize TimelineView::sizeHint() const
+{
+    return QSize(1200, 600);
+}
+
+QSize TimelineView::minimumSizeHint() const
+{
+    return QSize(m_headerWidth + m_idleWidth + 200, m_axisHeight + 80);
+}
+
+QString TimelineView::headerText(int rank) const
+{
+    QStringList stages;
+    for (int s : m_index.stagesOfRank(rank))
+        stages << QString::number(s);
+    if (stages.isEmpty()) return tr("rank %1").arg(rank);
+    return tr("rank %1 · stage %2").arg(rank).arg(stages.join(QLatin1Char(',')));
+}
+
+void TimelineView::updateMetrics()
+{
+    m_headerFont = font();
+    m_labelFont = font();
+    m_labelFont.setPointSizeF(std::max(7.0, font().pointSizeF() - 1));
+    m_smallFont = m_labelFont;
+    const QFontMetricsF label(m_labelFont);
+    const QFontMetricsF header(m_headerFont);
+    QFont bold = m_headerFont;
+    bold.setBold(true);
+    const QFontMetricsF headerBold(bold);
+
+    m_axisHeight = int(std::ceil(label.height())) + 12;
+    double widest = headerBold.horizontalAdvance(tr("rank %1").arg(0));
+    int lastRank = -1;
+    for (const TimelineLane& lane : m_index.lanes()) {
+        if (lane.rank != lastRank)
+            widest = std::max(widest, headerBold.horizontalAdvance(headerText(lane.rank)));
+        widest = std::max(widest, label.horizontalAdvance(TimelinePalette::streamName(lane.stream)));
+        lastRank = lane.rank;
+    }
+    m_headerWidth = std::clamp(int(std::ceil(widest)) + 16, 90, 320);
+    m_idleWidth = int(std::ceil(label.horizontalAdvance(tr("idle %1 %").arg(QStringLiteral("100.0"))))) + 28;
+
+    m_geometry.computeHeight = std::round(header.height() * 1.8);
+    m_geometry.streamHeight = std::round(label.height() * 1.05);
+    m_geometry.rankGap = 7;
+    m_geometry.subLaneGap = 1;
+    m_geometry.charWidth = std::max({ label.averageCharWidth(), label.horizontalAdvance(QLatin1Char('0')),
+        label.horizontalAdvance(QLatin1Char('F')) });
+    m_geometry.labelPadding = 3;
+    m_geometry.minLabelHeight = label.height() - 1;
+    for (SpanKind kind : TimelinePalette::kinds)
+        m_geometry.kindLabels[std::size_t(kind)] = TimelinePalette::shortName(kind).toStdString();
+}
+
+void TimelineView::prepareBrushes()
+{
+    for (SpanKind kind : TimelinePalette::kinds) {
+        const int k = int(kind) * kStates;
+        m_brushes[std::size_t(k)] = QBrush(TimelinePalette::color(kind));
+        m_brushes[std::size_t(k + 1)] = QBrush(TimelinePalette::pendingColor(kind));
+        m_brushes[std::size_t(k + 2)] = QBrush(TimelinePalette::dimmedColor(kind));
+        m_textColors[std::size_t(k)] = TimelinePalette::textColor(kind);
+        m_textColors[std::size_t(k + 1)] = QColor(0x30, 0x30, 0x30);
+        m_textColors[std::size_t(k + 2)] = QColor(0x90, 0x90, 0x90);
+    }
+}
+
+void TimelineView::relayout()
+{
+    if (!m_timeline || !m_state) {
+        m_draw = {};
+        m_scrollBar->hide();
+        update();
+        return;
+    }
+    const double duration = m_timeline->stepSeconds > 0 ? m_timeline->stepSeconds : 1.0;
+    double start = m_state->viewStart(), end = m_state->viewEnd();
+    if (!(end > start)) {
+        start = 0;
+        end = duration;
+    }
+
+    // Many ranks: lanes shrink down to 55 % before the view scrolls.
+    updateMetrics();
+    const QSize canvas = canvasSize();
+    const int available = canvas.height() - m_axisHeight;
+    LaneGeometry natural = m_geometry;
+    const std::vector<LaneItem> rows = laneRows(*m_timeline, m_index, natural);
+    const double content = rows.empty() ? 0 : rows.back().y + rows.back().h;
+    if (content > available && content > 0) {
+        // On screen the rest scrolls; an export has no scroll bar, so there every lane is squeezed in.
+        const bool exporting = !m_exportSize.isEmpty();
+        const double scale = std::max(exporting ? 0.0 : 0.55, double(available) / content);
+        m_geometry.computeHeight
+            = std::max(exporting ? 6.0 : 12.0, std::floor(m_geometry.computeHeight * scale));
+        m_geometry.streamHeight
+            = std::max(exporting ? 2.0 : 5.0, std::floor(m_geometry.streamHeight * scale));
+        m_geometry.rankGap = std::max(exporting ? 2.0 : 3.0, std::floor(m_geometry.rankGap * scale));
+    } else if (content > 0) {
+        // Few ranks: lanes grow into the room (stream lanes up to 1.4x, compute lanes up to 3x), so the
+        // picture has no empty half.
+        double room = available - content - 4;
+        const auto computeLanes = double(std::count_if(
+            rows.begin(), rows.end(), [](const LaneItem& r) { return r.stream == Stream::Compute; }));
+        const double streamLanes = double(rows.size()) - computeLanes;
+        if (streamLanes > 0 && room > 0) {
+            const double grow = std::floor(std::min(m_geometry.streamHeight * 0.4, room / streamLanes));
+            m_geometry.streamHeight += grow;
+            room -= grow * streamLanes;
+        }
+        if (computeLanes > 0 && room > 0)
+            m_geometry.computeHeight = std::floor(
+                m_geometry.computeHeight + std::min(2 * m_geometry.computeHeight, room / computeLanes));
+    }
+    const std::vector<LaneItem> scaled = laneRows(*m_timeline, m_index, m_geometry);
+    const double contentHeight = scaled.empty() ? 0 : scaled.back().y + scaled.back().h;
+    const int overflow = int(std::ceil(contentHeight)) - available;
+    m_scrollBar->setVisible(overflow > 0 && m_exportSize.isEmpty());
+    m_scrollY = std::clamp(m_scrollY, 0.0, double(std::max(0, overflow)));
+    if (overflow > 0) {
+        const int w = m_scrollBar->sizeHint().width();
+        m_scrollBar->setGeometry(width() - w, m_axisHeight, w, available);
+        const QSignalBlocker block(m_scrollBar);
+        m_scrollBar->setRange(0, overflow);
+        m_scrollBar->setPageStep(available);
+        m_scrollBar->setSingleStep(int(m_geometry.computeHeight));
+        m_scrollBar->setValue(int(m_scrollY));
+    }
+
+    const QRect area = timeArea();
+    m_viewport = { start, end, area.width() };
+    m_geometry.scrollY = m_scrollY;
+    m_geometry.viewHeight = area.height();
+    m_selection.microbatch = m_state->selectedMicrobatch();
+    // Before playing or scrubbing (playhead at 0) the whole plan is shown as done, not all faded.
+    const bool started = m_state->playhead() > 0 || m_state->isPlaying();
+    m_selection.playhead = started ? m_state->playhead() : std::numeric_limits<double>::infinity();
+    m_draw = layoutTimeline(*m_timeline, m_index, m_viewport, m_geometry, m_selection);
+    update();
+}
+
+void TimelineView::setRange(double start, double end)
+{
+    if (!m_timeline) return;
+    const double duration = m_timeline->stepSeconds > 0 ? m_timeline->stepSeconds : 1.0;
+    double width = std::clamp(end - start, 1e-9, duration);
+    start = std::clamp(start, 0.0, duration - width);
+    m_state->setViewRange(start, start + width);
+}
+
+void TimelineView::zoomAround(double x, double factor)
+{
+    const double t = m_viewport.toTime(x);
+    setRange(t - (t - m_viewport.start) * factor, t + (m_viewport.end - t) * factor);
+}
+
+void TimelineView::setScroll(double y)
+{
+    const double old = m_scrollY;
+    m_scrollY = std::max(0.0, y);
+    if (old != m_scrollY) relayout();
+}
+
+// ---- Painting ------------------------------------------------------------------------------------------
+
+void TimelineView::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    paintAll(p);
+}
+
+void TimelineView::paintAll(QPainter& p)
+{
+    const QRect canvas(QPoint(0, 0), canvasSize());
+    p.fillRect(canvas, TimelinePalette::background());
+    if (!m_timeline) {
+        p.setPen(palette().color(QPalette::WindowText));
+        QString why = tr("No timeline: load a plan");
+        if (m_document && m_document->hasPlan())
+            why = m_document->timelineError().isEmpty()
+                ? tr("Simulating the step…")
+                : tr("No timeline: %1").arg(m_document->timelineError());
+        p.drawText(canvas.adjusted(20, 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap, why);
+        return;
+    }
+    const QRect area = timeArea();
+    paintLanes(p, area);
+    paintHeaders(p, area);
+    paintAxis(p, area);
+}
+
+void TimelineView::paintLanes(QPainter& p, const QRect& area)
+{
+    p.save();
+    p.setClipRect(area);
+    p.translate(area.topLeft());
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.setPen(Qt::NoPen);
+
+    // Lane backgrounds, then the grid at the axis ticks.
+    m_scratch.clear();
+    for (const LaneItem& lane : m_draw.lanes)
+        m_scratch.push_back(QRectF(0, lane.y, area.width(), lane.h));
+    p.setBrush(TimelinePalette::laneBackground());
+    p.drawRects(m_scratch.constData(), int(m_scratch.size()));
+    p.setPen(QColor(0xE2, 0xE2, 0xE2));
+    for (double t : axisTicks(m_viewport, 90)) {
+        const double x = std::round(m_viewport.toX(t)) + 0.5;
+        p.drawLine(QLineF(x, 0, x, area.height()));
+    }
+    p.setPen(Qt::NoPen);
+
+    // Bubbles: hatched, no fill, so idle time never looks like work.
+    m_scratch.clear();
+    for (const BubbleRect& b : m_draw.bubbles)
+        m_scratch.push_back(QRectF(b.x, b.y, b.w, b.h));
+    p.setBrushOrigin(0, 0);
+    TimelinePalette::hatch(p, m_scratch.constData(), int(m_scratch.size()));
+    p.setPen(Qt::NoPen);
+
+    // Spans and folded blocks, batched by brush. A 1 px gap separates back-to-back spans.
+    for (auto& bucket : m_buckets)
+        bucket.clear();
+    auto inset = [](double x, double y, double w, double h) {
+        const double dy = h >= 8 ? 1 : 0;
+        return QRectF(x, y + dy, w >= 4 ? w - 1 : w, h - 2 * dy);
+    };
+    for (const DrawRect& r : m_draw.rects)
+        m_buckets[std::size_t(bucketOf(r.kind, r.flags))].push_back(inset(r.x, r.y, r.w, r.h));
+    // A folded block is filled to its busy share from the bottom; on a compute lane the idle rest above is
+    // hatched like any bubble.
+    m_scratch.clear();
+    for (const FoldedBlock& b : m_draw.folds)
+        if (b.busy < 0.97 && b.stream == Stream::Compute) m_scratch.push_back(inset(b.x, b.y, b.w, b.h));
+    TimelinePalette::hatch(p, m_scratch.constData(), int(m_scratch.size()));
+    p.setPen(Qt::NoPen);
+    m_scratch.clear();
+    for (const FoldedBlock& b : m_draw.folds) {
+        QRectF full = inset(b.x, b.y, b.w, b.h);
+        const double filled = std::max(2.0, std::round(full.height() * b.busy));
+        full.setTop(full.bottom() - std::min(full.height(), filled));
+        const double half = std::floor(full.height() / 2);
+        m_buckets[std::size_t(bucketOf(b.kind, b.flags))].push_back(
+            QRectF(full.x(), full.y(), full.width(), half));
+        m_buckets[std::size_t(bucketOf(b.kind2, b.flags))].push_back(
+            QRectF(full.x(), full.y() + half, full.width(), full.height() - half));
+        m_scratch.push_back(full);
+    }
+    for (std::size_t i = 0; i < m_buckets.size(); ++i) {
+        if (m_buckets[i].isEmpty()) continue;
+        p.setBrush(m_brushes[i]);
+        p.drawRects(m_buckets[i].constData(), int(m_buckets[i].size()));
+    }
+    // Folded blocks get a dotted texture: many ops, not one long one.
+    if (!m_scratch.isEmpty()) {
+        p.setBrush(QBrush(QColor(255, 255, 255, 170), Qt::Dense6Pattern));
+        p.drawRects(m_scratch.constData(), int(m_scratch.size()));
+    }
+
+    // The selected microbatch, outlined.
+    m_scratch.clear();
+    for (const DrawRect& r : m_draw.rects)
+        if (r.flags & DrawSelected)
+            m_scratch.push_back(QRectF(r.x, r.y + 0.5, std::max(r.w - 1, 1.0), r.h - 1));
+    if (!m_scratch.isEmpty()) {
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(TimelinePalette::selectionOutline(), 1));
+        p.drawRects(m_scratch.constData(), int(m_scratch.size()));
+        p.setPen(Qt::NoPen);
+    }
+
+    // Text last, grouped by colour.
+    p.setFont(m_labelFont);
+    int pen = -1;
+    std::vector<std::pair<int, std::size_t>> order;
+    order.reserve(m_draw.labels.size());
+    for (std::size_t i = 0; i < m_draw.labels.size(); ++i)
+        order.push_back({ bucketOf(m_draw.labels[i].kind, m_draw.labels[i].flags), i });
+    std::sort(order.begin(), order.end());
+    for (const auto& [bucket, i] : order) {
+        if (bucket != pen) {
+            p.setPen(m_textColors[std::size_t(bucket)]);
+            pen = bucket;
+        }
+        const LabelItem& l = m_draw.labels[i];
+        p.drawText(QRectF(l.x, l.y, l.w, l.h), Qt::AlignCenter,
+            QString::fromUtf8(l.text.data(), qsizetype(l.text.size())));
+    }
+
+    // The playhead.
+    const double playhead = m_state ? m_state->playhead() : 0;
+    if (playhead >= m_viewport.start && playhead <= m_viewport.end) {
+        const double x = std::round(m_viewport.toX(playhead));
+        p.setPen(QPen(TimelinePalette::playhead(), 2));
+        p.drawLine(QLineF(x, 0, x, area.height()));
+    }
+
+    if (m_drag == Drag::Band) {
+        const double x0 = m_pressPos.x() - area.left(), x1 = m_lastPos.x() - area.left();
+        p.setPen(QPen(QColor(0x00, 0x72, 0xB2), 1));
+        p.setBrush(QColor(0x00, 0x72, 0xB2, 40));
+        p.drawRect(QRectF(std::min(x0, x1), 0, std::abs(x1 - x0), area.height() - 1));
+    }
+    p.restore();
+}
+
+void TimelineView::paintHeaders(QPainter& p, const QRect& area)
+{
+    p.save();
+    const int width = canvasSize().width();
+    p.setClipRect(QRect(0, area.top(), width, area.height()));
+    QFont bold = m_headerFont;
+    bold.setBold(true);
+    const QColor text = palette().color(QPalette::WindowText);
+    const QColor quiet(0x60, 0x60, 0x60);
+    const QFontMetrics boldMetrics(bold);
+
+    for (std::size_t i = 0; i < m_draw.lanes.size(); ++i) {
+        const LaneItem& lane = m_draw.lanes[i];
+        const QRectF row(6, area.top() + lane.y, m_headerWidth - 12, lane.h);
+        if (lane.firstOfRank && i > 0) {
+            p.setPen(QColor(0xC8, 0xC8, 0xC8));
+            const double y = std::floor(row.top() - m_geometry.rankGap / 2) + 0.5;
+            p.drawLine(QLineF(0, y, width, y));
+        }
+        if (lane.firstOfRank) {
+            p.setFont(bold);
+            p.setPen(text);
+            p.drawText(row, Qt::AlignLeft | Qt::AlignVCenter,
+                boldMetrics.elidedText(headerText(lane.rank), Qt::ElideRight, int(row.width())));
+        }
+        if (lane.stream != Stream::Compute && lane.h >= QFontMetricsF(m_smallFont).height() - 3) {
+            p.setFont(m_smallFont);
+            p.setPen(quiet);
+            p.drawText(row, Qt::AlignRight | Qt::AlignVCenter, TimelinePalette::streamName(lane.stream));
+        }
+        if (lane.idleShare >= 0) {
+            // The idle share next to a hatched swatch, as the bubbles are drawn.
+            const QRectF swatch(area.right() + 7, area.top() + lane.y + (lane.h - 10) / 2, 10, 10);
+            TimelinePalette::hatch(p, &swatch, 1);
+            p.setBrush(Qt::NoBrush);
+            p.setPen(QColor(0xA0, 0xA0, 0xA0));
+            p.drawRect(swatch);
+            p.setFont(m_smallFont);
+            p.setPen(text);
+            p.drawText(QRectF(swatch.right() + 4, area.top() + lane.y, m_idleWidth, lane.h),
+                Qt::AlignLeft | Qt::AlignVCenter, tr("idle %1 %").arg(lane.idleShare * 100, 0, 'f', 1));
+        }
+    }
+    p.restore();
+}
+
+QString TimelineView::formatTime(double seconds, double step) const
+{
+    double scale = 1;
+    QString pattern = tr("%1 s");
+    if (step < 5e-4) {
+        scale = 1e6;
+        pattern = tr("%1 µs");
+    } else if (step < 0.5) {
+        scale = 1e3;
+        pattern = tr("%1 ms");
+    }
+    const int decimals = std::clamp(int(std::ceil(-std::log10(step * scale) - 1e-9)), 0, 6);
+    return pattern.arg(seconds * scale, 0, 'f', decimals);
+}
+
+void TimelineView::paintAxis(QPainter& p, const QRect& area)
+{
+    p.save();
+    p.setFont(m_labelFont);
+    const QFontMetricsF fm(m_labelFont);
+    const QColor text = palette().color(QPalette::WindowText);
+    p.setPen(QColor(0x80, 0x80, 0x80));
+    p.drawLine(QLineF(area.left(), m_axisHeight - 0.5, area.right() + 1, m_axisHeight - 0.5));
+    double step = 0;
+    const std::vector<double> ticks = axisTicks(m_viewport, 90, &step);
+    double lastRight = -1e9;
+    for (double t : ticks) {
+        const double x = area.left() + std::round(m_viewport.toX(t)) + 0.5;
+        p.setPen(QColor(0x80, 0x80, 0x80));
+        p.drawLine(QLineF(x, m_axisHeight - 6, x, m_axisHeight));
+        const QString label = formatTime(t, step);
+        const double w = fm.horizontalAdvance(label);
+        // Centred on the tick, pushed inside the time area at its ends, skipped if it would overlap.
+        const double left = std::clamp(x - w / 2, double(area.left()), double(area.right()) - w);
+        if (left < lastRight + 6) continue;
+        p.setPen(text);
+        p.drawText(QRectF(left, 2, w + 1, m_axisHeight - 8), Qt::AlignLeft | Qt::AlignVCenter, label);
+        lastRight = left + w;
+    }
+    // Axis caption in the header column.
+    p.setPen(QColor(0x60, 0x60, 0x60));
+    p.drawText(QRectF(6, 2, m_headerWidth - 12, m_axisHeight - 8), Qt::AlignLeft | Qt::AlignVCenter,
+        tr("time in step"));
+    // The playhead's marker on the axis.
+    const double playhead = m_state ? m_state->playhead() : 0;
+    if (playhead >= m_viewport.start && playhead <= m_viewport.end) {
+        const double x = area.left() + std::round(m_viewport.toX(playhead));
+        QPainterPath marker;
+        marker.moveTo(x - 5, m_axisHeight - 8);
+        marker.lineTo(x + 5, m_axisHeight - 8);
+        marker.lineTo(x, m_axisHeight);
+        marker.closeSubpath();
+        p.setRenderHint(QPainter::Antialiasing, true);
+        p.fillPath(marker, TimelinePalette::playhead());
+    }
+    p.restore();
+}
+
+// ---- Interaction ---------------------------------------------------------------------------------------
+
+void TimelineView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    relayout();
+}
+
+void TimelineView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::LanguageChange) relayout();
+    if (event->type() == QEvent::PaletteChange) prepareBrushes();
+    QWidget::changeEvent(event);
+}
+
+bool TimelineView::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = toolTipAt(help->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+QString TimelineView::toolTipAt(const QPoint& pos) const
+{
+    if (!m_timeline) return {};
+    const QRect area = timeArea();
+    if (!area.contains(pos)) return {};
+    const double x = pos.x() - area.left(), y = pos.y() - area.top();
+    for (const FoldedBlock& b : m_draw.folds)
+        if (x >= b.x && x < b.x + b.w && y >= b.y && y < b.y + b.h)
+            return tr("%n ops folded here (mostly %1); zoom in to see them", nullptr, int(b.count))
+                .arg(TimelinePalette::name(b.kind));
+    const long long hit = hitTest(*m_timeline, m_index, m_viewport, m_geometry, x, y);
+    if (hit >= 0) {
+        const Span& s = m_timeline->spans[std::size_t(hit)];
+        QStringList lines;
+        lines << QStringLiteral("<b>%1</b>").arg(TimelinePalette::name(s.kind).toHtmlEscaped());
+        QStringList where { tr("rank %1").arg(s.rank) };
+        if (s.stage >= 0) where << tr("stage %1").arg(s.stage);
+        if (s.chunk >= 0) where << tr("chunk %1").arg(s.chunk);
+        if (s.microbatch >= 0) where << tr("microbatch %1").arg(s.microbatch);
+        lines << where.join(QStringLiteral(" · "));
+        if (s.kind == SpanKind::OverlapFB && s.microbatch2 >= 0)
+            lines << tr("backward half: stage %1 · microbatch %2").arg(s.stage2).arg(s.microbatch2);
+        lines << tr("start %1 · duration %2").arg(milliseconds(s.start), milliseconds(s.end - s.start));
+        return lines.join(QStringLiteral("<br>"));
+    }
+    for (const BubbleRect& b : m_draw.bubbles)
+        if (x >= b.x && x < b.x + b.w && y >= b.y && y < b.y + b.h)
+            return tr("idle (bubble) on rank %1: %2, from %3 to %4")
+                .arg(b.rank)
+                .arg(milliseconds(b.end - b.start), milliseconds(b.start), milliseconds(b.end));
+    return {};
+}
+
+void TimelineView::wheelEvent(QWheelEvent* event)
+{
+    if (!m_timeline) return;
+    const QPoint delta = event->angleDelta();
+    const QRect area = timeArea();
+    if (event->modifiers() & Qt::ShiftModifier) {
+        setScroll(
+            m_scrollY - (delta.y() != 0 ? delta.y() : delta.x()) / 120.0 * m_geometry.computeHeight * 2);
+    } else if (std::abs(delta.x()) > std::abs(delta.y())) {
+        const double shift = -delta.x() / 120.0 * 0.1 * (m_viewport.end - m_viewport.start);
+        setRange(m_viewport.start + shift, m_viewport.end + shift);
+    } else if (delta.y() != 0) {
+        zoomAround(std::clamp(event->position().x() - area.left(), 0.0, double(area.width())),
+            std::pow(0.8, delta.y() / 120.0));
+    }
+    event->accept();
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton || !m_timeline) return QWidget::mousePressEvent(event);
+    m_pressPos = m_lastPos = event->position().toPoint();
+    m_pressStart = m_viewport.start;
+    m_pressEnd = m_viewport.end;
+    m_drag = (event->modifiers() & Qt::ShiftModifier) ? Drag::Band : Drag::Pending;
+    event->accept();
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* event)
+{
+    if (m_drag == Drag::None) return QWidget::mouseMoveEvent(event);
+    const QPoint pos = event->position().toPoint();
+    if (m_drag == Drag::Pending && (pos - m_pressPos).manhattanLength() > 4) m_drag = Drag::Pan;
+    if (m_drag == Drag::Pan) {
+        const double dt = -(pos.x() - m_pressPos.x()) * (m_pressEnd - m_pressStart) / timeArea().width();
+        setRange(m_pressStart + dt, m_pressEnd + dt);
+        setScroll(m_scrollY - (pos.y() - m_lastPos.y()));
+    }
+    m_lastPos = pos;
+    if (m_drag == Drag::Band) update();
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (m_drag == Drag::None || event->button() != Qt::LeftButton) return QWidget::mouseReleaseEvent(event);
+    const Drag drag = m_drag;
+    m_drag = Drag::None;
+    const QRect area = timeArea();
+    const QPoint pos = event->position().toPoint();
+    if (drag == Drag::Band) {
+        const double x0 = std::min(pos.x(), m_pressPos.x()) - area.left();
+        const double x1 = std::max(pos.x(), m_pressPos.x()) - area.left();
+        if (x1 - x0 >= 3) setRange(m_viewport.toTime(x0), m_viewport.toTime(x1));
+        update();
+    } else if (drag == Drag::Pending && area.contains(pos)) {
+        const long long hit = hitTest(
+            *m_timeline, m_index, m_viewport, m_geometry, pos.x() - area.left(), pos.y() - area.top());
+        const Span* s = hit >= 0 ? &m_timeline->spans[std::size_t(hit)] : nullptr;
+        if (s && s->microbatch >= 0)
+            m_state->select(s->rank, s->stage, s->microbatch);
+        else
+            m_state->clearSelection();
+    }
+    event->accept();
+}
+
+void TimelineView::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton) zoomToFit();
+    event->accept();
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* event)
+{
+    const double width = m_viewport.end - m_viewport.start;
+    switch (event->key()) {
+    case Qt::Key_F:
+        zoomToFit();
+        break;
+    case Qt::Key_Escape:
+        m_state->clearSelection();
+        break;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomAround(m_viewport.widthPx / 2.0, 0.8);
+        break;
+    case Qt::Key_Minus:
+        zoomAround(m_viewport.widthPx / 2.0, 1.25);
+        break;
+    case Qt::Key_Left:
+        setRange(m_viewport.start - width / 10, m_viewport.end - width / 10);
+        break;
+    case Qt::Key_Right:
+        setRange(m_viewport.start + width / 10, m_viewport.end + width / 10);
+        break;
+    case Qt::Key_Space:
+        m_state->setPlaying(!m_state->isPlaying());
+        break;
+    default:
+        return QWidget::keyPressEvent(event);
+    }
+    event->accept();
+}
+
+bool TimelineView::exportTo(const QString& path, QSize size, QString* error)
+{
+    auto fail = [&](const QString& why) {
+        if (error) *error = why;
+        return false;
+    };
+    if (size.isEmpty()) size = width() >= 300 && height() >= 150 ? this->size() : QSize(1400, 800);
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (!WidgetExporter::supportedSuffixes().contains(suffix))
+        return fail(tr("Unknown file type \"%1\"; use one of: %2")
+                        .arg(suffix, WidgetExporter::supportedSuffixes().join(QStringLiteral(", "))));
+
+    // Painted by the same code as the screen, at the export's size, without touching the widget's geometry
+    // (it may sit in a layout).
+    m_exportSize = size;
+    relayout();
+    bool ok = false;
+    if (suffix == QLatin1String("png")) {
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        QPainter p(&image);
+        paintAll(p);
+        p.end();
+        ok = image.save(path, "PNG");
+    } else if (suffix == QLatin1String("svg")) {
+        QSvgGenerator generator;
+        generator.setFileName(path);
+        generator.setSize(size);
+        generator.setViewBox(QRect(QPoint(0, 0), size));
+        generator.setResolution(logicalDpiX());
+        generator.setTitle(tr("PlanScope timeline"));
+        QPainter p;
+        ok = p.begin(&generator);
+        if (ok) {
+            paintAll(p);
+            ok = p.end();
+        }
+    } else {
+        QPdfWriter writer(path);
+        writer.setCreator(QStringLiteral("PlanScope"));
+        writer.setResolution(logicalDpiX());
+        writer.setPageSize(
+            QPageSize(QSizeF(size.width() * 72.0 / logicalDpiX(), size.height() * 72.0 / logicalDpiY()),
+                QPageSize::Point));
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+        QPainter p;
+        ok = p.begin(&writer);
+        if (ok) {
+            paintAll(p);
+            ok = p.end();
+        }
+    }
+    m_exportSize = QSize();
+    relayout();
+    if (!ok || QFileInfo(path).size() <= 0) return fail(tr("Cannot write %1").arg(path));
+    return true;
+}
+
+} // namespace planscope

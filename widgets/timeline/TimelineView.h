@@ -1,0 +1,123 @@
+// The predicted timeline of one step: one lane per pipeline rank with sub-lanes per stream, spans coloured by
+// kind (TimelinePalette), idle time hatched with each rank's idle share at the right, microbatch labels where
+// they fit, the time axis, and the playhead. It follows the ViewState (visible range, playhead, selection)
+// and sets it: wheel zooms around the pointer, dragging pans, Shift+drag zooms to a box, a double-click or F
+// fits, a click selects the microbatch under the pointer (every lane then shows that microbatch, the rest
+// dimmed). Spans that end after the playhead are drawn faded, so playing shows the step being done.
+// Layout is TimelineLayout's pure layoutTimeline(), redone when something changes; paintEvent only paints.
+#pragma once
+
+#include "TimelineLayout.h"
+
+#include <QPointer>
+#include <QVector>
+#include <QWidget>
+#include <array>
+#include <memory>
+
+class QScrollBar;
+
+namespace planscope {
+
+class PlanDocument;
+class ViewState;
+
+class TimelineView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineView(QWidget* parent = nullptr);
+    ~TimelineView() override;
+
+    // Shows the document's timeline from now on; on every predictionChanged() it takes the new timeline and
+    // sets the ViewState's duration to its stepSeconds.
+    void setDocument(PlanDocument* document);
+    // The shared state to follow and set; without one the view keeps a private one.
+    void setViewState(ViewState* state);
+    ViewState* viewState() const;
+    // Shows a timeline that comes from no document (tests, benchmarks, a measured trace).
+    void setTimeline(std::shared_ptr<const Timeline> timeline);
+    std::shared_ptr<const Timeline> timeline() const { return m_timeline; }
+
+    // Saves the view by the file's extension (.png, .svg, .pdf); size empty: the widget's size.
+    bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr);
+
+    // Fits the whole step into the view (also double-click and F).
+    void zoomToFit();
+
+    // What is drawn now, for tests: the layout, its viewport, and where a span is in widget coordinates.
+    const DrawList& drawList() const { return m_draw; }
+    const TimeViewport& viewport() const { return m_viewport; }
+    QRect timeArea() const;
+    QRectF spanRect(std::size_t span) const;
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    bool event(QEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+
+private:
+    enum class Drag { None, Pending, Pan, Band };
+
+    void takeDocumentTimeline();
+    void relayout();
+    void updateMetrics();
+    void prepareBrushes();
+    void setRange(double start, double end);
+    void zoomAround(double x, double factor);
+    void setScroll(double y);
+    QString toolTipAt(const QPoint& pos) const;
+    QString headerText(int rank) const;
+    QString formatTime(double seconds, double step) const;
+
+    // The size painted: the widget's, or the export's while exporting.
+    QSize canvasSize() const { return m_exportSize.isEmpty() ? size() : m_exportSize; }
+    void paintAll(QPainter& p);
+    void paintAxis(QPainter& p, const QRect& area);
+    void paintLanes(QPainter& p, const QRect& area);
+    void paintHeaders(QPainter& p, const QRect& area);
+
+    QPointer<PlanDocument> m_document;
+    ViewState* m_ownState = nullptr;
+    QPointer<ViewState> m_state;
+    std::shared_ptr<const Timeline> m_timeline;
+    TimelineIndex m_index;
+
+    TimeViewport m_viewport;
+    LaneGeometry m_geometry;
+    Selection m_selection;
+    DrawList m_draw;
+    double m_scrollY = 0;
+    QScrollBar* m_scrollBar = nullptr;
+    QSize m_exportSize;
+
+    // Metrics from the font, set on font changes.
+    int m_axisHeight = 24;
+    int m_headerWidth = 150;
+    int m_idleWidth = 70;
+    QFont m_labelFont;
+    QFont m_headerFont;
+    QFont m_smallFont;
+
+    // Brushes per kind: normal, pending (after the playhead), dimmed (not the selected microbatch).
+    std::array<QBrush, 30> m_brushes;
+    std::array<QColor, 30> m_textColors;
+    // Per-frame scratch, kept to avoid allocating in paintEvent.
+    std::array<QVector<QRectF>, 30> m_buckets;
+    QVector<QRectF> m_scratch;
+
+    Drag m_drag = Drag::None;
+    QPoint m_pressPos;
+    QPoint m_lastPos;
+    double m_pressStart = 0, m_pressEnd = 0;
+};
+
+} // namespace planscope
