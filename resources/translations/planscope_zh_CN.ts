@@ -28,67 +28,67 @@
     <name>TimelinePalette</name>
     <message>
         <source>forward</source>
-        <translation type="unfinished"></translation>
+        <translation>前向</translation>
     </message>
     <message>
         <source>backward</source>
-        <translation type="unfinished"></translation>
+        <translation>反向</translation>
     </message>
     <message>
         <source>input-grad</source>
-        <translation type="unfinished"></translation>
+        <translation>输入梯度</translation>
     </message>
     <message>
         <source>weight-grad</source>
-        <translation type="unfinished"></translation>
+        <translation>权重梯度</translation>
     </message>
     <message>
         <source>F&amp;B overlapped</source>
-        <translation type="unfinished"></translation>
+        <translation>F&amp;B 重叠</translation>
     </message>
     <message>
         <source>send activation</source>
-        <translation type="unfinished"></translation>
+        <translation>发送激活值</translation>
     </message>
     <message>
         <source>send gradient</source>
-        <translation type="unfinished"></translation>
+        <translation>发送梯度</translation>
     </message>
     <message>
         <source>gradient reduction</source>
-        <translation type="unfinished"></translation>
+        <translation>梯度归约</translation>
     </message>
     <message>
         <source>parameter all-gather</source>
-        <translation type="unfinished"></translation>
+        <translation>参数全收集</translation>
     </message>
     <message>
         <source>optimizer</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器</translation>
     </message>
     <message>
         <source>grad reduce</source>
-        <translation type="unfinished"></translation>
+        <translation>梯度归约</translation>
     </message>
     <message>
         <source>all-gather</source>
-        <translation type="unfinished"></translation>
+        <translation>全收集</translation>
     </message>
     <message>
         <source>compute</source>
-        <translation type="unfinished"></translation>
+        <translation>计算</translation>
     </message>
     <message>
         <source>p2p</source>
-        <translation type="unfinished"></translation>
+        <translation>点对点 (p2p)</translation>
     </message>
     <message>
         <source>data parallel</source>
-        <translation type="unfinished"></translation>
+        <translation>数据并行</translation>
     </message>
     <message>
         <source>ZeRO-3 gather</source>
-        <translation type="unfinished"></translation>
+        <translation>ZeRO-3 收集</translation>
     </message>
 </context>
 <context>
@@ -111,439 +111,442 @@
     <message>
         <source>%1 GPUs: too many to draw the chunks.
 Step %2 of %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个 GPU：数量太多，无法绘制各数据块。
+第 %2 步，共 %3 步</translation>
     </message>
     <message>
         <source>GPU %1</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU %1</translation>
     </message>
     <message>
         <source>start</source>
-        <translation type="unfinished"></translation>
+        <translation>初始</translation>
     </message>
     <message>
         <source>reduce-scatter %1/%2</source>
-        <translation type="unfinished"></translation>
+        <translation>归约散射 %1/%2</translation>
     </message>
     <message>
         <source>all-gather %1/%2</source>
-        <translation type="unfinished"></translation>
+        <translation>全收集 %1/%2</translation>
     </message>
     <message>
         <source>A number is how many GPUs&apos; inputs that copy of the chunk sums; Σ and full colour: fully reduced. Solid frame: the chunk a GPU sends now; dotted: where it arrives.</source>
-        <translation type="unfinished"></translation>
+        <translation>数字表示该数据块副本已累加了多少个 GPU 的输入；Σ 加满色表示已完全归约。实线框：GPU 当前发送的数据块；虚线框：数据块到达的位置。</translation>
     </message>
 </context>
 <context>
     <name>planscope::CommView</name>
     <message>
         <source>Pause</source>
-        <translation type="unfinished"></translation>
+        <translation>暂停</translation>
     </message>
     <message>
         <source>Play</source>
-        <translation type="unfinished"></translation>
+        <translation>播放</translation>
     </message>
     <message>
         <source>Communication groups of this plan (one GPU, one training step)</source>
-        <translation type="unfinished"></translation>
+        <translation>本方案的通信组（单个 GPU，一个训练步）</translation>
     </message>
     <message>
         <source>Group</source>
-        <translation type="unfinished"></translation>
+        <translation>通信组</translation>
     </message>
     <message>
         <source>GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU</translation>
     </message>
     <message>
         <source>Crosses nodes</source>
-        <translation type="unfinished"></translation>
+        <translation>是否跨节点</translation>
     </message>
     <message>
         <source>Collective</source>
-        <translation type="unfinished"></translation>
+        <translation>集合通信</translation>
     </message>
     <message>
         <source>Algorithm</source>
-        <translation type="unfinished"></translation>
+        <translation>算法</translation>
     </message>
     <message>
         <source>Link (GB/s per direction)</source>
-        <translation type="unfinished"></translation>
+        <translation>链路（GB/s，单方向）</translation>
     </message>
     <message>
         <source>Sent per step (GiB)</source>
-        <translation type="unfinished"></translation>
+        <translation>每步发送量 (GiB)</translation>
     </message>
     <message>
         <source>Time per step</source>
-        <translation type="unfinished"></translation>
+        <translation>每步耗时</translation>
     </message>
     <message>
         <source>Exposed per step</source>
-        <translation type="unfinished"></translation>
+        <translation>每步暴露时间</translation>
     </message>
     <message>
         <source>The slowest link the group uses, in GB/s (1e9 bytes) per GPU per direction</source>
-        <translation type="unfinished"></translation>
+        <translation>该组所经过的最慢链路，单位 GB/s（10^9 字节），按每个 GPU 每方向计</translation>
     </message>
     <message>
         <source>Bytes one GPU sends per step, in GiB (2^30 bytes)</source>
-        <translation type="unfinished"></translation>
+        <translation>单个 GPU 每步发送的字节数，单位 GiB（2^30 字节）</translation>
     </message>
     <message>
         <source>The part of the time on the critical path (not hidden behind compute)</source>
-        <translation type="unfinished"></translation>
+        <translation>位于关键路径上（未被计算掩盖）的那部分时间</translation>
     </message>
     <message>
         <source>Ring all-reduce, step by step</source>
-        <translation type="unfinished"></translation>
+        <translation>环形全归约（Ring All-Reduce）逐步演示</translation>
     </message>
     <message>
         <source>GPUs on the ring (n):</source>
-        <translation type="unfinished"></translation>
+        <translation>环上的 GPU 数 (n)：</translation>
     </message>
     <message>
         <source>Step</source>
-        <translation type="unfinished"></translation>
+        <translation>单步</translation>
     </message>
     <message>
         <source>Reset</source>
-        <translation type="unfinished"></translation>
+        <translation>重置</translation>
     </message>
     <message>
         <source>ring</source>
-        <translation type="unfinished"></translation>
+        <translation>环形 (ring)</translation>
     </message>
     <message>
         <source>tree (2·log2 n latency steps)</source>
-        <translation type="unfinished"></translation>
+        <translation>树形（2·log2 n 个延迟步）</translation>
     </message>
     <message>
         <source>hierarchical (%1 GPUs per node)</source>
-        <translation type="unfinished"></translation>
+        <translation>分层（每节点 %1 个 GPU）</translation>
     </message>
     <message>
         <source>parameter server (1 server)</source>
-        <translation type="unfinished"></translation>
+        <translation>参数服务器（1 台服务器）</translation>
     </message>
     <message>
         <source>No plan loaded</source>
-        <translation type="unfinished">未加载方案</translation>
+        <translation>未加载方案</translation>
     </message>
     <message>
         <source>No communication to show: this plan cannot run (see the Summary page)</source>
-        <translation type="unfinished"></translation>
+        <translation>没有可显示的通信：该方案无法运行（见“概览”页）</translation>
     </message>
     <message>
         <source>Every group has one GPU: nothing is communicated</source>
-        <translation type="unfinished"></translation>
+        <translation>每个通信组都只有一个 GPU：没有任何通信</translation>
     </message>
     <message>
         <source>yes (%1 nodes)</source>
-        <translation type="unfinished"></translation>
+        <translation>是（%1 个节点）</translation>
     </message>
     <message>
         <source>no (inside one node)</source>
-        <translation type="unfinished"></translation>
+        <translation>否（单个节点内）</translation>
     </message>
     <message>
         <source>%1 GPUs of the group on the fullest node</source>
-        <translation type="unfinished"></translation>
+        <translation>该组在 GPU 最多的节点上有 %1 个 GPU</translation>
     </message>
     <message>
         <source>%1 bytes/s per direction</source>
-        <translation type="unfinished"></translation>
+        <translation>每方向 %1 字节/秒</translation>
     </message>
     <message>
         <source>%1 bytes</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 字节</translation>
     </message>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished">%1 秒</translation>
+        <translation>%1 秒</translation>
     </message>
     <message>
         <source>GPUs in the group (log scale)</source>
-        <translation type="unfinished"></translation>
+        <translation>组内 GPU 数（对数坐标）</translation>
     </message>
     <message>
         <source>Time of one all-reduce (log scale)</source>
-        <translation type="unfinished"></translation>
+        <translation>单次全归约耗时（对数坐标）</translation>
     </message>
     <message>
         <source>one node = %1 GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>单节点 = %1 个 GPU</translation>
     </message>
     <message>
         <source>this plan: dp×cp = %1</source>
-        <translation type="unfinished"></translation>
+        <translation>本方案：dp×cp = %1</translation>
     </message>
     <message>
         <source>stage %1&apos;s gradients on one GPU, %2</source>
-        <translation type="unfinished"></translation>
+        <translation>阶段 %1 在单个 GPU 上的梯度，%2</translation>
     </message>
     <message>
         <source>an example size: no valid prediction</source>
-        <translation type="unfinished"></translation>
+        <translation>示例大小：没有有效的预测</translation>
     </message>
     <message>
         <source>All-reduce of %1 (%2) against the number of GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（%2）的全归约耗时随 GPU 数量的变化</translation>
     </message>
     <message>
         <source>Links per GPU per direction: inside a node %1 GB/s × efficiency %2, α %3 µs; between nodes %4 GB/s × %5, α %6 µs.
 Ring, tree and the server run on NVLink up to %7 GPUs and on the inter-node link beyond.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个 GPU 每方向的链路：节点内 %1 GB/s × 效率 %2，α %3 µs；节点间 %4 GB/s × %5，α %6 µs。
+环形、树形和参数服务器在 %7 个 GPU 以内走 NVLink，超出后走节点间链路。</translation>
     </message>
     <message>
         <source>Message size per GPU (log scale; KiB = 2^10 bytes, GiB = 2^30)</source>
-        <translation type="unfinished"></translation>
+        <translation>每个 GPU 的消息大小（对数坐标；KiB = 2^10 字节，GiB = 2^30）</translation>
     </message>
     <message>
         <source>this plan&apos;s gradients: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>本方案的梯度：%1</translation>
     </message>
     <message>
         <source>inside one node: %1 GB/s per direction</source>
-        <translation type="unfinished"></translation>
+        <translation>节点内：每方向 %1 GB/s</translation>
     </message>
     <message>
         <source>across %1 nodes: %2 GB/s per GPU per direction</source>
-        <translation type="unfinished"></translation>
+        <translation>跨 %1 个节点：每个 GPU 每方向 %2 GB/s</translation>
     </message>
     <message>
         <source>All-reduce on n = %1 GPUs against the message size (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>n = %1 个 GPU 上的全归约耗时随消息大小（%2）的变化</translation>
     </message>
     <message>
         <source>Small messages pay the latency α of every step (ring 2(n−1) steps, tree 2·log2 n);
 large ones the bandwidth term 2(n−1)/n × S / B.</source>
-        <translation type="unfinished"></translation>
+        <translation>小消息要为每一步付出延迟 α（环形 2(n−1) 步，树形 2·log2 n 步）；
+大消息则受带宽项 2(n−1)/n × S / B 主导。</translation>
     </message>
     <message>
         <source>Start: each of the %1 GPUs holds its own buffer of S bytes, cut into %1 chunks of S/%1. Ring all-reduce takes 2(n−1) = %2 steps: %3 of reduce-scatter, then %3 of all-gather.</source>
-        <translation type="unfinished"></translation>
+        <translation>初始：%1 个 GPU 各自持有 S 字节的缓冲区，切分为 %1 个大小为 S/%1 的数据块。环形全归约共需 2(n−1) = %2 步：先 %3 步归约散射，再 %3 步全收集。</translation>
     </message>
     <message>
         <source>reduce-scatter step %1/%2: each GPU sends 1/%3 of the buffer (one chunk) to the next GPU on the ring, which adds it to its own copy; the chunks sent now sum %4 GPUs&apos; inputs.</source>
-        <translation type="unfinished"></translation>
+        <translation>归约散射第 %1/%2 步：每个 GPU 将缓冲区的 1/%3（一个数据块）发送给环上的下一个 GPU，后者将其累加到自己的副本上；此刻发送的数据块累加了 %4 个 GPU 的输入。</translation>
     </message>
     <message>
         <source>Every GPU now holds one chunk fully reduced (framed).</source>
-        <translation type="unfinished"></translation>
+        <translation>现在每个 GPU 都持有一个已完全归约的数据块（带框）。</translation>
     </message>
     <message>
         <source>all-gather step %1/%2: each GPU sends 1/%3 of the buffer (a fully reduced chunk) to the next GPU, which keeps a copy; every GPU now has %4 of the %3 reduced chunks.</source>
-        <translation type="unfinished"></translation>
+        <translation>全收集第 %1/%2 步：每个 GPU 将缓冲区的 1/%3（一个已完全归约的数据块）发送给下一个 GPU，后者保留一份副本；现在每个 GPU 拥有 %3 个已归约数据块中的 %4 个。</translation>
     </message>
     <message>
         <source>Done after 2(n−1) = %1 steps: every GPU holds the full sum. Each GPU sent 2(n−1)/n × S = %2 × S (%3 for S = %4), close to 2S however many GPUs there are: the ring spreads the traffic evenly, where a parameter server&apos;s link carries n × S.</source>
-        <translation type="unfinished"></translation>
+        <translation>经过 2(n−1) = %1 步后完成：每个 GPU 都持有完整的总和。每个 GPU 发送了 2(n−1)/n × S = %2 × S（S = %4 时为 %3），无论 GPU 有多少都接近 2S：环形算法把流量均匀分摊开，而参数服务器的链路要承载 n × S。</translation>
     </message>
     <message>
         <source>Hover a GPU in the GPU grid to see the groups it communicates in.</source>
-        <translation type="unfinished"></translation>
+        <translation>将鼠标悬停在 GPU 网格中的某个 GPU 上，查看它参与通信的各个组。</translation>
     </message>
     <message>
         <source>%1 %2 (inside one node)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2（单个节点内）</translation>
     </message>
     <message>
         <source>%1 %2 (%3 nodes)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2（%3 个节点）</translation>
     </message>
     <message>
         <source>GPU %1 on node %2: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU %1（节点 %2）：%3</translation>
     </message>
 </context>
 <context>
     <name>planscope::GpuGridView</name>
     <message>
         <source>Which coordinate of each GPU its colour shows</source>
-        <translation type="unfinished"></translation>
+        <translation>各 GPU 的颜色所表示的坐标维度</translation>
     </message>
     <message>
         <source>tp (tensor-parallel rank)</source>
-        <translation type="unfinished"></translation>
+        <translation>tp（张量并行秩）</translation>
     </message>
     <message>
         <source>pp (pipeline stage)</source>
-        <translation type="unfinished"></translation>
+        <translation>pp（流水线阶段）</translation>
     </message>
     <message>
         <source>dp (data-parallel replica)</source>
-        <translation type="unfinished"></translation>
+        <translation>dp（数据并行副本）</translation>
     </message>
     <message>
         <source>cp (context-parallel rank)</source>
-        <translation type="unfinished"></translation>
+        <translation>cp（上下文并行秩）</translation>
     </message>
     <message>
         <source>ep (expert-parallel rank)</source>
-        <translation type="unfinished"></translation>
+        <translation>ep（专家并行秩）</translation>
     </message>
     <message>
         <source>node</source>
-        <translation type="unfinished"></translation>
+        <translation>节点</translation>
     </message>
     <message>
         <source>TP group</source>
-        <translation type="unfinished"></translation>
+        <translation>TP 组</translation>
     </message>
     <message>
         <source>CP group</source>
-        <translation type="unfinished"></translation>
+        <translation>CP 组</translation>
     </message>
     <message>
         <source>DP×CP group</source>
-        <translation type="unfinished"></translation>
+        <translation>DP×CP 组</translation>
     </message>
     <message>
         <source>pipeline</source>
-        <translation type="unfinished"></translation>
+        <translation>流水线</translation>
     </message>
     <message>
         <source>EP group</source>
-        <translation type="unfinished"></translation>
+        <translation>EP 组</translation>
     </message>
     <message>
         <source>expert-DP group</source>
-        <translation type="unfinished"></translation>
+        <translation>专家数据并行组</translation>
     </message>
     <message>
         <source>Colour by:</source>
-        <translation type="unfinished"></translation>
+        <translation>着色依据：</translation>
     </message>
     <message>
         <source>Fit</source>
-        <translation type="unfinished"></translation>
+        <translation>适应窗口</translation>
     </message>
     <message>
         <source>Show the whole grid (or double-click it)</source>
-        <translation type="unfinished"></translation>
+        <translation>显示整个网格（或双击网格）</translation>
     </message>
     <message>
         <source>Wheel: zoom · drag: pan · hover: a GPU&apos;s groups · click: select its pipeline rank</source>
-        <translation type="unfinished"></translation>
+        <translation>滚轮：缩放 · 拖动：平移 · 悬停：查看 GPU 所在的组 · 单击：选中其流水线秩</translation>
     </message>
     <message>
         <source>No plan loaded</source>
-        <translation type="unfinished">未加载方案</translation>
+        <translation>未加载方案</translation>
     </message>
     <message>
         <source>Cannot draw this grid: dp × tp × pp × cp = %L1 GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>无法绘制该网格：dp × tp × pp × cp = %L1 个 GPU</translation>
     </message>
     <message>
         <source>%L1 GPUs = dp %2 × tp %3 × pp %4 × cp %5%6 on %L7 nodes of %8 GPUs, rank order %9</source>
-        <translation type="unfinished"></translation>
+        <translation>%L1 个 GPU = dp %2 × tp %3 × pp %4 × cp %5%6，分布在 %L7 个节点上（每节点 %8 个 GPU），秩顺序 %9</translation>
     </message>
     <message>
         <source> (ep %1 inside dp × cp)</source>
-        <translation type="unfinished"></translation>
+        <translation> (ep %1 位于 dp × cp 之内)</translation>
     </message>
     <message>
         <source> (the cluster has %L1 GPUs)</source>
-        <translation type="unfinished"></translation>
+        <translation> (集群共有 %L1 个 GPU)</translation>
     </message>
     <message>
         <source>inter-node network: %1 GB/s per GPU per direction; inside a node %2 GB/s per direction</source>
-        <translation type="unfinished"></translation>
+        <translation>节点间网络：每个 GPU 每方向 %1 GB/s；节点内每方向 %2 GB/s</translation>
     </message>
     <message>
         <source>TP group of %1 spans %2 nodes: every layer&apos;s all-reduce crosses InfiniBand (%3 GB/s per GPU per direction instead of %4 GB/s over NVLink)</source>
-        <translation type="unfinished"></translation>
+        <translation>大小为 %1 的 TP 组跨越 %2 个节点：每一层的全归约都要经过 InfiniBand（每个 GPU 每方向 %3 GB/s，而 NVLink 为 %4 GB/s）</translation>
     </message>
     <message>
         <source>CP group of %1 spans %2 nodes: every layer&apos;s K/V exchange crosses InfiniBand</source>
-        <translation type="unfinished"></translation>
+        <translation>大小为 %1 的 CP 组跨越 %2 个节点：每一层的 K/V 交换都要经过 InfiniBand</translation>
     </message>
     <message>
         <source>EP group of %1 spans %2 nodes: every MoE layer&apos;s all-to-all crosses InfiniBand</source>
-        <translation type="unfinished"></translation>
+        <translation>大小为 %1 的 EP 组跨越 %2 个节点：每个 MoE 层的 all-to-all 都要经过 InfiniBand</translation>
     </message>
     <message>
         <source>No simulated timeline: every GPU is drawn at full colour</source>
-        <translation type="unfinished"></translation>
+        <translation>没有模拟的时间线：所有 GPU 均以全色显示</translation>
     </message>
     <message>
         <source>No simulated timeline (%1): every GPU is drawn at full colour</source>
-        <translation type="unfinished"></translation>
+        <translation>没有模拟的时间线（%1）：所有 GPU 均以全色显示</translation>
     </message>
     <message>
         <source>stage %1: %2 mb %3</source>
-        <translation type="unfinished"></translation>
+        <translation>阶段 %1：%2 微批次 %3</translation>
     </message>
     <message>
         <source>Playhead %1 of %2: %3 of %4 pipeline stages computing (lit), the others idle (dimmed)</source>
-        <translation type="unfinished"></translation>
+        <translation>播放头 %1 / %2：%4 个流水线阶段中有 %3 个在计算（高亮），其余空闲（变暗）</translation>
     </message>
     <message>
         <source>Hover a GPU to outline its groups. Cells: rank, then (dp, tp, pp, cp, ep).</source>
-        <translation type="unfinished"></translation>
+        <translation>将鼠标悬停在 GPU 上可勾勒出其所在的组。单元格：秩，然后是 (dp, tp, pp, cp, ep)。</translation>
     </message>
     <message>
         <source>GPU %L1 on node %L2 (GPU %3 there): dp %4, tp %5, pp %6, cp %7, ep %8</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU %L1，位于节点 %L2（该节点的 GPU %3）：dp %4，tp %5，pp %6，cp %7，ep %8</translation>
     </message>
     <message>
         <source>%1 of %2 inside one node</source>
-        <translation type="unfinished"></translation>
+        <translation>%1，共 %2 个 GPU，位于单个节点内</translation>
     </message>
     <message>
         <source>%1 of %2 on %3 nodes</source>
-        <translation type="unfinished"></translation>
+        <translation>%1，共 %2 个 GPU，分布在 %3 个节点上</translation>
     </message>
     <message>
         <source>node %L1</source>
-        <translation type="unfinished"></translation>
+        <translation>节点 %L1</translation>
     </message>
     <message>
         <source>pp %1</source>
-        <translation type="unfinished"></translation>
+        <translation>pp %1</translation>
     </message>
     <message>
         <source>pp %1–%2</source>
-        <translation type="unfinished"></translation>
+        <translation>pp %1–%2</translation>
     </message>
     <message>
         <source>Colour = %1:</source>
-        <translation type="unfinished"></translation>
+        <translation>颜色 = %1：</translation>
     </message>
     <message>
         <source>(zoomed out: each node shows its most common value)</source>
-        <translation type="unfinished"></translation>
+        <translation>（已缩小：每个节点显示其最常见的取值）</translation>
     </message>
     <message>
         <source>computing at the playhead</source>
-        <translation type="unfinished"></translation>
+        <translation>当前时刻正在计算</translation>
     </message>
     <message>
         <source>idle</source>
-        <translation type="unfinished"></translation>
+        <translation>空闲</translation>
     </message>
     <message>
         <source>group crossing nodes</source>
-        <translation type="unfinished"></translation>
+        <translation>跨节点的组</translation>
     </message>
     <message>
         <source>Cannot write %1</source>
-        <translation type="unfinished">无法写入 %1</translation>
+        <translation>无法写入 %1</translation>
     </message>
     <message>
         <source>PlanScope GPU grid</source>
-        <translation type="unfinished"></translation>
+        <translation>PlanScope GPU 网格</translation>
     </message>
     <message>
         <source>Unknown file type &quot;%1&quot;; use png, svg or pdf</source>
-        <translation type="unfinished"></translation>
+        <translation>未知的文件类型“%1”；请使用 png、svg 或 pdf</translation>
     </message>
     <message>
         <source>Nothing was written to %1</source>
-        <translation type="unfinished">没有向 %1 写入任何内容</translation>
+        <translation>没有向 %1 写入任何内容</translation>
     </message>
 </context>
 <context>
@@ -676,71 +679,71 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
     </message>
     <message>
         <source>Timeline</source>
-        <translation type="unfinished"></translation>
+        <translation>时间线</translation>
     </message>
     <message>
         <source>GPU Grid</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU 网格</translation>
     </message>
     <message>
         <source>Communication</source>
-        <translation type="unfinished"></translation>
+        <translation>通信</translation>
     </message>
     <message>
         <source>Metrics</source>
-        <translation type="unfinished"></translation>
+        <translation>指标</translation>
     </message>
     <message>
         <source>&amp;Timeline</source>
-        <translation type="unfinished"></translation>
+        <translation>时间线(&amp;T)</translation>
     </message>
     <message>
         <source>&amp;GPU Grid</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU 网格(&amp;G)</translation>
     </message>
     <message>
         <source>&amp;Communication</source>
-        <translation type="unfinished"></translation>
+        <translation>通信(&amp;C)</translation>
     </message>
     <message>
         <source>M&amp;etrics</source>
-        <translation type="unfinished"></translation>
+        <translation>指标(&amp;E)</translation>
     </message>
     <message>
         <source>Plan</source>
-        <translation type="unfinished"></translation>
+        <translation>方案</translation>
     </message>
     <message>
         <source>Open &amp;Recent</source>
-        <translation type="unfinished"></translation>
+        <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
         <source>Open the &amp;Autosaved Plan</source>
-        <translation type="unfinished"></translation>
+        <translation>打开自动保存的方案(&amp;A)</translation>
     </message>
     <message>
         <source>&amp;Edit</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑(&amp;E)</translation>
     </message>
     <message>
         <source>&amp;Undo</source>
-        <translation type="unfinished"></translation>
+        <translation>撤销(&amp;U)</translation>
     </message>
     <message>
         <source>&amp;Redo</source>
-        <translation type="unfinished"></translation>
+        <translation>重做(&amp;R)</translation>
     </message>
     <message>
         <source>Plan &amp;Editor</source>
-        <translation type="unfinished"></translation>
+        <translation>方案编辑器(&amp;E)</translation>
     </message>
     <message>
         <source>&amp;Play / Pause</source>
-        <translation type="unfinished"></translation>
+        <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
         <source>No view to export</source>
-        <translation type="unfinished"></translation>
+        <translation>没有可导出的视图</translation>
     </message>
 </context>
 <context>
@@ -787,37 +790,37 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
     </message>
     <message>
         <source>Memory per GPU at %1 ms of the step (peak %2 on stage %3, capacity %4)</source>
-        <translation type="unfinished"></translation>
+        <translation>单步中 %1 ms 时每个 GPU 的显存（峰值 %2，位于阶段 %3，容量 %4）</translation>
     </message>
 </context>
 <context>
     <name>planscope::MemoryPage</name>
     <message>
         <source>Bars: peak per stage</source>
-        <translation type="unfinished"></translation>
+        <translation>柱状图：各阶段峰值</translation>
     </message>
     <message>
         <source>Bars: at the playhead</source>
-        <translation type="unfinished"></translation>
+        <translation>柱状图：播放头时刻</translation>
     </message>
 </context>
 <context>
     <name>planscope::MemoryTimelineView</name>
     <message>
         <source>Time in the step (s)</source>
-        <translation type="unfinished"></translation>
+        <translation>单步内时间（秒）</translation>
     </message>
     <message>
         <source>Memory per GPU (GiB, 2^30 bytes)</source>
-        <translation type="unfinished">每个 GPU 的显存（GiB，2^30 字节）</translation>
+        <translation>每个 GPU 的显存（GiB，2^30 字节）</translation>
     </message>
     <message>
         <source>stage %1</source>
-        <translation type="unfinished"></translation>
+        <translation>阶段 %1</translation>
     </message>
     <message>
         <source>GPU capacity</source>
-        <translation type="unfinished">GPU 显存容量</translation>
+        <translation>GPU 显存容量</translation>
     </message>
 </context>
 <context>
@@ -853,501 +856,501 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
     <name>planscope::PlanEditorPage</name>
     <message>
         <source>Model</source>
-        <translation type="unfinished"></translation>
+        <translation>模型</translation>
     </message>
     <message>
         <source>Cluster</source>
-        <translation type="unfinished"></translation>
+        <translation>集群</translation>
     </message>
     <message>
         <source>Parallelism</source>
-        <translation type="unfinished"></translation>
+        <translation>并行策略</translation>
     </message>
     <message>
         <source>Training</source>
-        <translation type="unfinished"></translation>
+        <translation>训练</translation>
     </message>
     <message>
         <source>Preset</source>
-        <translation type="unfinished"></translation>
+        <translation>预设</translation>
     </message>
     <message>
         <source>Choosing a model fills every shape field below; editing one makes the model custom</source>
-        <translation type="unfinished"></translation>
+        <translation>选择模型会填充下方所有形状字段；修改其中任意一项会使模型变为自定义</translation>
     </message>
     <message>
         <source>Layers</source>
-        <translation type="unfinished"></translation>
+        <translation>层数</translation>
     </message>
     <message>
         <source>Transformer layers</source>
-        <translation type="unfinished"></translation>
+        <translation>Transformer 层数</translation>
     </message>
     <message>
         <source>Hidden size</source>
-        <translation type="unfinished"></translation>
+        <translation>隐藏层维度</translation>
     </message>
     <message>
         <source>Model width h</source>
-        <translation type="unfinished"></translation>
+        <translation>模型宽度 h</translation>
     </message>
     <message>
         <source>Attention heads</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力头数</translation>
     </message>
     <message>
         <source>Key/value heads</source>
-        <translation type="unfinished"></translation>
+        <translation>键/值头数</translation>
     </message>
     <message>
         <source>Key/value heads (GQA/MQA); equal to the attention heads for multi-head attention</source>
-        <translation type="unfinished"></translation>
+        <translation>键/值头数 (GQA/MQA)；多头注意力时与注意力头数相同</translation>
     </message>
     <message>
         <source>FFN hidden size</source>
-        <translation type="unfinished"></translation>
+        <translation>FFN 隐藏层维度</translation>
     </message>
     <message>
         <source>MLP inner size f</source>
-        <translation type="unfinished"></translation>
+        <translation>MLP 中间维度 f</translation>
     </message>
     <message>
         <source>Vocabulary</source>
-        <translation type="unfinished"></translation>
+        <translation>词表大小</translation>
     </message>
     <message>
         <source>Sequence length</source>
-        <translation type="unfinished"></translation>
+        <translation>序列长度</translation>
     </message>
     <message>
         <source>Tokens per sequence s</source>
-        <translation type="unfinished"></translation>
+        <translation>每条序列的 token 数 s</translation>
     </message>
     <message>
         <source>Gated MLP (SwiGLU/GeGLU)</source>
-        <translation type="unfinished"></translation>
+        <translation>门控 MLP (SwiGLU/GeGLU)</translation>
     </message>
     <message>
         <source>Three h x f matrices in the MLP instead of two</source>
-        <translation type="unfinished"></translation>
+        <translation>MLP 中使用三个 h x f 矩阵而非两个</translation>
     </message>
     <message>
         <source>Tied embeddings</source>
-        <translation type="unfinished"></translation>
+        <translation>共享嵌入权重</translation>
     </message>
     <message>
         <source>The output layer shares the embedding matrix</source>
-        <translation type="unfinished"></translation>
+        <translation>输出层与嵌入层共享嵌入矩阵</translation>
     </message>
     <message>
         <source>MoE experts</source>
-        <translation type="unfinished"></translation>
+        <translation>MoE 专家数</translation>
     </message>
     <message>
         <source>Routed experts per layer; 0 = a dense model</source>
-        <translation type="unfinished"></translation>
+        <translation>每层的路由专家数；0 = 稠密模型</translation>
     </message>
     <message>
         <source>MoE top-k</source>
-        <translation type="unfinished"></translation>
+        <translation>MoE top-k</translation>
     </message>
     <message>
         <source>Experts each token is routed to</source>
-        <translation type="unfinished"></translation>
+        <translation>每个 token 路由到的专家数</translation>
     </message>
     <message>
         <source>Expert FFN hidden size</source>
-        <translation type="unfinished"></translation>
+        <translation>专家 FFN 隐藏层维度</translation>
     </message>
     <message>
         <source>GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU</translation>
     </message>
     <message>
         <source>Choosing a GPU also takes its usual node&apos;s links and GPUs per node</source>
-        <translation type="unfinished"></translation>
+        <translation>选择 GPU 时也会采用其常见节点配置的链路和每节点 GPU 数</translation>
     </message>
     <message>
         <source>custom: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>自定义：%1</translation>
     </message>
     <message>
         <source>%1 GiB per GPU, %2 TFLOP/s dense %3, %4 GPUs in all</source>
-        <translation type="unfinished"></translation>
+        <translation>每个 GPU %1 GiB，%3 稠密算力 %2 TFLOP/s，共 %4 个 GPU</translation>
     </message>
     <message>
         <source>%1 bytes of memory</source>
-        <translation type="unfinished"></translation>
+        <translation>显存 %1 字节</translation>
     </message>
     <message>
         <source>Nodes</source>
-        <translation type="unfinished"></translation>
+        <translation>节点数</translation>
     </message>
     <message>
         <source>GPUs per node</source>
-        <translation type="unfinished"></translation>
+        <translation>每节点 GPU 数</translation>
     </message>
     <message>
         <source>Bytes per second per GPU per direction (A100 NVLink 3 &quot;600 GB/s&quot; is 300 GB/s per direction; HDR InfiniBand 200 Gb/s is 25 GB/s)</source>
-        <translation type="unfinished"></translation>
+        <translation>每个 GPU 每方向每秒的字节数（A100 NVLink 3 的“600 GB/s”即每方向 300 GB/s；HDR InfiniBand 200 Gb/s 即 25 GB/s）</translation>
     </message>
     <message>
         <source>Inside a node, GB/s per direction</source>
-        <translation type="unfinished"></translation>
+        <translation>节点内带宽，每方向 GB/s</translation>
     </message>
     <message>
         <source>Inside a node, latency in µs</source>
-        <translation type="unfinished"></translation>
+        <translation>节点内延迟，单位 µs</translation>
     </message>
     <message>
         <source>Per collective step (alpha)</source>
-        <translation type="unfinished"></translation>
+        <translation>每个集合通信步的延迟 (alpha)</translation>
     </message>
     <message>
         <source>Between nodes, GB/s per direction</source>
-        <translation type="unfinished"></translation>
+        <translation>节点间带宽，每方向 GB/s</translation>
     </message>
     <message>
         <source>Between nodes, latency in µs</source>
-        <translation type="unfinished"></translation>
+        <translation>节点间延迟，单位 µs</translation>
     </message>
     <message>
         <source>Data parallel (dp)</source>
-        <translation type="unfinished"></translation>
+        <translation>数据并行 (dp)</translation>
     </message>
     <message>
         <source>dp*tp*pp*cp must equal the GPU count</source>
-        <translation type="unfinished"></translation>
+        <translation>dp*tp*pp*cp 必须等于 GPU 总数</translation>
     </message>
     <message>
         <source>Tensor parallel (tp)</source>
-        <translation type="unfinished"></translation>
+        <translation>张量并行 (tp)</translation>
     </message>
     <message>
         <source>Must divide the heads, key/value heads and FFN size</source>
-        <translation type="unfinished"></translation>
+        <translation>必须整除注意力头数、键/值头数和 FFN 维度</translation>
     </message>
     <message>
         <source>Pipeline parallel (pp)</source>
-        <translation type="unfinished"></translation>
+        <translation>流水线并行 (pp)</translation>
     </message>
     <message>
         <source>Pipeline stages; must divide the layers for an even split</source>
-        <translation type="unfinished"></translation>
+        <translation>流水线阶段数；须整除层数才能均匀切分</translation>
     </message>
     <message>
         <source>Context parallel (cp)</source>
-        <translation type="unfinished"></translation>
+        <translation>上下文并行 (cp)</translation>
     </message>
     <message>
         <source>Splits the sequence; must divide the sequence length</source>
-        <translation type="unfinished"></translation>
+        <translation>切分序列；必须整除序列长度</translation>
     </message>
     <message>
         <source>Expert parallel (ep)</source>
-        <translation type="unfinished"></translation>
+        <translation>专家并行 (ep)</translation>
     </message>
     <message>
         <source>Carved out of the dp*cp ranks; must divide the experts</source>
-        <translation type="unfinished"></translation>
+        <translation>从 dp*cp 的秩中划分出来；必须整除专家数</translation>
     </message>
     <message>
         <source>Chunks per rank (vpp)</source>
-        <translation type="unfinished"></translation>
+        <translation>每个秩的模型块数 (vpp)</translation>
     </message>
     <message>
         <source>Virtual stages per rank for interleaved-1f1b</source>
-        <translation type="unfinished"></translation>
+        <translation>interleaved-1f1b 中每个秩的虚拟阶段数</translation>
     </message>
     <message>
         <source>Sequence parallelism (with tp &gt; 1)</source>
-        <translation type="unfinished"></translation>
+        <translation>序列并行（需 tp &gt; 1）</translation>
     </message>
     <message>
         <source>ZeRO stage</source>
-        <translation type="unfinished"></translation>
+        <translation>ZeRO 阶段</translation>
     </message>
     <message>
         <source>Sharding over the dp*cp group: 1 optimizer states, 2 also gradients, 3 also parameters (FSDP)</source>
-        <translation type="unfinished"></translation>
+        <translation>在 dp*cp 组内切分：1 切分优化器状态，2 再加上梯度，3 再加上参数 (FSDP)</translation>
     </message>
     <message>
         <source>Rank order</source>
-        <translation type="unfinished"></translation>
+        <translation>秩顺序</translation>
     </message>
     <message>
         <source>Fastest-varying first; Megatron&apos;s default is tp-cp-ep-dp-pp</source>
-        <translation type="unfinished"></translation>
+        <translation>变化最快的维度在前；Megatron 的默认顺序为 tp-cp-ep-dp-pp</translation>
     </message>
     <message>
         <source>Layers on the first stage</source>
-        <translation type="unfinished"></translation>
+        <translation>第一个阶段的层数</translation>
     </message>
     <message>
         <source>0 spreads the layers evenly; otherwise the middle stages share the rest</source>
-        <translation type="unfinished"></translation>
+        <translation>0 表示均匀分配各层；否则由中间各阶段分摊其余层</translation>
     </message>
     <message>
         <source>Layers on the last stage</source>
-        <translation type="unfinished"></translation>
+        <translation>最后一个阶段的层数</translation>
     </message>
     <message>
         <source>Microbatch (sequences)</source>
-        <translation type="unfinished"></translation>
+        <translation>微批次大小（序列数）</translation>
     </message>
     <message>
         <source>Global batch (sequences)</source>
-        <translation type="unfinished"></translation>
+        <translation>全局批次大小（序列数）</translation>
     </message>
     <message>
         <source>Sequences per step; microbatches per step = globalBatch / (microBatch * dp)</source>
-        <translation type="unfinished"></translation>
+        <translation>每步的序列数；每步微批次数 = globalBatch / (microBatch * dp)</translation>
     </message>
     <message>
         <source>= 1 microbatch</source>
-        <translation type="unfinished"></translation>
+        <translation>= 1 个微批次</translation>
     </message>
     <message>
         <source>= %1 microbatches</source>
-        <translation type="unfinished"></translation>
+        <translation>= %1 个微批次</translation>
     </message>
     <message>
         <source>Precision</source>
-        <translation type="unfinished"></translation>
+        <translation>精度</translation>
     </message>
     <message>
         <source>Dtype of the GEMMs and weights (fp8: GEMMs at the fp8 peak, weights kept in bf16)</source>
-        <translation type="unfinished"></translation>
+        <translation>GEMM 和权重的数据类型（fp8：GEMM 按 fp8 峰值算力计，权重仍以 bf16 保存）</translation>
     </message>
     <message>
         <source>Gradient dtype</source>
-        <translation type="unfinished"></translation>
+        <translation>梯度数据类型</translation>
     </message>
     <message>
         <source>Dtype gradients are kept and reduced in (Megatron: fp32 main grads)</source>
-        <translation type="unfinished"></translation>
+        <translation>梯度保存和归约所用的数据类型（Megatron：fp32 主梯度）</translation>
     </message>
     <message>
         <source>Optimizer</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器</translation>
     </message>
     <message>
         <source>Recompute</source>
-        <translation type="unfinished"></translation>
+        <translation>重计算</translation>
     </message>
     <message>
         <source>selective: the attention core; full: every layer keeps only its input</source>
-        <translation type="unfinished"></translation>
+        <translation>selective：仅重计算注意力核心部分；full：每层只保留其输入</translation>
     </message>
     <message>
         <source>Pipeline schedule</source>
-        <translation type="unfinished"></translation>
+        <translation>流水线调度</translation>
     </message>
     <message>
         <source>Flash attention</source>
-        <translation type="unfinished"></translation>
+        <translation>Flash Attention</translation>
     </message>
     <message>
         <source>No s x s score tensors are kept for the backward</source>
-        <translation type="unfinished"></translation>
+        <translation>反向时无需保留 s x s 的注意力分数张量</translation>
     </message>
     <message>
         <source>Training tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>训练 token 数</translation>
     </message>
     <message>
         <source>Tokens to train on, for the training-days estimate; type 3e11 or 2e12</source>
-        <translation type="unfinished"></translation>
+        <translation>用于估算训练天数的训练 token 数；可输入 3e11 或 2e12</translation>
     </message>
     <message>
         <source>Change %1</source>
-        <translation type="unfinished"></translation>
+        <translation>修改 %1</translation>
     </message>
     <message>
         <source>= %1 / (tp*pp*cp)</source>
-        <translation type="unfinished"></translation>
+        <translation>= %1 / (tp*pp*cp)</translation>
     </message>
     <message>
         <source>No plan open</source>
-        <translation type="unfinished"></translation>
+        <translation>未打开方案</translation>
     </message>
     <message>
         <source>valid</source>
-        <translation type="unfinished"></translation>
+        <translation>有效</translation>
     </message>
     <message>
         <source>1 error</source>
-        <translation type="unfinished"></translation>
+        <translation>1 个错误</translation>
     </message>
     <message>
         <source>%1 errors</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个错误</translation>
     </message>
     <message>
         <source>%1, 1 warning</source>
-        <translation type="unfinished"></translation>
+        <translation>%1，1 个警告</translation>
     </message>
     <message>
         <source>%1, %2 warnings</source>
-        <translation type="unfinished"></translation>
+        <translation>%1，%2 个警告</translation>
     </message>
     <message>
         <source>No prediction: the plan is invalid.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法预测：该方案无效。</translation>
     </message>
     <message>
         <source>Peak memory %1 of %2 GiB per GPU (%3); step %4; MFU %5 %</source>
-        <translation type="unfinished"></translation>
+        <translation>每个 GPU 峰值显存 %1 / %2 GiB（%3）；单步 %4；MFU %5 %</translation>
     </message>
     <message>
         <source>fits</source>
-        <translation type="unfinished">放得下</translation>
+        <translation>放得下</translation>
     </message>
     <message>
         <source>does not fit</source>
-        <translation type="unfinished">放不下</translation>
+        <translation>放不下</translation>
     </message>
     <message>
         <source>; %1 days for %2 tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>；训练 %2 tokens 需 %1 天</translation>
     </message>
     <message>
         <source>0: off</source>
-        <translation type="unfinished"></translation>
+        <translation>0：关闭</translation>
     </message>
     <message>
         <source>1: optimizer states</source>
-        <translation type="unfinished"></translation>
+        <translation>1：优化器状态</translation>
     </message>
     <message>
         <source>2: + gradients</source>
-        <translation type="unfinished"></translation>
+        <translation>2：+ 梯度</translation>
     </message>
     <message>
         <source>3: + parameters (FSDP)</source>
-        <translation type="unfinished"></translation>
+        <translation>3：+ 参数 (FSDP)</translation>
     </message>
     <message>
         <source>Reality check of a claim</source>
-        <translation type="unfinished"></translation>
+        <translation>宣称结果的可行性核查</translation>
     </message>
     <message>
         <source>custom</source>
-        <translation type="unfinished"></translation>
+        <translation>自定义</translation>
     </message>
     <message>
         <source>none (dense)</source>
-        <translation type="unfinished"></translation>
+        <translation>无（稠密）</translation>
     </message>
     <message>
         <source>even split</source>
-        <translation type="unfinished"></translation>
+        <translation>均匀切分</translation>
     </message>
     <message>
         <source>auto</source>
-        <translation type="unfinished"></translation>
+        <translation>自动</translation>
     </message>
     <message>
         <source>dp follows the GPU count: GPUs / (tp*pp*cp)</source>
-        <translation type="unfinished"></translation>
+        <translation>dp 随 GPU 数量而定：GPU 数 / (tp*pp*cp)</translation>
     </message>
 </context>
 <context>
     <name>planscope::PlaybackBar</name>
     <message>
         <source>Back to the start of the step</source>
-        <translation type="unfinished"></translation>
+        <translation>回到单步开始处</translation>
     </message>
     <message>
         <source>Previous event (the start or end of an op on any lane)</source>
-        <translation type="unfinished"></translation>
+        <translation>上一个事件（任一泳道上某个操作的开始或结束）</translation>
     </message>
     <message>
         <source>Next event (the start or end of an op on any lane)</source>
-        <translation type="unfinished"></translation>
+        <translation>下一个事件（任一泳道上某个操作的开始或结束）</translation>
     </message>
     <message>
         <source>Play or pause the step</source>
-        <translation type="unfinished"></translation>
+        <translation>播放或暂停该步</translation>
     </message>
     <message>
         <source>Drag to move the playhead through the step</source>
-        <translation type="unfinished"></translation>
+        <translation>拖动以在单步中移动播放头</translation>
     </message>
     <message>
         <source>Speed</source>
-        <translation type="unfinished"></translation>
+        <translation>速度</translation>
     </message>
     <message>
         <source>1x plays the whole step in 10 s</source>
-        <translation type="unfinished"></translation>
+        <translation>1x 速度下用 10 秒播放完整个单步</translation>
     </message>
     <message>
         <source>%1x</source>
-        <translation type="unfinished"></translation>
+        <translation>%1x</translation>
     </message>
     <message>
         <source>%1 / %2 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2 ms</translation>
     </message>
 </context>
 <context>
     <name>planscope::RealityCheckBox</name>
     <message>
         <source>no verdict</source>
-        <translation type="unfinished"></translation>
+        <translation>无结论</translation>
     </message>
     <message>
         <source>The plan is invalid; fix its errors to check a claim.</source>
-        <translation type="unfinished"></translation>
+        <translation>该方案无效；请先修复其中的错误再核查宣称结果。</translation>
     </message>
     <message>
         <source>Open a plan to check a claim.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先打开一个方案再核查宣称结果。</translation>
     </message>
     <message>
         <source>Enter the claimed days, tokens and MFU to check the claim.</source>
-        <translation type="unfinished"></translation>
+        <translation>请输入宣称的天数、token 数和 MFU 以核查该宣称结果。</translation>
     </message>
     <message>
         <source>possible</source>
-        <translation type="unfinished"></translation>
+        <translation>可行</translation>
     </message>
     <message>
         <source>short by %1x</source>
-        <translation type="unfinished"></translation>
+        <translation>差 %1 倍</translation>
     </message>
     <message>
         <source>required %1 FLOP, available %2 FLOP, ratio %3</source>
-        <translation type="unfinished"></translation>
+        <translation>所需 %1 FLOP，可用 %2 FLOP，比值 %3</translation>
     </message>
     <message>
         <source>&amp;Days claimed</source>
-        <translation type="unfinished"></translation>
+        <translation>宣称天数(&amp;D)</translation>
     </message>
     <message>
         <source>&amp;Tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>Token 数(&amp;T)</translation>
     </message>
     <message>
         <source>&amp;MFU (0 to 1)</source>
-        <translation type="unfinished"></translation>
+        <translation>MFU（0 到 1）(&amp;M)</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>无</translation>
     </message>
     <message>
         <source>Wall-clock days the claim allows for training</source>
-        <translation type="unfinished"></translation>
+        <translation>宣称结果允许用于训练的实际天数（挂钟时间）</translation>
     </message>
     <message>
         <source>Tokens to train on; scientific notation works (1e12)</source>
-        <translation type="unfinished"></translation>
+        <translation>要训练的 token 数；支持科学计数法 (1e12)</translation>
     </message>
     <message>
         <source>Model FLOPs utilisation assumed: achieved model FLOP/s over the GPUs&apos; dense peak</source>
-        <translation type="unfinished"></translation>
+        <translation>假定的模型 FLOPs 利用率：实际达到的模型 FLOP/s 与 GPU 稠密峰值算力之比</translation>
     </message>
 </context>
 <context>
@@ -1731,107 +1734,107 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
     <name>planscope::TimelineLegend</name>
     <message>
         <source>bubble (idle)</source>
-        <translation type="unfinished"></translation>
+        <translation>气泡（空闲）</translation>
     </message>
 </context>
 <context>
     <name>planscope::TimelinePage</name>
     <message>
         <source>Timeline of one training step</source>
-        <translation type="unfinished"></translation>
+        <translation>单个训练步的时间线</translation>
     </message>
     <message>
         <source>%1: one step %2 ms, %3 schedule, %4 pipeline ranks, %5 microbatches; pipeline bubble %6 %</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：单步 %2 ms，%3 调度，%4 个流水线秩，%5 个微批次；流水线气泡 %6 %</translation>
     </message>
     <message>
         <source>Timeline</source>
-        <translation type="unfinished"></translation>
+        <translation>时间线</translation>
     </message>
 </context>
 <context>
     <name>planscope::TimelineView</name>
     <message>
         <source>%1 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 ms</translation>
     </message>
     <message>
         <source>rank %1</source>
-        <translation type="unfinished"></translation>
+        <translation>秩 %1</translation>
     </message>
     <message>
         <source>rank %1 · stage %2</source>
-        <translation type="unfinished"></translation>
+        <translation>秩 %1 · 阶段 %2</translation>
     </message>
     <message>
         <source>idle %1 %</source>
-        <translation type="unfinished"></translation>
+        <translation>空闲 %1 %</translation>
     </message>
     <message>
         <source>No timeline: load a plan</source>
-        <translation type="unfinished"></translation>
+        <translation>没有时间线：请加载方案</translation>
     </message>
     <message>
         <source>Simulating the step…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在模拟该步…</translation>
     </message>
     <message>
         <source>No timeline: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>没有时间线：%1</translation>
     </message>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished">%1 秒</translation>
+        <translation>%1 秒</translation>
     </message>
     <message>
         <source>%1 µs</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 µs</translation>
     </message>
     <message>
         <source>time in step</source>
-        <translation type="unfinished"></translation>
+        <translation>单步内时间</translation>
     </message>
     <message numerus="yes">
         <source>%n ops folded here (mostly %1); zoom in to see them</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>此处折叠了 %n 个操作（主要为 %1）；放大即可查看</numerusform>
         </translation>
     </message>
     <message>
         <source>stage %1</source>
-        <translation type="unfinished"></translation>
+        <translation>阶段 %1</translation>
     </message>
     <message>
         <source>chunk %1</source>
-        <translation type="unfinished"></translation>
+        <translation>模型块 %1</translation>
     </message>
     <message>
         <source>microbatch %1</source>
-        <translation type="unfinished"></translation>
+        <translation>微批次 %1</translation>
     </message>
     <message>
         <source>backward half: stage %1 · microbatch %2</source>
-        <translation type="unfinished"></translation>
+        <translation>其中的反向部分：阶段 %1 · 微批次 %2</translation>
     </message>
     <message>
         <source>start %1 · duration %2</source>
-        <translation type="unfinished"></translation>
+        <translation>开始 %1 · 时长 %2</translation>
     </message>
     <message>
         <source>idle (bubble) on rank %1: %2, from %3 to %4</source>
-        <translation type="unfinished"></translation>
+        <translation>秩 %1 空闲（气泡）：%2，从 %3 到 %4</translation>
     </message>
     <message>
         <source>Unknown file type &quot;%1&quot;; use one of: %2</source>
-        <translation type="unfinished">未知的文件类型“%1”；请使用以下之一：%2</translation>
+        <translation>未知的文件类型“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
         <source>PlanScope timeline</source>
-        <translation type="unfinished"></translation>
+        <translation>PlanScope 时间线</translation>
     </message>
     <message>
         <source>Cannot write %1</source>
-        <translation type="unfinished">无法写入 %1</translation>
+        <translation>无法写入 %1</translation>
     </message>
 </context>
 </TS>

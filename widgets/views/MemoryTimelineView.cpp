@@ -32,8 +32,16 @@ MemoryTimelineView::MemoryTimelineView(QWidget* parent)
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
     m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
+    // The legend sits in its own column right of the chart, so it never covers the lines or gets clipped.
     m_plot->legend->setVisible(true);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
+    m_plot->plotLayout()->addElement(0, 1, m_plot->legend);
+    m_plot->plotLayout()->setColumnStretchFactor(1, 0.001);
+    m_plot->legend->setMargins(QMargins(6, 4, 6, 4));
+    m_plot->legend->setRowSpacing(0);
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    m_plot->legend->setFont(small);
     m_playhead = new QCPItemStraightLine(m_plot);
     m_playhead->setPen(QPen(QColor(0x20, 0x20, 0x20), 1.5));
     rebuild();
@@ -86,7 +94,7 @@ void MemoryTimelineView::rebuild()
 {
     m_plot->clearGraphs();
     m_plot->xAxis->setLabel(tr("Time in the step (s)"));
-    m_plot->yAxis->setLabel(tr("Memory per GPU (GiB, 2^30 bytes)"));
+    m_plot->yAxis->setLabel(tr("GiB per GPU"));
     const std::shared_ptr<const Timeline> tl = m_document ? m_document->timeline() : nullptr;
     const std::shared_ptr<const Prediction> pr = m_document ? m_document->prediction() : nullptr;
     if (!tl || !pr || !pr->valid) {
