@@ -1,0 +1,109 @@
+// Measurements of a machine (SCHEMA.md section 6, schema planscope/profile/v1), written by planscope-profile
+// or imported from nccl-tests output, and the calibration fitted from them that replaces the presets'
+// default efficiencies in a plan.
+#pragma once
+
+#include "spec/Plan.h"
+#include "util/Result.h"
+
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace planscope {
+
+inline constexpr std::string_view kProfileSchema = "planscope/profile/v1";
+
+struct ProfileGpu {
+    int index = 0;
+    std::string name;
+    std::int64_t memory = 0; // bytes
+    std::string busId;
+    bool operator==(const ProfileGpu&) const = default;
+};
+
+// A measured link between two GPUs (NVML topology): kind "nvlink", "pcie", "net"; bandwidth bytes/s per direction.
+struct ProfileLink {
+    int from = 0;
+    int to = 0;
+    std::string kind;
+    int count = 0;          // NVLink lanes
+    double bandwidth = 0;   // bytes/s per direction, where known
+    bool operator==(const ProfileLink&) const = default;
+};
+
+struct GemmSample {
+    std::int64_t m = 0, n = 0, k = 0;
+    std::string dtype;      // "bf16", "fp16", "fp8", "fp32"
+    double seconds = 0;     // median of the timed iterations
+    double tflops = 0;      // 2*m*n*k / seconds / 1e12
+    bool operator==(const GemmSample&) const = default;
+};
+
+// One row as nccl-tests prints it (a superset: nccl-tests' JSON rows load through the same reader).
+struct CollectiveSample {
+    std::string op;         // "AllReduce", "AllGather", "ReduceScatter", "Broadcast", "Reduce", "AllToAll", "SendRecv"
+    int ranks = 0;
+    int nodes = 1;
+    double bytes = 0;       // nccl-tests "size": the buffer size S
+    double seconds = 0;
+    double algBandwidth = 0; // bytes/s = S / t
+    double busBandwidth = 0; // bytes/s = algBw * factor (nccl-tests doc/PERFORMANCE.md)
+    bool operator==(const CollectiveSample&) const = default;
+};
+
+// alpha (seconds per latency step) and the bus bandwidth fitted for one (op, ranks, link class).
+struct LinkFit {
+    std::string op;
+    int ranks = 0;
+    std::string linkClass;  // "intra" (one node) or "inter" (across nodes)
+    double alpha = 0;
+    double busBandwidth = 0; // bytes/s
+    int points = 0;         // samples used
+    bool operator==(const LinkFit&) const = default;
+};
+
+struct Profile {
+    std::string host;
+    std::string cuda, nccl, driver;
+    std::vector<ProfileGpu> gpus;
+    std::vector<ProfileLink> links;
+    std::vector<GemmSample> gemm;
+    double hbmBandwidth = 0; // bytes/s from a large device-to-device copy (read + write counted once each)
+    std::vector<CollectiveSample> collectives;
+    std::vector<LinkFit> fits;
+    std::string source;      // "planscope-profile", "nccl-tests", or a file name
+    bool operator==(const Profile&) const = default;
+};
+
+nlohmann::json profileToJson(const Profile& profile);
+Result<Profile> profileFromJson(const nlohmann::json& j);
+Result<Profile> parseProfile(std::string_view text);
+Result<Profile> loadProfileFile(const std::string& path);
+
+// nccl-tests output: the text table (columns found by their header row) or the -J JSON. The op comes from
+// the binary's name in the header ("# nccl-tests ... all_reduce_perf") or from `op` where given.
+Result<Profile> importNcclTests(std::string_view text, std::string_view opHint = {});
+
+// Fits alpha and bus bandwidth per (op, ranks, link class) from the samples: t = steps(op, n)*alpha +
+// factor(op, n)*S/busBw, robust to outliers (iteratively reweighted / trimmed least squares).
+std::vector<LinkFit> fitCollectives(const std::vector<CollectiveSample>& samples);
+
+// What a profile changes in a plan: link latency and efficiency per link class (from the AllReduce fit of
+// the largest group), the GEMM efficiency (median achieved/peak over the large shapes in the plan's dtype),
+// the HBM bandwidth. `terms` names what was measured, for the prediction's provenance.
+struct Calibration {
+    std::optional<LinkSpec> intraNode;
+    std::optional<LinkSpec> interNode;
+    std::optional<double> gemmEfficiency;
+    std::optional<double> hbmBandwidth;
+    std::vector<std::string> terms; // e.g. "cluster.intraNode: AllReduce on 8 GPUs, busBw 231 GB/s"
+    std::string source;
+};
+Calibration calibrationFromProfile(const Profile& profile, const Plan& plan);
+Plan applyCalibration(const Plan& plan, const Calibration& calibration);
+
+} // namespace planscope
