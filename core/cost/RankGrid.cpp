@@ -178,25 +178,9 @@ std::vector<int> RankGrid::members(GroupKind kind, int rank) const
 
 GroupPlacement RankGrid::placement(GroupKind kind, int rank) const
 {
-    std::vector<int> ranks = members(kind, rank);
-    GroupPlacement g;
-    g.size = int(ranks.size());
+    const std::vector<int> ranks = members(kind, rank);
+    GroupPlacement g = placeRanks(std::vector<long>(ranks.begin(), ranks.end()), m_gpusPerNode);
     g.stride = ranks.size() > 1 ? ranks[1] - ranks[0] : 1;
-    if (ranks.size() <= 1) return g;
-    std::sort(ranks.begin(), ranks.end());
-    int nodes = 0, run = 0, maxRun = 0, node = -1;
-    for (int r : ranks) {
-        const int n = r / m_gpusPerNode;
-        if (n != node) {
-            node = n;
-            ++nodes;
-            run = 0;
-        }
-        maxRun = std::max(maxRun, ++run);
-    }
-    g.nodesSpanned = nodes;
-    g.perNode = maxRun;
-    g.crossesNodes = nodes > 1;
     return g;
 }
 

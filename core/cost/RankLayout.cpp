@@ -61,6 +61,20 @@ GroupPlacement place(int innerSize, int innerStride, int outerSize, int outerStr
     ranks.reserve(std::size_t(g.size));
     for (int o = 0; o < outerSize; ++o)
         for (int i = 0; i < innerSize; ++i) ranks.push_back(long(o) * outerStride + long(i) * innerStride);
+    const GroupPlacement placed = placeRanks(std::move(ranks), gpusPerNode);
+    g.nodesSpanned = placed.nodesSpanned;
+    g.perNode = placed.perNode;
+    g.crossesNodes = placed.crossesNodes;
+    return g;
+}
+
+} // namespace
+
+GroupPlacement placeRanks(std::vector<long> ranks, int gpusPerNode)
+{
+    GroupPlacement g;
+    g.size = int(ranks.size());
+    if (ranks.size() <= 1 || gpusPerNode <= 0) return g;
     std::sort(ranks.begin(), ranks.end());
     long node = -1;
     int nodes = 0, run = 0, maxRun = 0;
@@ -78,8 +92,6 @@ GroupPlacement place(int innerSize, int innerStride, int outerSize, int outerStr
     g.crossesNodes = nodes > 1;
     return g;
 }
-
-} // namespace
 
 RankLayout rankLayout(const Plan& plan)
 {

@@ -31,4 +31,7 @@ bool parseOrder(const std::string& order, std::vector<Dim>& dims, std::string& m
 
 RankLayout rankLayout(const Plan& plan);
 
+// Nodes spanned and members per node of a group given its global ranks (any order).
+GroupPlacement placeRanks(std::vector<long> ranks, int gpusPerNode);
+
 } // namespace planscope

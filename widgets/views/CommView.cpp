@@ -29,6 +29,19 @@ namespace planscope {
 
 namespace {
 
+// One all-reduce of S bytes on n GPUs with each algorithm, from the core's alpha-beta functions.
+double allReduceSeconds(CommAlgorithm a, int n, double S, const LinkSpec& link, int perNode, const ClusterSpec& cluster)
+{
+    switch (a) {
+    case CommAlgorithm::Ring: return ringSeconds(Collective::AllReduce, n, S, link);
+    case CommAlgorithm::Tree: return treeAllReduceSeconds(n, S, link);
+    case CommAlgorithm::Hierarchical:
+        return hierarchicalSeconds(Collective::AllReduce, n, perNode, S, cluster.intraNode, cluster.interNode);
+    case CommAlgorithm::ParameterServer: return parameterServerSeconds(n, 1, S, link);
+    }
+    return 0.0;
+}
+
 constexpr std::array<CommAlgorithm, 4> kAlgorithms { CommAlgorithm::Ring, CommAlgorithm::Tree,
     CommAlgorithm::Hierarchical, CommAlgorithm::ParameterServer };
 
@@ -431,22 +444,7 @@ void CommView::plotGpuCount()
         for (double nd : ns) {
             const int n = int(nd);
             const LinkSpec link = linkFor(cluster, n);
-            double y = 0;
-            switch (a) {
-            case CommAlgorithm::Ring:
-                y = ringSeconds(Collective::AllReduce, n, S, link);
-                break;
-            case CommAlgorithm::Tree:
-                y = treeAllReduceSeconds(n, S, link);
-                break;
-            case CommAlgorithm::Hierarchical:
-                y = hierarchicalSeconds(
-                    Collective::AllReduce, n, perNode, S, cluster.intraNode, cluster.interNode);
-                break;
-            case CommAlgorithm::ParameterServer:
-                y = parameterServerSeconds(n, 1, S, link);
-                break;
-            }
+            const double y = allReduceSeconds(a, n, S, link, perNode, cluster);
             ys << y;
             if (y > 0) {
                 lo = std::min(lo, y);
@@ -513,22 +511,7 @@ void CommView::plotMessageSize()
         const CommAlgorithm a = kAlgorithms[std::size_t(i)];
         QVector<double> ys;
         for (double S : sizes) {
-            double y = 0;
-            switch (a) {
-            case CommAlgorithm::Ring:
-                y = ringSeconds(Collective::AllReduce, n, S, link);
-                break;
-            case CommAlgorithm::Tree:
-                y = treeAllReduceSeconds(n, S, link);
-                break;
-            case CommAlgorithm::Hierarchical:
-                y = hierarchicalSeconds(
-                    Collective::AllReduce, n, perNode, S, cluster.intraNode, cluster.interNode);
-                break;
-            case CommAlgorithm::ParameterServer:
-                y = parameterServerSeconds(n, 1, S, link);
-                break;
-            }
+            const double y = allReduceSeconds(a, n, S, link, perNode, cluster);
             ys << y;
             if (y > 0) {
                 lo = std::min(lo, y);
