@@ -99,14 +99,17 @@ void PlanDocument::evaluateAsync()
 {
     const quint64 generation = ++m_generation;
     ++m_pending;
-    QtConcurrent::run([plan = m_plan, generation] {
+    QtConcurrent::run([plan = m_plan, generation, calibration = m_calibration] {
         auto explainer = std::make_shared<Explainer>();
-        const Prediction predicted = evaluate(plan, explainer.get());
+        const Plan evaluated = calibration ? applyCalibration(plan, *calibration) : plan;
+        Prediction predicted = evaluate(evaluated, explainer.get());
+        if (calibration && predicted.valid)
+            for (const std::string& term : calibration->terms) predicted.warnings.insert(predicted.warnings.begin(), "calibrated: " + term);
         std::shared_ptr<const Timeline> timeline;
         QString timelineError;
         if (predicted.valid) {
             // The schedule simulation runs on the same worker: every view gets prediction and timeline together.
-            auto simulated = simulate(plan, predicted);
+            auto simulated = simulate(evaluated, predicted);
             if (simulated)
                 timeline = std::make_shared<const Timeline>(std::move(simulated).value());
             else
@@ -168,6 +171,13 @@ bool PlanDocument::writeAtomically(const QString& path, const QByteArray& bytes)
         return false;
     }
     return true;
+}
+
+void PlanDocument::setCalibration(std::shared_ptr<const Calibration> calibration)
+{
+    m_calibration = std::move(calibration);
+    Q_EMIT calibrationChanged();
+    if (m_hasPlan) evaluateAsync();
 }
 
 } // namespace planscope

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cost/Explain.h"
+#include "calib/Profile.h"
 #include "cost/Prediction.h"
 #include "sim/Timeline.h"
 #include "spec/Plan.h"
@@ -29,6 +30,10 @@ public:
     bool save(const QString& path);
     // Replaces the plan (an edit): marks the document modified, schedules an autosave, re-evaluates.
     void setPlan(const Plan& plan);
+    // Measured efficiencies applied to every evaluation (null: the presets' defaults). The plan itself, as
+    // edited and saved, is not changed; predictions say which terms were measured.
+    void setCalibration(std::shared_ptr<const Calibration> calibration);
+    std::shared_ptr<const Calibration> calibration() const { return m_calibration; }
 
     const Plan& plan() const { return m_plan; }
     bool hasPlan() const { return m_hasPlan; }
@@ -58,6 +63,7 @@ public:
 
 Q_SIGNALS:
     void planChanged();
+    void calibrationChanged();
     void predictionChanged();
     void filePathChanged(const QString& path);
     void modifiedChanged(bool modified);
@@ -93,6 +99,7 @@ private:
     int m_pending = 0;
 
     QTimer m_autosaveTimer;
+    std::shared_ptr<const Calibration> m_calibration;
 };
 
 } // namespace planscope

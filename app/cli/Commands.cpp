@@ -3,6 +3,7 @@
 #include "Args.h"
 #include "ScheduleCommands.h"
 
+#include "calib/Profile.h"
 #include "cost/Evaluate.h"
 #include "cost/Parameters.h"
 #include "cost/RealityCheck.h"
@@ -14,6 +15,7 @@
 
 #include <charconv>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -28,8 +30,11 @@ namespace {
 constexpr const char* kUsage = R"(planscope-cli: the numbers of a parallel training plan, headless.
 
 usage:
-  planscope-cli evaluate PLAN [--simulate]         prediction JSON (schema planscope/prediction/v1); --simulate
-                                                   takes the step time from the schedule simulation
+  planscope-cli evaluate PLAN [--simulate] [--calibration PROFILE.profile.json]
+                                                   prediction JSON (schema planscope/prediction/v1); --simulate
+                                                   takes the step time from the schedule simulation; --calibration
+                                                   replaces link latency/efficiency, GEMM efficiency and HBM
+                                                   bandwidth with a profile's measurements ("calibration" object)
   planscope-cli validate PLAN                      {"valid", "errors", "warnings"}
   planscope-cli summary PLAN                       the prediction as readable text
   planscope-cli explain PLAN [--field PATH] [--json] [--depth N] [--list]
@@ -47,6 +52,11 @@ usage:
                                                    one pipeline schedule: op order per rank, makespan, idle, peaks
                                                    (durations per chunk; defaults F=1, B=2, W=1, FB=F+B, C=0);
                                                    CSV = PyTorch pipelining's compute_only / compute_comms format
+  planscope-cli import-nccl-tests FILE... [--op OP] [--out PROFILE.profile.json]
+                                                   nccl-tests output (text table or -J JSON) as a profile with
+                                                   alpha-beta fits; the op comes from the binary's name in the output
+                                                   or the file name (all_reduce_perf.txt), or --op AllReduce
+  planscope-cli profile-fit PROFILE [--json]       the alpha and bus bandwidth fitted per (op, ranks, link class)
   planscope-cli --version | --help
 
 Exit codes: 0 ok, 1 usage or file error, 2 invalid plan (errors name the field or byte offset).
@@ -83,17 +93,68 @@ std::optional<LoadedPlan> load(const std::string& path, std::ostream& out, std::
     return std::move(loaded).value();
 }
 
+// Loads a profile for --calibration or profile-fit; nccl-tests output is accepted too. Exit code 1 on failure.
+std::optional<Profile> loadProfileArg(const std::string& path, std::ostream& err)
+{
+    auto text = readTextFile(path);
+    if (!text) {
+        err << "planscope-cli: cannot open " << path << "\n";
+        return std::nullopt;
+    }
+    auto loaded = parseProfile(text.value());
+    bool noSchema = false;
+    if (loaded)
+        for (const Issue& w : loaded->warnings) noSchema = noSchema || w.path == "schema";
+    if (!loaded || noSchema) {
+        // Not a profile: nccl-tests output (text or -J JSON) with the op from the file name.
+        const std::string base = path.substr(path.find_last_of("/\\") + 1);
+        auto imported = importNcclTests(text.value(), base);
+        if (imported) return std::move(imported).value();
+        if (loaded) return std::move(loaded).value();
+        err << "planscope-cli: " << path << " is neither a profile (schema " << kProfileSchema
+            << ") nor nccl-tests output:\n";
+        printIssues(loaded.errors(), err);
+        return std::nullopt;
+    }
+    return std::move(loaded).value();
+}
+
 int cmdEvaluate(const Args& a, std::ostream& out, std::ostream& err)
 {
     if (a.positional.empty()) {
-        err << "usage: planscope-cli evaluate PLAN\n";
+        err << "usage: planscope-cli evaluate PLAN [--simulate] [--calibration PROFILE]\n";
+        return 1;
+    }
+    if (a.has("--calibration") && !a.options.count("--calibration")) {
+        err << "planscope-cli: --calibration needs a profile file\n";
         return 1;
     }
     int code = 0;
     auto plan = load(a.positional[0], out, err, code);
     if (!plan) return code;
+    // --calibration: the profile's measurements replace the presets' link and GEMM efficiencies.
+    std::optional<Calibration> calibration;
+    Issues profileWarnings;
+    if (a.options.count("--calibration")) {
+        const std::string& path = a.options.at("--calibration");
+        auto profile = loadProfileArg(path, err);
+        if (!profile) return 1;
+        profileWarnings = profile->warnings;
+        calibration = calibrationFromProfile(*profile, plan->plan);
+        if (calibration->source.empty()) calibration->source = path;
+        plan->plan = applyCalibration(plan->plan, *calibration);
+    }
     Prediction p = evaluate(plan->plan);
     for (const Issue& w : plan->warnings) p.warnings.insert(p.warnings.begin(), w.path + ": " + w.message);
+    if (calibration) {
+        std::vector<std::string> lines;
+        for (const std::string& term : calibration->terms) lines.push_back("calibrated: " + term);
+        if (calibration->terms.empty())
+            lines.push_back("calibration: the profile measured nothing this plan uses; preset values kept");
+        for (const Issue& w : profileWarnings)
+            lines.push_back("calibration: " + (w.path.empty() ? std::string() : w.path + ": ") + w.message);
+        p.warnings.insert(p.warnings.begin(), lines.begin(), lines.end());
+    }
     if (p.valid && a.has("--simulate")) {
         // The step time from simulating the schedule instead of the analytic bubble formula.
         auto tl = simulate(plan->plan, p);
@@ -104,7 +165,11 @@ int cmdEvaluate(const Args& a, std::ostream& out, std::ostream& err)
         }
         applySimulation(p, plan->plan, tl.value());
     }
-    out << predictionToJson(p).dump(2) << "\n";
+    json doc = predictionToJson(p);
+    if (calibration && p.valid)
+        doc["calibration"] = { { "source", calibration->source }, { "file", a.options.at("--calibration") },
+            { "terms", calibration->terms } };
+    out << doc.dump(2) << "\n";
     if (!p.valid) {
         printIssues(p.errors, err);
         return 2;
@@ -331,6 +396,94 @@ int cmdModelFromHf(const Args& a, std::ostream& out, std::ostream& err)
     return 0;
 }
 
+int cmdImportNcclTests(const Args& a, std::ostream& out, std::ostream& err)
+{
+    if (a.positional.empty()) {
+        err << "usage: planscope-cli import-nccl-tests FILE... [--op OP] [--out PROFILE.profile.json]\n";
+        return 1;
+    }
+    Profile merged;
+    std::string names;
+    for (const std::string& path : a.positional) {
+        auto text = readTextFile(path);
+        if (!text) {
+            err << "planscope-cli: cannot open " << path << "\n";
+            return 1;
+        }
+        const std::string base = path.substr(path.find_last_of("/\\") + 1);
+        auto imported = importNcclTests(text.value(), a.options.count("--op") ? a.options.at("--op") : base);
+        if (!imported) {
+            err << "planscope-cli: " << path << ":\n";
+            printIssues(imported.errors(), err);
+            return 2;
+        }
+        Profile& p = imported.value();
+        if (merged.host.empty()) merged.host = p.host;
+        if (merged.gpus.empty()) merged.gpus = p.gpus;
+        if (merged.nccl.empty()) merged.nccl = p.nccl;
+        merged.collectives.insert(merged.collectives.end(), p.collectives.begin(), p.collectives.end());
+        for (Issue w : p.warnings) {
+            w.path = base + (w.path.empty() ? "" : ": " + w.path);
+            merged.warnings.push_back(w);
+        }
+        names += (names.empty() ? "" : ", ") + base;
+    }
+    merged.source = "nccl-tests: " + names;
+    merged.fits = fitCollectives(merged.collectives);
+    printIssues(merged.warnings, err);
+    const std::string text = profileToJson(merged).dump(2) + "\n";
+    if (a.options.count("--out")) {
+        std::ofstream f(a.options.at("--out"), std::ios::binary);
+        if (!(f << text)) {
+            err << "planscope-cli: cannot write " << a.options.at("--out") << "\n";
+            return 1;
+        }
+        err << "planscope-cli: wrote " << a.options.at("--out") << ": " << merged.collectives.size()
+            << " measurements, " << merged.fits.size() << " fit(s)\n";
+    } else {
+        out << text;
+    }
+    return 0;
+}
+
+int cmdProfileFit(const Args& a, std::ostream& out, std::ostream& err)
+{
+    if (a.positional.empty()) {
+        err << "usage: planscope-cli profile-fit PROFILE [--json]\n";
+        return 1;
+    }
+    auto profile = loadProfileArg(a.positional[0], err);
+    if (!profile) return 1;
+    // Fitted afresh from the measurements where there are any, else the fits the file carries.
+    const std::vector<LinkFit> fits = profile->collectives.empty() ? profile->fits : fitCollectives(profile->collectives);
+    if (a.has("--json")) {
+        Profile only;
+        only.fits = fits;
+        out << json { { "source", profile->source }, { "host", profile->host }, { "fits", profileToJson(only)["fits"] } }.dump(2)
+            << "\n";
+        return 0;
+    }
+    if (fits.empty()) {
+        out << "no collective measurements to fit\n";
+        return 0;
+    }
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%-14s %6s %6s %-6s %12s %14s %14s %7s\n", "op", "ranks", "nodes", "class", "alpha",
+        "busBw (fit)", "busBw (max)", "points");
+    out << buf;
+    for (const LinkFit& f : fits) {
+        double best = 0;
+        for (const CollectiveSample& c : profile->collectives)
+            if (c.op == f.op && c.ranks == f.ranks && c.nodes == f.nodes) best = std::max(best, c.busBandwidth);
+        std::snprintf(buf, sizeof buf, "%-14s %6d %6d %-6s %9.2f us %9.1f GB/s %9.1f GB/s %7d\n", f.op.c_str(), f.ranks,
+            f.nodes, f.linkClass.c_str(), f.alpha * 1e6, f.busBandwidth / 1e9, best / 1e9, f.points);
+        out << buf;
+    }
+    out << "model: t = steps * alpha + factor * S / busBw (ring steps 2(n-1) all-reduce, n-1 all-gather/reduce-scatter/"
+           "all-to-all/broadcast/reduce, 1 send/recv; factor as nccl-tests' busbw)\n";
+    return 0;
+}
+
 } // namespace
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -344,7 +497,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         return 0;
     }
     const std::string& verb = args[0];
-    if (verb == "evaluate") return cmdEvaluate(parseArgs(args, 1, {}), out, err);
+    if (verb == "evaluate") return cmdEvaluate(parseArgs(args, 1, { "--calibration" }), out, err);
+    if (verb == "import-nccl-tests") return cmdImportNcclTests(parseArgs(args, 1, { "--out", "--op" }), out, err);
+    if (verb == "profile-fit") return cmdProfileFit(parseArgs(args, 1, {}), out, err);
     if (verb == "validate") return cmdValidate(parseArgs(args, 1, {}), out, err);
     if (verb == "summary") return cmdSummary(parseArgs(args, 1, {}), out, err);
     if (verb == "explain") return cmdExplain(parseArgs(args, 1, { "--field", "--depth" }), out, err);

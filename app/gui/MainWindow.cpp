@@ -7,6 +7,7 @@
 #include "views/GpuGridView.h"
 #include "views/MemoryPage.h"
 #include "views/PlanEditorPage.h"
+#include "views/ProfilePage.h"
 #include "PlanDocument.h"
 #include "SummaryPage.h"
 #include "WidgetExporter.h"
@@ -75,6 +76,9 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
     addPage(QStringLiteral("comm"), comm, std::bind(&CommView::exportTo, comm, _1, _2, _3));
     addPage(QStringLiteral("metrics"), metrics,
         [metrics](const QString& path, QSize, QString* error) { return WidgetExporter::exportWidget(metrics, path, error); });
+    auto* profile = new ProfilePage(m_tabs);
+    profile->setDocument(m_document);
+    addPage(QStringLiteral("profile"), profile, std::bind(&ProfilePage::exportTo, profile, _1, _2, _3));
 
     // The editor is a dock beside the views so that an edit and its effect are seen together.
     m_editorDock->setObjectName(QStringLiteral("editorDock"));
@@ -110,7 +114,7 @@ void MainWindow::addPage(const QString& name, QWidget* widget, std::function<boo
 QStringList MainWindow::viewNames()
 {
     return { QStringLiteral("timeline"), QStringLiteral("grid"), QStringLiteral("memory"), QStringLiteral("comm"),
-        QStringLiteral("metrics"), QStringLiteral("summary"), QStringLiteral("editor") };
+        QStringLiteral("metrics"), QStringLiteral("profile"), QStringLiteral("summary"), QStringLiteral("editor") };
 }
 
 bool MainWindow::setCurrentView(const QString& requested)
@@ -196,8 +200,10 @@ void MainWindow::createMenus()
 
 void MainWindow::retranslateUi()
 {
-    const QString titles[] = { tr("Timeline"), tr("GPU Grid"), tr("Memory"), tr("Communication"), tr("Metrics") };
-    const QString menuTitles[] = { tr("&Timeline"), tr("&GPU Grid"), tr("&Memory"), tr("&Communication"), tr("M&etrics") };
+    const QString titles[] = { tr("Timeline"), tr("GPU Grid"), tr("Memory"), tr("Communication"), tr("Metrics"),
+        tr("Profile") };
+    const QString menuTitles[] = { tr("&Timeline"), tr("&GPU Grid"), tr("&Memory"), tr("&Communication"), tr("M&etrics"),
+        tr("&Profile This Machine…") };
     for (std::size_t i = 0; i < m_pages.size() && i < std::size(titles); ++i) {
         m_tabs->setTabText(int(i), titles[i]);
         m_pages[i].action->setText(menuTitles[i]);

@@ -29,7 +29,7 @@ public:
     explicit MainWindow(LanguageManager* languages, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Page names for --view and the View menu: timeline, grid, memory, comm, metrics, editor
+    // Page names for --view and the View menu: timeline, grid, memory, comm, metrics, profile, editor
     // (and "summary", the older name of metrics).
     static QStringList viewNames();
     bool setCurrentView(const QString& name);

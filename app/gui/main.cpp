@@ -126,6 +126,8 @@ int main(int argc, char* argv[])
     if (!loaded) complain(window.document()->errorString());
 
     if (screenshot.isEmpty()) {
+        // Interactive: the plan editor beside the views, so an edit and its effect are seen together.
+        window.setCurrentView(QStringLiteral("editor"));
         window.show();
         return app.exec();
     }

@@ -63,6 +63,7 @@ struct LinkFit {
     double alpha = 0;
     double busBandwidth = 0; // bytes/s
     int points = 0;         // samples used
+    int nodes = 1;          // nodes the ranks spanned (ranks / nodes GPUs per node)
     bool operator==(const LinkFit&) const = default;
 };
 
@@ -76,6 +77,7 @@ struct Profile {
     std::vector<CollectiveSample> collectives;
     std::vector<LinkFit> fits;
     std::string source;      // "planscope-profile", "nccl-tests", or a file name
+    Issues warnings;         // met while reading (unknown fields, skipped rows); never written back
     bool operator==(const Profile&) const = default;
 };
 

@@ -1,0 +1,155 @@
+// What a measured profile changes in a plan (MODEL.md section 7: "efficiencies ... are replaced by measured
+// ones from a profile").
+//
+// Links: the fit of the largest all-reduce (else the largest group of any op) per link class. Inside a node the
+// plan's ring cost is ringSeconds(op, n, S, link) = steps*latency + factor*S/(bandwidth*efficiency), so
+// latency = alpha and efficiency = busBw / bandwidth reproduce the measured times exactly. Across nodes a group
+// of g GPUs per node runs its rings over all g NICs of a node at once (NCCL spreads its channels over them), so its bus
+// bandwidth is g times one NIC's: efficiency = busBw / (g * bandwidth), the share of the per-GPU NIC speed the
+// plan's inter-node link carries (with g = 1, busBw / bandwidth as inside a node). That keeps a plan's DP ring
+// with one GPU per node from running at the 8-NIC speed of the measured group. The plan's two-level collective
+// (hierarchicalSeconds) runs the NVLink and NIC phases one after the other, so it predicts the measured
+// multi-node group itself somewhat slower than NCCL's pipelined ring ran it.
+#include "Profile.h"
+#include "ProfileRows.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+namespace planscope {
+
+namespace {
+
+std::string fmt(const char* format, double a)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, a);
+    return buf;
+}
+
+std::string gbps(double bytesPerSecond) { return fmt("%.1f GB/s", bytesPerSecond / 1e9); }
+std::string micros(double seconds) { return fmt("%.2f us", seconds * 1e6); }
+
+const LinkFit* pickFit(const std::vector<LinkFit>& fits, std::string_view linkClass)
+{
+    const LinkFit* best = nullptr;
+    auto better = [](const LinkFit& a, const LinkFit& b) {
+        const bool ar = a.op == "AllReduce", br = b.op == "AllReduce";
+        if (ar != br) return ar;
+        if (a.ranks != b.ranks) return a.ranks > b.ranks;
+        return a.points > b.points;
+    };
+    for (const LinkFit& f : fits) {
+        Collective c;
+        if (f.linkClass != linkClass || !fromString(f.op, c) || !(f.busBandwidth > 0)) continue;
+        if (!best || better(f, *best)) best = &f;
+    }
+    return best;
+}
+
+std::string describe(const LinkFit& f)
+{
+    std::string s = f.op + " on " + std::to_string(f.ranks) + " GPUs";
+    if (f.nodes > 1) s += " (" + std::to_string(f.nodes) + " nodes)";
+    return s + ", alpha " + micros(f.alpha) + ", busBw " + gbps(f.busBandwidth);
+}
+
+LinkSpec flatLink(const LinkSpec& plan, const LinkFit& f)
+{
+    LinkSpec l = plan;
+    l.latency = f.alpha;
+    if (l.bandwidth > 0) {
+        l.efficiency = f.busBandwidth / l.bandwidth;
+    } else {
+        l.bandwidth = f.busBandwidth;
+        l.efficiency = 1.0;
+    }
+    return l;
+}
+
+std::string lower(std::string s)
+{
+    for (char& ch : s) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+    return s;
+}
+
+} // namespace
+
+Calibration calibrationFromProfile(const Profile& profile, const Plan& plan)
+{
+    Calibration cal;
+    cal.source = profile.source;
+    if (!profile.host.empty()) cal.source += (cal.source.empty() ? "" : " on ") + profile.host;
+    const std::vector<LinkFit> fits = profile.fits.empty() ? fitCollectives(profile.collectives) : profile.fits;
+
+    if (const LinkFit* f = pickFit(fits, "intra")) {
+        const LinkSpec l = flatLink(plan.cluster.intraNode, *f);
+        cal.intraNode = l;
+        cal.terms.push_back("cluster.intraNode: " + describe(*f) + " -> latency " + micros(l.latency) + ", efficiency "
+            + fmt("%.3f", l.efficiency) + " of " + gbps(l.bandwidth)
+            + (l.efficiency > 1 ? " (above the wire speed: NVLS/in-switch reduction)" : ""));
+    }
+    if (const LinkFit* f = pickFit(fits, "inter")) {
+        // The group's rings cross each node boundary on all of its GPUs' NICs at once (NCCL runs one channel per
+        // NIC), so its bus bandwidth is perNode x one NIC's; inter-node efficiency is the share of that.
+        const int perNode = std::max(1, f->ranks / std::max(1, f->nodes));
+        LinkSpec l = plan.cluster.interNode;
+        l.latency = f->alpha;
+        if (l.bandwidth > 0) {
+            l.efficiency = f->busBandwidth / (perNode * l.bandwidth);
+        } else {
+            l.bandwidth = f->busBandwidth / perNode;
+            l.efficiency = 1.0;
+        }
+        cal.interNode = l;
+        cal.terms.push_back("cluster.interNode: " + describe(*f) + " -> latency " + micros(l.latency) + ", efficiency "
+            + fmt("%.3f", l.efficiency) + " of " + gbps(l.bandwidth) + " per GPU"
+            + (perNode > 1 ? " (busBw / (" + std::to_string(perNode) + " GPUs per node x the NIC bandwidth per GPU))" : ""));
+    }
+
+    const Precision prec = plan.training.precision;
+    const double peak = plan.cluster.gpu.peakFlops.forPrecision(prec);
+    std::vector<double> tflops;
+    const std::string dtype(toString(prec));
+    for (const GemmSample& g : profile.gemm) {
+        if (g.m < 1024 || g.n < 1024 || g.k < 1024 || lower(g.dtype) != lower(dtype)) continue;
+        double tf = g.tflops;
+        if (!(tf > 0) && g.seconds > 0) tf = 2.0 * double(g.m) * double(g.n) * double(g.k) / g.seconds / 1e12;
+        if (tf > 0 && std::isfinite(tf)) tflops.push_back(tf);
+    }
+    if (!tflops.empty() && peak > 0) {
+        std::sort(tflops.begin(), tflops.end());
+        const std::size_t n = tflops.size();
+        const double med = n % 2 ? tflops[n / 2] : (tflops[n / 2 - 1] + tflops[n / 2]) / 2;
+        const double eff = med * 1e12 / peak;
+        const std::string what = "median " + fmt("%.1f", med) + " TFLOP/s over " + std::to_string(n) + " " + dtype
+            + " GEMMs with m, n, k >= 1024, of the dense peak " + fmt("%.1f", peak / 1e12) + " TFLOP/s";
+        if (eff <= 1.0) {
+            cal.gemmEfficiency = eff;
+            cal.terms.push_back("cluster.gpu.gemmEfficiency: " + fmt("%.3f", eff) + " = " + what);
+        } else {
+            cal.terms.push_back("cluster.gpu.gemmEfficiency: not applied: " + what + " exceeds the peak (wrong GPU "
+                + "in the plan, or a sparse peak?)");
+        }
+    }
+    if (profile.hbmBandwidth > 0) {
+        cal.hbmBandwidth = profile.hbmBandwidth;
+        cal.terms.push_back("cluster.gpu.hbmBandwidth: " + gbps(profile.hbmBandwidth) + " measured by a device copy");
+    }
+    return cal;
+}
+
+Plan applyCalibration(const Plan& plan, const Calibration& calibration)
+{
+    Plan p = plan;
+    if (calibration.intraNode) p.cluster.intraNode = *calibration.intraNode;
+    if (calibration.interNode) p.cluster.interNode = *calibration.interNode;
+    if (calibration.gemmEfficiency) p.cluster.gpu.gemmEfficiency = *calibration.gemmEfficiency;
+    if (calibration.hbmBandwidth) p.cluster.gpu.hbmBandwidth = *calibration.hbmBandwidth;
+    return p;
+}
+
+} // namespace planscope

@@ -1,0 +1,698 @@
+// Profiles (SCHEMA.md section 6), nccl-tests import, alpha-beta fits of collectives and the calibration of a
+// plan from them (MODEL.md sections 6 and 7). Expected numbers are written out from the formulas here:
+// t = steps*alpha + factor*S/busBw with steps 2(n-1) all-reduce, n-1 all-gather/reduce-scatter/all-to-all/
+// broadcast/reduce, 1 send/recv, and factor from nccl-tests doc/PERFORMANCE.md.
+#include "TestUtil.h"
+
+#include "calib/Profile.h"
+#include "cost/Collective.h"
+
+#include <QObject>
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <random>
+
+using namespace planscope;
+using nlohmann::json;
+using planscope::test::near;
+
+namespace {
+
+std::string dataPath(const char* name) { return std::string(PLANSCOPE_SOURCE_DIR) + "/tests/data/nccl-tests/" + name; }
+
+std::string readData(const char* name)
+{
+    auto t = readTextFile(dataPath(name));
+    if (!t) QTest::qFail(("cannot read " + dataPath(name)).c_str(), __FILE__, __LINE__);
+    return t ? t.value() : std::string();
+}
+
+double steps(const std::string& op, int n)
+{
+    if (op == "AllReduce") return 2.0 * (n - 1);
+    if (op == "SendRecv") return 1.0;
+    return n - 1.0;
+}
+
+double factor(const std::string& op, int n)
+{
+    if (op == "AllReduce") return 2.0 * (n - 1) / n;
+    if (op == "AllGather" || op == "ReduceScatter" || op == "AllToAll") return double(n - 1) / n;
+    return 1.0;
+}
+
+// Samples 1 KiB .. 8 GiB (x2) from the alpha-beta model, each time scaled by (1 + noise * u), u uniform in
+// [-1, 1], and the sizes listed in `outliers` taken 5x slower.
+std::vector<CollectiveSample> synthetic(const std::string& op, int n, int nodes, double alpha, double busBw,
+    double noise = 0, std::vector<int> outliers = {})
+{
+    std::mt19937 rng(12345);
+    std::uniform_real_distribution<double> u(-1, 1);
+    std::vector<CollectiveSample> out;
+    for (int e = 10, i = 0; e <= 33; ++e, ++i) {
+        CollectiveSample s;
+        s.op = op;
+        s.ranks = n;
+        s.nodes = nodes;
+        s.bytes = std::ldexp(1.0, e);
+        s.seconds = (steps(op, n) * alpha + factor(op, n) * s.bytes / busBw) * (1 + noise * u(rng));
+        for (int o : outliers)
+            if (o == i) s.seconds *= 5;
+        s.algBandwidth = s.bytes / s.seconds;
+        s.busBandwidth = s.algBandwidth * factor(op, n);
+        out.push_back(s);
+    }
+    return out;
+}
+
+Profile fullProfile()
+{
+    Profile p;
+    p.host = "dgx-01";
+    p.cuda = "12.4";
+    p.nccl = "2.21.5";
+    p.driver = "550.54.15";
+    p.source = "planscope-profile";
+    p.gpus = { { 0, "NVIDIA H100 80GB HBM3", 85520809984, "0000:18:00.0" }, { 1, "NVIDIA H100 80GB HBM3", 85520809984, "0000:2a:00.0" } };
+    p.links = { { 0, 1, "nvlink", 18, 4.5e11 }, { 1, 0, "nvlink", 18, 4.5e11 } };
+    p.gemm = { { 8192, 8192, 8192, "bf16", 0.00171, 643.0 }, { 4096, 4096, 4096, "fp8", 0.000123456789, 1113.25 } };
+    p.hbmBandwidth = 2.9e12 + 0.123;
+    p.collectives = synthetic("AllReduce", 8, 1, 6e-6, 3.6e11);
+    p.fits = { { "AllReduce", 8, "intra", 6.1e-6, 3.59e11, 24, 1 }, { "AllGather", 16, "inter", 1.2e-5, 4.1e11, 20, 2 } };
+    return p;
+}
+
+const std::string kSchema = R"("schema": "planscope/profile/v1")";
+
+// A short nccl-tests table (shaped after NVIDIA/nccl-tests output): `prefix` goes before every line.
+std::string table(const std::string& binary, const std::string& prefix = "", bool rankLines = true)
+{
+    std::string t;
+    auto line = [&](const std::string& l) { t += prefix + l + "\n"; };
+    line("# nccl-tests version 2.14.1 nccl-headers=22106 nccl-library=22106");
+    if (!binary.empty()) line("# Collective test starting: " + binary);
+    line("# nThread 1 nGpus 1 minBytes 1048576 maxBytes 1073741824 step: 4(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0");
+    line("#");
+    line("# Using devices");
+    if (rankLines)
+        for (int r = 0; r < 4; ++r)
+            line("#  Rank  " + std::to_string(r) + " Group  0 Pid  1234 on    node" + std::to_string(r / 2) + " device  "
+                + std::to_string(r % 2) + " [0x1" + std::to_string(r) + "] NVIDIA A100-SXM4-80GB");
+    line("#");
+    line("#                                                              out-of-place                       in-place          ");
+    line("#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong");
+    line("#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)       ");
+    // 4 ranks: all-reduce factor 1.5, all-gather 0.75.
+    line("     1048576        262144     float     sum      -1    60.00   17.48   26.21      0    59.00   17.77   26.66      0");
+    line("     4194304       1048576     float     sum      -1   140.00   29.96   44.94    N/A   139.00   30.17   45.26    N/A");
+    line("    16777216       4194304     float     sum      -1   460.00   36.47   54.71      0   455.00   36.87   55.31      0");
+    line("    67108864      16777216     float     sum      -1      N/A     N/A     N/A      0  1750.00   38.35   57.52      0");
+    line("   268435456      67108864     float     sum      -1  6940.00   38.68   58.02      0  6930.00   38.74   58.10      0");
+    line("  1073741824     268435456     float     sum      -1 27700.00   38.76   58.15      0 27650.00   38.83   58.25      0");
+    line("# Out of bounds values : 0 OK");
+    line("# Avg bus bandwidth    : 48.2 ");
+    line("#");
+    if (!binary.empty()) line("# Collective test concluded: " + binary);
+    return t;
+}
+
+} // namespace
+
+class TestCalibration : public QObject {
+    Q_OBJECT
+private slots:
+    // ------------------------------------------------------------------ profile JSON
+    void roundTrip()
+    {
+        const Profile p = fullProfile();
+        const json j = profileToJson(p);
+        QCOMPARE(j["schema"].get<std::string>(), std::string(kProfileSchema));
+        for (const char* k : { "schema", "host", "versions", "gpus", "links", "gemm", "collectives", "fits", "hbmBandwidth", "source" })
+            QVERIFY2(j.contains(k), k);
+        for (const char* k : { "cuda", "nccl", "driver" }) QVERIFY2(j["versions"].contains(k), k);
+        for (const char* k : { "index", "name", "memory", "busId" }) QVERIFY2(j["gpus"][0].contains(k), k);
+        for (const char* k : { "m", "n", "k", "dtype", "seconds", "tflops" }) QVERIFY2(j["gemm"][0].contains(k), k);
+        for (const char* k : { "op", "ranks", "nodes", "bytes", "seconds", "algBandwidth", "busBandwidth" })
+            QVERIFY2(j["collectives"][0].contains(k), k);
+        for (const char* k : { "op", "ranks", "linkClass", "alpha", "busBandwidth" }) QVERIFY2(j["fits"][0].contains(k), k);
+
+        auto back = parseProfile(j.dump(2));
+        QVERIFY(back.ok());
+        QVERIFY(back.value() == p);
+        QVERIFY(back->warnings.empty());
+        // And once more through text: stable.
+        QCOMPARE(profileToJson(back.value()).dump(), j.dump());
+        // An empty profile round-trips too.
+        auto empty = profileFromJson(profileToJson(Profile {}));
+        QVERIFY(empty.ok());
+        QVERIFY(empty.value() == Profile {});
+    }
+
+    void errorsNameTheField_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("path");
+        QTest::newRow("wrong schema") << R"({"schema": "planscope/profile/v9"})" << "schema";
+        QTest::newRow("gemm m not a number") << R"({"gemm": [{"m": "big"}]})" << "gemm.0.m";
+        QTest::newRow("negative bytes") << R"({"collectives": [{"op": "AllReduce", "ranks": 8, "bytes": -1}]})" << "collectives.0.bytes";
+        QTest::newRow("ranks fractional") << R"({"collectives": [{}, {"ranks": 2.5}]})" << "collectives.1.ranks";
+        QTest::newRow("gpus not an array") << R"({"gpus": {"index": 0}})" << "gpus";
+        QTest::newRow("gpu row not an object") << R"({"gpus": [3]})" << "gpus.0";
+        QTest::newRow("link class") << R"({"fits": [{"op": "AllReduce", "linkClass": "rack"}]})" << "fits.0.linkClass";
+        QTest::newRow("versions not an object") << R"({"versions": "12.4"})" << "versions";
+        QTest::newRow("hbm string") << R"({"hbmBandwidth": "3 TB/s"})" << "hbmBandwidth";
+        QTest::newRow("nccl row time negative") << R"({"collectives": [{"size": 8, "out_of_place": {"time": -3}}]})"
+                                                << "collectives.0.out_of_place.time";
+        QTest::newRow("top level array") << "[1, 2]" << "";
+    }
+    void errorsNameTheField()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, path);
+        auto r = parseProfile(text.toStdString());
+        QVERIFY(!r.ok());
+        bool found = false;
+        for (const Issue& i : r.errors()) {
+            QVERIFY(i.severity == Severity::Error);
+            if (i.path == path.toStdString()) found = true;
+        }
+        QVERIFY2(found, qPrintable(QString::fromStdString(r.errors().front().path + ": " + r.errors().front().message)));
+    }
+
+    void syntaxErrorHasOffset()
+    {
+        auto r = parseProfile("{\"host\": \"a\",\n \"gpus\": [}");
+        QVERIFY(!r.ok());
+        QVERIFY(r.errors().front().offset > 10);
+    }
+
+    void unknownFieldsAreWarnings()
+    {
+        auto r = parseProfile("{" + kSchema + R"(, "hots": "typo", "gemm": [{"m": 1024, "n": 1024, "k": 1024, "dtype": "bf16",
+            "seconds": 0.001, "flops": 3}], "versions": {"rocm": "6.4"}})");
+        QVERIFY(r.ok());
+        std::vector<std::string> paths;
+        for (const Issue& w : r->warnings) {
+            QVERIFY(w.severity == Severity::Warning);
+            paths.push_back(w.path);
+        }
+        for (const char* p : { "hots", "gemm.0.flops", "versions.rocm" })
+            QVERIFY2(std::find(paths.begin(), paths.end(), p) != paths.end(), p);
+        // tflops left out: computed from the shape and the time.
+        QVERIFY(near(r->gemm[0].tflops, 2.0 * 1024 * 1024 * 1024 / 0.001 / 1e12));
+        // A missing schema is a warning, not an error.
+        auto noSchema = parseProfile(R"({"host": "x"})");
+        QVERIFY(noSchema.ok());
+        QCOMPARE(noSchema->warnings.size(), std::size_t(1));
+        QCOMPARE(noSchema->warnings[0].path, std::string("schema"));
+    }
+
+    // nccl-tests -J result rows load through the same reader as the profile's own rows.
+    void ncclJsonRowsInAProfile()
+    {
+        auto r = parseProfile("{" + kSchema + R"(, "collectives": [{"op": "AllGather", "ranks": 8, "size": 1048576,
+            "count": 262144, "type": "float", "redop": "none", "root": "    -1",
+            "out_of_place": {"time": 25.5, "alg_bw": 41.12, "bus_bw": 35.98, "nwrong": 0.0}}]})");
+        QVERIFY(r.ok());
+        QCOMPARE(r->collectives.size(), std::size_t(1));
+        const CollectiveSample& c = r->collectives[0];
+        QCOMPARE(c.bytes, 1048576.0);
+        QVERIFY(near(c.seconds, 25.5e-6));
+        QVERIFY(near(c.algBandwidth, 41.12e9));
+        QVERIFY(near(c.busBandwidth, 35.98e9));
+        QVERIFY(r->warnings.empty());
+    }
+
+    // Whatever JSON comes in, the reader answers with a profile or errors: random documents and random
+    // mutations of a valid one.
+    void nothingCrashes()
+    {
+        std::mt19937 rng(7);
+        std::function<json(int)> randomValue = [&](int depth) -> json {
+            static const char* keys[] = { "schema", "host", "gpus", "links", "gemm", "collectives", "fits", "versions",
+                "hbmBandwidth", "op", "ranks", "bytes", "seconds", "m", "n", "k", "dtype", "size", "out_of_place",
+                "time", "alg_bw", "linkClass", "alpha", "busBandwidth", "index", "memory", "results", "config", "args" };
+            switch (rng() % (depth > 3 ? 6 : 8)) {
+            case 0: return nullptr;
+            case 1: return bool(rng() % 2);
+            case 2: return int(rng() % 2000) - 1000;
+            case 3: return std::ldexp(double(rng() % 1000) - 500.5, int(rng() % 80) - 40);
+            case 4: return std::string("planscope/profile/v1").substr(0, rng() % 21);
+            case 5: return 1e308 * 10; // inf is written as null by nlohmann; keep the case anyway
+            case 6: {
+                json a = json::array();
+                for (int i = int(rng() % 4); i > 0; --i) a.push_back(randomValue(depth + 1));
+                return a;
+            }
+            default: {
+                json o = json::object();
+                for (int i = int(rng() % 6); i > 0; --i) o[keys[rng() % std::size(keys)]] = randomValue(depth + 1);
+                return o;
+            }
+            }
+        };
+        for (int i = 0; i < 3000; ++i) {
+            const json j = randomValue(0);
+            auto r = profileFromJson(j);
+            QVERIFY(r.ok() || !r.errors().empty());
+            auto imported = importNcclTests(j.dump());
+            QVERIFY(imported.ok() || !imported.errors().empty());
+        }
+        const std::string valid = profileToJson(fullProfile()).dump();
+        for (int i = 0; i < 1500; ++i) {
+            std::string t = valid;
+            for (int k = int(rng() % 4) + 1; k > 0; --k) {
+                const std::size_t at = rng() % t.size();
+                switch (rng() % 3) {
+                case 0: t[at] = "{}[]\":,-0e9.ax "[rng() % 15]; break;
+                case 1: t.erase(at, rng() % 12); break;
+                default: t.insert(at, std::string(1, "{}[]\":,-0e9.ax "[rng() % 15])); break;
+                }
+            }
+            auto r = parseProfile(t);
+            QVERIFY(r.ok() || !r.errors().empty());
+            auto imported = importNcclTests(t);
+            QVERIFY(imported.ok() || !imported.errors().empty());
+        }
+    }
+
+    // ------------------------------------------------------------------ nccl-tests import
+    void importPublishedOutputs_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<int>("ranks");
+        QTest::addColumn<int>("nodes");
+        QTest::addColumn<int>("rows");
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<QString>("busId");
+        QTest::addColumn<double>("lastBusBw"); // the busbw printed on the largest row, GB/s
+        // tests/data/nccl-tests/README.md says where each file came from.
+        QTest::newRow("H100 2x8 (a3mega)") << "a3mega-h100-2x8-all_reduce_perf.txt" << "AllReduce" << 16 << 2 << 31
+                                           << "ztan-mig-235z" << "NVIDIA H100 80GB HBM3" << "0000:04:00" << 338.82;
+        QTest::newRow("MI300X 1x8") << "mi300x-1x8-all_reduce_perf.txt" << "AllReduce" << 8 << 1 << 31
+                                    << "1942ef50-8240-449e-82ca-4ce7993f70b4-78bfb5d4f4-4z9xh" << "AMD Instinct MI300X"
+                                    << "0000:05:00" << 315.69;
+        QTest::newRow("MI300X 2x8") << "mi300x-2x8-all_reduce_perf.txt" << "AllReduce" << 16 << 2 << 32 << "gpu-53"
+                                    << "AMD Instinct MI300X" << "0000:05:00.0" << 357.46;
+    }
+    void importPublishedOutputs()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, op);
+        QFETCH(int, ranks);
+        QFETCH(int, nodes);
+        QFETCH(int, rows);
+        QFETCH(QString, host);
+        QFETCH(QString, gpu);
+        QFETCH(QString, busId);
+        QFETCH(double, lastBusBw);
+        const std::string text = readData(file.toUtf8().constData());
+        auto r = importNcclTests(text); // the op from the text, no hint
+        QVERIFY2(r.ok(), r.ok() ? "" : r.errors().front().message.c_str());
+        const Profile& p = r.value();
+        QCOMPARE(p.source, std::string("nccl-tests"));
+        QCOMPARE(int(p.collectives.size()), rows);
+        QCOMPARE(p.host, host.toStdString());
+        QCOMPARE(int(p.gpus.size()), 8); // the GPUs of the first host
+        QCOMPARE(p.gpus[0].name, gpu.toStdString());
+        QCOMPARE(p.gpus[0].busId, busId.toStdString());
+        QCOMPARE(p.gpus[7].index, 7);
+        for (const CollectiveSample& c : p.collectives) {
+            QCOMPARE(c.op, op.toStdString());
+            QCOMPARE(c.ranks, ranks);
+            QCOMPARE(c.nodes, nodes);
+            QVERIFY(c.seconds > 0);
+            QVERIFY(near(c.algBandwidth, c.bytes / c.seconds));
+            QVERIFY(near(c.busBandwidth, c.algBandwidth * factor(op.toStdString(), ranks)));
+        }
+        // Units: size bytes, time us, busbw GB/s; nccl-tests prints busbw rounded to 0.01 GB/s.
+        QCOMPARE(p.collectives.front().bytes, 8.0);
+        QVERIFY(std::abs(p.collectives.back().busBandwidth / 1e9 - lastBusBw) < 0.01 * lastBusBw / 100 + 0.006);
+        // One fit for the one group; its model stays within 25% of every size from 256 MiB up (the large-message
+        // regime, where a published run is close to alpha-beta) and alpha is a few microseconds.
+        QCOMPARE(p.fits.size(), std::size_t(1));
+        const LinkFit& f = p.fits[0];
+        QCOMPARE(f.linkClass, std::string(nodes > 1 ? "inter" : "intra"));
+        QCOMPARE(f.ranks, ranks);
+        QCOMPARE(f.nodes, nodes);
+        QVERIFY(f.points >= rows / 2);
+        QVERIFY2(f.alpha > 0.1e-6 && f.alpha < 20e-6, qPrintable(test::num(f.alpha)));
+        for (const CollectiveSample& c : p.collectives) {
+            if (c.bytes < 256.0 * 1048576) continue;
+            const double model = steps(op.toStdString(), ranks) * f.alpha + factor(op.toStdString(), ranks) * c.bytes / f.busBandwidth;
+            QVERIFY2(std::abs(model / c.seconds - 1) < 0.25, qPrintable(test::num(c.bytes) + " " + test::num(model / c.seconds)));
+        }
+    }
+
+    void importJsonOutput()
+    {
+        auto r = importNcclTests(readData("constructed-2x4-all_gather_perf.json"));
+        QVERIFY2(r.ok(), r.ok() ? "" : r.errors().front().message.c_str());
+        QCOMPARE(r->collectives.size(), std::size_t(6)); // the "nan" row is left out, with a warning
+        QVERIFY(!r->warnings.empty());
+        QCOMPARE(r->nccl, std::string("2.27.3"));
+        QCOMPARE(r->host, std::string("node-a"));
+        for (const CollectiveSample& c : r->collectives) {
+            QCOMPARE(c.op, std::string("AllGather"));
+            QCOMPARE(c.ranks, 8); // 2 processes x 4 GPUs
+            QCOMPARE(c.nodes, 2);
+        }
+        QCOMPARE(r->fits.size(), std::size_t(1));
+        QVERIFY(near(r->fits[0].alpha, 10e-6, 1e-3));
+        QVERIFY(near(r->fits[0].busBandwidth, 50e9, 1e-3));
+    }
+
+    void importVariants_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("hint");
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<int>("ranks");
+        QTest::addColumn<int>("nodes");
+        QTest::addColumn<int>("rows");
+        const auto q = [](const std::string& s) { return QString::fromStdString(s); };
+        QTest::newRow("plain") << q(table("all_reduce_perf")) << "" << "AllReduce" << 4 << 2 << 5;
+        QTest::newRow("mpi binary name") << q(table("all_gather_perf_mpi")) << "" << "AllGather" << 4 << 2 << 5;
+        QTest::newRow("op from the file name") << q(table("")) << "reduce_scatter_perf.txt" << "ReduceScatter" << 4 << 2 << 5;
+        QTest::newRow("file name does not override the text") << q(table("all_reduce_perf")) << "alltoall_perf.log" << "AllReduce" << 4 << 2 << 5;
+        QTest::newRow("explicit op overrides the text") << q(table("all_reduce_perf")) << "AllToAll" << "AllToAll" << 4 << 2 << 5;
+        QTest::newRow("open mpi --tag-output") << q(table("broadcast_perf", "[1,0]<stdout>:")) << "" << "Broadcast" << 4 << 2 << 5;
+        QTest::newRow("srun -l") << q(table("sendrecv_perf", " 0: ")) << "" << "SendRecv" << 4 << 2 << 5;
+        QTest::newRow("CRLF") << q([&] {
+            std::string t = table("all_reduce_perf"), out;
+            for (char c : t) out += c == '\n' ? std::string("\r\n") : std::string(1, c);
+            return out;
+        }()) << "" << "AllReduce" << 4 << 2 << 5;
+        // No rank lines: n from the printed busbw/algbw ratio (1.5 = 2(n-1)/n -> n = 4), one node assumed.
+        QTest::newRow("no rank lines") << q(table("all_reduce_perf", "", false)) << "" << "AllReduce" << 4 << 1 << 5;
+        // A row wrapped onto two lines (a narrow terminal, a web page).
+        QTest::newRow("wrapped row") << q([&] {
+            std::string t = table("all_reduce_perf");
+            const std::string row = "    16777216       4194304     float     sum      -1    460.00   36.47";
+            const auto at = t.find(row);
+            t.insert(at + row.size(), "\n    ");
+            return t;
+        }()) << "" << "AllReduce" << 4 << 2 << 5;
+        // The older header (no root column, an error column), as in NVIDIA/nccl issue #340.
+        QTest::newRow("old header") << "# Using devices\n"
+                                       "#   Rank  0 Pid  1 on host device  0 [0x3b] GeForce RTX 2080 Ti\n"
+                                       "#   Rank  1 Pid  1 on host device  1 [0xaf] GeForce RTX 2080 Ti\n"
+                                       "#\n"
+                                       "#                                                     out-of-place                       in-place\n"
+                                       "#       size         count    type   redop     time   algbw   busbw  error     time   algbw   busbw  error\n"
+                                       "#        (B)    (elements)                     (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n"
+                                       "     1048576        262144   float     sum    47.38   22.13   22.13  0e+00    46.84   22.39   22.39  0e+00\n"
+                                       "     4194304       1048576   float     sum    120.1   34.92   34.92  0e+00    115.5   36.31   36.31  0e+00\n"
+                                       "    16777216       4194304   float     sum    418.5   40.09   40.09  0e+00    414.0   40.52   40.52  0e+00\n"
+                                       "# Out of bounds values : 0 OK\n"
+                                       "# Avg bus bandwidth    : 32.4 \n"
+                                    << "all_reduce_perf.txt" << "AllReduce" << 2 << 1 << 3;
+    }
+    void importVariants()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, hint);
+        QFETCH(QString, op);
+        QFETCH(int, ranks);
+        QFETCH(int, nodes);
+        QFETCH(int, rows);
+        auto r = importNcclTests(text.toStdString(), hint.toStdString());
+        QVERIFY2(r.ok(), r.ok() ? "" : r.errors().front().message.c_str());
+        QCOMPARE(int(r->collectives.size()), rows);
+        for (const CollectiveSample& c : r->collectives) {
+            QCOMPARE(c.op, op.toStdString());
+            QCOMPARE(c.ranks, ranks);
+            QCOMPARE(c.nodes, nodes);
+        }
+        QCOMPARE(r->fits.size(), std::size_t(1));
+    }
+
+    void importLeavesOutNA()
+    {
+        auto r = importNcclTests(table("all_reduce_perf"));
+        QVERIFY(r.ok());
+        // The 64 MiB row prints N/A for its out-of-place time: left out (not taken from the in-place half).
+        for (const CollectiveSample& c : r->collectives) QVERIFY(c.bytes != 67108864.0);
+        QVERIFY(!r->warnings.empty());
+        // 1 MiB in 60 us: algBw = S/t exactly, busBw = algBw * 2(n-1)/n.
+        QCOMPARE(r->collectives[0].seconds, 60e-6);
+        QVERIFY(near(r->collectives[0].busBandwidth, 1048576 / 60e-6 * 1.5));
+        QCOMPARE(r->gpus.size(), std::size_t(2)); // node0's two GPUs
+        QCOMPARE(r->gpus[1].busId, std::string("0x11"));
+    }
+
+    void importSeveralRuns()
+    {
+        auto r = importNcclTests(table("all_reduce_perf") + table("all_gather_perf"));
+        QVERIFY(r.ok());
+        QCOMPARE(r->collectives.size(), std::size_t(10));
+        QCOMPARE(r->fits.size(), std::size_t(2));
+        QCOMPARE(r->fits[0].op, std::string("AllGather")); // sorted by op
+        QCOMPARE(r->fits[1].op, std::string("AllReduce"));
+    }
+
+    void importFailures_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("hint");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("empty") << "" << "" << "no nccl-tests table";
+        QTest::newRow("not nccl-tests") << "hello\nworld\n" << "" << "no nccl-tests table";
+        QTest::newRow("no op") << QString::fromStdString(table("")) << "" << "which collective";
+        QTest::newRow("unknown binary") << QString::fromStdString(table("hypercube_perf")) << "" << "which collective";
+        QTest::newRow("header but no rows") << "#  size  count  type  redop  root  time  algbw  busbw  #wrong\n# Avg bus bandwidth : 0\n"
+                                            << "all_reduce_perf" << "no result rows";
+        QTest::newRow("json without results") << R"({"version": 3})" << "" << "results";
+        QTest::newRow("unfinished json") << R"({"version": 3, "results": [{"size": 8)" << "" << "does not parse";
+    }
+    void importFailures()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, hint);
+        QFETCH(QString, message);
+        auto r = importNcclTests(text.toStdString(), hint.toStdString());
+        QVERIFY(!r.ok());
+        QVERIFY2(QString::fromStdString(r.errors().front().message).contains(message),
+            r.errors().front().message.c_str());
+    }
+
+    // ------------------------------------------------------------------ fits
+    void fitRecoversAlphaBeta_data()
+    {
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("nodes");
+        QTest::addColumn<double>("alpha");
+        QTest::addColumn<double>("busBw");
+        QTest::addColumn<double>("noise");
+        QTest::addColumn<QList<int>>("outliers");
+        QTest::newRow("AllReduce 8, exact") << "AllReduce" << 8 << 1 << 5e-6 << 2.3e11 << 0.0 << QList<int> {};
+        QTest::newRow("AllReduce 8, 3 outliers 5x") << "AllReduce" << 8 << 1 << 5e-6 << 2.3e11 << 0.0 << QList<int> { 2, 11, 20 };
+        QTest::newRow("AllReduce 8, 1% noise + 4 outliers") << "AllReduce" << 8 << 1 << 5e-6 << 2.3e11 << 0.01 << QList<int> { 0, 7, 15, 23 };
+        QTest::newRow("AllReduce 64 inter, outliers") << "AllReduce" << 64 << 8 << 1.2e-5 << 4.0e10 << 0.005 << QList<int> { 3, 4, 18 };
+        QTest::newRow("AllGather 16, outliers") << "AllGather" << 16 << 2 << 8e-6 << 1.8e11 << 0.0 << QList<int> { 1, 9, 22 };
+        QTest::newRow("ReduceScatter 4") << "ReduceScatter" << 4 << 1 << 3e-6 << 9e10 << 0.0 << QList<int> { 5 };
+        QTest::newRow("AllToAll 8") << "AllToAll" << 8 << 1 << 4e-6 << 1.5e11 << 0.0 << QList<int> { 12, 13 };
+        QTest::newRow("Broadcast 8") << "Broadcast" << 8 << 1 << 2e-6 << 1.1e11 << 0.0 << QList<int> { 6 };
+        QTest::newRow("SendRecv 2, outliers") << "SendRecv" << 2 << 2 << 2.5e-5 << 2.4e10 << 0.0 << QList<int> { 0, 10, 21 };
+    }
+    void fitRecoversAlphaBeta()
+    {
+        QFETCH(QString, op);
+        QFETCH(int, n);
+        QFETCH(int, nodes);
+        QFETCH(double, alpha);
+        QFETCH(double, busBw);
+        QFETCH(double, noise);
+        QFETCH(QList<int>, outliers);
+        auto samples = synthetic(op.toStdString(), n, nodes, alpha, busBw, noise, std::vector<int>(outliers.begin(), outliers.end()));
+        // Sizes whose time is not positive are ignored, not fitted.
+        CollectiveSample bad = samples[5];
+        bad.seconds = 0;
+        samples.push_back(bad);
+        bad.seconds = -1e-3;
+        samples.push_back(bad);
+        const auto fits = fitCollectives(samples);
+        QCOMPARE(fits.size(), std::size_t(1));
+        const LinkFit& f = fits[0];
+        QCOMPARE(f.op, op.toStdString());
+        QCOMPARE(f.ranks, n);
+        QCOMPARE(f.nodes, nodes);
+        QCOMPARE(f.linkClass, std::string(nodes > 1 ? "inter" : "intra"));
+        QVERIFY2(std::abs(f.alpha / alpha - 1) < 0.02, qPrintable("alpha " + test::num(f.alpha)));
+        QVERIFY2(std::abs(f.busBandwidth / busBw - 1) < 0.02, qPrintable("busBw " + test::num(f.busBandwidth)));
+        QVERIFY(f.points <= 24 - int(outliers.size()) || noise > 0);
+        QVERIFY(f.points >= 12);
+
+        // The fitted link, priced by ringSeconds (the cost model), gives back the generating times.
+        Collective c;
+        QVERIFY(fromString(f.op, c));
+        const LinkSpec link { f.busBandwidth, f.alpha, 1.0 };
+        const double S = 256.0 * 1048576;
+        QVERIFY(near(ringSeconds(c, n, S, link), steps(f.op, n) * alpha + factor(f.op, n) * S / busBw, 0.02));
+    }
+
+    void fitGroupsAndClamps()
+    {
+        // Two groups in one call; a negative intercept (times that grow faster than linearly at small sizes)
+        // clamps alpha at 0.
+        auto samples = synthetic("AllReduce", 8, 1, 5e-6, 2e11);
+        for (const auto& s : synthetic("AllReduce", 16, 2, 1e-5, 1e11)) samples.push_back(s);
+        std::vector<CollectiveSample> noLatency;
+        for (int e = 20; e <= 30; ++e) {
+            CollectiveSample s;
+            s.op = "AllGather";
+            s.ranks = 8;
+            s.bytes = std::ldexp(1.0, e);
+            s.seconds = 0.875 * s.bytes / 1e11 - 1e-6; // a negative intercept
+            samples.push_back(s);
+        }
+        CollectiveSample junk;
+        junk.op = "Gather"; // not a collective PlanScope models
+        junk.ranks = 8;
+        junk.bytes = 1e6;
+        junk.seconds = 1e-3;
+        samples.push_back(junk);
+        junk.op = "AllReduce";
+        junk.ranks = 1; // one rank moves nothing
+        samples.push_back(junk);
+        const auto fits = fitCollectives(samples);
+        QCOMPARE(fits.size(), std::size_t(3));
+        QCOMPARE(fits[0].op, std::string("AllGather"));
+        QCOMPARE(fits[0].alpha, 0.0);
+        QVERIFY(std::abs(fits[0].busBandwidth / 1e11 - 1) < 0.02);
+        QCOMPARE(fits[1].ranks, 8);
+        QCOMPARE(fits[2].ranks, 16);
+        QCOMPARE(fits[2].linkClass, std::string("inter"));
+        QVERIFY(fitCollectives({}).empty());
+    }
+
+    // ------------------------------------------------------------------ calibration
+    void emptyProfileChangesNothing()
+    {
+        const Plan plan = test::loadSample("gpt3-175b-1024xa100.plan.json");
+        const Calibration cal = calibrationFromProfile(Profile {}, plan);
+        QVERIFY(!cal.intraNode && !cal.interNode && !cal.gemmEfficiency && !cal.hbmBandwidth);
+        QVERIFY(cal.terms.empty());
+        QVERIFY(applyCalibration(plan, cal) == plan);
+        QVERIFY(evaluate(applyCalibration(plan, cal)) == evaluate(plan));
+    }
+
+    void slowerLinksSlowComm_data()
+    {
+        QTest::addColumn<double>("share"); // measured busBw as a share of the plan's link bandwidth
+        QTest::newRow("half") << 0.5;
+        QTest::newRow("a fifth") << 0.2;
+    }
+    void slowerLinksSlowComm()
+    {
+        QFETCH(double, share);
+        const Plan plan = test::loadSample("gpt3-175b-1024xa100.plan.json");
+        const double intraBw = plan.cluster.intraNode.bandwidth, interBw = plan.cluster.interNode.bandwidth;
+        Profile p;
+        p.source = "test";
+        p.collectives = synthetic("AllReduce", 8, 1, 8e-6, share * intraBw);
+        // Across 2 nodes x 8: NCCL's ring runs over all 8 NICs of a node at once, so the group's bus bandwidth is
+        // 8 x one NIC's (8 x 200 Gb/s HDR -> ~200 GB/s), here at `share` of it, with alpha 20 us.
+        for (const auto& s : synthetic("AllReduce", 16, 2, 2e-5, share * 8 * interBw)) p.collectives.push_back(s);
+        const Calibration cal = calibrationFromProfile(p, plan);
+        QVERIFY(cal.intraNode && cal.interNode);
+        QCOMPARE(cal.terms.size(), std::size_t(2));
+        QVERIFY(QString::fromStdString(cal.terms[0]).startsWith("cluster.intraNode: AllReduce on 8 GPUs"));
+        QVERIFY(QString::fromStdString(cal.terms[1]).startsWith("cluster.interNode: AllReduce on 16 GPUs (2 nodes)"));
+
+        // Inside a node: efficiency = busBw / bandwidth, latency = alpha, and ringSeconds reproduces the run.
+        QVERIFY(near(cal.intraNode->efficiency, share, 0.02));
+        QVERIFY(near(cal.intraNode->latency, 8e-6, 0.02));
+        QCOMPARE(cal.intraNode->bandwidth, intraBw);
+        for (double S : { 1e6, 1e8, 4e9 })
+            QVERIFY(near(ringSeconds(Collective::AllReduce, 8, S, *cal.intraNode), 14 * 8e-6 + 1.75 * S / (share * intraBw), 0.02));
+        // Across nodes: the share of the per-GPU NIC speed, busBw / (8 GPUs per node x bandwidth), latency alpha;
+        // a ring with one GPU per node then runs at that share of one NIC.
+        QVERIFY2(near(cal.interNode->efficiency, share, 0.02), qPrintable(test::num(cal.interNode->efficiency)));
+        QVERIFY(near(cal.interNode->latency, 2e-5, 0.02));
+        QCOMPARE(cal.interNode->bandwidth, interBw);
+        QVERIFY(near(ringSeconds(Collective::AllReduce, 8, 1e9, *cal.interNode), 14 * 2e-5 + 1.75e9 / (share * interBw), 0.02));
+        QVERIFY(QString::fromStdString(cal.terms[1]).contains("8 GPUs per node"));
+        const Prediction before = evaluate(plan);
+        const Prediction after = evaluate(applyCalibration(plan, cal));
+        QVERIFY(before.valid && after.valid);
+        QCOMPARE(before.comm.size(), after.comm.size());
+        double commBefore = 0, commAfter = 0;
+        for (std::size_t i = 0; i < before.comm.size(); ++i) {
+            QVERIFY2(after.comm[i].seconds >= before.comm[i].seconds, before.comm[i].kind.c_str());
+            commBefore += before.comm[i].seconds;
+            commAfter += after.comm[i].seconds;
+        }
+        QVERIFY(commAfter > commBefore);
+        QVERIFY(after.stepSeconds >= before.stepSeconds);
+        // Compute is untouched.
+        QCOMPARE(after.computeSeconds, before.computeSeconds);
+    }
+
+    void gemmAndHbm()
+    {
+        const Plan plan = test::loadSample("gpt3-175b-1024xa100.plan.json");
+        const double peak = plan.cluster.gpu.peakFlops.forPrecision(plan.training.precision);
+        const double old = plan.cluster.gpu.gemmEfficiency;
+        const double target = std::min(0.95, old + 0.1);
+        Profile p;
+        const std::string dtype(toString(plan.training.precision));
+        // Counted: large shapes in the plan's dtype (median of three).
+        p.gemm.push_back({ 4096, 4096, 4096, dtype, 0, (target - 0.02) * peak / 1e12 });
+        p.gemm.push_back({ 8192, 8192, 8192, dtype, 0, target * peak / 1e12 });
+        p.gemm.push_back({ 16384, 8192, 1024, dtype, 0, (target + 0.01) * peak / 1e12 });
+        // Not counted: a small shape, another dtype.
+        p.gemm.push_back({ 512, 8192, 8192, dtype, 0, 0.1 * peak / 1e12 });
+        p.gemm.push_back({ 8192, 8192, 8192, "fp32", 0, 0.05 * peak / 1e12 });
+        p.hbmBandwidth = 1.7e12;
+        const Calibration cal = calibrationFromProfile(p, plan);
+        QVERIFY(cal.gemmEfficiency);
+        QVERIFY(near(*cal.gemmEfficiency, target, 1e-9));
+        QVERIFY(cal.hbmBandwidth && *cal.hbmBandwidth == 1.7e12);
+        QVERIFY(!cal.intraNode && !cal.interNode);
+        QCOMPARE(cal.terms.size(), std::size_t(2));
+        QVERIFY(QString::fromStdString(cal.terms[0]).contains("over 3 "));
+
+        const Plan calibrated = applyCalibration(plan, cal);
+        QCOMPARE(calibrated.cluster.gpu.gemmEfficiency, *cal.gemmEfficiency);
+        QCOMPARE(calibrated.cluster.gpu.hbmBandwidth, 1.7e12);
+        QVERIFY(calibrated.cluster.intraNode == plan.cluster.intraNode);
+        const Prediction before = evaluate(plan), after = evaluate(calibrated);
+        QVERIFY(after.computeSeconds < before.computeSeconds);
+        QVERIFY(after.stepSeconds < before.stepSeconds);
+
+        // A measured rate above the dense peak is reported, not applied.
+        Profile odd;
+        odd.gemm.push_back({ 8192, 8192, 8192, dtype, 0, 1.5 * peak / 1e12 });
+        const Calibration c2 = calibrationFromProfile(odd, plan);
+        QVERIFY(!c2.gemmEfficiency);
+        QCOMPARE(c2.terms.size(), std::size_t(1));
+    }
+
+    // A published run through the whole chain: import, fit, calibrate, evaluate.
+    void publishedRunCalibratesAPlan()
+    {
+        auto r = importNcclTests(readData("mi300x-1x8-all_reduce_perf.txt"), "mi300x-1x8-all_reduce_perf.txt");
+        QVERIFY(r.ok());
+        const Plan plan = test::loadSample("gpt3-175b-1024xa100.plan.json");
+        const Calibration cal = calibrationFromProfile(r.value(), plan);
+        QVERIFY(cal.intraNode && !cal.interNode);
+        QVERIFY(near(cal.intraNode->efficiency, r->fits[0].busBandwidth / plan.cluster.intraNode.bandwidth));
+        QCOMPARE(cal.intraNode->latency, r->fits[0].alpha);
+        QVERIFY(!cal.terms.empty());
+        QVERIFY(cal.source.find("nccl-tests") != std::string::npos);
+        QVERIFY(evaluate(applyCalibration(plan, cal)).valid);
+        // Fits stored in the profile are used as they are.
+        Profile stored = r.value();
+        stored.fits[0].busBandwidth = 1e11;
+        QVERIFY(near(calibrationFromProfile(stored, plan).intraNode->efficiency, 1e11 / plan.cluster.intraNode.bandwidth));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCalibration)
+#include "tst_calibration.moc"
