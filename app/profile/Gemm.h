@@ -1,0 +1,26 @@
+// GEMM throughput with cuBLASLt: bf16 everywhere, fp8 (e4m3 inputs, bf16 output) where the GPU has it
+// (sm >= 89). Square shapes m = n = k; random inputs; a warm-up that brings the clocks up, then per shape a
+// few untimed runs and N runs each timed by its own pair of CUDA events; the sample is the median.
+#pragma once
+
+#include "calib/Profile.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace planscope::profile {
+
+struct GemmPlan {
+    std::vector<std::int64_t> sizes;  // m = n = k
+    int warmup = 10;
+    int iterations = 50;
+    double spinUpSeconds = 0.3;       // the largest bf16 shape, before any timing
+};
+
+GemmPlan gemmPlan(bool quick);
+
+// Measures on `device`; progress from p0 to p1. Failures of CUDA or cuBLASLt throw Failure(kExitNoGpu); a
+// dtype that cuBLASLt has no algorithm for is skipped with a note.
+std::vector<GemmSample> measureGemm(int device, const GemmPlan& plan, double p0, double p1);
+
+} // namespace planscope::profile
