@@ -162,6 +162,14 @@ Issues validate(const Plan& plan)
             c.warning("training.globalBatch", "microbatches " + str(mbs) + " < pp " + str(p.pp)
                     + ": PyTorch's Schedule1F1B refuses this; Megatron caps the warm-up and the bubble grows");
         break;
+    case ScheduleKind::ZBH1:
+        if (mbs > 0 && p.pp > 1) {
+            const long long rounds = std::max(1LL, mbs / p.pp);
+            if (mbs % rounds != 0)
+                c.error("training.globalBatch", "zb-h1 (PyTorch's zero-bubble schedule) needs the microbatches ("
+                        + str(mbs) + ") to be a multiple of the number of rounds max(1, m/pp) = " + str(rounds));
+        }
+        break;
     case ScheduleKind::ZBV:
     case ScheduleKind::DualPipeV:
         if (p.vpp != 1 && p.vpp != 2)

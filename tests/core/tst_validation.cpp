@@ -85,6 +85,8 @@ private slots:
                                          << "parallel.pp" << "even pp";
         QTest::newRow("dualpipe too few microbatches") << R"({"training": {"schedule": "dualpipe", "globalBatch": 8}})"
                                                        << "training.globalBatch" << "at least 2*pp";
+        QTest::newRow("zb-h1 rounds") << R"({"training": {"schedule": "zb-h1", "globalBatch": 18}})" << "training.globalBatch"
+                                      << "multiple of the number of rounds";
         QTest::newRow("zb-v vpp") << R"({"parallel": {"vpp": 4}, "training": {"schedule": "zb-v"}})" << "parallel.vpp"
                                   << "two chunks per rank";
         QTest::newRow("uneven stages do not add up")
