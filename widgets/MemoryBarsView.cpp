@@ -5,6 +5,7 @@
 
 #include "Palette.h"
 #include "PlanDocument.h"
+#include "Theme.h"
 #include "util/Units.h"
 
 #include <QEvent>
@@ -29,6 +30,8 @@ MemoryBarsView::MemoryBarsView(QWidget* parent)
     : QWidget(parent)
     , m_plot(new QCustomPlot(this))
 {
+    // Never laid out at 0 x 0 (a hidden page): QCustomPlot would paint into a null buffer and warn.
+    m_plot->setMinimumSize(160, 120);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
@@ -69,6 +72,7 @@ MemoryBarsView::MemoryBarsView(QWidget* parent)
     m_plot->xAxis->setTickLength(0, 4);
 
     connect(m_plot, &QCustomPlot::mouseMove, this, &MemoryBarsView::showToolTip);
+    connect(Theme::instance(), &Theme::changed, this, &MemoryBarsView::rebuild);
     rebuild();
 }
 
@@ -104,6 +108,8 @@ void MemoryBarsView::rebuild()
         bars->data()->clear();
     m_capacity->data()->clear();
     m_capacityGiB = 0;
+    styleCustomPlot(m_plot);
+    m_capacity->setPen(QPen(Theme::capacityLine(), 2, Qt::DashLine));
 
     for (std::size_t i = 0; i < kMemorySegments.size(); ++i)
         m_bars[int(i)]->setName(segmentName(kMemorySegments[i]));
@@ -115,7 +121,7 @@ void MemoryBarsView::rebuild()
     if (!pr || !pr->valid || pr->stages.empty()) {
         m_title->setText(
             pr ? tr("No memory to show: this plan cannot run (see the Summary page)") : tr("No plan loaded"));
-        m_title->setTextColor(pr ? palette::alarm() : QColor(Qt::black));
+        m_title->setTextColor(pr ? Theme::alarmText() : Theme::text());
         m_plot->legend->setVisible(false);
         if (pr && !pr->errors.empty()) {
             // The reasons, in the middle of the empty chart, so a picture of this view says why it is empty.
@@ -124,16 +130,16 @@ void MemoryBarsView::rebuild()
             reasons->position->setCoords(0.5, 0.4);
             reasons->setPositionAlignment(Qt::AlignCenter);
             reasons->setTextAlignment(Qt::AlignLeft);
-            reasons->setColor(palette::alarm());
+            reasons->setColor(Theme::alarmText());
             reasons->setPadding(QMargins(12, 8, 12, 8));
-            reasons->setPen(QPen(palette::alarm()));
-            reasons->setBrush(Qt::white);
+            reasons->setPen(QPen(Theme::alarmText()));
+            reasons->setBrush(Theme::background());
             reasons->setText(PlanDocument::describe(pr->errors));
         }
         m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTickerText));
         m_plot->xAxis->setRange(-0.5, 3.5);
         m_plot->yAxis->setRange(0, 80);
-        m_plot->replot();
+        replotIfSized(m_plot);
         return;
     }
 
@@ -186,10 +192,10 @@ void MemoryBarsView::rebuild()
         text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         text->setTextAlignment(Qt::AlignHCenter);
         text->setPadding(QMargins(2, 1, 2, 1));
-        text->setBrush(QColor(255, 255, 255, 210)); // stays readable where the capacity line runs behind it
+        text->setBrush(Theme::labelBackdrop()); // stays readable where the capacity line runs behind it
         text->setText(lines.join(QLatin1Char('\n')));
         text->setFont(over > 0 ? alarmFont : labelFont);
-        text->setColor(over > 0 ? palette::alarm() : QColor(0x30, 0x30, 0x30));
+        text->setColor(over > 0 ? Theme::alarmText() : Theme::pick(QColor(0x30, 0x30, 0x30), Theme::text()));
         if (over > 0) m_overflowLabels << lines.front();
     }
 
@@ -204,6 +210,7 @@ void MemoryBarsView::rebuild()
     capacityLabel->setText(tr("GPU capacity %1 GB = %2")
                                .arg(units::toGB(double(pr->capacityBytes)), 0, 'f', 1)
                                .arg(gib(capacity)));
+    capacityLabel->setColor(Theme::text());
     capacityLabel->setClipToAxisRect(true);
 
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
@@ -227,8 +234,8 @@ void MemoryBarsView::rebuild()
                              .arg(gib(units::toGiB(double(peak.totalBytes))))
                              .arg(pr->peakStage)
                              .arg(gib(capacity)));
-    m_title->setTextColor(pr->fits ? QColor(Qt::black) : palette::alarm());
-    m_plot->replot();
+    m_title->setTextColor(pr->fits ? Theme::text() : Theme::alarmText());
+    replotIfSized(m_plot);
 }
 
 void MemoryBarsView::showToolTip(QMouseEvent* event)
@@ -294,7 +301,7 @@ bool MemoryBarsView::exportTo(const QString& path, int width, int height)
         }
     }
     // Draw again at the widget's own size: the exports above lay the chart out at theirs.
-    m_plot->replot();
+    replotIfSized(m_plot);
     return ok && QFileInfo(path).size() > 0;
 }
 

@@ -2,6 +2,7 @@
 
 #include "MemorySegments.h"
 #include "Palette.h"
+#include "Theme.h"
 #include "PlanDocument.h"
 #include "util/Units.h"
 
@@ -119,7 +120,7 @@ private:
 void paintAlarm(QTreeWidgetItem* item)
 {
     for (int c = 0; c < 3; ++c)
-        item->setForeground(c, palette::alarm());
+        item->setForeground(c, Theme::alarmText());
 }
 
 } // namespace
@@ -177,6 +178,7 @@ SummaryPage::SummaryPage(QWidget* parent)
         if (current) m_selectedField = current->data(QuantityColumn, FieldRole).toString();
         showExplanation();
     });
+    connect(Theme::instance(), &Theme::changed, this, &SummaryPage::rebuild);
     rebuild();
 }
 
@@ -233,7 +235,7 @@ void SummaryPage::rebuildHeader()
     QString text = QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped());
     if (!m_prediction->valid) {
         text += QStringLiteral(" &nbsp; <span style='color:%1'><b>%2</b></span>")
-                    .arg(palette::alarm().name(), tr("This plan cannot run; the reasons are listed below."));
+                    .arg(Theme::alarmText().name(), tr("This plan cannot run; the reasons are listed below."));
     }
     if (p.cluster.gpus() > 0 || !p.model.name.empty()) {
         QString zero = par.fsdp == Fsdp::None ? tr("ZeRO-%1").arg(par.zero)
@@ -432,7 +434,7 @@ void SummaryPage::rebuildIssues()
                 = where.isEmpty() ? tr("byte %1").arg(e.offset) : tr("%1 (byte %2)").arg(where).arg(e.offset);
         auto* item
             = new QListWidgetItem(errorIcon, tr("Error: %1: %2").arg(where, fromStd(e.message)), m_issues);
-        item->setForeground(palette::alarm());
+        item->setForeground(Theme::alarmText());
         item->setData(FieldRole, fromStd(e.path));
     }
     for (const Issue& w : m_fileWarnings) {

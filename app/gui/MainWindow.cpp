@@ -10,6 +10,7 @@
 #include "views/ProfilePage.h"
 #include "PlanDocument.h"
 #include "SummaryPage.h"
+#include "Theme.h"
 #include "WidgetExporter.h"
 #include "util/Units.h"
 
@@ -185,6 +186,24 @@ void MainWindow::createMenus()
     m_viewMenu->addSeparator();
     m_play = m_viewMenu->addAction(QString(), this, [this] { m_state->setPlaying(!m_state->isPlaying()); });
     m_play->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Space));
+    // Light, dark, or whatever the system uses; the choice is remembered (QSettings "theme").
+    m_themeMenu = m_viewMenu->addMenu(QString());
+    m_themeGroup = new QActionGroup(this);
+    for (ThemeMode mode : { ThemeMode::System, ThemeMode::Light, ThemeMode::Dark }) {
+        QAction* action = m_themeMenu->addAction(QString());
+        action->setCheckable(true);
+        action->setChecked(Theme::instance()->mode() == mode);
+        action->setData(Theme::modeName(mode));
+        m_themeGroup->addAction(action);
+        connect(action, &QAction::triggered, this, [mode] {
+            Theme::instance()->setMode(mode);
+            QSettings().setValue(QStringLiteral("theme"), Theme::modeName(mode));
+        });
+        m_themeActions[std::size_t(mode)] = action;
+    }
+    connect(Theme::instance(), &Theme::changed, this, [this] {
+        if (QAction* a = m_themeActions[std::size_t(Theme::instance()->mode())]) a->setChecked(true);
+    });
 
     m_languageMenu = menuBar()->addMenu(QString());
     m_languageGroup = new QActionGroup(this);
@@ -223,6 +242,10 @@ void MainWindow::retranslateUi()
     m_editorDock->toggleViewAction()->setText(tr("Plan &Editor"));
     m_viewMenu->setTitle(tr("&View"));
     m_play->setText(tr("&Play / Pause"));
+    m_themeMenu->setTitle(tr("T&heme"));
+    m_themeActions[std::size_t(ThemeMode::System)]->setText(tr("&System"));
+    m_themeActions[std::size_t(ThemeMode::Light)]->setText(tr("&Light"));
+    m_themeActions[std::size_t(ThemeMode::Dark)]->setText(tr("&Dark"));
     m_languageMenu->setTitle(tr("&Language"));
     updateTitle();
     updateStatus();

@@ -6,6 +6,7 @@
 #include <QMainWindow>
 #include <QSize>
 #include <QStringList>
+#include <array>
 #include <functional>
 #include <vector>
 
@@ -81,6 +82,7 @@ private:
     QMenu* m_editMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QMenu* m_languageMenu = nullptr;
+    QMenu* m_themeMenu = nullptr;
     QAction* m_open = nullptr;
     QAction* m_save = nullptr;
     QAction* m_saveAs = nullptr;
@@ -92,6 +94,8 @@ private:
     QAction* m_play = nullptr;
     QActionGroup* m_viewGroup = nullptr;
     QActionGroup* m_languageGroup = nullptr;
+    QActionGroup* m_themeGroup = nullptr;
+    std::array<QAction*, 3> m_themeActions {}; // System, Light, Dark, as ThemeMode
 };
 
 } // namespace planscope

@@ -3,6 +3,7 @@
 #include "LanguageManager.h"
 #include "MainWindow.h"
 #include "PlanDocument.h"
+#include "Theme.h"
 #include "WidgetExporter.h"
 
 #include <QApplication>
@@ -12,6 +13,7 @@
 #include <QFileInfo>
 #include <QIcon>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QTimer>
 #include <cstdio>
 
@@ -83,7 +85,12 @@ int main(int argc, char* argv[])
         QStringLiteral("CODE"), QStringLiteral("en"));
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1400x900."),
         QStringLiteral("WxH"), QStringLiteral("1400x900"));
-    parser.addOptions({ planOption, screenshotOption, viewOption, langOption, sizeOption });
+    const QCommandLineOption themeOption(QStringLiteral("theme"),
+        QStringLiteral("Colours: %1 (default: light with --screenshot, so pictures stay slide-ready; "
+                       "otherwise the View > Theme choice, else system).")
+            .arg(Theme::modeNames().join(QStringLiteral(", "))),
+        QStringLiteral("MODE"));
+    parser.addOptions({ planOption, screenshotOption, viewOption, langOption, sizeOption, themeOption });
     parser.process(app);
 
     const QString view = parser.value(viewOption);
@@ -107,11 +114,24 @@ int main(int argc, char* argv[])
     }
     const QSize size(sizeMatch.captured(1).toInt(), sizeMatch.captured(2).toInt());
     const QString screenshot = parser.value(screenshotOption);
+    // Screenshots are light unless asked otherwise; the interactive app follows the saved choice.
+    ThemeMode theme = screenshot.isEmpty() ? ThemeMode::System : ThemeMode::Light;
+    if (parser.isSet(themeOption)) {
+        if (!Theme::parseMode(parser.value(themeOption), &theme)) {
+            complain(QStringLiteral("unknown theme \"%1\"; valid themes: %2")
+                         .arg(parser.value(themeOption), Theme::modeNames().join(QStringLiteral(", "))));
+            return kExitUsage;
+        }
+    } else if (screenshot.isEmpty()) {
+        Theme::parseMode(QSettings().value(QStringLiteral("theme")).toString(), &theme);
+    }
     if (!screenshot.isEmpty()
         && !WidgetExporter::supportedSuffixes().contains(QFileInfo(screenshot).suffix().toLower())) {
         complain(QStringLiteral("--screenshot wants a .png, .svg or .pdf file; got \"%1\"").arg(screenshot));
         return kExitUsage;
     }
+
+    Theme::instance()->setMode(theme);
 
     LanguageManager languages;
     if (!languages.setLanguage(lang)) {

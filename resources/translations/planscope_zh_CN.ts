@@ -745,6 +745,30 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
         <source>No view to export</source>
         <translation>没有可导出的视图</translation>
     </message>
+    <message>
+        <source>Profile</source>
+        <translation>性能测量</translation>
+    </message>
+    <message>
+        <source>&amp;Profile This Machine…</source>
+        <translation>测量本机(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>T&amp;heme</source>
+        <translation>主题(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;System</source>
+        <translation>跟随系统(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
+    </message>
 </context>
 <context>
     <name>planscope::MemoryBarsView</name>
@@ -811,16 +835,16 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
         <translation>单步内时间（秒）</translation>
     </message>
     <message>
-        <source>Memory per GPU (GiB, 2^30 bytes)</source>
-        <translation>每个 GPU 的显存（GiB，2^30 字节）</translation>
-    </message>
-    <message>
         <source>stage %1</source>
         <translation>阶段 %1</translation>
     </message>
     <message>
         <source>GPU capacity</source>
         <translation>GPU 显存容量</translation>
+    </message>
+    <message>
+        <source>GiB per GPU</source>
+        <translation>每个 GPU 的 GiB</translation>
     </message>
 </context>
 <context>
@@ -1292,6 +1316,209 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
     <message>
         <source>%1 / %2 ms</source>
         <translation>%1 / %2 ms</translation>
+    </message>
+</context>
+<context>
+    <name>planscope::ProfilePage</name>
+    <message>
+        <source>Open Profile</source>
+        <translation>打开测量结果</translation>
+    </message>
+    <message>
+        <source>PlanScope profiles and nccl-tests output (*.profile.json *.json *.txt *.log);;All files (*)</source>
+        <translation>PlanScope 测量结果与 nccl-tests 输出 (*.profile.json *.json *.txt *.log);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>planscope-profile could not be started: %1</source>
+        <translation>无法启动 planscope-profile：%1</translation>
+    </message>
+    <message>
+        <source>Profiling is unavailable: planscope-profile was not built, because CUDA and NCCL were not found when PlanScope was compiled. Open a profile or nccl-tests output instead.</source>
+        <translation>无法进行性能测量：编译 PlanScope 时未找到 CUDA 和 NCCL，因此没有构建 planscope-profile。请改为打开测量结果或 nccl-tests 输出。</translation>
+    </message>
+    <message>
+        <source>Profiling this machine…</source>
+        <translation>正在测量本机…</translation>
+    </message>
+    <message>
+        <source>Profiling cancelled.</source>
+        <translation>已取消测量。</translation>
+    </message>
+    <message>
+        <source>No GPU found on this machine.</source>
+        <translation>本机上没有找到 GPU。</translation>
+    </message>
+    <message>
+        <source>planscope-profile failed (exit code %1).</source>
+        <translation>planscope-profile 运行失败（退出码 %1）。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Profiling is unavailable in this build (no CUDA/NCCL at compile time). Open a profile or nccl-tests output.</source>
+        <translation>此构建无法进行性能测量（编译时没有 CUDA/NCCL）。请打开测量结果或 nccl-tests 输出。</translation>
+    </message>
+    <message>
+        <source>Run a short profiling pass on this machine&apos;s GPUs, or open a profile or nccl-tests output.</source>
+        <translation>在本机 GPU 上运行一次简短的性能测量，或打开测量结果或 nccl-tests 输出。</translation>
+    </message>
+    <message>
+        <source>Profile of %1 (%2): %3 GPUs, %4 collective measurements, %5 GEMM shapes.</source>
+        <translation>%1 的测量结果（%2）：%3 个 GPU，%4 条集合通信测量，%5 种 GEMM 形状。</translation>
+    </message>
+    <message>
+        <source>Message size S (bytes)</source>
+        <translation>消息大小 S（字节）</translation>
+    </message>
+    <message>
+        <source>Bus bandwidth (GB/s, nccl-tests busBw)</source>
+        <translation>总线带宽（GB/s，nccl-tests busBw）</translation>
+    </message>
+    <message>
+        <source>%1 on %2 GPUs: measured</source>
+        <translation>%1，%2 个 GPU：实测</translation>
+    </message>
+    <message>
+        <source>fit: α %1 µs, busBw %2 GB/s</source>
+        <translation>拟合：α %1 µs，busBw %2 GB/s</translation>
+    </message>
+    <message>
+        <source>preset default</source>
+        <translation>预设默认值</translation>
+    </message>
+    <message>
+        <source>preset default: AllReduce on %1 GPUs in a node</source>
+        <translation>预设默认值：单节点内 %1 个 GPU 的 AllReduce</translation>
+    </message>
+    <message>
+        <source>preset default: AllReduce across %1 nodes, one GPU each</source>
+        <translation>预设默认值：跨 %1 个节点（每节点 1 个 GPU）的 AllReduce</translation>
+    </message>
+    <message>
+        <source>Preset value in use</source>
+        <translation>当前使用的预设值</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>NVLink per GPU per direction</source>
+        <translation>每个 GPU 每方向的 NVLink 带宽</translation>
+    </message>
+    <message>
+        <source>%1 GB/s × efficiency %2</source>
+        <translation>%1 GB/s × 效率 %2</translation>
+    </message>
+    <message>
+        <source>NVLink latency per step</source>
+        <translation>NVLink 每步延迟</translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <source>Network per GPU per direction</source>
+        <translation>每个 GPU 每方向的网络带宽</translation>
+    </message>
+    <message>
+        <source>Network latency per step</source>
+        <translation>网络每步延迟</translation>
+    </message>
+    <message>
+        <source>GEMM efficiency (of the dense peak)</source>
+        <translation>GEMM 效率（相对稠密峰值）</translation>
+    </message>
+    <message>
+        <source>not measured (0.75 assumed)</source>
+        <translation>未测量（假定为 0.75）</translation>
+    </message>
+    <message>
+        <source>HBM bandwidth</source>
+        <translation>HBM 带宽</translation>
+    </message>
+    <message>
+        <source>%1 GB/s</source>
+        <translation>%1 GB/s</translation>
+    </message>
+    <message>
+        <source>m</source>
+        <translation>m</translation>
+    </message>
+    <message>
+        <source>n</source>
+        <translation>n</translation>
+    </message>
+    <message>
+        <source>k</source>
+        <translation>k</translation>
+    </message>
+    <message>
+        <source>dtype</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <source>TFLOP/s</source>
+        <translation>TFLOP/s</translation>
+    </message>
+    <message>
+        <source>of dense peak</source>
+        <translation>占稠密峰值</translation>
+    </message>
+    <message>
+        <source>Quantity</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Preset defaults</source>
+        <translation>预设默认值</translation>
+    </message>
+    <message>
+        <source>Calibrated</source>
+        <translation>校准后</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>单步时间</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU</translation>
+    </message>
+    <message>
+        <source>Exposed communication</source>
+        <translation>暴露的通信</translation>
+    </message>
+    <message>
+        <source>Training time</source>
+        <translation>训练时长</translation>
+    </message>
+    <message>
+        <source>%1 days</source>
+        <translation>%1 天</translation>
+    </message>
+    <message>
+        <source>Measure this machine: NCCL collectives, GEMM and HBM, fitted into the cost model</source>
+        <translation>测量本机：NCCL 集合通信、GEMM 与 HBM，拟合进代价模型</translation>
+    </message>
+    <message>
+        <source>Profile this machine…</source>
+        <translation>测量本机…</translation>
+    </message>
+    <message>
+        <source>Open profile…</source>
+        <translation>打开测量结果…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Use this calibration</source>
+        <translation>使用此校准</translation>
     </message>
 </context>
 <context>

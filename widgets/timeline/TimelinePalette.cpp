@@ -1,6 +1,7 @@
 #include "TimelinePalette.h"
 
 #include "Palette.h"
+#include "Theme.h"
 
 #include <QPaintEngine>
 #include <QPainter>
@@ -12,10 +13,30 @@ namespace planscope {
 namespace {
 QColor mix(const QColor& a, const QColor& b, double t)
 {
-    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * t),
-        float(a.greenF() + (b.greenF() - a.greenF()) * t), float(a.blueF() + (b.blueF() - a.blueF()) * t));
+    return Theme::mix(a, b, t);
 }
 } // namespace
+
+QColor TimelinePalette::bubbleHatch()
+{
+    return Theme::hatch();
+}
+QColor TimelinePalette::background()
+{
+    return Theme::background();
+}
+QColor TimelinePalette::laneBackground()
+{
+    return Theme::surface();
+}
+QColor TimelinePalette::playhead()
+{
+    return Theme::playhead();
+}
+QColor TimelinePalette::selectionOutline()
+{
+    return Theme::outline();
+}
 
 QColor TimelinePalette::color(SpanKind kind)
 {
@@ -58,7 +79,8 @@ QColor TimelinePalette::pendingColor(SpanKind kind)
 
 QColor TimelinePalette::dimmedColor(SpanKind kind)
 {
-    return mix(mix(color(kind), QColor(0xB0, 0xB0, 0xB0), 0.5), background(), 0.7);
+    const QColor grey = Theme::isDark() ? QColor(0x60, 0x60, 0x60) : QColor(0xB0, 0xB0, 0xB0);
+    return mix(mix(color(kind), grey, 0.5), background(), 0.7);
 }
 
 void TimelinePalette::hatch(QPainter& painter, const QRectF* rects, int count)

@@ -38,16 +38,16 @@ public:
     static QString shortName(SpanKind kind);
     static QString streamName(Stream stream);
 
-    // Bubbles: hatch lines on the background, no fill.
-    static QColor bubbleHatch() { return QColor(0x80, 0x80, 0x80); }
+    // Bubbles: hatch lines on the background, no fill. The chrome below follows the theme (Theme.h).
+    static QColor bubbleHatch();
     static QBrush bubbleBrush() { return QBrush(bubbleHatch(), Qt::BDiagPattern); }
     // Hatches the rectangles: the pattern brush on screen and in images; explicit lines in SVG and PDF,
     // where viewers (Qt's own SVG renderer among them) may drop pattern fills. Leaves pen and brush unset.
     static void hatch(QPainter& painter, const QRectF* rects, int count);
-    static QColor background() { return QColor(0xFF, 0xFF, 0xFF); }
-    static QColor laneBackground() { return QColor(0xF6, 0xF6, 0xF6); }
-    static QColor playhead() { return QColor(0x20, 0x20, 0x20); }
-    static QColor selectionOutline() { return QColor(0x00, 0x00, 0x00); }
+    static QColor background();
+    static QColor laneBackground();
+    static QColor playhead();
+    static QColor selectionOutline();
 };
 
 } // namespace planscope

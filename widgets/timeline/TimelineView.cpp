@@ -2,6 +2,7 @@
 
 #include "PlanDocument.h"
 #include "TimelinePalette.h"
+#include "Theme.h"
 #include "ViewState.h"
 #include "WidgetExporter.h"
 
@@ -61,6 +62,10 @@ TimelineView::TimelineView(QWidget* parent)
     prepareBrushes();
     updateMetrics();
     setViewState(nullptr);
+    connect(Theme::instance(), &Theme::changed, this, [this] {
+        prepareBrushes();
+        update();
+    });
 }
 
 TimelineView::~TimelineView() = default;
@@ -202,8 +207,8 @@ void TimelineView::prepareBrushes()
         m_brushes[std::size_t(k + 1)] = QBrush(TimelinePalette::pendingColor(kind));
         m_brushes[std::size_t(k + 2)] = QBrush(TimelinePalette::dimmedColor(kind));
         m_textColors[std::size_t(k)] = TimelinePalette::textColor(kind);
-        m_textColors[std::size_t(k + 1)] = QColor(0x30, 0x30, 0x30);
-        m_textColors[std::size_t(k + 2)] = QColor(0x90, 0x90, 0x90);
+        m_textColors[std::size_t(k + 1)] = Theme::pendingText();
+        m_textColors[std::size_t(k + 2)] = Theme::dimmedText();
     }
 }
 
@@ -316,7 +321,7 @@ void TimelineView::paintAll(QPainter& p)
     const QRect canvas(QPoint(0, 0), canvasSize());
     p.fillRect(canvas, TimelinePalette::background());
     if (!m_timeline) {
-        p.setPen(palette().color(QPalette::WindowText));
+        p.setPen(Theme::text());
         QString why = tr("No timeline: load a plan");
         if (m_document && m_document->hasPlan())
             why = m_document->timelineError().isEmpty()
@@ -345,7 +350,7 @@ void TimelineView::paintLanes(QPainter& p, const QRect& area)
         m_scratch.push_back(QRectF(0, lane.y, area.width(), lane.h));
     p.setBrush(TimelinePalette::laneBackground());
     p.drawRects(m_scratch.constData(), int(m_scratch.size()));
-    p.setPen(QColor(0xE2, 0xE2, 0xE2));
+    p.setPen(Theme::gridLine());
     for (double t : axisTicks(m_viewport, 90)) {
         const double x = std::round(m_viewport.toX(t)) + 0.5;
         p.drawLine(QLineF(x, 0, x, area.height()));
@@ -453,15 +458,15 @@ void TimelineView::paintHeaders(QPainter& p, const QRect& area)
     p.setClipRect(QRect(0, area.top(), width, area.height()));
     QFont bold = m_headerFont;
     bold.setBold(true);
-    const QColor text = palette().color(QPalette::WindowText);
-    const QColor quiet(0x60, 0x60, 0x60);
+    const QColor text = Theme::text();
+    const QColor quiet = Theme::mutedText();
     const QFontMetrics boldMetrics(bold);
 
     for (std::size_t i = 0; i < m_draw.lanes.size(); ++i) {
         const LaneItem& lane = m_draw.lanes[i];
         const QRectF row(6, area.top() + lane.y, m_headerWidth - 12, lane.h);
         if (lane.firstOfRank && i > 0) {
-            p.setPen(QColor(0xC8, 0xC8, 0xC8));
+            p.setPen(Theme::separator());
             const double y = std::floor(row.top() - m_geometry.rankGap / 2) + 0.5;
             p.drawLine(QLineF(0, y, width, y));
         }
@@ -481,7 +486,7 @@ void TimelineView::paintHeaders(QPainter& p, const QRect& area)
             const QRectF swatch(area.right() + 7, area.top() + lane.y + (lane.h - 10) / 2, 10, 10);
             TimelinePalette::hatch(p, &swatch, 1);
             p.setBrush(Qt::NoBrush);
-            p.setPen(QColor(0xA0, 0xA0, 0xA0));
+            p.setPen(Theme::pick(QColor(0xA0, 0xA0, 0xA0), Theme::axis()));
             p.drawRect(swatch);
             p.setFont(m_smallFont);
             p.setPen(text);
@@ -512,15 +517,15 @@ void TimelineView::paintAxis(QPainter& p, const QRect& area)
     p.save();
     p.setFont(m_labelFont);
     const QFontMetricsF fm(m_labelFont);
-    const QColor text = palette().color(QPalette::WindowText);
-    p.setPen(QColor(0x80, 0x80, 0x80));
+    const QColor text = Theme::text();
+    p.setPen(Theme::axis());
     p.drawLine(QLineF(area.left(), m_axisHeight - 0.5, area.right() + 1, m_axisHeight - 0.5));
     double step = 0;
     const std::vector<double> ticks = axisTicks(m_viewport, 90, &step);
     double lastRight = -1e9;
     for (double t : ticks) {
         const double x = area.left() + std::round(m_viewport.toX(t)) + 0.5;
-        p.setPen(QColor(0x80, 0x80, 0x80));
+        p.setPen(Theme::axis());
         p.drawLine(QLineF(x, m_axisHeight - 6, x, m_axisHeight));
         const QString label = formatTime(t, step);
         const double w = fm.horizontalAdvance(label);
@@ -532,7 +537,7 @@ void TimelineView::paintAxis(QPainter& p, const QRect& area)
         lastRight = left + w;
     }
     // Axis caption in the header column.
-    p.setPen(QColor(0x60, 0x60, 0x60));
+    p.setPen(Theme::mutedText());
     p.drawText(QRectF(6, 2, m_headerWidth - 12, m_axisHeight - 8), Qt::AlignLeft | Qt::AlignVCenter,
         tr("time in step"));
     // The playhead's marker on the axis.
@@ -735,7 +740,7 @@ bool TimelineView::exportTo(const QString& path, QSize size, QString* error)
     bool ok = false;
     if (suffix == QLatin1String("png")) {
         QImage image(size, QImage::Format_ARGB32_Premultiplied);
-        image.fill(Qt::white);
+        image.fill(Theme::background());
         QPainter p(&image);
         paintAll(p);
         p.end();

@@ -1,6 +1,7 @@
 #include "CommRingWidget.h"
 
 #include "Palette.h"
+#include "Theme.h"
 
 #include <QPainter>
 #include <QPainterPath>
@@ -22,10 +23,10 @@ QColor chunkColour(int chunk, int n)
     return QColor::fromHslF(float(std::fmod(0.58 + double(chunk) / n, 1.0)), 0.65f, 0.45f);
 }
 
+// Faded towards the paper: white in the light theme, the box's fill in the dark one.
 QColor lighter(const QColor& c, double toWhite)
 {
-    return QColor::fromRgbF(float(c.redF() + (1 - c.redF()) * toWhite),
-        float(c.greenF() + (1 - c.greenF()) * toWhite), float(c.blueF() + (1 - c.blueF()) * toWhite));
+    return Theme::mix(c, Theme::pick(QColor(Qt::white), Theme::surface()), toWhite);
 }
 
 constexpr double kPhaseStep = 0.035; // ~0.9 s a step at 30 ms a frame
@@ -40,6 +41,7 @@ CommRingWidget::CommRingWidget(QWidget* parent)
     setMinimumSize(280, 260);
     m_timer.setInterval(30);
     connect(&m_timer, &QTimer::timeout, this, &CommRingWidget::advance);
+    connect(Theme::instance(), &Theme::changed, this, qOverload<>(&QWidget::update));
 }
 
 void CommRingWidget::setGpus(int n)
@@ -112,10 +114,11 @@ void CommRingWidget::advance()
 void CommRingWidget::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
-    p.fillRect(rect(), Qt::white);
+    p.fillRect(rect(), Theme::background());
     p.setRenderHint(QPainter::Antialiasing, true);
     const int n = m_ring.gpus();
-    const QColor ink(0x20, 0x20, 0x20);
+    const QColor ink = Theme::pick(QColor(0x20, 0x20, 0x20), Theme::text());
+    const QColor inkOnFill(0x20, 0x20, 0x20); // dark text on a light chunk, in both themes
     const QFontMetricsF fm(font());
     const QPointF centre(width() / 2.0, height() / 2.0);
     const double side = std::min(width(), height());
@@ -135,7 +138,7 @@ void CommRingWidget::paintEvent(QPaintEvent*)
         return QPointF(centre.x() + radius * std::cos(a), centre.y() + radius * std::sin(a));
     };
     // The ring itself.
-    p.setPen(QPen(QColor(0xC8, 0xC8, 0xC8), 2));
+    p.setPen(QPen(Theme::pick(QColor(0xC8, 0xC8, 0xC8), QColor(0x55, 0x55, 0x55)), 2));
     p.setBrush(Qt::NoBrush);
     p.drawEllipse(centre, radius, radius);
 
@@ -171,7 +174,7 @@ void CommRingWidget::paintEvent(QPaintEvent*)
 
     // Arrows from each sender to its neighbour (the step in flight, or the one just done).
     if (m_step >= 1) {
-        p.setPen(QPen(inFlight ? ink : QColor(0x90, 0x90, 0x90), 1.5));
+        p.setPen(QPen(inFlight ? ink : Theme::pick(QColor(0x90, 0x90, 0x90), QColor(0x78, 0x78, 0x78)), 1.5));
         for (const auto& send : moving) {
             const double a0 = -M_PI / 2 + 2 * M_PI * send.from / n, a1 = a0 + 2 * M_PI / n;
             const double r = radius;
@@ -207,8 +210,8 @@ void CommRingWidget::paintEvent(QPaintEvent*)
     for (int i = 0; i < n; ++i) {
         const QPointF c = gpuCentre(i);
         const QRectF box(c.x() - boxW / 2, c.y() - boxH / 2, boxW, boxH);
-        p.setPen(QPen(QColor(0x70, 0x70, 0x70), 1));
-        p.setBrush(QColor(0xF4, 0xF4, 0xF4));
+        p.setPen(QPen(Theme::pick(QColor(0x70, 0x70, 0x70), QColor(0x80, 0x80, 0x80)), 1));
+        p.setBrush(Theme::pick(QColor(0xF4, 0xF4, 0xF4), Theme::surface()));
         p.drawRoundedRect(box, 3, 3);
         p.setPen(ink);
         p.setFont(font());
@@ -226,7 +229,7 @@ void CommRingWidget::paintEvent(QPaintEvent*)
             const QString label = count == n ? QStringLiteral("Σ") : QString::number(count);
             if (fmSmall.horizontalAdvance(label) + 2 <= r.width() && fmSmall.height() <= r.height()) {
                 const double lum = 0.299 * fill.redF() + 0.587 * fill.greenF() + 0.114 * fill.blueF();
-                p.setPen(lum > 0.55 ? ink : QColor(Qt::white));
+                p.setPen(lum > 0.55 ? inkOnFill : QColor(Qt::white));
                 p.setFont(count == n ? smallBold : small);
                 p.drawText(r, Qt::AlignCenter, label);
             }
@@ -264,7 +267,7 @@ void CommRingWidget::paintEvent(QPaintEvent*)
     p.setFont(bold);
     p.drawText(middle.adjusted(0, 0, 0, -middle.height() * 0.55), Qt::AlignHCenter | Qt::AlignBottom, phase);
     p.setFont(small);
-    p.setPen(QColor(0x40, 0x40, 0x40));
+    p.setPen(Theme::pick(QColor(0x40, 0x40, 0x40), Theme::mutedText()));
     p.drawText(middle.adjusted(0, middle.height() * 0.5, 0, 0),
         Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
         tr("A number is how many GPUs' inputs that copy of the chunk sums; Σ and full colour: fully reduced. "

@@ -1,6 +1,7 @@
 #include "CommView.h"
 
 #include "Palette.h"
+#include "Theme.h"
 #include "PlanDocument.h"
 #include "ViewState.h"
 #include "WidgetExporter.h"
@@ -110,6 +111,7 @@ QCPScatterStyle algorithmScatter(CommAlgorithm a)
 QCustomPlot* makePlot(QWidget* parent)
 {
     auto* plot = new QCustomPlot(parent);
+    plot->setMinimumSize(160, 120); // never 0 x 0 on a hidden page: QCustomPlot would paint into a null buffer
     plot->setMinimumSize(360, 240);
     plot->plotLayout()->insertRow(0);
     QFont titleFont = parent->font();
@@ -119,7 +121,7 @@ QCustomPlot* makePlot(QWidget* parent)
     QFont subFont = parent->font();
     subFont.setPointSizeF(std::max(6.0, subFont.pointSizeF() - 1.0));
     auto* sub = new QCPTextElement(plot, QString(), subFont);
-    sub->setTextColor(QColor(0x50, 0x50, 0x50));
+    sub->setTextColor(Theme::pick(QColor(0x50, 0x50, 0x50), Theme::mutedText()));
     plot->plotLayout()->addElement(1, 0, sub);
     plot->plotLayout()->setRowStretchFactor(0, 0.001);
     plot->plotLayout()->setRowStretchFactor(1, 0.001);
@@ -156,6 +158,13 @@ QCPTextElement* titleOf(QCustomPlot* plot, int row)
     return qobject_cast<QCPTextElement*>(plot->plotLayout()->element(row, 0));
 }
 
+// The theme's chrome on a chart made by makePlot: the subtitle stays quieter than the title.
+void styleCommPlot(QCustomPlot* plot)
+{
+    styleCustomPlot(plot);
+    titleOf(plot, 1)->setTextColor(Theme::pick(QColor(0x50, 0x50, 0x50), Theme::mutedText()));
+}
+
 // A vertical marker with a label at the top of the axis rect.
 void marker(QCustomPlot* plot, double x, const QString& text, const QColor& colour, double yRatio)
 {
@@ -175,7 +184,7 @@ void marker(QCustomPlot* plot, double x, const QString& text, const QColor& colo
     label->setPositionAlignment((share < 0.4 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
     label->setPadding(QMargins(5, 1, 5, 1));
     label->setColor(colour);
-    label->setBrush(QColor(255, 255, 255, 210));
+    label->setBrush(Theme::labelBackdrop());
     label->setText(text);
     label->setClipToAxisRect(true);
 }
@@ -265,6 +274,7 @@ CommView::CommView(QWidget* parent)
     });
     connect(m_resetButton, &QPushButton::clicked, this, &CommView::resetRing);
     connect(m_ring, &CommRingWidget::stepChanged, this, &CommView::updateCaption);
+    connect(Theme::instance(), &Theme::changed, this, &CommView::rebuild);
 
     retranslate();
     rebuild();
@@ -387,7 +397,7 @@ void CommView::fillTable()
         auto* it = item(!pr  ? tr("No plan loaded")
                 : !pr->valid ? tr("No communication to show: this plan cannot run (see the Summary page)")
                              : tr("Every group has one GPU: nothing is communicated"));
-        it->setForeground(pr && !pr->valid ? palette::alarm() : QColor(Qt::black));
+        it->setForeground(pr && !pr->valid ? Theme::alarmText() : Theme::text());
         m_table->setItem(0, 0, it);
     } else {
         m_table->setRowCount(int(pr->comm.size()));
@@ -410,7 +420,7 @@ void CommView::fillTable()
             };
             for (int c = 0; c < items.size(); ++c) {
                 if (c == 1 || c >= 5) items[c]->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-                if (g.crossesNodes && (c == 0 || c == 2)) items[c]->setForeground(palette::alarm());
+                if (g.crossesNodes && (c == 0 || c == 2)) items[c]->setForeground(Theme::alarmText());
                 m_table->setItem(row, c, items[c]);
             }
         }
@@ -427,6 +437,7 @@ void CommView::plotGpuCount()
 {
     QCustomPlot* plot = m_countPlot;
     plot->clearItems();
+    styleCommPlot(plot);
     const ClusterSpec cluster = m_hasPlan ? m_plan.cluster : ClusterSpec {};
     const int perNode = std::max(1, cluster.gpusPerNode);
     const double S = m_gradientBytes;
@@ -469,9 +480,9 @@ void CommView::plotGpuCount()
     plot->yAxis->setRange(lo / 2, hi * 3);
     plot->xAxis->setLabel(tr("GPUs in the group (log scale)"));
     plot->yAxis->setLabel(tr("Time of one all-reduce (log scale)"));
-    marker(plot, perNode + 0.5, tr("one node = %1 GPUs").arg(perNode), QColor(0x60, 0x60, 0x60), 0.02);
+    marker(plot, perNode + 0.5, tr("one node = %1 GPUs").arg(perNode), Theme::pick(QColor(0x60, 0x60, 0x60), QColor(0xA8, 0xA8, 0xA8)), 0.02);
     if (m_planGroup > 1 && m_planGroup <= 1024)
-        marker(plot, m_planGroup, tr("this plan: dp×cp = %1").arg(m_planGroup), palette::alarm(), 0.12);
+        marker(plot, m_planGroup, tr("this plan: dp×cp = %1").arg(m_planGroup), Theme::alarmText(), 0.12);
     const QString what = m_gradientStage >= 0 ? tr("stage %1's gradients on one GPU, %2")
                                                     .arg(m_gradientStage)
                                                     .arg(qs(std::string(toString(m_plan.training.gradDtype))))
@@ -490,13 +501,14 @@ void CommView::plotGpuCount()
                                   .arg(out.efficiency, 0, 'f', 2)
                                   .arg(out.latency * 1e6, 0, 'f', 1)
                                   .arg(perNode));
-    plot->replot();
+    replotIfSized(plot);
 }
 
 void CommView::plotMessageSize()
 {
     QCustomPlot* plot = m_sizePlot;
     plot->clearItems();
+    styleCommPlot(plot);
     const ClusterSpec cluster = m_hasPlan ? m_plan.cluster : ClusterSpec {};
     const int perNode = std::max(1, cluster.gpusPerNode);
     const int n = m_sizeSpin->value();
@@ -540,7 +552,7 @@ void CommView::plotMessageSize()
     plot->yAxis->setLabel(tr("Time of one all-reduce (log scale)"));
     if (m_gradientStage >= 0)
         marker(plot, m_gradientBytes, tr("this plan's gradients: %1").arg(bytesText(m_gradientBytes)),
-            palette::alarm(), 0.02);
+            Theme::alarmText(), 0.02);
     const QString where = n <= perNode
         ? tr("inside one node: %1 GB/s per direction").arg(units::toGB(link.bandwidth), 0, 'f', 0)
         : tr("across %1 nodes: %2 GB/s per GPU per direction")
@@ -551,7 +563,7 @@ void CommView::plotMessageSize()
     titleOf(plot, 1)->setText(
         tr("Small messages pay the latency α of every step (ring 2(n−1) steps, tree 2·log2 n);"
            "\nlarge ones the bandwidth term 2(n−1)/n × S / B."));
-    plot->replot();
+    replotIfSized(plot);
 }
 
 int CommView::ringSize() const
@@ -699,14 +711,14 @@ bool CommView::exportTo(const QString& path, QSize size, QString* error)
         if (layout()) layout()->activate();
     }
     QCoreApplication::sendPostedEvents();
-    m_countPlot->replot();
-    m_sizePlot->replot();
+    replotIfSized(m_countPlot);
+    replotIfSized(m_sizePlot);
     const bool ok = WidgetExporter::exportWidget(this, path, error);
     if (resized) {
         resize(old);
         if (layout()) layout()->activate();
-        m_countPlot->replot();
-        m_sizePlot->replot();
+        replotIfSized(m_countPlot);
+        replotIfSized(m_sizePlot);
     }
     return ok;
 }

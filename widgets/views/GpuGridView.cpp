@@ -1,6 +1,7 @@
 #include "GpuGridView.h"
 
 #include "Palette.h"
+#include "Theme.h"
 #include "PlanDocument.h"
 #include "ViewState.h"
 #include "sim/Timeline.h"
@@ -213,6 +214,7 @@ GpuGridView::GpuGridView(QWidget* parent)
         [this](int index) { setColourBy(GridColour(m_colourCombo->itemData(index).toInt())); });
     m_colourCombo->setToolTip(tr("Which coordinate of each GPU its colour shows"));
     connect(m_fitButton, &QPushButton::clicked, this, &GpuGridView::zoomToFit);
+    connect(Theme::instance(), &Theme::changed, this, [this] { m_canvas->update(); });
     retranslate();
     rebuild();
 }
@@ -638,7 +640,7 @@ QString GpuGridView::hoverText() const
 
 void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry& g) const
 {
-    p.fillRect(rect, Qt::white);
+    p.fillRect(rect, Theme::background());
     const SceneParts parts = sceneParts(rect);
     QFont base = font();
     QFont bold = base;
@@ -649,7 +651,9 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
     smallBold.setBold(true);
     const QFontMetricsF fm(base, p.device());
     const QFontMetricsF fmSmall(small, p.device());
-    const QColor ink(0x20, 0x20, 0x20);
+    const QColor ink = Theme::pick(QColor(0x20, 0x20, 0x20), Theme::text());
+    const QColor paper = Theme::background(); // idle cells fade towards it
+    const QColor quiet = Theme::pick(QColor(0x50, 0x50, 0x50), Theme::mutedText());
 
     // ---- header: what the grid is, what is wrong with it, where the playhead is
     double y = parts.header.top() + kPad;
@@ -667,8 +671,8 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
     }
     headerLine(m_title, bold, ink);
     for (const QString& w : m_warnings)
-        headerLine(w, bold, palette::alarm());
-    headerLine(m_status, base, QColor(0x40, 0x40, 0x40));
+        headerLine(w, bold, Theme::alarmText());
+    headerLine(m_status, base, Theme::pick(QColor(0x40, 0x40, 0x40), QColor(0xC0, 0xC0, 0xC0)));
 
     // ---- the grid
     p.save();
@@ -684,7 +688,7 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
 
     // Inter-node links: a bus under each row of nodes with a stub from every node, and a spine on the left.
     p.setRenderHint(QPainter::Antialiasing, false);
-    const QPen busPen(QColor(0xA0, 0xA0, 0xA0), s > 20 ? 2 : 1);
+    const QPen busPen(Theme::pick(QColor(0xA0, 0xA0, 0xA0), QColor(0x70, 0x70, 0x70)), s > 20 ? 2 : 1);
     p.setPen(busPen);
     double spineTop = -1, spineBottom = -1;
     const double spineX = g.nodeRect(0).left() - GridGeometry::kGapX * 0.5 * s;
@@ -727,7 +731,8 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
     p.setRenderHint(QPainter::Antialiasing, false);
 
     // Node boxes, then cells (or one cell per node when cells would be under ~6 px).
-    const QColor boxFill(0xEE, 0xEE, 0xEE), boxEdge(0x80, 0x80, 0x80);
+    const QColor boxFill = Theme::pick(QColor(0xEE, 0xEE, 0xEE), Theme::surface());
+    const QColor boxEdge = Theme::pick(QColor(0x80, 0x80, 0x80), QColor(0x70, 0x70, 0x70));
     const QPen boxPen(boxEdge, 1), alarmPen(palette::alarm(), aggregated ? 2 : 3);
     const double dim = 0.62;
     p.setFont(small);
@@ -745,7 +750,7 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
                 const double baseline = box.top() - fmSmall.descent() - 1;
                 if (nodeLabels && baseline - fmSmall.ascent() >= parts.grid.top()
                     && baseline + fmSmall.descent() <= parts.grid.bottom()) {
-                    p.setPen(alarm ? palette::alarm() : QColor(0x50, 0x50, 0x50));
+                    p.setPen(alarm ? Theme::alarmText() : quiet);
                     p.drawText(QPointF(box.left(), baseline),
                         fmSmall.elidedText(tr("node %L1").arg(n), Qt::ElideRight, box.width()));
                 }
@@ -758,13 +763,13 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
                     const RankCoords c = m_grid.coords(int(rank));
                     const bool busy = !timeline || m_busyStage[std::size_t(c.pp)];
                     const QColor base = valueColour(colourValue(int(rank)));
-                    const QColor fill = busy ? base : blend(base, Qt::white, dim);
+                    const QColor fill = busy ? base : blend(base, paper, dim);
                     p.fillRect(r, fill);
                     // Labels where they fit: the rank, then (dp,tp,pp,cp,ep).
                     const QString rankText = QString::number(rank);
                     if (fmSmall.horizontalAdvance(rankText) + 4 > r.width() || fmSmall.height() > r.height())
                         continue;
-                    p.setPen(busy ? textOn(fill) : QColor(0x60, 0x60, 0x60));
+                    p.setPen(busy ? textOn(fill) : Theme::pick(QColor(0x60, 0x60, 0x60), QColor(0xB0, 0xB0, 0xB0)));
                     const QString coordText = QStringLiteral("(%1,%2,%3,%4,%5)")
                                                   .arg(c.dp)
                                                   .arg(c.tp)
@@ -807,7 +812,7 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
                 const double idleShare
                     = values.empty() ? 1.0 : 1.0 - double(busyCount) / double(values.size());
                 const QColor base = valueColour(majority);
-                const QColor fill = blend(base, Qt::white, dim * idleShare);
+                const QColor fill = blend(base, paper, dim * idleShare);
                 p.fillRect(box, fill);
                 if (alarm) {
                     p.setPen(alarmPen);
@@ -817,7 +822,7 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
                 const QString label
                     = ppMin == ppMax ? tr("pp %1").arg(ppMin) : tr("pp %1–%2").arg(ppMin).arg(ppMax);
                 if (fmSmall.horizontalAdvance(label) + 4 <= box.width() && fmSmall.height() <= box.height()) {
-                    p.setPen(idleShare < 0.5 ? textOn(fill) : QColor(0x50, 0x50, 0x50));
+                    p.setPen(idleShare < 0.5 ? textOn(fill) : quiet);
                     p.drawText(box, Qt::AlignCenter, label);
                 }
             }
@@ -832,7 +837,7 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
         const double step = aggregated ? 1.5 : std::clamp(g.cellSize().height() / 9.0, 1.5, 3.5);
         int depth = 0;
         const double width = aggregated ? 1.5 : 2;
-        const QPen halo(QColor(255, 255, 255, 200), width + 2);
+        const QPen halo(Theme::pick(QColor(255, 255, 255, 200), QColor(0x10, 0x10, 0x10, 200)), width + 2);
         for (GroupKind kind : kOutlined) {
             if (m_grid.size(kind) <= 1) continue;
             const QPen pen = groupPen(kind, ink, width);
@@ -866,8 +871,8 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
 
     // ---- footer: colour legend, line styles, the hovered GPU
     p.setRenderHint(QPainter::Antialiasing, false);
-    p.fillRect(parts.footer, Qt::white);
-    p.setPen(QColor(0xD0, 0xD0, 0xD0));
+    p.fillRect(parts.footer, Theme::background());
+    p.setPen(Theme::pick(QColor(0xD0, 0xD0, 0xD0), QColor(0x48, 0x48, 0x48)));
     p.drawLine(
         QPointF(rect.left() + kPad, parts.footer.top()), QPointF(rect.right() - kPad, parts.footer.top()));
     const double lineH = fm.lineSpacing() + 6;
@@ -925,7 +930,7 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
     }
     if (timeline) {
         item(tr("computing at the playhead"), [&](const QRectF& r) { p.fillRect(r, palette::blue()); });
-        item(tr("idle"), [&](const QRectF& r) { p.fillRect(r, blend(palette::blue(), Qt::white, dim)); });
+        item(tr("idle"), [&](const QRectF& r) { p.fillRect(r, blend(palette::blue(), paper, dim)); });
     }
     if (!m_warnings.isEmpty())
         item(tr("group crossing nodes"), [&](const QRectF& r) {
@@ -966,7 +971,7 @@ bool GpuGridView::exportTo(const QString& path, QSize size, QString* error)
     const QString cannot = tr("Cannot write %1").arg(path);
     if (suffix == QLatin1String("png")) {
         QImage image(size, QImage::Format_ARGB32_Premultiplied);
-        image.fill(Qt::white);
+        image.fill(Theme::background());
         QPainter painter(&image);
         paintScene(painter, rect, geometry);
         painter.end();

@@ -1,6 +1,7 @@
 #include "MemoryTimelineView.h"
 
 #include "Palette.h"
+#include "Theme.h"
 #include "PlanDocument.h"
 #include "ViewState.h"
 #include "WidgetExporter.h"
@@ -26,6 +27,8 @@ MemoryTimelineView::MemoryTimelineView(QWidget* parent)
     : QWidget(parent)
     , m_plot(new QCustomPlot(this))
 {
+    // Never laid out at 0 x 0 (a hidden page): QCustomPlot would paint into a null buffer and warn.
+    m_plot->setMinimumSize(160, 120);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
@@ -43,7 +46,7 @@ MemoryTimelineView::MemoryTimelineView(QWidget* parent)
     small.setPointSizeF(small.pointSizeF() * 0.85);
     m_plot->legend->setFont(small);
     m_playhead = new QCPItemStraightLine(m_plot);
-    m_playhead->setPen(QPen(QColor(0x20, 0x20, 0x20), 1.5));
+    connect(Theme::instance(), &Theme::changed, this, &MemoryTimelineView::rebuild);
     rebuild();
 }
 
@@ -93,6 +96,8 @@ double MemoryTimelineView::playheadSeconds() const
 void MemoryTimelineView::rebuild()
 {
     m_plot->clearGraphs();
+    styleCustomPlot(m_plot);
+    m_playhead->setPen(QPen(Theme::playhead(), 1.5));
     m_plot->xAxis->setLabel(tr("Time in the step (s)"));
     m_plot->yAxis->setLabel(tr("GiB per GPU"));
     const std::shared_ptr<const Timeline> tl = m_document ? m_document->timeline() : nullptr;
@@ -101,7 +106,7 @@ void MemoryTimelineView::rebuild()
         m_plot->legend->setVisible(false);
         m_plot->xAxis->setRange(0, 1);
         m_plot->yAxis->setRange(0, 1);
-        m_plot->replot();
+        replotIfSized(m_plot);
         return;
     }
     m_plot->legend->setVisible(true);
@@ -134,7 +139,7 @@ void MemoryTimelineView::rebuild()
     const double capacity = units::toGiB(double(pr->capacityBytes));
     QCPGraph* cap = m_plot->addGraph();
     cap->setName(tr("GPU capacity"));
-    cap->setPen(QPen(palette::capacityLine(), 2, Qt::DashLine));
+    cap->setPen(QPen(Theme::capacityLine(), 2, Qt::DashLine));
     cap->setData({ 0.0, tl->stepSeconds }, { capacity, capacity });
     m_plot->xAxis->setRange(0, tl->stepSeconds);
     m_plot->yAxis->setRange(0, highest * 1.1);
@@ -146,13 +151,13 @@ void MemoryTimelineView::movePlayhead()
     const double t = m_viewState ? m_viewState->playhead() : 0.0;
     m_playhead->point1->setCoords(t, 0);
     m_playhead->point2->setCoords(t, 1);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    replotIfSized(m_plot, true);
 }
 
 bool MemoryTimelineView::exportTo(const QString& path, QSize size, QString* error)
 {
     if (size.isValid() && !size.isEmpty()) resize(size);
-    m_plot->replot();
+    replotIfSized(m_plot);
     return WidgetExporter::exportWidget(this, path, error);
 }
 

@@ -2,6 +2,7 @@
 
 #include "FieldScientificSpinBox.h"
 #include "Palette.h"
+#include "Theme.h"
 #include "PlanDocument.h"
 #include "RealityCheckBox.h"
 #include "spec/Presets.h"
@@ -37,12 +38,12 @@ QString fromStd(std::string_view s)
 // Amber for warnings, dark enough to read as text on a light background.
 QColor warningColor()
 {
-    return QColor(0x9A, 0x67, 0x00);
+    return Theme::pick(QColor(0x9A, 0x67, 0x00), QColor(0xE6, 0xB0, 0x40));
 }
 
 QColor validColor()
 {
-    return QColor(0x00, 0x7A, 0x58);
+    return Theme::pick(QColor(0x00, 0x7A, 0x58), QColor(0x3F, 0xC7, 0x9A));
 }
 
 void setTextColor(QWidget* w, const QColor& color)
@@ -195,6 +196,13 @@ PlanEditorPage::PlanEditorPage(QWidget* parent)
     layout->addWidget(scroll, 1);
 
     m_errorTexts.resize(m_fields.size());
+    connect(Theme::instance(), &Theme::changed, this, [this] {
+        for (QWidget* w : { static_cast<QWidget*>(m_gpuInfo), static_cast<QWidget*>(m_dpFormula),
+                 static_cast<QWidget*>(m_microbatchInfo) })
+            if (w) setTextColor(w, Theme::ink());
+        showIssues();
+        showPrediction();
+    });
     retranslate();
 }
 
@@ -449,7 +457,7 @@ void PlanEditorPage::buildCluster(Section& s)
     });
     m_gpuInfo = new QLabel(s.box);
     m_gpuInfo->setWordWrap(true);
-    setTextColor(m_gpuInfo, palette::capacityLine());
+    setTextColor(m_gpuInfo, Theme::ink());
     s.grid->addWidget(m_gpuInfo, s.row++, 1);
 
     addInt(
@@ -496,7 +504,7 @@ void PlanEditorPage::buildParallel(Section& s)
     m_autoDp = new QCheckBox(dpRow);
     m_autoDp->setChecked(true);
     m_dpFormula = new QLabel(dpRow);
-    setTextColor(m_dpFormula, palette::capacityLine());
+    setTextColor(m_dpFormula, Theme::ink());
     dpLayout->addWidget(dp, 1);
     dpLayout->addWidget(m_autoDp);
     dpLayout->addWidget(m_dpFormula);
@@ -597,7 +605,7 @@ void PlanEditorPage::buildTraining(Section& s)
     batch->setRange(1, 1 << 30);
     batch->setAccelerated(true);
     m_microbatchInfo = new QLabel(batchRow);
-    setTextColor(m_microbatchInfo, palette::capacityLine());
+    setTextColor(m_microbatchInfo, Theme::ink());
     batchLayout->addWidget(batch, 1);
     batchLayout->addWidget(m_microbatchInfo);
     const int batchIndex
@@ -762,7 +770,7 @@ void PlanEditorPage::showIssues()
         (error ? errors : warnings)++;
         const QString path = fromStd(issue.path);
         const QString message = fromStd(issue.message);
-        const QString color = (error ? palette::alarm() : warningColor()).name();
+        const QString color = (error ? Theme::alarmText() : warningColor()).name();
         const QString line
             = QStringLiteral("<span style=\"color:%1\">%2</span>").arg(color, message.toHtmlEscaped());
         const int index = fieldIndex(displayPath(path));
@@ -803,7 +811,7 @@ void PlanEditorPage::showIssues()
         summary = warnings == 1 ? tr("%1, 1 warning").arg(summary)
                                 : tr("%1, %2 warnings").arg(summary).arg(warnings);
     m_summary->setText(summary);
-    setTextColor(m_summary, errors > 0 ? palette::alarm() : validColor());
+    setTextColor(m_summary, errors > 0 ? Theme::alarmText() : validColor());
 }
 
 void PlanEditorPage::showPrediction()
@@ -831,7 +839,7 @@ void PlanEditorPage::showPrediction()
                     .arg(QString::number(predicted.training.tokens, 'g', 3)
                              .replace(QStringLiteral("e+"), QStringLiteral("e")));
     m_predictionLine->setText(line);
-    setTextColor(m_predictionLine, prediction->fits ? palette::capacityLine() : palette::alarm());
+    setTextColor(m_predictionLine, prediction->fits ? Theme::ink() : Theme::alarmText());
 }
 
 void PlanEditorPage::fillZeroItems()

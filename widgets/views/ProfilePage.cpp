@@ -1,6 +1,7 @@
 #include "ProfilePage.h"
 
 #include "Palette.h"
+#include "Theme.h"
 #include "PlanDocument.h"
 #include "WidgetExporter.h"
 #include "cost/Collective.h"
@@ -61,6 +62,8 @@ ProfilePage::ProfilePage(QWidget* parent)
     , m_gemm(new QTableWidget(this))
     , m_compare(new QTableWidget(this))
 {
+    // Never laid out at 0 x 0 (a hidden page): QCustomPlot would paint into a null buffer and warn.
+    m_plot->setMinimumSize(160, 120);
     QFont bold = m_title->font();
     bold.setBold(true);
     m_title->setFont(bold);
@@ -110,6 +113,7 @@ ProfilePage::ProfilePage(QWidget* parent)
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     m_plot->xAxis->setNumberFormat(QStringLiteral("eb"));
     m_plot->xAxis->setNumberPrecision(0);
+    connect(Theme::instance(), &Theme::changed, this, &ProfilePage::rebuild);
 
     connect(m_run, &QPushButton::clicked, this, [this] { startProfiling(true); });
     connect(m_open, &QPushButton::clicked, this, [this] {
@@ -281,6 +285,7 @@ QStringList ProfilePage::comparisonRows() const
 void ProfilePage::rebuild()
 {
     m_plot->clearGraphs();
+    styleCustomPlot(m_plot);
     m_gemm->clear();
     m_compare->clear();
     m_gemm->setRowCount(0);
@@ -435,7 +440,7 @@ void ProfilePage::rebuild()
             }
         }
     }
-    m_plot->replot();
+    replotIfSized(m_plot);
 }
 
 bool ProfilePage::exportTo(const QString& path, QSize size, QString* error)

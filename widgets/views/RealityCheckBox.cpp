@@ -2,6 +2,7 @@
 
 #include "FieldScientificSpinBox.h"
 #include "Palette.h"
+#include "Theme.h"
 #include "PlanDocument.h"
 
 #include <QDoubleSpinBox>
@@ -16,7 +17,7 @@ namespace {
 // A green dark enough to read as text on a light background (Okabe & Ito's bluish green, darkened).
 QColor possibleColor()
 {
-    return QColor(0x00, 0x7A, 0x58);
+    return Theme::pick(QColor(0x00, 0x7A, 0x58), QColor(0x3F, 0xC7, 0x9A));
 }
 
 void setColoredText(QLabel* label, const QString& text, const QColor& color)
@@ -86,6 +87,7 @@ RealityCheckBox::RealityCheckBox(QWidget* parent)
     connect(m_days, &QDoubleSpinBox::valueChanged, this, [this, edited] { edited(m_daysTouched); });
     connect(m_tokens, &QDoubleSpinBox::valueChanged, this, [this, edited] { edited(m_tokensTouched); });
     connect(m_mfu, &QDoubleSpinBox::valueChanged, this, [this, edited] { edited(m_mfuTouched); });
+    connect(Theme::instance(), &Theme::changed, this, &RealityCheckBox::recompute);
 
     retranslate();
 }
@@ -148,7 +150,7 @@ void RealityCheckBox::recompute()
         setColoredText(m_verdict, tr("possible"), possibleColor());
         m_message->setText(QString::fromStdString(m_result.message));
     } else {
-        setColoredText(m_verdict, tr("short by %1x").arg(m_result.shortBy, 0, 'f', 1), palette::alarm());
+        setColoredText(m_verdict, tr("short by %1x").arg(m_result.shortBy, 0, 'f', 1), Theme::alarmText());
         m_message->setText(QString::fromStdString(m_result.message));
     }
     m_verdict->setToolTip(
