@@ -36,6 +36,13 @@ namespace planscope {
 
 namespace {
 constexpr int kMaxRecent = 8;
+
+// Every page exports itself the same way: exportTo(path, size, error).
+template<typename View>
+auto exporterOf(View* view)
+{
+    return [view](const QString& path, QSize size, QString* error) { return view->exportTo(path, size, error); };
+}
 const char* kRecentKey = "recentFiles";
 } // namespace
 
@@ -70,16 +77,15 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
     metrics->setDocument(m_document);
     m_editor->setDocument(m_document);
 
-    using namespace std::placeholders;
-    addPage(QStringLiteral("timeline"), timeline, std::bind(&TimelinePage::exportTo, timeline, _1, _2, _3));
-    addPage(QStringLiteral("grid"), grid, std::bind(&GpuGridView::exportTo, grid, _1, _2, _3));
-    addPage(QStringLiteral("memory"), memory, std::bind(&MemoryPage::exportTo, memory, _1, _2, _3));
-    addPage(QStringLiteral("comm"), comm, std::bind(&CommView::exportTo, comm, _1, _2, _3));
+    addPage(QStringLiteral("timeline"), timeline, exporterOf(timeline));
+    addPage(QStringLiteral("grid"), grid, exporterOf(grid));
+    addPage(QStringLiteral("memory"), memory, exporterOf(memory));
+    addPage(QStringLiteral("comm"), comm, exporterOf(comm));
     addPage(QStringLiteral("metrics"), metrics,
         [metrics](const QString& path, QSize, QString* error) { return WidgetExporter::exportWidget(metrics, path, error); });
     auto* profile = new ProfilePage(m_tabs);
     profile->setDocument(m_document);
-    addPage(QStringLiteral("profile"), profile, std::bind(&ProfilePage::exportTo, profile, _1, _2, _3));
+    addPage(QStringLiteral("profile"), profile, exporterOf(profile));
 
     // The editor is a dock beside the views so that an edit and its effect are seen together.
     m_editorDock->setObjectName(QStringLiteral("editorDock"));

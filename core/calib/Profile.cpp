@@ -241,23 +241,9 @@ Result<Profile> profileFromJson(const json& j)
 
 Result<Profile> parseProfile(std::string_view text)
 {
-    json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded()) {
-        // Parse again with exceptions only to learn where it stopped; caught here, never crosses the boundary.
-        try {
-            const json again = json::parse(text);
-            (void)again;
-        } catch (const json::parse_error& e) {
-            std::string what = e.what();
-            const auto pos = what.find("parse error");
-            return Result<Profile>::failure("", pos == std::string::npos ? what : what.substr(pos),
-                std::int64_t(e.byte) - (e.byte > 0 ? 1 : 0));
-        } catch (const std::exception& e) {
-            return Result<Profile>::failure("", e.what(), 0);
-        }
-        return Result<Profile>::failure("", "not valid JSON", 0);
-    }
-    return profileFromJson(j);
+    auto j = jsonio::parseText(text);
+    if (!j) return Result<Profile>(j.errors());
+    return profileFromJson(j.value());
 }
 
 Result<Profile> loadProfileFile(const std::string& path)

@@ -22,6 +22,26 @@ inline const char* typeName(const nlohmann::json& v)
     return v.type_name();
 }
 
+// Parses JSON text; a syntax error names the byte offset where parsing stopped (nlohmann reports the last byte
+// it read). The exception is caught here and never crosses the core boundary.
+inline Result<nlohmann::json> parseText(std::string_view text)
+{
+    nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (!j.is_discarded()) return j;
+    try {
+        const nlohmann::json again = nlohmann::json::parse(text);
+        (void)again;
+    } catch (const nlohmann::json::parse_error& e) {
+        std::string what = e.what();
+        const auto pos = what.find("parse error");
+        return Result<nlohmann::json>::failure("", pos == std::string::npos ? what : what.substr(pos),
+            std::int64_t(e.byte) - (e.byte > 0 ? 1 : 0));
+    } catch (const std::exception& e) {
+        return Result<nlohmann::json>::failure("", e.what(), 0);
+    }
+    return Result<nlohmann::json>::failure("", "not valid JSON", 0);
+}
+
 class ObjectReader {
 public:
     ObjectReader(const nlohmann::json& j, std::string path, Issues& issues)

@@ -332,23 +332,9 @@ Result<LoadedPlan> planFromJson(const json& j, const PresetCatalog& presets)
 
 Result<LoadedPlan> parsePlan(std::string_view text, const PresetCatalog& presets)
 {
-    json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded()) {
-        // Parse again with exceptions only to learn where it stopped; caught here, never crosses the boundary.
-        try {
-            const json again = json::parse(text);
-            (void)again;
-        } catch (const json::parse_error& e) {
-            std::string what = e.what();
-            const auto pos = what.find("parse error");
-            return Result<LoadedPlan>::failure("", pos == std::string::npos ? what : what.substr(pos),
-                std::int64_t(e.byte) - (e.byte > 0 ? 1 : 0));
-        } catch (const std::exception& e) {
-            return Result<LoadedPlan>::failure("", e.what(), 0);
-        }
-        return Result<LoadedPlan>::failure("", "not valid JSON", 0);
-    }
-    return planFromJson(j, presets);
+    auto j = jsonio::parseText(text);
+    if (!j) return Result<LoadedPlan>(j.errors());
+    return planFromJson(j.value(), presets);
 }
 
 Result<LoadedPlan> loadPlanFile(const std::string& path, const PresetCatalog& presets)

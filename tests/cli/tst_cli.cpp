@@ -1,4 +1,5 @@
 // planscope-cli end to end on every sample: the JSON of SCHEMA.md, exit codes, explain and check.
+#include "CliRunner.h"
 #include "TestUtil.h"
 
 #include "cost/Parameters.h"
@@ -14,22 +15,8 @@ using namespace planscope;
 using nlohmann::json;
 
 namespace {
-struct Run {
-    int code = -1;
-    std::string out, err;
-};
-
-Run cli(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(PLANSCOPE_CLI), args);
-    Run r;
-    if (!p.waitForFinished(120000)) return r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput().toStdString();
-    r.err = p.readAllStandardError().toStdString();
-    return r;
-}
+using Run = test::CliRun;
+Run cli(const QStringList& args) { return test::runCli(args); }
 
 QStringList samples()
 {

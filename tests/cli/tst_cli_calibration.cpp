@@ -1,5 +1,6 @@
 // planscope-cli end to end for profiles: import-nccl-tests, profile-fit, evaluate --calibration (SCHEMA.md
 // sections 2 and 6), on published nccl-tests outputs (tests/data/nccl-tests/README.md).
+#include "CliRunner.h"
 #include "TestUtil.h"
 
 #include "calib/Profile.h"
@@ -15,22 +16,8 @@ using namespace planscope;
 using nlohmann::json;
 
 namespace {
-struct Run {
-    int code = -1;
-    std::string out, err;
-};
-
-Run cli(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(PLANSCOPE_CLI), args);
-    Run r;
-    if (!p.waitForFinished(120000)) return r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput().toStdString();
-    r.err = p.readAllStandardError().toStdString();
-    return r;
-}
+using Run = test::CliRun;
+Run cli(const QStringList& args) { return test::runCli(args); }
 
 QString data(const char* f) { return QStringLiteral(PLANSCOPE_SOURCE_DIR "/tests/data/nccl-tests/") + QString::fromUtf8(f); }
 QString plan(const char* f) { return QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/") + QString::fromUtf8(f); }
