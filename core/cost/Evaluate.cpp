@@ -53,6 +53,8 @@ double inFlightMicrobatches(ScheduleKind kind, int p, std::int64_t m, int v, int
     case ScheduleKind::LoopedBFS: return md; // every chunk holds all m microbatches
     case ScheduleKind::OneFOneB: return std::min(double(p - r), md);
     case ScheduleKind::Interleaved1F1B: {
+        // With one chunk per rank Megatron runs the plain 1F1B schedule.
+        if (v <= 1) return std::min(double(p - r), md);
         // Megatron's warm-up 2(p-r-1) + (v-1)p forwards plus the first steady forward, in chunk units.
         const double warm = 2.0 * (p - r - 1) + double(v - 1) * p + 1.0;
         return std::min(warm, md * v) / v;

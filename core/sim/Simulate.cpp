@@ -70,6 +70,8 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
     req.ranks = p;
     req.microbatches = int(m);
     req.chunks = plan.chunksPerRank();
+    // Megatron runs interleaved 1F1B with one chunk per rank as the plain 1F1B schedule (validation warns).
+    if (req.kind == ScheduleKind::Interleaved1F1B && req.chunks <= 1) req.kind = ScheduleKind::OneFOneB;
     auto generated = generateSchedule(req);
     if (!generated) return Result<Timeline>(generated.errors());
     Timeline tl;

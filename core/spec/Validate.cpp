@@ -151,7 +151,10 @@ Issues validate(const Plan& plan)
     // Schedules (SCHEDULES.md).
     switch (kind) {
     case ScheduleKind::Interleaved1F1B:
-        if (p.vpp < 2) c.warning("parallel.vpp", "interleaved-1f1b with vpp = 1 is plain 1F1B");
+        if (p.vpp < 2) {
+            c.warning("parallel.vpp", "interleaved-1f1b with vpp = 1 is plain 1F1B (Megatron runs the non-interleaved schedule)");
+            break;
+        }
         if (p.pp < 2) c.error("parallel.pp", "interleaved-1f1b needs pp >= 2");
         if (mbs > 0 && mbs % p.pp != 0)
             c.error("training.globalBatch", "interleaved-1f1b needs the number of microbatches (" + str(mbs)

@@ -1,6 +1,7 @@
 // Every validation rule names the field it is about (SCHEMA.md section 1, DESIGN.md section 5).
 #include "TestUtil.h"
 
+#include "sim/Timeline.h"
 #include "spec/Validate.h"
 
 #include <QObject>
@@ -139,6 +140,24 @@ private slots:
         const Issues issues = validate(plan);
         QVERIFY2(!hasErrors(issues), dump(issues).c_str());
         QVERIFY2(hasIssue(issues, Severity::Warning, path.toStdString(), fragment.toStdString()), dump(issues).c_str());
+    }
+
+    void interleavedWithOneChunkIsPlain1F1B()
+    {
+        json j = basePlan();
+        j.merge_patch(json::parse(R"({"training": {"schedule": "interleaved-1f1b", "globalBatch": 20}})"));
+        const Plan interleaved = test::planFromText(j.dump());
+        const Issues issues = validate(interleaved);
+        QVERIFY2(!hasErrors(issues), dump(issues).c_str()); // m = 10 is not a multiple of pp: fine without interleaving
+        QVERIFY(hasIssue(issues, Severity::Warning, "parallel.vpp", "plain 1F1B"));
+        j["training"]["schedule"] = "1f1b";
+        const Prediction a = evaluate(interleaved), b = evaluate(test::planFromText(j.dump()));
+        QVERIFY(a.valid && b.valid);
+        for (std::size_t r = 0; r < a.stages.size(); ++r)
+            QCOMPARE(a.stages[r].inFlightMicrobatches, b.stages[r].inFlightMicrobatches);
+        auto ta = simulate(interleaved, a);
+        QVERIFY(ta.ok());
+        QCOMPARE(ta->schedule.kind == ScheduleKind::OneFOneB, true);
     }
 
     void crossNodeTpTurnsUp()
