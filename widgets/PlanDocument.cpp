@@ -110,8 +110,11 @@ void PlanDocument::evaluateAsync()
         if (predicted.valid) {
             // The schedule simulation runs on the same worker: every view gets prediction and timeline together.
             auto simulated = simulate(evaluated, predicted);
-            if (simulated)
+            if (simulated) {
                 timeline = std::make_shared<const Timeline>(std::move(simulated).value());
+                // Every view shows one step time: the simulated one; the analytic stays explained beside it.
+                applySimulation(predicted, evaluated, *timeline, explainer.get());
+            }
             else
                 timelineError = describe(simulated.errors());
         }

@@ -38,7 +38,7 @@ usage:
                                                    bandwidth with a profile's measurements ("calibration" object)
   planscope-cli validate PLAN                      {"valid", "errors", "warnings"}
   planscope-cli summary PLAN                       the prediction as readable text
-  planscope-cli explain PLAN [--field PATH] [--json] [--depth N] [--list]
+  planscope-cli explain PLAN [--field PATH] [--json] [--depth N] [--list] [--simulate]
                                                    how a number was computed (default field time.stepSeconds)
   planscope-cli check PLAN [--days D] [--tokens T] [--mfu X] [--json]
                                                    is a claimed run possible, and by what factor is it short
@@ -215,6 +215,10 @@ int cmdExplain(const Args& a, std::ostream& out, std::ostream& err)
     if (!plan) return code;
     Explainer ex;
     Prediction p = evaluate(plan->plan, &ex);
+    if (p.valid && a.has("--simulate")) {
+        auto tl = simulate(plan->plan, p);
+        if (tl) applySimulation(p, plan->plan, tl.value(), &ex);
+    }
     if (!p.valid) {
         out << invalidToJson(p.errors).dump(2) << "\n";
         printIssues(p.errors, err);

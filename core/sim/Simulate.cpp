@@ -322,7 +322,7 @@ std::int64_t memoryAt(const std::vector<MemoryPoint>& points, double t)
     return it == points.begin() ? points.front().bytes : std::prev(it)->bytes;
 }
 
-void applySimulation(Prediction& pred, const Plan& plan, const Timeline& tl)
+void applySimulation(Prediction& pred, const Plan& plan, const Timeline& tl, Explainer* ex)
 {
     if (!pred.valid || tl.stepSeconds <= 0) return;
     const double gpus = plan.cluster.gpus();
@@ -340,6 +340,44 @@ void applySimulation(Prediction& pred, const Plan& plan, const Timeline& tl)
     pred.tokensPerSecond = tokensPerStep / pred.stepSeconds;
     pred.trainingDays = plan.training.tokens > 0 ? plan.training.tokens / pred.tokensPerSecond / units::kSecondsPerDay : 0.0;
     pred.timeSource = "simulation";
+    if (!ex) return;
+    const char* source = "List-scheduling simulation of the schedule's op order (SCHEDULES.md section 1.8) with "
+                         "per-stage op durations from the cost model";
+    if (const Explanation* analytic = ex->find("time.stepSeconds")) {
+        Explanation a = *analytic;
+        a.field = "time.analyticStepSeconds";
+        ex->add(std::move(a));
+    }
+    double busy = 0, idle = 0;
+    for (const RankMetrics& r : tl.ranks) {
+        busy += r.busy;
+        idle += r.idle;
+    }
+    ex->add({ "time.stepSeconds", pred.stepSeconds, "seconds", "pipeline + tail",
+        { { "pipeline", tl.pipelineSeconds }, { "tail", tl.stepSeconds - tl.pipelineSeconds } }, source,
+        { "time.analyticStepSeconds" },
+        "pipeline: the last op's end in the simulated step; tail: the gradient reduction not hidden by the last "
+        "backward, the optimizer step and the parameter all-gather. The analytic estimate is "
+            + units::formatSeconds(pred.analyticStepSeconds) + "." });
+    const double p = tl.schedule.ranks;
+    ex->add({ "time.bubbleFraction", pred.bubbleFraction, "1", "idle/(p*makespan)",
+        { { "idle", idle }, { "p", p }, { "makespan", tl.pipelineSeconds } }, source, {},
+        "Idle share of all ranks over the simulated pipeline; for GPipe/1F1B with equal stages (p-1)/(m+p-1). "
+        "The other definition, idle over ideal compute, is bubbleOverhead." });
+    ex->add({ "time.bubbleOverhead", pred.bubbleOverhead, "1", "idle/busy", { { "idle", idle }, { "busy", busy } }, source,
+        {}, "Idle time over compute time, all ranks; (p-1)/m for GPipe/1F1B with equal stages." });
+    ex->add({ "time.mfu", pred.mfu, "1", "modelPerStep/(step*G*peak)",
+        { { "modelPerStep", pred.modelFlopsPerStep }, { "step", pred.stepSeconds }, { "G", gpus }, { "peak", peak } },
+        sources::kMfu, { "flops.modelPerStep", "time.stepSeconds" }, "With the simulated step." });
+    ex->add({ "time.hfu", pred.hfu, "1", "hardwarePerStep/(step*G*peak)",
+        { { "hardwarePerStep", pred.hardwareFlopsPerStep }, { "step", pred.stepSeconds }, { "G", gpus }, { "peak", peak } },
+        sources::kMfu, { "flops.hardwarePerStep", "time.stepSeconds" }, "With the simulated step." });
+    ex->add({ "time.tokensPerSecond", pred.tokensPerSecond, "tokens/s", "B*s/step",
+        { { "B", double(plan.training.globalBatch) }, { "s", double(plan.model.seqLength) }, { "step", pred.stepSeconds } },
+        "definition", { "time.stepSeconds" }, "" });
+    ex->add({ "time.trainingDays", pred.trainingDays, "days", "T/tokensPerSecond/86400",
+        { { "T", plan.training.tokens }, { "tokensPerSecond", pred.tokensPerSecond } }, "MODEL.md section 5",
+        { "time.tokensPerSecond" }, "" });
 }
 
 std::string chromeTrace(const Timeline& tl, const std::string& title)

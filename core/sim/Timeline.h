@@ -3,6 +3,7 @@
 // data- and tensor-parallel replica of a pipeline rank does the same at the same time.
 #pragma once
 
+#include "cost/Explain.h"
 #include "cost/Prediction.h"
 #include "schedule/Schedule.h"
 #include "spec/Plan.h"
@@ -81,7 +82,9 @@ std::int64_t memoryAt(const std::vector<MemoryPoint>& points, double t);
 Result<Timeline> simulate(const Plan& plan, const Prediction& prediction);
 
 // Replaces the analytic step time of a prediction with the simulated one (and everything derived from it).
-void applySimulation(Prediction& prediction, const Plan& plan, const Timeline& timeline);
+// With an explainer, the explanations of those fields say they come from the simulation, and the analytic
+// step stays explained under time.analyticStepSeconds.
+void applySimulation(Prediction& prediction, const Plan& plan, const Timeline& timeline, Explainer* explainer = nullptr);
 
 // Chrome trace JSON (one process per pipeline rank, one thread per stream), for Perfetto.
 std::string chromeTrace(const Timeline& timeline, const std::string& title);

@@ -1,5 +1,6 @@
 // The widgets against core: what the views show must be what planscope::evaluate computes.
 #include "TestUtil.h"
+#include "sim/Timeline.h"
 
 #include "LanguageManager.h"
 #include "MemoryBarsView.h"
@@ -86,10 +87,16 @@ private Q_SLOTS:
         QVERIFY(loadAndWait(doc, samplePlan(file.toUtf8().constData())));
 
         const Plan plan = test::loadSample(file.toUtf8().constData());
+        // The document publishes the prediction with the simulated step (one step time in every view).
         Explainer ex;
-        const Prediction expected = evaluate(plan, &ex);
+        Prediction expected = evaluate(plan, &ex);
         QVERIFY(expected.valid);
+        auto timeline = simulate(plan, expected);
+        QVERIFY(timeline.ok());
+        applySimulation(expected, plan, timeline.value(), &ex);
         QCOMPARE(*doc.prediction(), expected);
+        QCOMPARE(doc.prediction()->timeSource, std::string("simulation"));
+        QCOMPARE(doc.prediction()->stepSeconds, doc.timeline()->stepSeconds);
         QVERIFY(page.headerLabel()->text().contains(QString::fromStdString(plan.name).toHtmlEscaped()));
 
         // One row per pipeline stage under the memory group, in stage order.
