@@ -1,10 +1,17 @@
 #include "TraceCommands.h"
 
 #include "trace/KinetoImport.h"
+#include "trace/TraceAnalysis.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <filesystem>
+#include <future>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
+#include <thread>
 
 namespace planscope::cli {
 
@@ -29,7 +36,66 @@ json rankToJson(const MeasuredRank& r)
     j["breakdown"] = json { { "computeSeconds", r.breakdown.computeSeconds },
         { "commSeconds", r.breakdown.commSeconds }, { "overlapSeconds", r.breakdown.overlapSeconds },
         { "idleSeconds", r.breakdown.idleSeconds } };
+    json stats = json::array();
+    for (const CollectiveStat& c : collectiveStats(r))
+        stats.push_back(json { { "op", c.op }, { "count", c.count }, { "bytes", c.bytes }, { "seconds", c.seconds },
+            { "algBandwidth", c.algBandwidth }, { "busBandwidth", c.busBandwidth }, { "groupSize", c.groupSize } });
+    j["collectiveStats"] = stats;
     return j;
+}
+
+json alignmentToJson(const Alignment& a)
+{
+    json ranks = json::array();
+    for (const RankSkew& s : a.ranks) ranks.push_back(json { { "rank", s.rank }, { "medianSkewSeconds", s.medianSkewSeconds } });
+    return json { { "matchedCollectives", a.matchedCollectives }, { "ranks", ranks },
+        { "straggler", a.straggler >= 0 ? json(a.straggler) : json(nullptr) } };
+}
+
+bool isTraceFileName(const std::string& name)
+{
+    auto ends = [&](std::string_view suffix) {
+        return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    return ends(".json") || ends(".json.gz");
+}
+
+// Folders become their *.json / *.json.gz files (not recursive, sorted by name); files stay as given.
+std::vector<std::string> expandInputs(const std::vector<std::string>& args, json& skipped)
+{
+    namespace fs = std::filesystem;
+    std::vector<std::string> files;
+    for (const std::string& a : args) {
+        std::error_code ec;
+        if (!fs::is_directory(a, ec)) {
+            files.push_back(a);
+            continue;
+        }
+        std::vector<std::string> found;
+        for (const auto& e : fs::directory_iterator(a, ec))
+            if (e.is_regular_file(ec) && isTraceFileName(e.path().filename().string())) found.push_back(e.path().string());
+        std::sort(found.begin(), found.end());
+        if (found.empty())
+            skipped.push_back(json { { "file", a }, { "offset", -1 }, { "reason", "folder holds no .json or .json.gz file" } });
+        files.insert(files.end(), found.begin(), found.end());
+    }
+    return files;
+}
+
+// Imports the files in parallel, at most hardware_concurrency at a time; results in input order.
+std::vector<std::optional<Result<MeasuredRank>>> importAll(const std::vector<std::string>& files)
+{
+    std::vector<std::optional<Result<MeasuredRank>>> results(files.size());
+    const std::size_t workers
+        = std::min<std::size_t>(files.size(), std::max(1u, std::thread::hardware_concurrency()));
+    std::atomic<std::size_t> next { 0 };
+    std::vector<std::future<void>> pool;
+    for (std::size_t w = 0; w < workers; ++w)
+        pool.push_back(std::async(std::launch::async, [&] {
+            for (std::size_t i = next++; i < files.size(); i = next++) results[i].emplace(importKinetoTrace(files[i]));
+        }));
+    for (auto& f : pool) f.get();
+    return results;
 }
 
 std::string ms(double seconds)
@@ -49,8 +115,11 @@ int cmdImport(const Args& a, std::ostream& out, std::ostream& err)
     }
     std::vector<MeasuredRank> ranks;
     json skipped = json::array();
-    for (const std::string& path : a.positional) {
-        auto r = importKinetoTrace(path);
+    const std::vector<std::string> files = expandInputs(a.positional, skipped);
+    auto results = importAll(files);
+    for (std::size_t f = 0; f < files.size(); ++f) {
+        const std::string& path = files[f];
+        auto& r = *results[f];
         if (!r) {
             const Issue& i = r.errors().front();
             skipped.push_back(json { { "file", path }, { "offset", i.offset }, { "reason", i.message } });
@@ -66,6 +135,24 @@ int cmdImport(const Args& a, std::ostream& out, std::ostream& err)
         }
         ranks.push_back(std::move(r).value());
     }
+    // By distributedInfo rank (ranks without one last, in input order); a second file of a rank is skipped.
+    std::stable_sort(ranks.begin(), ranks.end(), [](const MeasuredRank& x, const MeasuredRank& y) {
+        return (x.rank < 0 ? INT32_MAX : x.rank) < (y.rank < 0 ? INT32_MAX : y.rank);
+    });
+    std::vector<MeasuredRank> unique;
+    for (auto& r : ranks) {
+        const auto same = std::find_if(unique.begin(), unique.end(),
+            [&](const MeasuredRank& u) { return r.rank >= 0 && u.rank == r.rank && u.worldSize == r.worldSize; });
+        if (same != unique.end()) {
+            const std::string reason = "duplicate rank " + std::to_string(r.rank) + " (already imported from " + same->file + ")";
+            skipped.push_back(json { { "file", r.file }, { "offset", -1 }, { "reason", reason } });
+            err << "planscope-cli: " << r.file << ": " << reason << "\n";
+            continue;
+        }
+        unique.push_back(std::move(r));
+    }
+    ranks = std::move(unique);
+    const Alignment alignment = alignRanks(ranks);
 
     if (a.has("--json")) {
         json doc = json::object();
@@ -73,6 +160,7 @@ int cmdImport(const Args& a, std::ostream& out, std::ostream& err)
         doc["ranks"] = json::array();
         for (const auto& r : ranks) doc["ranks"].push_back(rankToJson(r));
         doc["comparison"] = json::object();
+        doc["alignment"] = alignmentToJson(alignment);
         doc["skipped"] = skipped;
         out << doc.dump(2) << "\n";
     } else {
@@ -94,6 +182,19 @@ int cmdImport(const Args& a, std::ostream& out, std::ostream& err)
             out << "  GPU time (ms): compute " << ms(r.breakdown.computeSeconds) << ", communication "
                 << ms(r.breakdown.commSeconds) << ", overlap " << ms(r.breakdown.overlapSeconds) << ", idle "
                 << ms(r.breakdown.idleSeconds) << " over a kernel span of " << ms(r.breakdown.spanSeconds) << "\n";
+            for (const CollectiveStat& c : collectiveStats(r)) {
+                char line[256];
+                std::snprintf(line, sizeof line,
+                    "  %s x%lld (%d ranks): median %.0f bytes in %.3f ms, algBw %.2f GB/s, busBw %.2f GB/s (lower bounds)\n",
+                    c.op.c_str(), static_cast<long long>(c.count), c.groupSize, c.bytes, c.seconds * 1e3,
+                    c.algBandwidth * 1e-9, c.busBandwidth * 1e-9);
+                out << line;
+            }
+        }
+        if (alignment.matchedCollectives > 0) {
+            out << "alignment: " << alignment.matchedCollectives << " matched collectives; median skew (ms):";
+            for (const RankSkew& s : alignment.ranks) out << " rank " << s.rank << " " << ms(s.medianSkewSeconds);
+            out << "; straggler rank " << alignment.straggler << "\n";
         }
         for (const auto& s : skipped)
             out << "skipped " << s["file"].get<std::string>() << " at byte " << s["offset"].get<std::int64_t>()

@@ -85,7 +85,7 @@ struct EventFields {
     std::int64_t tsNs = 0, durNs = 0, pid = -1, tid = -1;
     bool hasTs = false;
     std::string collectiveArg, dtype;
-    std::int64_t inMsgNelems = -1, groupSize = -1, deviceType = -1, bytes = 0, totalAllocated = -1;
+    std::int64_t inMsgNelems = -1, outMsgNelems = -1, groupSize = -1, deviceType = -1, bytes = 0, totalAllocated = -1;
     void clear() { *this = EventFields {}; }
 };
 
@@ -237,6 +237,7 @@ private:
         case kArgs: {
             const std::string& k = m_frames.back().key;
             if (k == "In msg nelems") m_ev.inMsgNelems = v;
+            else if (k == "Out msg nelems") m_ev.outMsgNelems = v;
             else if (k == "Group size") m_ev.groupSize = v;
             else if (k == "Device Type") m_ev.deviceType = v;
             else if (k == "Bytes") m_ev.bytes = v;
@@ -290,6 +291,7 @@ private:
                 if (k.collective.empty()) k.collective = "Other";
                 ++m_r.collectives[k.collective];
                 k.inMsgNelems = e.inMsgNelems;
+                k.outMsgNelems = e.outMsgNelems;
                 k.groupSize = e.groupSize;
                 k.dtype = e.dtype;
                 commIntervals.emplace_back(k.startNs, k.startNs + k.durNs);

@@ -21,6 +21,7 @@ struct MeasuredKernel {
     std::int64_t tid = -1; // the CUDA stream for kernels
     std::string collective; // empty: a compute kernel; else AllReduce, SendRecv, ... (NCCL kernel)
     std::int64_t inMsgNelems = -1; // "In msg nelems" where the trace has collective metadata
+    std::int64_t outMsgNelems = -1; // "Out msg nelems"
     std::int64_t groupSize = -1; // "Group size"
     std::string dtype; // "dtype" (c10 name: Float, Long, ...)
 };

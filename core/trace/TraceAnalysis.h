@@ -1,0 +1,54 @@
+// Analyses over imported Kineto ranks (core/trace/KinetoImport.h): per-collective bandwidth from NCCL kernels
+// with collective metadata, and cross-rank alignment of matched collectives (skew, straggler).
+// MODEL.md section 6: algBw = S / t, busBw = algBw * busBandwidthFactor(op, n). A kernel's duration includes
+// waiting for its peers, so bandwidths from it are lower bounds.
+#pragma once
+
+#include "trace/KinetoImport.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace planscope {
+
+// Bytes per element of a c10 dtype name ("Float" 4, "Half"/"BFloat16" 2, "Long" 8, ...); 0 when unknown.
+int dtypeSize(std::string_view c10Name);
+
+// Medians over the NCCL kernels of one collective and group size that carry metadata.
+struct CollectiveStat {
+    std::string op; // AllReduce, AllGather, ...
+    int groupSize = 0;
+    std::int64_t count = 0;
+    double bytes = 0; // S as nccl-tests counts it: In msg nelems x dtype size (Out msg nelems for all-gather)
+    double seconds = 0; // kernel duration
+    double algBandwidth = 0; // bytes/s
+    double busBandwidth = 0; // bytes/s
+};
+
+// Sorted by op then group size; kernels without metadata, with an unknown dtype or a zero duration are left out.
+std::vector<CollectiveStat> collectiveStats(const MeasuredRank& r);
+
+// Median of the values (mean of the middle two for an even count); 0 when empty. Reorders `v`.
+double medianOf(std::vector<double>& v);
+
+struct RankSkew {
+    int rank = -1;
+    double medianSkewSeconds = 0;
+};
+
+struct Alignment {
+    int worldSize = -1;
+    std::int64_t matchedCollectives = 0;
+    std::vector<RankSkew> ranks; // by rank
+    int straggler = -1; // the rank with the largest median skew; -1 when fewer than two ranks matched
+};
+
+// Ranks of one job (the largest group with the same worldSize and a known, distinct rank) matched by the i-th
+// NCCL kernel of each collective in start order on every rank, whatever its stream. Absolute start times
+// (baseTimeNs + start) are compared; the skew of a rank for one matched collective is its start minus the
+// earliest start among the ranks.
+Alignment alignRanks(const std::vector<MeasuredRank>& ranks);
+
+} // namespace planscope
