@@ -68,17 +68,6 @@ int countErrors(const Issues& issues)
         issues.begin(), issues.end(), [](const Issue& i) { return i.severity == Severity::Error; }));
 }
 
-// With PLANSCOPE_SCREENSHOT_DIR set, saves what the widget looks like at a typical window size.
-void screenshot(QWidget& w, const QString& name, QSize size)
-{
-    const QString dir = qEnvironmentVariable("PLANSCOPE_SCREENSHOT_DIR");
-    if (dir.isEmpty()) return;
-    w.resize(size);
-    w.show();
-    QCoreApplication::processEvents();
-    QVERIFY(w.grab().save(QDir(dir).filePath(name)));
-}
-
 } // namespace
 
 class TestEditor : public QObject {
@@ -445,36 +434,6 @@ private Q_SLOTS:
         QCOMPARE(editor.undoStack()->count(), 1);
         QCOMPARE(editor.comboBox(QStringLiteral("parallel.zero"))->currentText(),
             QStringLiteral("1: optimizer states"));
-    }
-
-    void screenshots()
-    {
-        if (qEnvironmentVariableIsEmpty("PLANSCOPE_SCREENSHOT_DIR"))
-            QSKIP("set PLANSCOPE_SCREENSHOT_DIR to render");
-        PlanDocument doc;
-        PlanEditorPage editor;
-        editor.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, "default.plan.json"));
-        screenshot(editor, QStringLiteral("editor-default.png"), QSize(1400, 900));
-        // Everything fits the width of a typical window: no horizontal scrolling.
-        QVERIFY(editor.minimumSizeHint().width() <= 1400);
-        for (QGroupBox* b : editor.findChildren<QGroupBox*>())
-            QVERIFY2(b->width() >= b->minimumSizeHint().width(), qPrintable(b->title()));
-        QCOMPARE(editor.columnCount(), 3);
-        editor.degreeSpin(QStringLiteral("pp"))->setValue(3);
-        editor.lineEdit(QStringLiteral("parallel.order"))->setText(QStringLiteral("tp-dp-pq"));
-        QVERIFY(waitForCurrentPrediction(doc));
-        screenshot(editor, QStringLiteral("editor-invalid.png"), QSize(1400, 900));
-        // A narrower window (docks open beside it) reflows the groups into two columns.
-        screenshot(editor, QStringLiteral("editor-narrow.png"), QSize(1000, 900));
-        QCOMPARE(editor.columnCount(), 2);
-
-        PlanDocument interview;
-        PlanEditorPage editor130;
-        editor130.setDocument(&interview);
-        QVERIFY(loadAndWait(interview, "interview-130b-256xa100-zero3.plan.json"));
-        screenshot(editor130, QStringLiteral("editor-130b.png"), QSize(1400, 900));
-        screenshot(*editor130.realityCheckBox(), QStringLiteral("editor-reality.png"), QSize(420, 220));
     }
 };
 

@@ -1,6 +1,5 @@
 // The GPU grid and the communication view against core: ranks, groups and crossing flags from RankGrid,
 // busy GPUs from the simulated timeline, chart values from the alpha-beta functions of Collective.h.
-// With PLANSCOPE_SCREENSHOT_DIR set, screenshots() writes both views for a few samples there (to look at).
 #include "TestUtil.h"
 
 #include "PlanDocument.h"
@@ -395,48 +394,6 @@ private Q_SLOTS:
         QVERIFY(!comm.exportTo(dir.filePath(QStringLiteral("comm.bmpx")), {}, &error));
     }
 
-    // Not a check: pictures to look at (PLANSCOPE_SCREENSHOT_DIR=/tmp ctest ...).
-    void screenshots()
-    {
-        const QString dir = qEnvironmentVariable("PLANSCOPE_SCREENSHOT_DIR");
-        if (dir.isEmpty()) QSKIP("set PLANSCOPE_SCREENSHOT_DIR to write screenshots");
-        const QStringList files { QStringLiteral("default.plan.json"),
-            QStringLiteral("interview-175b-256xa100.plan.json"),
-            QStringLiteral("llama3-405b-16k-h100.plan.json"), QStringLiteral("tp16") };
-        for (const QString& file : files) {
-            PlanDocument doc;
-            ViewState state;
-            GpuGridView grid;
-            CommView comm;
-            grid.resize(1400, 900);
-            comm.resize(1400, 900);
-            grid.setViewState(&state);
-            comm.setViewState(&state);
-            grid.setDocument(&doc);
-            comm.setDocument(&doc);
-            if (file == QLatin1String("tp16"))
-                QVERIFY(setPlanAndWait(doc, tp16Plan()));
-            else
-                QVERIFY(loadAndWait(doc, samplePlan(file)));
-            if (doc.timeline()) {
-                state.setDuration(doc.timeline()->stepSeconds);
-                state.setPlayhead(doc.timeline()->pipelineSeconds * 0.04);
-            }
-            state.setHighlightedGpu(int(std::min<long long>(grid.gpuCount() - 1, 13)));
-            const QString base = dir + QLatin1Char('/') + QString(file).remove(QStringLiteral(".plan.json"));
-            QVERIFY(grid.exportTo(base + QStringLiteral("-grid.png")));
-            grid.setZoom(4.0);
-            QVERIFY(grid.exportTo(base + QStringLiteral("-grid-zoom.png")));
-            comm.stepRing();
-            comm.stepRing();
-            QVERIFY(comm.exportTo(base + QStringLiteral("-comm.png")));
-            if (file == QLatin1String("tp16")) {
-                comm.setRingSize(32);
-                comm.stepRing();
-                QVERIFY(comm.exportTo(base + QStringLiteral("-comm-n32.png")));
-            }
-        }
-    }
 };
 
 int main(int argc, char* argv[])
