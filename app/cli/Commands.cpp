@@ -57,7 +57,8 @@ usage:
                                                    nccl-tests output (text table or -J JSON) as a profile with
                                                    alpha-beta fits; the op comes from the binary's name in the output
                                                    or the file name (all_reduce_perf.txt), or --op AllReduce
-  planscope-cli import TRACE... [--json]           PyTorch-profiler (Kineto) traces (.json, .json.gz), one per rank:
+  planscope-cli import TRACE... [--against PLAN] [--json]
+                                                   PyTorch-profiler (Kineto) traces (.json, .json.gz), one per rank:
                                                    events, kernels, NCCL collectives, steps and the GPU compute /
                                                    communication / overlap / idle breakdown (exit 2: none imported)
   planscope-cli profile-fit PROFILE [--json]       the alpha and bus bandwidth fitted per (op, ranks, link class)
@@ -507,7 +508,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     const std::string& verb = args[0];
     if (verb == "evaluate") return cmdEvaluate(parseArgs(args, 1, { "--calibration" }), out, err);
     if (verb == "import-nccl-tests") return cmdImportNcclTests(parseArgs(args, 1, { "--out", "--op" }), out, err);
-    if (verb == "import") return cmdImport(parseArgs(args, 1, {}), out, err);
+    if (verb == "import") return cmdImport(parseArgs(args, 1, { "--against" }), out, err);
     if (verb == "profile-fit") return cmdProfileFit(parseArgs(args, 1, {}), out, err);
     if (verb == "validate") return cmdValidate(parseArgs(args, 1, {}), out, err);
     if (verb == "summary") return cmdSummary(parseArgs(args, 1, {}), out, err);

@@ -1,10 +1,14 @@
 #include "TraceCommands.h"
 
+#include "cost/Evaluate.h"
+#include "io/PlanJson.h"
+#include "trace/Compare.h"
 #include "trace/KinetoImport.h"
 #include "trace/TraceAnalysis.h"
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <future>
@@ -105,17 +109,97 @@ std::string ms(double seconds)
     return buf;
 }
 
+json numberOrNull(double v) { return std::isnan(v) ? json(nullptr) : json(v); }
+
+json comparisonToJson(const Comparison& c)
+{
+    json phases = json::array();
+    for (const PhaseComparison& p : c.phases)
+        phases.push_back(json { { "phase", p.phase }, { "predictedSeconds", p.predictedSeconds },
+            { "measuredSeconds", p.measuredSeconds }, { "error", numberOrNull(p.error) } });
+    json ranks = json::array();
+    for (const RankStepMeasure& r : c.ranks)
+        ranks.push_back(json { { "rank", r.rank >= 0 ? json(r.rank) : json(nullptr) }, { "steps", r.steps },
+            { "method", r.method }, { "stepSeconds", r.stepSeconds }, { "computeSeconds", r.computeSeconds },
+            { "commSeconds", r.commSeconds }, { "exposedCommSeconds", r.exposedCommSeconds } });
+    return json { { "plan", c.plan }, { "method", c.method }, { "predictedStepSeconds", c.predictedStepSeconds },
+        { "measuredStepSeconds", c.measuredStepSeconds }, { "stepError", numberOrNull(c.stepError) },
+        { "reading", c.reading }, { "phases", phases }, { "ranks", ranks }, { "biggestGap", c.biggestGap } };
+}
+
+json issuesJson(const Issues& issues)
+{
+    json a = json::array();
+    for (const Issue& i : issues) {
+        json e { { "path", i.path }, { "message", i.message } };
+        if (i.offset >= 0) e["offset"] = i.offset;
+        a.push_back(e);
+    }
+    return a;
+}
+
+// Loads and evaluates the --against plan. Exit code 1: cannot open; 2: invalid (errors printed, JSON with --json).
+std::optional<Prediction> predictAgainst(const std::string& path, const Args& a, std::ostream& out, std::ostream& err,
+    std::string& name, int& code)
+{
+    auto fail = [&](const Issues& errors) {
+        if (a.has("--json")) out << json { { "valid", false }, { "errors", issuesJson(errors) } }.dump(2) << "\n";
+        for (const Issue& i : errors) {
+            err << "planscope-cli: " << path << ": " << i.path;
+            if (i.offset >= 0) err << " (byte offset " << i.offset << ")";
+            err << ": " << i.message << "\n";
+        }
+        code = 2;
+        return std::nullopt;
+    };
+    auto loaded = loadPlanFile(path);
+    if (!loaded) {
+        const Issues& errors = loaded.errors();
+        if (errors.size() == 1 && errors[0].path == path && errors[0].message == "cannot open file") {
+            err << "planscope-cli: cannot open " << path << "\n";
+            code = 1;
+            return std::nullopt;
+        }
+        return fail(errors);
+    }
+    Prediction p = evaluate(loaded->plan);
+    if (!p.valid) return fail(p.errors);
+    name = loaded->plan.name;
+    return p;
+}
+
 } // namespace
 
 int cmdImport(const Args& a, std::ostream& out, std::ostream& err)
 {
-    if (a.positional.empty()) {
-        err << "usage: planscope-cli import TRACE... [--json]\n";
+    // --against=PLAN, or --against PLAN: the argument parser keeps no order between flags and positionals, so
+    // in the documented form (TRACE... --against PLAN) the plan is the last positional.
+    std::vector<std::string> inputs = a.positional;
+    std::optional<std::string> planPath;
+    if (a.options.count("--against")) {
+        planPath = a.options.at("--against");
+    } else if (std::find(a.flags.begin(), a.flags.end(), "--against") != a.flags.end()) {
+        if (inputs.size() < 2) {
+            err << "usage: planscope-cli import TRACE... --against PLAN [--json]\n";
+            return 1;
+        }
+        planPath = inputs.back();
+        inputs.pop_back();
+    }
+    if (inputs.empty()) {
+        err << "usage: planscope-cli import TRACE... [--against PLAN] [--json]\n";
         return 1;
+    }
+    std::optional<Prediction> prediction;
+    std::string planName;
+    if (planPath) {
+        int code = 0;
+        prediction = predictAgainst(*planPath, a, out, err, planName, code);
+        if (!prediction) return code;
     }
     std::vector<MeasuredRank> ranks;
     json skipped = json::array();
-    const std::vector<std::string> files = expandInputs(a.positional, skipped);
+    const std::vector<std::string> files = expandInputs(inputs, skipped);
     auto results = importAll(files);
     for (std::size_t f = 0; f < files.size(); ++f) {
         const std::string& path = files[f];
@@ -153,13 +237,15 @@ int cmdImport(const Args& a, std::ostream& out, std::ostream& err)
     }
     ranks = std::move(unique);
     const Alignment alignment = alignRanks(ranks);
+    std::optional<Comparison> comparison;
+    if (prediction && !ranks.empty()) comparison = compare(ranks, *prediction, planName);
 
     if (a.has("--json")) {
         json doc = json::object();
         doc["schema"] = "planscope/import/v1";
         doc["ranks"] = json::array();
         for (const auto& r : ranks) doc["ranks"].push_back(rankToJson(r));
-        doc["comparison"] = json::object();
+        doc["comparison"] = comparison ? comparisonToJson(*comparison) : json::object();
         doc["alignment"] = alignmentToJson(alignment);
         doc["skipped"] = skipped;
         out << doc.dump(2) << "\n";
@@ -195,6 +281,21 @@ int cmdImport(const Args& a, std::ostream& out, std::ostream& err)
             out << "alignment: " << alignment.matchedCollectives << " matched collectives; median skew (ms):";
             for (const RankSkew& s : alignment.ranks) out << " rank " << s.rank << " " << ms(s.medianSkewSeconds);
             out << "; straggler rank " << alignment.straggler << "\n";
+        }
+        if (comparison) {
+            out << "against " << comparison->plan << " (measured step: " << comparison->method << ", median over "
+                << comparison->ranks.size() << " rank" << (comparison->ranks.size() == 1 ? "" : "s") << ")\n";
+            char line[160];
+            std::snprintf(line, sizeof line, "  %-12s %14s %14s %8s\n", "phase", "predicted ms", "measured ms", "error");
+            out << line;
+            for (const PhaseComparison& p : comparison->phases) {
+                char errText[32] = "-";
+                if (!std::isnan(p.error)) std::snprintf(errText, sizeof errText, "%+.1f%%", p.error * 100);
+                std::snprintf(line, sizeof line, "  %-12s %14.3f %14.3f %8s\n", p.phase.c_str(), p.predictedSeconds * 1e3,
+                    p.measuredSeconds * 1e3, errText);
+                out << line;
+            }
+            out << "  " << comparison->reading << "; biggest gap: " << comparison->biggestGap << "\n";
         }
         for (const auto& s : skipped)
             out << "skipped " << s["file"].get<std::string>() << " at byte " << s["offset"].get<std::int64_t>()
