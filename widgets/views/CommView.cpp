@@ -433,6 +433,29 @@ void CommView::fillTable()
     m_table->setFixedHeight(h);
 }
 
+std::pair<double, double> CommView::setAlgorithmCurves(QCustomPlot* plot, const QVector<double>& xs,
+    const std::function<double(CommAlgorithm, double)>& seconds)
+{
+    double lo = 1e300, hi = 0;
+    for (int i = 0; i < int(kAlgorithms.size()); ++i) {
+        const CommAlgorithm a = kAlgorithms[std::size_t(i)];
+        QVector<double> ys;
+        ys.reserve(xs.size());
+        for (double x : xs) {
+            const double y = seconds(a, x);
+            ys << y;
+            if (y > 0) {
+                lo = std::min(lo, y);
+                hi = std::max(hi, y);
+            }
+        }
+        QCPGraph* g = plot->graph(i);
+        g->setData(xs, ys, true);
+        g->setName(algorithmName(a));
+    }
+    return { lo, hi };
+}
+
 void CommView::plotGpuCount()
 {
     QCustomPlot* plot = m_countPlot;
@@ -448,24 +471,10 @@ void CommView::plotGpuCount()
         if (n * 3 / 2 < 1024 && n >= 2) ns << n * 3 / 2;
     }
     std::sort(ns.begin(), ns.end());
-    double lo = 1e300, hi = 0;
-    for (int i = 0; i < int(kAlgorithms.size()); ++i) {
-        const CommAlgorithm a = kAlgorithms[std::size_t(i)];
-        QVector<double> ys;
-        for (double nd : ns) {
-            const int n = int(nd);
-            const LinkSpec link = linkFor(cluster, n);
-            const double y = allReduceSeconds(a, n, S, link, perNode, cluster);
-            ys << y;
-            if (y > 0) {
-                lo = std::min(lo, y);
-                hi = std::max(hi, y);
-            }
-        }
-        QCPGraph* g = plot->graph(i);
-        g->setData(ns, ys, true);
-        g->setName(algorithmName(a));
-    }
+    auto [lo, hi] = setAlgorithmCurves(plot, ns, [&](CommAlgorithm a, double nd) {
+        const int n = int(nd);
+        return allReduceSeconds(a, n, S, linkFor(cluster, n), perNode, cluster);
+    });
     auto xTicker = QSharedPointer<QCPAxisTickerLog>::create();
     xTicker->setLogBase(2);
     xTicker->setSubTickCount(0);
@@ -518,22 +527,8 @@ void CommView::plotMessageSize()
     QVector<double> sizes;
     for (int e = 10; e <= top; ++e)
         sizes << std::ldexp(1.0, e);
-    double lo = 1e300, hi = 0;
-    for (int i = 0; i < int(kAlgorithms.size()); ++i) {
-        const CommAlgorithm a = kAlgorithms[std::size_t(i)];
-        QVector<double> ys;
-        for (double S : sizes) {
-            const double y = allReduceSeconds(a, n, S, link, perNode, cluster);
-            ys << y;
-            if (y > 0) {
-                lo = std::min(lo, y);
-                hi = std::max(hi, y);
-            }
-        }
-        QCPGraph* g = plot->graph(i);
-        g->setData(sizes, ys, true);
-        g->setName(algorithmName(a));
-    }
+    auto [lo, hi] = setAlgorithmCurves(
+        plot, sizes, [&](CommAlgorithm a, double S) { return allReduceSeconds(a, n, S, link, perNode, cluster); });
     auto xTicker = QSharedPointer<QCPAxisTickerText>::create();
     const std::pair<int, const char*> ticks[] = { { 10, "1 KiB" }, { 14, "16 KiB" }, { 18, "256 KiB" },
         { 22, "4 MiB" }, { 26, "64 MiB" }, { 30, "1 GiB" }, { 32, "4 GiB" } };

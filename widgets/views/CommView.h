@@ -7,6 +7,9 @@
 #include "spec/Plan.h"
 
 #include <QList>
+#include <QVector>
+#include <functional>
+#include <utility>
 #include <QPointF>
 #include <QPointer>
 #include <QSize>
@@ -72,6 +75,10 @@ private:
     void fillTable();
     void plotGpuCount();
     void plotMessageSize();
+    // One curve per algorithm over xs (the same order as the plot's graphs); returns the smallest and the
+    // largest positive time, for the axis range.
+    std::pair<double, double> setAlgorithmCurves(QCustomPlot* plot, const QVector<double>& xs,
+        const std::function<double(CommAlgorithm, double)>& seconds);
     void updateCaption();
     void updateHighlight();
     QString algorithmName(CommAlgorithm algorithm) const;
