@@ -1,8 +1,8 @@
-// Kineto trace import throughput (core/trace/KinetoImport): the streaming SAX import of df_index_resolver
+// Kineto trace import throughput (core/trace/KinetoImport): the streaming import of df_index_resolver
 // (216,092 events, ~the largest trace in shared/traces), read from an UNCOMPRESSED .json so that the number is
-// parse speed, not zlib. Counters: bytes_per_second (uncompressed), events/s, keptEvents (kernels + [memory]
-// events kept in memory), inputBytesPerKeptEvent, retainedBytesPerKeptEvent (kernel/memory records plus their
-// strings, an estimate of what the import holds per kept event).
+// parse speed, not zlib. Counters: bytes_per_second (uncompressed), events/s, keptEvents (eventList +
+// memoryList entries), inputBytesPerKeptEvent, retainedBytesPerKeptEvent (the capacity of the event, memory,
+// comm, name and lane tables plus the names' heap text: what the import holds per kept event).
 // Run: build/bin/bench_trace --benchmark_format=json   (scripts/bench-trace.sh adds Python's json.load for scale)
 // PLANSCOPE_BENCH_TRACE=FILE.json uses that file instead of decompressing shared/traces/df_index_resolver.json.gz.
 #include "trace/KinetoImport.h"
@@ -44,12 +44,11 @@ const std::string& tracePath()
 
 std::size_t retainedBytes(const MeasuredRank& r)
 {
-    std::size_t b = r.kernelList.capacity() * sizeof(MeasuredKernel)
-        + r.memoryList.capacity() * sizeof(MeasuredMemoryEvent);
-    for (const MeasuredKernel& k : r.kernelList) {
-        if (k.collective.capacity() > 15) b += k.collective.capacity() + 1; // beyond the small-string buffer
-        if (k.dtype.capacity() > 15) b += k.dtype.capacity() + 1;
-    }
+    std::size_t b = r.eventList.capacity() * sizeof(MeasuredEvent)
+        + r.memoryList.capacity() * sizeof(MeasuredMemoryEvent) + r.comms.capacity() * sizeof(CommInfo)
+        + r.names.capacity() * sizeof(std::string) + r.lanes.capacity() * sizeof(MeasuredLane);
+    for (const std::string& n : r.names)
+        if (n.capacity() > 15) b += n.capacity() + 1; // beyond the small-string buffer
     return b;
 }
 
@@ -66,7 +65,7 @@ void BM_ImportUncompressed(benchmark::State& state)
             return;
         }
         events = r.value().events;
-        kept = std::int64_t(r.value().kernelList.size() + r.value().memoryList.size());
+        kept = std::int64_t(r.value().eventList.size() + r.value().memoryList.size());
         retained = retainedBytes(r.value());
         benchmark::DoNotOptimize(r);
     }

@@ -44,9 +44,11 @@ usage:
                                                    is a claimed run possible, and by what factor is it short
   planscope-cli presets [models|gpus|nodes] [--json]
   planscope-cli model-from-hf CONFIG.json          a Hugging Face config.json as a plan "model" object
-  planscope-cli simulate PLAN [--chrome-trace OUT.json]
+  planscope-cli simulate PLAN [--chrome-trace OUT.json] [--kineto-traces DIR]
                                                    the prediction with the simulated step, plus a timeline summary;
-                                                   the trace opens in Perfetto (one process per pipeline rank)
+                                                   the trace opens in Perfetto (one process per pipeline rank);
+                                                   --kineto-traces writes DIR/rank<r>.json, PyTorch-profiler traces of
+                                                   the predicted step (import DIR --against PLAN reads them back)
   planscope-cli schedule --kind K --stages P --microbatches M [--vpp V] [--variant megatron|megatron-legacy|torch]
                 [--group G] [--forward F] [--backward B] [--weight W] [--overlap FB] [--comm C]
                 [--import SCHEDULE.csv] [--json|--csv|--csv-comms]
@@ -57,10 +59,13 @@ usage:
                                                    nccl-tests output (text table or -J JSON) as a profile with
                                                    alpha-beta fits; the op comes from the binary's name in the output
                                                    or the file name (all_reduce_perf.txt), or --op AllReduce
-  planscope-cli import TRACE... [--against PLAN] [--json]
-                                                   PyTorch-profiler (Kineto) traces (.json, .json.gz), one per rank:
-                                                   events, kernels, NCCL collectives, steps and the GPU compute /
-                                                   communication / overlap / idle breakdown (exit 2: none imported)
+  planscope-cli import TRACE... [--against PLAN [--step N]] [--json]
+                                                   PyTorch-profiler (Kineto) traces (.json, .json.gz, or folders of
+                                                   them), one per rank: events, kernels, NCCL collectives with algBw/
+                                                   busBw, steps and the GPU compute / communication / overlap / idle
+                                                   breakdown, cross-rank skew; --against: the measured step against
+                                                   the plan's simulated one, and the overlay (step N, default the
+                                                   median, aligned; PP: actions matched) (exit 2: none imported)
   planscope-cli profile-fit PROFILE [--json]       the alpha and bus bandwidth fitted per (op, ranks, link class)
   planscope-cli --version | --help
 
@@ -508,7 +513,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     const std::string& verb = args[0];
     if (verb == "evaluate") return cmdEvaluate(parseArgs(args, 1, { "--calibration" }), out, err);
     if (verb == "import-nccl-tests") return cmdImportNcclTests(parseArgs(args, 1, { "--out", "--op" }), out, err);
-    if (verb == "import") return cmdImport(parseArgs(args, 1, { "--against" }), out, err);
+    if (verb == "import") return cmdImport(parseArgs(args, 1, { "--against", "--step" }), out, err);
     if (verb == "profile-fit") return cmdProfileFit(parseArgs(args, 1, {}), out, err);
     if (verb == "validate") return cmdValidate(parseArgs(args, 1, {}), out, err);
     if (verb == "summary") return cmdSummary(parseArgs(args, 1, {}), out, err);
@@ -516,7 +521,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (verb == "check") return cmdCheck(parseArgs(args, 1, { "--days", "--tokens", "--mfu" }), out, err);
     if (verb == "presets") return cmdPresets(parseArgs(args, 1, {}), out, err);
     if (verb == "model-from-hf") return cmdModelFromHf(parseArgs(args, 1, {}), out, err);
-    if (verb == "simulate") return cmdSimulate(parseArgs(args, 1, { "--chrome-trace" }), out, err);
+    if (verb == "simulate") return cmdSimulate(parseArgs(args, 1, { "--chrome-trace", "--kineto-traces" }), out, err);
     if (verb == "schedule")
         return cmdSchedule(parseArgs(args, 1, { "--kind", "--stages", "--microbatches", "--vpp", "--group", "--variant",
                                "--forward", "--backward", "--weight", "--overlap", "--comm", "--import" }),

@@ -4,11 +4,13 @@
 #include "io/PlanJson.h"
 #include "io/PredictionJson.h"
 #include "sim/Timeline.h"
+#include "trace/Overlay.h"
 #include "schedule/Schedule.h"
 #include "sim/ScheduleRun.h"
 #include "util/Units.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -181,7 +183,7 @@ nlohmann::json timelineSummary(const Timeline& tl)
 int cmdSimulate(const Args& a, std::ostream& out, std::ostream& err)
 {
     if (a.positional.empty()) {
-        err << "usage: planscope-cli simulate PLAN [--chrome-trace OUT.json]\n";
+        err << "usage: planscope-cli simulate PLAN [--chrome-trace OUT.json] [--kineto-traces DIR]\n";
         return 1;
     }
     auto loaded = loadPlanFile(a.positional[0]);
@@ -219,6 +221,27 @@ int cmdSimulate(const Args& a, std::ostream& out, std::ostream& err)
             return 1;
         }
         j["timeline"]["chromeTrace"] = path;
+    }
+    if (a.options.count("--kineto-traces")) {
+        // What torch.profiler would write if the run went exactly as predicted: one file per pipeline rank,
+        // rank<r>.json, which `import DIR --against PLAN` reads back with zero deltas.
+        namespace fs = std::filesystem;
+        const fs::path dir = a.options.at("--kineto-traces");
+        std::error_code ec;
+        fs::create_directories(dir, ec);
+        json files = json::array();
+        const auto texts = syntheticKinetoTraces(tl.value(), plan);
+        for (std::size_t r = 0; r < texts.size(); ++r) {
+            const fs::path path = dir / ("rank" + std::to_string(r) + ".json");
+            std::ofstream f(path, std::ios::binary | std::ios::trunc);
+            f << texts[r];
+            if (!f) {
+                err << "planscope-cli: cannot write " << path.string() << "\n";
+                return 1;
+            }
+            files.push_back(path.string());
+        }
+        j["timeline"]["kinetoTraces"] = files;
     }
     out << j.dump(2) << "\n";
     return 0;

@@ -3,6 +3,8 @@
 #include "cost/Evaluate.h"
 #include "io/PlanJson.h"
 #include "trace/Compare.h"
+#include "trace/Overlay.h"
+#include "sim/Timeline.h"
 #include "trace/KinetoImport.h"
 #include "trace/TraceAnalysis.h"
 
@@ -45,6 +47,33 @@ json rankToJson(const MeasuredRank& r)
         stats.push_back(json { { "op", c.op }, { "count", c.count }, { "bytes", c.bytes }, { "seconds", c.seconds },
             { "algBandwidth", c.algBandwidth }, { "busBandwidth", c.busBandwidth }, { "groupSize", c.groupSize } });
     j["collectiveStats"] = stats;
+    json spans = json::array();
+    for (const MeasuredStep& s : r.stepSpans) spans.push_back(json { { "name", s.name }, { "seconds", double(s.durNs) * 1e-9 } });
+    j["stepSpans"] = spans;
+    json steps = json::array();
+    for (const StepBreakdown& s : stepBreakdowns(r))
+        steps.push_back(json { { "name", s.name }, { "startNs", s.startNs }, { "seconds", double(s.durNs) * 1e-9 },
+            { "gpuStartNs", s.gpuStartNs }, { "gpuEndNs", s.gpuEndNs }, { "computeSeconds", s.computeSeconds },
+            { "commSeconds", s.commSeconds }, { "overlapSeconds", s.overlapSeconds }, { "idleSeconds", s.idleSeconds },
+            { "kernels", s.kernels }, { "ncclKernels", s.ncclKernels } });
+    j["stepBreakdowns"] = steps;
+    json kernels = json::array();
+    for (const KernelStat& k : topKernels(r, 10)) {
+        json e { { "name", k.name }, { "count", k.count }, { "totalSeconds", k.totalSeconds }, { "share", k.share } };
+        e["collective"] = k.collective == CollectiveKind::None ? json(nullptr) : json(toString(k.collective));
+        kernels.push_back(e);
+    }
+    j["topKernels"] = kernels;
+    json lanes = json::array();
+    for (const MeasuredLane& l : r.lanes)
+        lanes.push_back(json { { "pid", l.pid }, { "tid", l.tid }, { "gpu", l.gpu }, { "events", l.events } });
+    j["lanes"] = lanes;
+    json memory = json::array();
+    for (const DeviceMemorySeries& d : memoryTimeline(r))
+        memory.push_back(json { { "deviceType", d.deviceType }, { "deviceId", d.deviceId },
+            { "points", d.points.size() }, { "peakAllocatedBytes", d.peakAllocated },
+            { "peakReservedBytes", d.peakReserved } });
+    j["memory"] = memory;
     return j;
 }
 
@@ -139,7 +168,15 @@ json issuesJson(const Issues& issues)
 }
 
 // Loads and evaluates the --against plan. Exit code 1: cannot open; 2: invalid (errors printed, JSON with --json).
-std::optional<Prediction> predictAgainst(const std::string& path, const Args& a, std::ostream& out, std::ostream& err,
+// The plan is simulated as the app does, so the step compared is the simulated one (as every view shows it) and
+// the overlay has the timeline to match ops against; a plan that cannot be simulated keeps the analytic step.
+struct Against {
+    Plan plan;
+    Prediction prediction;
+    std::optional<Timeline> timeline;
+};
+
+std::optional<Against> predictAgainst(const std::string& path, const Args& a, std::ostream& out, std::ostream& err,
     std::string& name, int& code)
 {
     auto fail = [&](const Issues& errors) {
@@ -162,10 +199,61 @@ std::optional<Prediction> predictAgainst(const std::string& path, const Args& a,
         }
         return fail(errors);
     }
-    Prediction p = evaluate(loaded->plan);
-    if (!p.valid) return fail(p.errors);
+    Against against { loaded->plan, evaluate(loaded->plan), std::nullopt };
+    if (!against.prediction.valid) return fail(against.prediction.errors);
     name = loaded->plan.name;
-    return p;
+    if (auto tl = simulate(against.plan, against.prediction)) {
+        applySimulation(against.prediction, against.plan, tl.value());
+        against.timeline = std::move(tl.value());
+    } else {
+        err << "planscope-cli: " << path << ": the schedule cannot be simulated (" << tl.errors().front().message
+            << "); comparing with the analytic step\n";
+    }
+    return against;
+}
+
+json decompositionToJson(const StepDecomposition& d)
+{
+    auto s = [](std::int64_t ns) { return double(ns) * 1e-9; };
+    return json { { "windowSeconds", s(d.windowNs) }, { "computeSeconds", s(d.computeNs) }, { "commSeconds", s(d.commNs) },
+        { "exposedCommSeconds", s(d.exposedCommNs) }, { "idleSeconds", s(d.idleNs) } };
+}
+
+// The overlay as the trace view shows it: per rank decompositions, phases, matched PP: actions (the 20 furthest
+// off by duration; counts for all), the summary and its caveats.
+json overlayToJson(const Overlay& ov, const std::vector<MeasuredRank>& ranks)
+{
+    json jr = json::array();
+    for (const OverlayRank& o : ov.ranks)
+        jr.push_back(json { { "rank", o.rank >= 0 ? json(o.rank) : json(nullptr) }, { "file", ranks[o.source].file },
+            { "pipelineRank", o.pipelineRank }, { "step", o.step >= 0 ? json(ranks[o.source].stepSpans[std::size_t(o.step)].name) : json(nullptr) },
+            { "measured", decompositionToJson(o.measured) }, { "predicted", decompositionToJson(o.predicted) } });
+    json phases = json::array();
+    for (const PhaseDelta& p : ov.phases)
+        phases.push_back(json { { "phase", p.phase }, { "predictedSeconds", p.predictedSeconds },
+            { "measuredSeconds", p.measuredSeconds }, { "deltaSeconds", p.deltaSeconds } });
+    json kinds = json::array();
+    for (const OpKindRatio& k : ov.opRatios)
+        kinds.push_back(json { { "kind", k.kind }, { "count", k.count }, { "medianRatio", k.medianRatio } });
+    std::vector<const OpDelta*> worst;
+    for (const OpDelta& d : ov.ops) worst.push_back(&d);
+    std::stable_sort(worst.begin(), worst.end(), [](const OpDelta* x, const OpDelta* y) {
+        return std::llabs(x->durationDeltaNs()) > std::llabs(y->durationDeltaNs());
+    });
+    if (worst.size() > 20) worst.resize(20);
+    json largest = json::array();
+    for (const OpDelta* d : worst)
+        largest.push_back(json { { "op", d->op }, { "rank", ov.ranks[d->overlayRank].rank },
+            { "predictedStartSeconds", double(d->predictedStartNs) * 1e-9 }, { "predictedSeconds", double(d->predictedNs) * 1e-9 },
+            { "measuredStartSeconds", double(d->measuredStartNs) * 1e-9 }, { "measuredSeconds", double(d->measuredNs) * 1e-9 },
+            { "startDeltaSeconds", double(d->startDeltaNs()) * 1e-9 }, { "durationDeltaSeconds", double(d->durationDeltaNs()) * 1e-9 } });
+    std::int64_t nonZero = 0;
+    for (const OpDelta& d : ov.ops) nonZero += d.startDeltaNs() != 0 || d.durationDeltaNs() != 0;
+    return json { { "stepName", ov.stepName.empty() ? json(nullptr) : json(ov.stepName) }, { "ranks", jr }, { "phases", phases },
+        { "biggestGap", ov.biggestGap }, { "summary", ov.summary }, { "notes", ov.notes },
+        { "ops", json { { "matched", ov.ops.size() }, { "withNonZeroDelta", nonZero }, { "measuredActions", ov.measuredActions },
+                     { "unmatchedMeasured", ov.unmatchedMeasured }, { "unmatchedPredicted", ov.unmatchedPredicted },
+                     { "byKind", kinds }, { "largestDurationDeltas", largest } } } };
 }
 
 } // namespace
@@ -180,7 +268,7 @@ int cmdImport(const Args& a, std::ostream& out, std::ostream& err)
         planPath = a.options.at("--against");
     } else if (std::find(a.flags.begin(), a.flags.end(), "--against") != a.flags.end()) {
         if (inputs.size() < 2) {
-            err << "usage: planscope-cli import TRACE... --against PLAN [--json]\n";
+            err << "usage: planscope-cli import TRACE... --against PLAN [--step N] [--json]\n";
             return 1;
         }
         planPath = inputs.back();
@@ -190,12 +278,12 @@ int cmdImport(const Args& a, std::ostream& out, std::ostream& err)
         err << "usage: planscope-cli import TRACE... [--against PLAN] [--json]\n";
         return 1;
     }
-    std::optional<Prediction> prediction;
+    std::optional<Against> against;
     std::string planName;
     if (planPath) {
         int code = 0;
-        prediction = predictAgainst(*planPath, a, out, err, planName, code);
-        if (!prediction) return code;
+        against = predictAgainst(*planPath, a, out, err, planName, code);
+        if (!against) return code;
     }
     std::vector<MeasuredRank> ranks;
     json skipped = json::array();
@@ -238,7 +326,15 @@ int cmdImport(const Args& a, std::ostream& out, std::ostream& err)
     ranks = std::move(unique);
     const Alignment alignment = alignRanks(ranks);
     std::optional<Comparison> comparison;
-    if (prediction && !ranks.empty()) comparison = compare(ranks, *prediction, planName);
+    std::optional<Overlay> overlay;
+    if (against && !ranks.empty()) {
+        comparison = compare(ranks, against->prediction, planName);
+        if (against->timeline) {
+            OverlayOptions options;
+            if (a.options.count("--step")) options.step = std::atoi(a.options.at("--step").c_str());
+            overlay = buildOverlay(ranks, against->plan, *against->timeline, options);
+        }
+    }
 
     if (a.has("--json")) {
         json doc = json::object();
@@ -246,6 +342,7 @@ int cmdImport(const Args& a, std::ostream& out, std::ostream& err)
         doc["ranks"] = json::array();
         for (const auto& r : ranks) doc["ranks"].push_back(rankToJson(r));
         doc["comparison"] = comparison ? comparisonToJson(*comparison) : json::object();
+        if (overlay) doc["comparison"]["overlay"] = overlayToJson(*overlay, ranks);
         doc["alignment"] = alignmentToJson(alignment);
         doc["skipped"] = skipped;
         out << doc.dump(2) << "\n";
@@ -296,6 +393,29 @@ int cmdImport(const Args& a, std::ostream& out, std::ostream& err)
                 out << line;
             }
             out << "  " << comparison->reading << "; biggest gap: " << comparison->biggestGap << "\n";
+        }
+        if (overlay) {
+            out << "overlay" << (overlay->stepName.empty() ? std::string() : " at " + overlay->stepName)
+                << " (GPU step decomposed, medians over ranks):\n";
+            char line[160];
+            std::snprintf(line, sizeof line, "  %-12s %14s %14s %12s\n", "phase", "predicted ms", "measured ms", "delta ms");
+            out << line;
+            for (const PhaseDelta& p : overlay->phases) {
+                std::snprintf(line, sizeof line, "  %-12s %14.3f %14.3f %+12.3f\n", p.phase.c_str(), p.predictedSeconds * 1e3,
+                    p.measuredSeconds * 1e3, p.deltaSeconds * 1e3);
+                out << line;
+            }
+            if (overlay->measuredActions > 0) {
+                out << "  PP actions: " << overlay->ops.size() << " matched, " << overlay->unmatchedMeasured
+                    << " measured without a predicted span, " << overlay->unmatchedPredicted << " predicted not measured\n";
+                for (const OpKindRatio& k : overlay->opRatios) {
+                    std::snprintf(line, sizeof line, "    %-7s x%-6lld measured/predicted median %.3f\n", k.kind.c_str(),
+                        static_cast<long long>(k.count), k.medianRatio);
+                    out << line;
+                }
+            }
+            out << "  " << overlay->summary << "\n";
+            for (const std::string& n : overlay->notes) out << "  note: " << n << "\n";
         }
         for (const auto& s : skipped)
             out << "skipped " << s["file"].get<std::string>() << " at byte " << s["offset"].get<std::int64_t>()

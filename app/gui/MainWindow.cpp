@@ -8,9 +8,11 @@
 #include "views/MemoryPage.h"
 #include "views/PlanEditorPage.h"
 #include "views/ProfilePage.h"
+#include "views/TracePage.h"
 #include "PlanDocument.h"
 #include "SummaryPage.h"
 #include "Theme.h"
+#include "TraceSet.h"
 #include "WidgetExporter.h"
 #include "util/Units.h"
 
@@ -50,6 +52,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
     : QMainWindow(parent)
     , m_languages(languages)
     , m_document(new PlanDocument(this))
+    , m_traces(new TraceSet(this))
     , m_state(new ViewState(this))
     , m_tabs(new QTabWidget(this))
     , m_editor(new PlanEditorPage(this))
@@ -86,6 +89,11 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
     auto* profile = new ProfilePage(m_tabs);
     profile->setDocument(m_document);
     addPage(QStringLiteral("profile"), profile, exporterOf(profile));
+    m_traces->setDocument(m_document);
+    auto* trace = new TracePage(m_tabs);
+    trace->setDocument(m_document);
+    trace->setTraceSet(m_traces);
+    addPage(QStringLiteral("trace"), trace, exporterOf(trace));
 
     // The editor is a dock beside the views so that an edit and its effect are seen together.
     m_editorDock->setObjectName(QStringLiteral("editorDock"));
@@ -121,7 +129,8 @@ void MainWindow::addPage(const QString& name, QWidget* widget, std::function<boo
 QStringList MainWindow::viewNames()
 {
     return { QStringLiteral("timeline"), QStringLiteral("grid"), QStringLiteral("memory"), QStringLiteral("comm"),
-        QStringLiteral("metrics"), QStringLiteral("profile"), QStringLiteral("summary"), QStringLiteral("editor") };
+        QStringLiteral("metrics"), QStringLiteral("profile"), QStringLiteral("trace"), QStringLiteral("summary"),
+        QStringLiteral("editor") };
 }
 
 bool MainWindow::setCurrentView(const QString& requested)
@@ -150,6 +159,8 @@ void MainWindow::createMenus()
     m_fileMenu = menuBar()->addMenu(QString());
     m_open = m_fileMenu->addAction(QString(), this, &MainWindow::open);
     m_open->setShortcut(QKeySequence::Open);
+    m_openTraces = m_fileMenu->addAction(QString(), this, &MainWindow::openTracesInteractively);
+    m_openTraces->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     m_recentMenu = m_fileMenu->addMenu(QString());
     m_restore = m_fileMenu->addAction(QString(), this, [this] {
         if (QFileInfo::exists(m_document->autosavePath())) openPlan(m_document->autosavePath());
@@ -226,9 +237,9 @@ void MainWindow::createMenus()
 void MainWindow::retranslateUi()
 {
     const QString titles[] = { tr("Timeline"), tr("GPU Grid"), tr("Memory"), tr("Communication"), tr("Metrics"),
-        tr("Profile") };
+        tr("Profile"), tr("Measured Run") };
     const QString menuTitles[] = { tr("&Timeline"), tr("&GPU Grid"), tr("&Memory"), tr("&Communication"), tr("M&etrics"),
-        tr("&Profile This Machine…") };
+        tr("&Profile This Machine…"), tr("Measured &Run") };
     for (std::size_t i = 0; i < m_pages.size() && i < std::size(titles); ++i) {
         m_tabs->setTabText(int(i), titles[i]);
         m_pages[i].action->setText(menuTitles[i]);
@@ -236,6 +247,7 @@ void MainWindow::retranslateUi()
     m_editorDock->setWindowTitle(tr("Plan"));
     m_fileMenu->setTitle(tr("&File"));
     m_open->setText(tr("&Open…"));
+    m_openTraces->setText(tr("Open &Traces…"));
     m_recentMenu->setTitle(tr("Open &Recent"));
     m_restore->setText(tr("Open the &Autosaved Plan"));
     m_save->setText(tr("&Save"));
@@ -265,21 +277,45 @@ void MainWindow::changeEvent(QEvent* event)
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 {
-    for (const QUrl& url : event->mimeData()->urls())
-        if (url.isLocalFile() && url.toLocalFile().endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) {
+    for (const QUrl& url : event->mimeData()->urls()) {
+        const QString path = url.toLocalFile();
+        if (url.isLocalFile()
+            && (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) || path.endsWith(QLatin1String(".json.gz"), Qt::CaseInsensitive)
+                || QFileInfo(path).isDir())) {
             event->acceptProposedAction();
             return;
         }
+    }
 }
 
 void MainWindow::dropEvent(QDropEvent* event)
 {
-    for (const QUrl& url : event->mimeData()->urls())
-        if (url.isLocalFile()) {
-            openPlan(url.toLocalFile());
-            event->acceptProposedAction();
-            return;
-        }
+    // Traces (gzip, a folder, or JSON with traceEvents) go to the measured-run page, all of them at once; the
+    // first plan file opens as the plan.
+    QStringList traces;
+    QString plan;
+    for (const QUrl& url : event->mimeData()->urls()) {
+        if (!url.isLocalFile()) continue;
+        const QString path = url.toLocalFile();
+        if (TraceSet::looksLikeTrace(path)) traces << path;
+        else if (plan.isEmpty()) plan = path;
+    }
+    if (!plan.isEmpty()) openPlan(plan);
+    if (!traces.isEmpty()) openTraces(traces);
+    if (!plan.isEmpty() || !traces.isEmpty()) event->acceptProposedAction();
+}
+
+void MainWindow::openTraces(const QStringList& paths)
+{
+    m_traces->importPaths(paths);
+    setCurrentView(QStringLiteral("trace"));
+}
+
+void MainWindow::openTracesInteractively()
+{
+    const QStringList files = QFileDialog::getOpenFileNames(this, tr("Open Traces"), QString(),
+        tr("PyTorch profiler traces (*.json *.json.gz);;All files (*)"));
+    if (!files.isEmpty()) openTraces(files);
 }
 
 void MainWindow::updateRecentFiles()

@@ -22,6 +22,7 @@ namespace planscope {
 class LanguageManager;
 class PlanDocument;
 class PlanEditorPage;
+class TraceSet;
 class ViewState;
 
 class MainWindow : public QMainWindow {
@@ -30,7 +31,7 @@ public:
     explicit MainWindow(LanguageManager* languages, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Page names for --view and the View menu: timeline, grid, memory, comm, metrics, profile, editor
+    // Page names for --view and the View menu: timeline, grid, memory, comm, metrics, profile, trace, editor
     // (and "summary", the older name of metrics).
     static QStringList viewNames();
     bool setCurrentView(const QString& name);
@@ -41,6 +42,9 @@ public:
     // Saves the current page as PNG, SVG or PDF (by the suffix), at its size on screen.
     bool exportView(const QString& path, QString* error = nullptr);
     PlanDocument* document() const { return m_document; }
+    // Measured traces shown on the trace page; openTraces() imports in the background and shows that page.
+    TraceSet* traceSet() const { return m_traces; }
+    void openTraces(const QStringList& paths);
     ViewState* viewState() const { return m_state; }
 
 protected:
@@ -64,12 +68,14 @@ private:
     void updateRecentFiles();
     void rememberRecent(const QString& path);
     void open();
+    void openTracesInteractively();
     bool save();
     bool saveAs();
     void exportViewInteractively();
 
     LanguageManager* m_languages;
     PlanDocument* m_document;
+    TraceSet* m_traces;
     ViewState* m_state;
     QTabWidget* m_tabs;
     PlanEditorPage* m_editor;
@@ -84,6 +90,7 @@ private:
     QMenu* m_languageMenu = nullptr;
     QMenu* m_themeMenu = nullptr;
     QAction* m_open = nullptr;
+    QAction* m_openTraces = nullptr;
     QAction* m_save = nullptr;
     QAction* m_saveAs = nullptr;
     QAction* m_export = nullptr;

@@ -4,6 +4,7 @@
 #include "MainWindow.h"
 #include "PlanDocument.h"
 #include "Theme.h"
+#include "TraceSet.h"
 #include "WidgetExporter.h"
 
 #include <QApplication>
@@ -90,7 +91,11 @@ int main(int argc, char* argv[])
                        "otherwise the View > Theme choice, else system).")
             .arg(Theme::modeNames().join(QStringLiteral(", "))),
         QStringLiteral("MODE"));
-    parser.addOptions({ planOption, screenshotOption, viewOption, langOption, sizeOption, themeOption });
+    const QCommandLineOption traceOption(QStringLiteral("trace"),
+        QStringLiteral("PyTorch profiler trace (.json, .json.gz) or a folder of them, one file per rank; repeat for more. "
+                       "Shown on the trace view against the plan's prediction."),
+        QStringLiteral("PATH"));
+    parser.addOptions({ planOption, screenshotOption, viewOption, langOption, sizeOption, themeOption, traceOption });
     parser.process(app);
 
     const QString view = parser.value(viewOption);
@@ -144,6 +149,11 @@ int main(int argc, char* argv[])
     window.setCurrentView(view);
     const bool loaded = window.openPlan(parser.value(planOption));
     if (!loaded) complain(window.document()->errorString());
+    const QStringList traces = parser.values(traceOption);
+    if (!traces.isEmpty()) {
+        window.openTraces(traces);
+        window.setCurrentView(view);
+    }
 
     if (screenshot.isEmpty()) {
         // Interactive: the plan editor beside the views, so an edit and its effect are seen together.
@@ -163,6 +173,7 @@ int main(int argc, char* argv[])
         QTimer::singleShot(120000, &loop, &QEventLoop::quit);
         loop.exec();
     }
+    window.traceSet()->waitForImport();
     QApplication::processEvents();
     QString error;
     if (!window.exportView(screenshot, &error)) {

@@ -12,14 +12,31 @@ RankStepMeasure measureSteps(const MeasuredRank& r)
 {
     RankStepMeasure m;
     m.rank = r.rank;
-    m.steps = r.steps.empty() ? 1 : static_cast<int>(r.steps.size());
-    m.method = r.steps.empty() ? "kernelSpan" : "kernelSpanOverSteps";
-    const double n = m.steps;
-    const MeasuredBreakdown& b = r.breakdown;
-    m.stepSeconds = b.spanSeconds / n;
-    m.computeSeconds = b.computeSeconds / n;
-    m.commSeconds = b.commSeconds / n;
-    m.exposedCommSeconds = (b.commSeconds - b.overlapSeconds) / n;
+    if (r.stepSpans.empty()) {
+        const MeasuredBreakdown& b = r.breakdown;
+        m.steps = 1;
+        m.method = "kernelSpan";
+        m.stepSeconds = b.spanSeconds;
+        m.computeSeconds = b.computeSeconds;
+        m.commSeconds = b.commSeconds;
+        m.exposedCommSeconds = b.commSeconds - b.overlapSeconds;
+        return m;
+    }
+    // Medians, not means: a warm-up step or one with a checkpoint would pull a mean away from the typical
+    // step.
+    std::vector<double> step, compute, comm, exposed;
+    for (const StepBreakdown& s : stepBreakdowns(r)) {
+        step.push_back(double(s.durNs) * 1e-9);
+        compute.push_back(s.computeSeconds);
+        comm.push_back(s.commSeconds);
+        exposed.push_back(s.commSeconds - s.overlapSeconds);
+    }
+    m.steps = static_cast<int>(r.stepSpans.size());
+    m.method = "profilerStep";
+    m.stepSeconds = medianOf(step);
+    m.computeSeconds = medianOf(compute);
+    m.commSeconds = medianOf(comm);
+    m.exposedCommSeconds = medianOf(exposed);
     return m;
 }
 

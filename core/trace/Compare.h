@@ -11,17 +11,18 @@
 
 namespace planscope {
 
-// One rank's per-step numbers. The importer keeps the ProfilerStep#N names but not their durations, so the step
-// time is the kernel span (first kernel start to last kernel end) divided by the number of steps
-// (method "kernelSpanOverSteps"); with no ProfilerStep the whole span counts as one step ("kernelSpan").
+// One rank's per-step numbers. With ProfilerStep spans (method "profilerStep") the step time is the median
+// ProfilerStep duration, and compute, communication and exposed communication are medians over the steps of
+// each step's kernel breakdown (stepBreakdowns). Without them the whole kernel span counts as one step
+// ("kernelSpan") with the whole-trace breakdown.
 struct RankStepMeasure {
     int rank = -1;
     int steps = 0;
     std::string method;
     double stepSeconds = 0;
-    double computeSeconds = 0; // breakdown.computeSeconds / steps
-    double commSeconds = 0; // breakdown.commSeconds / steps
-    double exposedCommSeconds = 0; // (commSeconds - overlapSeconds) / steps
+    double computeSeconds = 0;
+    double commSeconds = 0;
+    double exposedCommSeconds = 0; // communication not overlapped by compute
 };
 RankStepMeasure measureSteps(const MeasuredRank& r);
 

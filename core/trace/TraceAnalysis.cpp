@@ -34,21 +34,23 @@ std::vector<CollectiveStat> collectiveStats(const MeasuredRank& r)
         std::vector<double> bytes, seconds, alg, bus;
     };
     std::map<std::pair<std::string, int>, Samples> groups;
-    for (const MeasuredKernel& k : r.kernelList) {
-        if (k.collective.empty() || k.durNs <= 0 || k.groupSize <= 0) continue;
+    for (const MeasuredEvent& k : r.eventList) {
+        if (k.kind != EventKind::Kernel || k.collective == CollectiveKind::None || k.comm < 0 || k.durNs <= 0)
+            continue;
+        const CommInfo& info = r.comms[std::size_t(k.comm)];
         Collective c = Collective::AllReduce;
-        if (!fromString(k.collective, c)) continue;
-        const int size = dtypeSize(k.dtype);
-        const std::int64_t nelems = c == Collective::AllGather ? k.outMsgNelems : k.inMsgNelems;
+        if (info.groupSize <= 0 || !fromString(toString(k.collective), c)) continue;
+        const int size = info.dtype >= 0 ? dtypeSize(r.names[std::size_t(info.dtype)]) : 0;
+        const std::int64_t nelems = c == Collective::AllGather ? info.outMsgNelems : info.inMsgNelems;
         if (size <= 0 || nelems < 0) continue;
         const double bytes = double(nelems) * size;
         const double seconds = double(k.durNs) * 1e-9;
         const double alg = bytes / seconds;
-        Samples& s = groups[{ k.collective, int(k.groupSize) }];
+        Samples& s = groups[{ std::string(toString(k.collective)), int(info.groupSize) }];
         s.bytes.push_back(bytes);
         s.seconds.push_back(seconds);
         s.alg.push_back(alg);
-        s.bus.push_back(alg * busBandwidthFactor(c, int(k.groupSize)));
+        s.bus.push_back(alg * busBandwidthFactor(c, int(info.groupSize)));
     }
     std::vector<CollectiveStat> out;
     for (auto& [key, s] : groups) {
@@ -85,9 +87,9 @@ Alignment alignRanks(const std::vector<MeasuredRank>& ranks)
     std::vector<int> rankIds;
     for (const auto& [rank, r] : *job) {
         std::map<std::string, std::vector<std::int64_t>> byOp;
-        const std::int64_t base = r->baseTimeNs.value_or(0);
-        for (const MeasuredKernel& k : r->kernelList)
-            if (!k.collective.empty()) byOp[k.collective].push_back(base + k.startNs);
+        for (const MeasuredEvent& k : r->eventList)
+            if (k.kind == EventKind::Kernel && k.collective != CollectiveKind::None)
+                byOp[std::string(toString(k.collective))].push_back(r->absoluteNs(k.startNs));
         for (auto& [op, v] : byOp) std::sort(v.begin(), v.end());
         starts.push_back(std::move(byOp));
         rankIds.push_back(rank);
@@ -118,6 +120,95 @@ Alignment alignRanks(const std::vector<MeasuredRank>& ranks)
         }
     }
     return a;
+}
+
+std::vector<StepBreakdown> stepBreakdowns(const MeasuredRank& r)
+{
+    std::vector<std::vector<MeasuredEvent>> kernels(r.stepSpans.size());
+    for (const MeasuredEvent& e : r.eventList)
+        if (e.kind == EventKind::Kernel && e.step >= 0 && std::size_t(e.step) < kernels.size())
+            kernels[std::size_t(e.step)].push_back(e);
+    std::vector<StepBreakdown> out;
+    for (std::size_t i = 0; i < r.stepSpans.size(); ++i) {
+        const MeasuredStep& step = r.stepSpans[i];
+        StepBreakdown s;
+        s.name = step.name;
+        s.startNs = step.startNs;
+        s.durNs = step.durNs;
+        const std::vector<MeasuredEvent>& ks = kernels[i];
+        if (!ks.empty()) {
+            s.gpuStartNs = ks.front().startNs;
+            s.gpuEndNs = ks.front().startNs + ks.front().durNs;
+            for (const MeasuredEvent& k : ks) {
+                s.gpuStartNs = std::min(s.gpuStartNs, k.startNs);
+                s.gpuEndNs = std::max(s.gpuEndNs, k.startNs + k.durNs);
+                if (k.collective != CollectiveKind::None) ++s.ncclKernels;
+            }
+            s.kernels = std::int64_t(ks.size());
+            const MeasuredBreakdown b = kernelBreakdown(ks);
+            s.computeSeconds = b.computeSeconds;
+            s.commSeconds = b.commSeconds;
+            s.overlapSeconds = b.overlapSeconds;
+            s.idleSeconds = b.idleSeconds;
+        }
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+std::vector<KernelStat> topKernels(const MeasuredRank& r, std::size_t n)
+{
+    // By name index: names are interned, so one slot per distinct name.
+    std::vector<KernelStat> byName(r.names.size());
+    std::int64_t totalNs = 0;
+    for (const MeasuredEvent& e : r.eventList) {
+        if (e.kind != EventKind::Kernel || e.name < 0) continue;
+        KernelStat& k = byName[std::size_t(e.name)];
+        if (k.count++ == 0) k.collective = e.collective;
+        k.totalSeconds += double(e.durNs);
+        totalNs += e.durNs;
+    }
+    std::vector<KernelStat> out;
+    for (std::size_t i = 0; i < byName.size(); ++i) {
+        if (byName[i].count == 0) continue;
+        KernelStat k = byName[i];
+        k.name = r.names[i];
+        k.share = totalNs > 0 ? k.totalSeconds / double(totalNs) : 0;
+        k.totalSeconds *= 1e-9;
+        out.push_back(std::move(k));
+    }
+    const auto first = [](const KernelStat& a, const KernelStat& b) {
+        return a.totalSeconds != b.totalSeconds ? a.totalSeconds > b.totalSeconds : a.name < b.name;
+    };
+    if (out.size() > n) {
+        std::partial_sort(out.begin(), out.begin() + std::ptrdiff_t(n), out.end(), first);
+        out.resize(n);
+    } else {
+        std::sort(out.begin(), out.end(), first);
+    }
+    return out;
+}
+
+std::vector<DeviceMemorySeries> memoryTimeline(const MeasuredRank& r)
+{
+    std::map<std::pair<int, int>, DeviceMemorySeries> devices;
+    for (const MeasuredMemoryEvent& m : r.memoryList) {
+        DeviceMemorySeries& d = devices[{ m.deviceType, m.deviceId }];
+        d.deviceType = m.deviceType;
+        d.deviceId = m.deviceId;
+        d.points.push_back(MeasuredMemoryPoint { m.tsNs, m.totalAllocated, m.totalReserved });
+    }
+    std::vector<DeviceMemorySeries> out;
+    for (auto& [key, d] : devices) {
+        std::stable_sort(d.points.begin(), d.points.end(),
+            [](const MeasuredMemoryPoint& a, const MeasuredMemoryPoint& b) { return a.tsNs < b.tsNs; });
+        for (const MeasuredMemoryPoint& p : d.points) {
+            d.peakAllocated = std::max(d.peakAllocated, p.allocatedBytes);
+            d.peakReserved = std::max(d.peakReserved, p.reservedBytes);
+        }
+        out.push_back(std::move(d));
+    }
+    return out;
 }
 
 } // namespace planscope

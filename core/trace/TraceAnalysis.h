@@ -1,7 +1,8 @@
 // Analyses over imported Kineto ranks (core/trace/KinetoImport.h): per-collective bandwidth from NCCL kernels
-// with collective metadata, and cross-rank alignment of matched collectives (skew, straggler).
-// MODEL.md section 6: algBw = S / t, busBw = algBw * busBandwidthFactor(op, n). A kernel's duration includes
-// waiting for its peers, so bandwidths from it are lower bounds.
+// with collective metadata, cross-rank alignment of matched collectives (skew, straggler), the GPU breakdown
+// of each ProfilerStep, the kernels with the most GPU time and the memory timeline of each device. MODEL.md
+// section 6: algBw = S / t, busBw = algBw * busBandwidthFactor(op, n). A kernel's duration includes waiting
+// for its peers, so bandwidths from it are lower bounds.
 #pragma once
 
 #include "trace/KinetoImport.h"
@@ -27,7 +28,8 @@ struct CollectiveStat {
     double busBandwidth = 0; // bytes/s
 };
 
-// Sorted by op then group size; kernels without metadata, with an unknown dtype or a zero duration are left out.
+// Sorted by op then group size; kernels without metadata, with an unknown dtype or a zero duration are left
+// out.
 std::vector<CollectiveStat> collectiveStats(const MeasuredRank& r);
 
 // Median of the values (mean of the middle two for an even count); 0 when empty. Reorders `v`.
@@ -50,5 +52,49 @@ struct Alignment {
 // (baseTimeNs + start) are compared; the skew of a rank for one matched collective is its start minus the
 // earliest start among the ranks.
 Alignment alignRanks(const std::vector<MeasuredRank>& ranks);
+
+// One ProfilerStep: its CPU span and the breakdown (MeasuredBreakdown's definitions) of the kernels assigned
+// to it (MeasuredEvent::step), over their own span [gpuStartNs, gpuEndNs].
+struct StepBreakdown {
+    std::string name;
+    std::int64_t startNs = 0; // the CPU span, in file time like MeasuredEvent::startNs
+    std::int64_t durNs = 0;
+    std::int64_t gpuStartNs = 0; // first start and last end of the step's kernels; both 0 when it has none
+    std::int64_t gpuEndNs = 0;
+    double computeSeconds = 0;
+    double commSeconds = 0;
+    double overlapSeconds = 0;
+    double idleSeconds = 0;
+    std::int64_t kernels = 0;
+    std::int64_t ncclKernels = 0;
+};
+// One entry per stepSpans entry, in that order.
+std::vector<StepBreakdown> stepBreakdowns(const MeasuredRank& r);
+
+// Kernels of one name.
+struct KernelStat {
+    std::string name;
+    std::int64_t count = 0;
+    double totalSeconds = 0; // summed durations
+    double share = 0; // of the summed durations of all kernels
+    CollectiveKind collective = CollectiveKind::None; // of the first kernel of that name
+};
+// The n kernel names with the most GPU time, most first (equal times: by name).
+std::vector<KernelStat> topKernels(const MeasuredRank& r, std::size_t n);
+
+struct MeasuredMemoryPoint {
+    std::int64_t tsNs = 0; // file time
+    std::int64_t allocatedBytes = -1; // "Total Allocated" after the event; -1 absent
+    std::int64_t reservedBytes = -1; // "Total Reserved"
+};
+struct DeviceMemorySeries {
+    int deviceType = -1; // 0 CPU, 1 CUDA
+    int deviceId = -1;
+    std::vector<MeasuredMemoryPoint> points; // in time order (file order among equal times)
+    std::int64_t peakAllocated = 0; // bytes
+    std::int64_t peakReserved = 0;
+};
+// The [memory] events as one series per (deviceType, deviceId), by type then id.
+std::vector<DeviceMemorySeries> memoryTimeline(const MeasuredRank& r);
 
 } // namespace planscope

@@ -1,5 +1,6 @@
-// Measured ranks against a prediction (core/trace/Compare): per-step measures, medians over ranks, errors,
-// the reading and the biggest gap, on hand-made inputs with exact expected values.
+// Measured ranks against a prediction (core/trace/Compare): per-step measures (medians over ProfilerStep spans,
+// or the whole kernel span), medians over ranks, errors, the reading and the biggest gap, on hand-made inputs
+// with exact expected values.
 #include "TestUtil.h"
 
 #include "trace/Compare.h"
@@ -7,17 +8,53 @@
 #include <QObject>
 #include <QTest>
 #include <cmath>
+#include <string>
 #include <vector>
 
 using namespace planscope;
 
 namespace {
 
-MeasuredRank rank(int r, int steps, double span, double compute, double comm, double overlap)
+// One ProfilerStep: its duration, and the compute and NCCL time of its kernels and how much of them overlaps.
+struct StepSpec {
+    double seconds, compute, comm, overlap;
+};
+
+std::int64_t ns(double seconds) { return std::llround(seconds * 1e9); }
+
+// Steps one after the other; in each, one compute kernel at the step's start and one NCCL kernel starting
+// `overlap` before the compute kernel ends.
+MeasuredRank rank(int r, const std::vector<StepSpec>& steps)
 {
     MeasuredRank m;
     m.rank = r;
-    for (int i = 0; i < steps; ++i) m.steps.push_back("ProfilerStep#" + std::to_string(i));
+    std::int64_t start = 0;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const StepSpec& s = steps[i];
+        const std::string name = "ProfilerStep#" + std::to_string(i);
+        m.steps.push_back(name);
+        m.stepSpans.push_back(MeasuredStep { name, std::int64_t(i), start, ns(s.seconds) });
+        auto kernel = [&](std::int64_t at, double seconds, CollectiveKind c) {
+            if (seconds <= 0) return;
+            MeasuredEvent e;
+            e.startNs = at;
+            e.durNs = ns(seconds);
+            e.collective = c;
+            e.step = std::int16_t(i);
+            m.eventList.push_back(e);
+        };
+        kernel(start, s.compute, CollectiveKind::None);
+        kernel(start + ns(s.compute - s.overlap), s.comm, CollectiveKind::AllReduce);
+        start += ns(s.seconds);
+    }
+    return m;
+}
+
+// A rank without ProfilerStep spans: only the whole-trace breakdown.
+MeasuredRank unstepped(int r, double span, double compute, double comm, double overlap)
+{
+    MeasuredRank m;
+    m.rank = r;
     m.breakdown.spanSeconds = span;
     m.breakdown.computeSeconds = compute;
     m.breakdown.commSeconds = comm;
@@ -42,16 +79,25 @@ class TestTraceCompare : public QObject {
 private slots:
     void perRankMeasure()
     {
-        const RankStepMeasure m = measureSteps(rank(3, 4, 8.0, 4.0, 2.0, 0.5));
+        // Steps 2.0, 2.5, 1.0 s (median 2.0); compute 1.0, 1.5, 0.5 (1.0); comm 0.5, 0.25, 1.0 (0.5); exposed
+        // comm 0.375, 0.25, 0.5 (0.375).
+        const RankStepMeasure m = measureSteps(rank(3, { { 2.0, 1.0, 0.5, 0.125 }, { 2.5, 1.5, 0.25, 0.0 },
+                                                        { 1.0, 0.5, 1.0, 0.5 } }));
         QCOMPARE(m.rank, 3);
-        QCOMPARE(m.steps, 4);
-        QCOMPARE(m.method, std::string("kernelSpanOverSteps"));
+        QCOMPARE(m.steps, 3);
+        QCOMPARE(m.method, std::string("profilerStep"));
         QCOMPARE(m.stepSeconds, 2.0);
         QCOMPARE(m.computeSeconds, 1.0);
         QCOMPARE(m.commSeconds, 0.5);
         QCOMPARE(m.exposedCommSeconds, 0.375);
+        // Four steps: medians of the middle two (step 1.5 and 2.0; compute 0.5 and 1.0).
+        const RankStepMeasure even = measureSteps(rank(
+            0, { { 2.0, 1.0, 0.0, 0.0 }, { 1.0, 0.5, 0.0, 0.0 }, { 1.5, 0.5, 0.0, 0.0 }, { 4.0, 2.0, 0.0, 0.0 } }));
+        QCOMPARE(even.stepSeconds, 1.75);
+        QCOMPARE(even.computeSeconds, 0.75);
+        QCOMPARE(even.exposedCommSeconds, 0.0);
         // No ProfilerStep: the whole span is one step.
-        const RankStepMeasure one = measureSteps(rank(0, 0, 3.0, 1.0, 1.0, 0.25));
+        const RankStepMeasure one = measureSteps(unstepped(0, 3.0, 1.0, 1.0, 0.25));
         QCOMPARE(one.steps, 1);
         QCOMPARE(one.method, std::string("kernelSpan"));
         QCOMPARE(one.stepSeconds, 3.0);
@@ -62,11 +108,11 @@ private slots:
     {
         // Per-step steps 1.0, 1.25, 2.0 (median 1.25); compute 0.5, 0.5, 0.75 (median 0.5); exposed comm
         // 0.25, 0.5, 0.125 (median 0.25).
-        const std::vector<MeasuredRank> ranks { rank(0, 2, 2.0, 1.0, 0.5, 0.0), rank(1, 2, 2.5, 1.0, 1.5, 0.5),
-            rank(2, 2, 4.0, 1.5, 0.5, 0.25) };
+        const std::vector<MeasuredRank> ranks { rank(0, { { 1.0, 0.5, 0.25, 0.0 } }),
+            rank(1, { { 1.25, 0.5, 0.75, 0.25 } }), rank(2, { { 2.0, 0.75, 0.25, 0.125 } }) };
         const Comparison c = compare(ranks, prediction(1.0, 0.625, 0.25), "hand-made");
         QCOMPARE(c.plan, std::string("hand-made"));
-        QCOMPARE(c.method, std::string("kernelSpanOverSteps"));
+        QCOMPARE(c.method, std::string("profilerStep"));
         QCOMPARE(c.ranks.size(), std::size_t(3));
         QCOMPARE(c.predictedStepSeconds, 1.0);
         QCOMPARE(c.measuredStepSeconds, 1.25);
@@ -88,7 +134,7 @@ private slots:
     void pessimisticAndMixed()
     {
         // Even count: median is the mean of the middle two (1.0 and 3.0 -> 2.0); one rank without steps.
-        const std::vector<MeasuredRank> ranks { rank(0, 1, 1.0, 0.5, 0.0, 0.0), rank(1, 0, 3.0, 0.5, 0.0, 0.0) };
+        const std::vector<MeasuredRank> ranks { rank(0, { { 1.0, 0.5, 0.0, 0.0 } }), unstepped(1, 3.0, 0.5, 0.0, 0.0) };
         const Comparison c = compare(ranks, prediction(2.5, 0.5, 1.0), "p");
         QCOMPARE(c.method, std::string("mixed"));
         QCOMPARE(c.measuredStepSeconds, 2.0);

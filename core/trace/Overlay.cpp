@@ -1,0 +1,408 @@
+#include "trace/Overlay.h"
+
+#include "cost/RankLayout.h"
+#include "trace/TraceAnalysis.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace planscope {
+
+namespace {
+
+using Interval = std::pair<std::int64_t, std::int64_t>;
+
+std::int64_t toNs(double seconds) { return std::llround(seconds * 1e9); }
+double toSeconds(std::int64_t ns) { return double(ns) * 1e-9; }
+
+std::vector<Interval> unionOf(std::vector<Interval> v)
+{
+    std::sort(v.begin(), v.end());
+    std::vector<Interval> out;
+    for (const Interval& iv : v) {
+        if (!out.empty() && iv.first <= out.back().second) out.back().second = std::max(out.back().second, iv.second);
+        else out.push_back(iv);
+    }
+    return out;
+}
+
+std::int64_t lengthOf(const std::vector<Interval>& u)
+{
+    std::int64_t t = 0;
+    for (const Interval& iv : u) t += iv.second - iv.first;
+    return t;
+}
+
+std::int64_t intersectionOf(const std::vector<Interval>& a, const std::vector<Interval>& b)
+{
+    std::int64_t t = 0;
+    for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+        const std::int64_t lo = std::max(a[i].first, b[j].first), hi = std::min(a[i].second, b[j].second);
+        if (hi > lo) t += hi - lo;
+        if (a[i].second < b[j].second) ++i;
+        else ++j;
+    }
+    return t;
+}
+
+// compute / comm intervals relative to the origin -> the decomposition over [0, last end].
+StepDecomposition decompose(std::vector<Interval> compute, std::vector<Interval> comm)
+{
+    StepDecomposition d;
+    std::int64_t end = 0;
+    for (const Interval& iv : compute) end = std::max(end, iv.second);
+    for (const Interval& iv : comm) end = std::max(end, iv.second);
+    const auto cu = unionOf(std::move(compute)), mu = unionOf(std::move(comm));
+    std::vector<Interval> all = cu;
+    all.insert(all.end(), mu.begin(), mu.end());
+    d.windowNs = end;
+    d.computeNs = lengthOf(cu);
+    d.commNs = lengthOf(mu);
+    d.exposedCommNs = d.commNs - intersectionOf(cu, mu);
+    d.idleNs = end - lengthOf(unionOf(std::move(all)));
+    return d;
+}
+
+bool isCommStream(Stream s) { return s == Stream::P2P || s == Stream::DataParallel || s == Stream::ZeroGather; }
+
+StepDecomposition predictedDecomposition(const Timeline& tl, int pipelineRank, std::int64_t originNs)
+{
+    std::vector<Interval> compute, comm;
+    for (const Span& s : tl.spans) {
+        if (s.rank != pipelineRank) continue;
+        const Interval iv { toNs(s.start) - originNs, toNs(s.end) - originNs };
+        (isCommStream(s.stream) ? comm : compute).push_back(iv);
+    }
+    return decompose(std::move(compute), std::move(comm));
+}
+
+// The step to align on: the requested index, else the median-length ProfilerStep; -1 without steps.
+int chooseStep(const MeasuredRank& r, int requested)
+{
+    if (r.stepSpans.empty()) return -1;
+    if (requested >= 0 && requested < int(r.stepSpans.size())) return requested;
+    std::vector<int> order(r.stepSpans.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = int(i);
+    std::stable_sort(order.begin(), order.end(),
+        [&](int a, int b) { return r.stepSpans[std::size_t(a)].durNs < r.stepSpans[std::size_t(b)].durNs; });
+    return order[(order.size() - 1) / 2];
+}
+
+bool inStep(const MeasuredEvent& e, int step) { return step < 0 || e.step == step; }
+
+char kindLetter(SpanKind k)
+{
+    switch (k) {
+    case SpanKind::Forward: return 'F';
+    case SpanKind::Backward: return 'B';
+    case SpanKind::InputGrad: return 'I';
+    case SpanKind::WeightGrad: return 'W';
+    default: return 0;
+    }
+}
+
+bool spanKindOfAction(const std::string& kind, SpanKind& out)
+{
+    static const std::pair<const char*, SpanKind> table[] = { { "F", SpanKind::Forward }, { "B", SpanKind::Backward },
+        { "I", SpanKind::InputGrad }, { "W", SpanKind::WeightGrad }, { "SEND_F", SpanKind::SendActivation },
+        { "SEND_B", SpanKind::SendGradient } };
+    for (const auto& [k, s] : table)
+        if (kind == k) {
+            out = s;
+            return true;
+        }
+    return false;
+}
+
+std::string fmtMs(double seconds)
+{
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.2f ms", seconds * 1e3);
+    return buf;
+}
+
+std::string signedMs(double seconds)
+{
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%+.2f ms", seconds * 1e3);
+    return buf;
+}
+
+double medianSeconds(std::vector<double> v) { return medianOf(v); }
+
+std::string usText(std::int64_t ns)
+{
+    char buf[48];
+    const std::int64_t a = ns < 0 ? -ns : ns;
+    std::snprintf(buf, sizeof buf, "%s%lld.%03lld", ns < 0 ? "-" : "", static_cast<long long>(a / 1000),
+        static_cast<long long>(a % 1000));
+    return buf;
+}
+
+} // namespace
+
+int pipelineRankOf(const Plan& plan, int globalRank)
+{
+    const int pp = std::max(1, plan.parallel.pp);
+    if (globalRank < 0) return 0;
+    const int stride = std::max(1, rankLayout(plan).stridePp);
+    return (globalRank / stride) % pp;
+}
+
+std::string pipelineActionText(const Span& s)
+{
+    if (s.microbatch < 0 || s.stage < 0) return {};
+    if (s.stream == Stream::Compute) {
+        const char k = kindLetter(s.kind);
+        return k ? std::to_string(s.stage) + k + std::to_string(s.microbatch) : std::string();
+    }
+    if (s.kind == SpanKind::SendActivation) return std::to_string(s.stage) + "SEND_F" + std::to_string(s.microbatch);
+    if (s.kind == SpanKind::SendGradient) return std::to_string(s.stage) + "SEND_B" + std::to_string(s.microbatch);
+    return {};
+}
+
+Overlay buildOverlay(const std::vector<MeasuredRank>& ranks, const Plan& plan, const Timeline& timeline,
+    const OverlayOptions& options)
+{
+    Overlay ov;
+    std::int64_t predictedOrigin = 0;
+    if (!timeline.spans.empty()) {
+        double first = timeline.spans.front().start;
+        for (const Span& s : timeline.spans) first = std::min(first, s.start);
+        predictedOrigin = toNs(first);
+    }
+
+    // The step name the first rank aligns on; other ranks use the step of the same name where they have it.
+    std::string stepName;
+    bool cpuSideActions = false;
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+        const MeasuredRank& r = ranks[i];
+        int step = chooseStep(r, options.step);
+        if (!stepName.empty())
+            for (std::size_t k = 0; k < r.stepSpans.size(); ++k)
+                if (r.stepSpans[k].name == stepName) step = int(k);
+        OverlayRank o;
+        o.source = i;
+        o.rank = r.rank;
+        o.pipelineRank = pipelineRankOf(plan, r.rank);
+        o.step = step;
+        bool any = false;
+        for (const MeasuredEvent& e : r.eventList)
+            if (e.kind == EventKind::Kernel && inStep(e, step)) {
+                o.gpuStartNs = any ? std::min(o.gpuStartNs, r.absoluteNs(e.startNs)) : r.absoluteNs(e.startNs);
+                any = true;
+            }
+        if (!any) {
+            ov.notes.push_back("rank " + std::to_string(r.rank) + " (" + r.file + "): no GPU kernels in the step; left out");
+            continue;
+        }
+        if (stepName.empty() && step >= 0) stepName = r.stepSpans[std::size_t(step)].name;
+        if (step < 0) ov.notes.push_back("rank " + std::to_string(r.rank) + ": no ProfilerStep; the whole trace is taken as one step");
+        ov.ranks.push_back(o);
+    }
+    ov.stepName = stepName;
+    if (ov.ranks.empty()) {
+        ov.summary = "Nothing to compare: no rank has GPU kernels.";
+        return ov;
+    }
+    std::int64_t origin = ov.ranks.front().gpuStartNs;
+    for (const OverlayRank& o : ov.ranks) origin = std::min(origin, o.gpuStartNs);
+
+    // Predicted spans that a PP action can name, by (pipeline rank, kind, stage, microbatch).
+    std::map<std::tuple<int, int, int, int>, std::uint32_t> actionSpans;
+    for (std::size_t i = 0; i < timeline.spans.size(); ++i) {
+        const Span& s = timeline.spans[i];
+        if (!pipelineActionText(s).empty())
+            actionSpans.emplace(std::make_tuple(s.rank, int(s.kind), s.stage, s.microbatch), std::uint32_t(i));
+    }
+    std::set<std::pair<int, std::uint32_t>> matched;
+    std::set<int> pipelineRanks;
+    std::map<int, StepDecomposition> predictedByPipelineRank;
+
+    for (std::size_t oi = 0; oi < ov.ranks.size(); ++oi) {
+        OverlayRank& o = ov.ranks[oi];
+        const MeasuredRank& r = ranks[o.source];
+        o.originNs = origin;
+        pipelineRanks.insert(o.pipelineRank);
+        std::vector<Interval> compute, comm;
+        bool gpuActions = false;
+        for (const MeasuredEvent& e : r.eventList) {
+            if (!inStep(e, o.step)) continue;
+            if (e.kind == EventKind::Kernel) {
+                const Interval iv { r.absoluteNs(e.startNs) - origin, r.absoluteNs(e.startNs) + e.durNs - origin };
+                (e.collective != CollectiveKind::None ? comm : compute).push_back(iv);
+            }
+            if (e.kind == EventKind::GpuAnnotation && r.nameOf(e).substr(0, 3) == "PP:") gpuActions = true;
+        }
+        o.measured = decompose(std::move(compute), std::move(comm));
+        auto pd = predictedByPipelineRank.find(o.pipelineRank);
+        if (pd == predictedByPipelineRank.end())
+            pd = predictedByPipelineRank.emplace(o.pipelineRank, predictedDecomposition(timeline, o.pipelineRank, predictedOrigin)).first;
+        o.predicted = pd->second;
+
+        // Pipeline actions: the GPU-side annotations when the trace has them, else the CPU-side ones.
+        const EventKind actionKind = gpuActions ? EventKind::GpuAnnotation : EventKind::CpuAnnotation;
+        for (std::size_t ei = 0; ei < r.eventList.size(); ++ei) {
+            const MeasuredEvent& e = r.eventList[ei];
+            if (e.kind != actionKind || !inStep(e, o.step)) continue;
+            const auto action = parsePipelineAction(r.nameOf(e));
+            if (!action) continue;
+            ++ov.measuredActions;
+            if (!gpuActions) cpuSideActions = true;
+            SpanKind kind = SpanKind::Forward;
+            auto it = spanKindOfAction(action->kind, kind)
+                ? actionSpans.find(std::make_tuple(o.pipelineRank, int(kind), action->stage, action->microbatch))
+                : actionSpans.end();
+            if (it == actionSpans.end()) {
+                ++ov.unmatchedMeasured;
+                continue;
+            }
+            const Span& s = timeline.spans[it->second];
+            OpDelta d;
+            d.overlayRank = oi;
+            d.event = std::uint32_t(ei);
+            d.span = it->second;
+            d.op = std::string(r.nameOf(e).substr(3));
+            d.predictedStartNs = toNs(s.start) - predictedOrigin;
+            d.predictedNs = toNs(s.end) - toNs(s.start);
+            d.measuredStartNs = r.absoluteNs(e.startNs) - origin;
+            d.measuredNs = e.durNs;
+            ov.ops.push_back(std::move(d));
+            matched.emplace(o.pipelineRank, it->second);
+        }
+    }
+    std::stable_sort(ov.ops.begin(), ov.ops.end(), [](const OpDelta& a, const OpDelta& b) {
+        return std::tie(a.overlayRank, a.predictedStartNs) < std::tie(b.overlayRank, b.predictedStartNs);
+    });
+    if (ov.measuredActions > 0)
+        for (const auto& [key, span] : actionSpans)
+            if (pipelineRanks.count(std::get<0>(key)) && !matched.count({ std::get<0>(key), span })) ++ov.unmatchedPredicted;
+
+    std::map<std::string, std::vector<double>> ratios;
+    for (const OpDelta& d : ov.ops) {
+        if (d.predictedNs <= 0) continue;
+        std::string kind = d.op;
+        kind.erase(0, kind.find_first_not_of("0123456789"));
+        kind.erase(kind.find_last_not_of("0123456789") + 1);
+        ratios[kind].push_back(double(d.measuredNs) / double(d.predictedNs));
+    }
+    for (auto& [kind, v] : ratios) ov.opRatios.push_back(OpKindRatio { kind, std::int64_t(v.size()), medianOf(v) });
+
+    // Phases: medians over the ranks of each side's decomposition.
+    auto phase = [&](const char* name, std::int64_t StepDecomposition::*field) {
+        std::vector<double> p, m;
+        for (const OverlayRank& o : ov.ranks) {
+            p.push_back(toSeconds(o.predicted.*field));
+            m.push_back(toSeconds(o.measured.*field));
+        }
+        PhaseDelta d { name, medianSeconds(p), medianSeconds(m), 0 };
+        d.deltaSeconds = d.measuredSeconds - d.predictedSeconds;
+        ov.phases.push_back(d);
+    };
+    phase("compute", &StepDecomposition::computeNs);
+    phase("exposedComm", &StepDecomposition::exposedCommNs);
+    phase("idle", &StepDecomposition::idleNs);
+    phase("step", &StepDecomposition::windowNs);
+    const PhaseDelta* biggest = nullptr;
+    for (const PhaseDelta& p : ov.phases)
+        if (p.phase != "step" && (!biggest || std::abs(p.deltaSeconds) > std::abs(biggest->deltaSeconds))) biggest = &p;
+    ov.biggestGap = biggest ? biggest->phase : "";
+
+    const PhaseDelta& step = ov.phases.back();
+    static const std::map<std::string, std::string> words { { "compute", "compute" },
+        { "exposedComm", "exposed communication" }, { "idle", "idle time (bubbles and waits)" } };
+    if (step.measuredSeconds > 0) {
+        const double err = step.predictedSeconds / step.measuredSeconds - 1;
+        char pct[32];
+        std::snprintf(pct, sizeof pct, "%.0f%%", std::abs(err) * 100);
+        ov.summary = "GPU step measured " + fmtMs(step.measuredSeconds) + ", predicted " + fmtMs(step.predictedSeconds)
+            + ": the prediction is " + (std::abs(err) < 0.005 ? std::string("on target") : std::string(pct) + (err < 0 ? " optimistic" : " pessimistic"));
+        if (biggest && std::abs(biggest->deltaSeconds) > 0)
+            ov.summary += "; the largest gap is " + words.at(biggest->phase) + " (" + signedMs(biggest->deltaSeconds) + " measured vs predicted)";
+        ov.summary += ".";
+    } else {
+        ov.summary = "The aligned step has no measured GPU time.";
+    }
+
+    int worldSize = -1;
+    for (const OverlayRank& o : ov.ranks) worldSize = std::max(worldSize, ranks[o.source].worldSize);
+    if (worldSize > 0 && worldSize != plan.cluster.gpus())
+        ov.notes.push_back("the traces come from a job of " + std::to_string(worldSize) + " ranks and the plan has "
+            + std::to_string(plan.cluster.gpus()) + " GPUs: ranks are mapped to pipeline ranks by the plan's order");
+    if (plan.parallel.tp > 1)
+        ov.notes.push_back("tensor-parallel collectives are inside the predicted compute spans, but are NCCL kernels (communication) in the trace");
+    if (cpuSideActions)
+        ov.notes.push_back("the trace has CPU-side PP: annotations only; their times lead the GPU work they launch");
+    return ov;
+}
+
+std::vector<std::string> syntheticKinetoTraces(const Timeline& timeline, const Plan& plan, std::int64_t baseTimeNs)
+{
+    int rankCount = std::max(1, timeline.schedule.ranks);
+    for (const Span& s : timeline.spans) rankCount = std::max(rankCount, s.rank + 1);
+    const int stride = std::max(1, rankLayout(plan).stridePp);
+    const int world = std::max(plan.cluster.gpus(), rankCount * stride);
+    std::vector<std::string> out;
+    std::int64_t correlation = 1;
+    for (int r = 0; r < rankCount; ++r) {
+        std::vector<const Span*> spans;
+        for (const Span& s : timeline.spans)
+            if (s.rank == r) spans.push_back(&s);
+        std::stable_sort(spans.begin(), spans.end(), [](const Span* a, const Span* b) { return a->start < b->start; });
+        std::int64_t first = 0, last = 0;
+        if (!spans.empty()) {
+            first = toNs(spans.front()->start);
+            for (const Span* s : spans) last = std::max(last, toNs(s->end));
+        }
+        std::string t;
+        t += "{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": [{\"id\": 0, \"name\": \"PlanScope prediction\"}],\n";
+        t += "  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": " + std::to_string(r * stride) + ", \"world_size\": " + std::to_string(world) + "},\n";
+        t += "  \"baseTimeNanoseconds\": " + std::to_string(baseTimeNs) + ",\n  \"traceEvents\": [\n";
+        auto event = [&](const std::string& cat, const std::string& name, int pid, int tid, std::int64_t ts,
+                         std::int64_t dur, const std::string& args) {
+            t += "    {\"ph\": \"X\", \"cat\": \"" + cat + "\", \"name\": \"" + name + "\", \"pid\": " + std::to_string(pid)
+                + ", \"tid\": " + std::to_string(tid) + ", \"ts\": " + usText(ts) + ", \"dur\": " + usText(dur);
+            if (!args.empty()) t += ", \"args\": {" + args + "}";
+            t += "},\n";
+        };
+        const int cpu = 4242;
+        event("user_annotation", "ProfilerStep#1", cpu, cpu, first - 1000, last - first + 2000, "");
+        for (const Span* s : spans) {
+            const std::int64_t start = toNs(s->start), dur = toNs(s->end) - start;
+            int stream = 7;
+            std::string name = "planscope::" + std::string(toString(s->kind)), collArgs;
+            switch (s->stream) {
+            case Stream::P2P:
+                stream = 20;
+                name = "ncclDevKernel_SendRecv(ncclDevComm*, unsigned long, ncclWork*)";
+                collArgs = ", \"Collective name\": \"send\", \"Group size\": 2";
+                break;
+            case Stream::DataParallel:
+            case Stream::ZeroGather: {
+                const bool gather = s->kind == SpanKind::ParamGather;
+                stream = s->stream == Stream::ZeroGather ? 22 : 21;
+                name = gather ? "ncclDevKernel_AllGather_RING_LL(ncclDevComm*, unsigned long, ncclWork*)"
+                              : "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)";
+                collArgs = gather ? ", \"Collective name\": \"_allgather_base\"" : ", \"Collective name\": \"allreduce\"";
+                break;
+            }
+            default: break;
+            }
+            const std::string corr = "\"correlation\": " + std::to_string(correlation++);
+            event("cuda_runtime", "cudaLaunchKernel", cpu, cpu, start, 0, corr);
+            event("kernel", name, 0, stream, start, dur, corr + ", \"stream\": " + std::to_string(stream) + collArgs);
+            const std::string action = pipelineActionText(*s);
+            if (!action.empty()) event("gpu_user_annotation", "PP:" + action, 0, stream, start, dur, "");
+        }
+        if (t.size() >= 2 && t.compare(t.size() - 2, 2, ",\n") == 0) t.erase(t.size() - 2, 1);
+        t += "  ],\n  \"traceName\": \"planscope-synthetic-rank" + std::to_string(r) + "\"\n}\n";
+        out.push_back(std::move(t));
+    }
+    return out;
+}
+
+} // namespace planscope

@@ -1,0 +1,193 @@
+// The measured-run page: importing real traces in the background (progress, cancel, damaged files named with
+// their byte offset), telling traces from plans on drop, the lanes and tables it shows, and a synthetic trace of
+// the open plan's own prediction overlaying with zero deltas in the view as in core.
+#include "TestUtil.h"
+
+#include "PlanDocument.h"
+#include "TraceSet.h"
+#include "trace/TraceAnalysis.h"
+#include "util/Units.h"
+#include "views/TracePage.h"
+#include "views/TraceTimelineView.h"
+
+#include <QFile>
+#include <QImage>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <fstream>
+#include <set>
+
+using namespace planscope;
+
+namespace {
+QString tracePath(const char* name) { return QStringLiteral(PLANSCOPE_SHARED_DIR "/traces/") + QString::fromLatin1(name); }
+
+// A page over a trace set over a document, wired as the main window wires them.
+struct Wired {
+    PlanDocument doc;
+    TraceSet traces;
+    TracePage page;
+    Wired()
+    {
+        traces.setDocument(&doc);
+        page.resize(1400, 900);
+        page.setDocument(&doc);
+        page.setTraceSet(&traces);
+    }
+};
+
+void loadDefault(PlanDocument& doc)
+{
+    QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
+    QVERIFY(doc.load(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/default.plan.json")));
+    QVERIFY(spy.count() > 0 || spy.wait(20000));
+    QVERIFY(doc.timeline());
+}
+} // namespace
+
+class TestTracePage : public QObject {
+    Q_OBJECT
+private slots:
+    void tracesAreToldFromPlans()
+    {
+        QVERIFY(TraceSet::looksLikeTrace(tracePath("nccl_data.json.gz")));
+        QVERIFY(TraceSet::looksLikeTrace(QStringLiteral(PLANSCOPE_SHARED_DIR "/traces"))); // a folder of ranks
+        QVERIFY(!TraceSet::looksLikeTrace(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/default.plan.json")));
+        QTemporaryDir dir;
+        const QString plain = dir.filePath(QStringLiteral("rank0.json"));
+        QFile f(plain);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"schemaVersion\": 1, \"traceEvents\": []}");
+        f.close();
+        QVERIFY(TraceSet::looksLikeTrace(plain));
+        // A folder expands to its trace files only, sorted.
+        const QStringList files = TraceSet::expand(QStringLiteral(PLANSCOPE_SHARED_DIR "/traces"));
+        QCOMPARE(files.size(), 4); // the four .json.gz of shared/traces (README.md and the licence are not traces)
+        QVERIFY(files.first().endsWith(QLatin1String("df_index_resolver.json.gz")));
+    }
+
+    void ncclTraceShowsLanesCollectivesAndTheComparison()
+    {
+        Wired w;
+        PlanDocument& doc = w.doc;
+        TraceSet& traces = w.traces;
+        TracePage& page = w.page;
+        loadDefault(doc);
+        QSignalSpy progress(&traces, &TraceSet::progress);
+        traces.importPaths({ tracePath("nccl_data.json.gz") });
+        traces.waitForImport();
+        QVERIFY(traces.traces());
+        QCOMPARE(traces.traces()->ranks.size(), std::size_t(1));
+        QVERIFY(traces.overlay());
+        QCoreApplication::processEvents();
+        QVERIFY(progress.count() > 0);
+
+        // The README: compute on stream 7, NCCL on stream 40 — both are GPU rows of rank 0, and the predicted ghost
+        // rows of pipeline rank 0 come first.
+        std::set<std::int64_t> streams;
+        for (const TraceRow& r : page.timelineView()->rows())
+            if (r.kind == TraceRow::GpuStream) streams.insert(r.tid);
+        QVERIFY(streams.count(7) && streams.count(40));
+        QCOMPARE(int(page.timelineView()->rows().front().kind), int(TraceRow::PredictedCompute));
+
+        // The collectives table shows the all-reduces' bandwidth as core computes it (formula tested in core).
+        const MeasuredRank& r = traces.traces()->ranks.front();
+        const auto stats = collectiveStats(r);
+        QVERIFY(!stats.empty());
+        const QStringList rows = page.tableRows(QStringLiteral("collectives"));
+        bool found = false;
+        for (const QString& row : rows)
+            if (row.startsWith(QLatin1String("AllReduce |"))
+                && row.contains(QString::number(stats.front().busBandwidth / 1e9, 'f', 2) + QStringLiteral(" GB/s")))
+                found = true;
+        QVERIFY2(found, qPrintable(rows.join(QLatin1Char('\n'))));
+        QVERIFY(page.summaryText().contains(QLatin1String("GPU step measured")));
+        QCOMPARE(page.tableRows(QStringLiteral("phases")).size(), 4); // compute, exposed comm, idle, step; no PP ops
+        QVERIFY(!page.tableRows(QStringLiteral("kernels")).isEmpty());
+
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("trace.png"));
+        QString error;
+        QVERIFY2(page.exportTo(png, {}, &error), qPrintable(error));
+        QCOMPARE(QImage(png).size(), page.size());
+    }
+
+    void cancelKeepsWhatWasThere()
+    {
+        TraceSet traces;
+        traces.importPaths({ tracePath("df_index_resolver.json.gz") });
+        traces.cancel();
+        traces.waitForImport();
+        QVERIFY(!traces.traces());
+        QVERIFY(traces.statusText().contains(QLatin1String("cancelled")));
+    }
+
+    void damagedFileIsNamedWithItsOffset()
+    {
+        QTemporaryDir dir;
+        QFile gz(tracePath("sampled_rank-0.json.gz"));
+        QVERIFY(gz.open(QIODevice::ReadOnly));
+        const QByteArray bytes = gz.readAll();
+        const QString cut = dir.filePath(QStringLiteral("cut.json.gz"));
+        QFile out(cut);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(bytes.left(bytes.size() / 2)); // a gzip stream cut in half
+        out.close();
+        Wired w;
+        TraceSet& traces = w.traces;
+        traces.importPaths({ cut });
+        traces.waitForImport();
+        QVERIFY(traces.traces());
+        QCOMPARE(traces.traces()->skipped.size(), std::size_t(1));
+        QVERIFY(traces.traces()->skipped.front().offset > 0);
+        QVERIFY(traces.statusText().contains(QLatin1String("damaged")));
+        QCOMPARE(traces.traces()->ranks.size(), std::size_t(1)); // the head that parsed is kept
+    }
+
+    void syntheticTraceOfThePredictionOverlaysWithZeroDeltas()
+    {
+        Wired w;
+        PlanDocument& doc = w.doc;
+        TraceSet& traces = w.traces;
+        TracePage& page = w.page;
+        loadDefault(doc);
+        QTemporaryDir dir;
+        const auto texts = syntheticKinetoTraces(*doc.timeline(), doc.predictedPlan());
+        for (std::size_t i = 0; i < texts.size(); ++i) {
+            std::ofstream f(dir.filePath(QStringLiteral("rank%1.json").arg(i)).toStdString());
+            f << texts[i];
+        }
+        traces.importPaths({ dir.path() });
+        traces.waitForImport();
+        const auto overlay = traces.overlay();
+        QVERIFY(overlay);
+        QCOMPARE(overlay->ranks.size(), texts.size());
+        QVERIFY(!overlay->ops.empty());
+        for (const OpDelta& d : overlay->ops) QVERIFY(d.startDeltaNs() == 0 && d.durationDeltaNs() == 0);
+        QVERIFY2(page.summaryText().contains(QLatin1String("on target")), qPrintable(page.summaryText()));
+        QCOMPARE(page.tableRows(QStringLiteral("ops")).size(), int(overlay->ops.size()));
+
+        // Hovering a matched action in the view tells its predicted span and a zero delta.
+        TraceTimelineView* view = page.timelineView();
+        const QRect area = view->timeArea();
+        const TimeViewport vp = view->viewport();
+        bool checked = false;
+        const QString zero = QStringLiteral("+") + QString::fromStdString(units::formatSeconds(0));
+        for (std::size_t ri = 0; ri < view->rows().size(); ++ri) {
+            const TraceRow& row = view->rows()[ri];
+            if (row.kind != TraceRow::Annotations || row.items.empty() || row.items.front().match < 0) continue;
+            const TraceItem& it = row.items.front();
+            const double mid = 0.5 * double(it.start + it.end) * 1e-9;
+            const QPoint pos(area.left() + int(vp.toX(mid)), area.top() + int(view->rowTop(ri)) + 4);
+            const QString text = view->describeAt(pos);
+            QVERIFY2(text.contains(QLatin1String("predicted: starts")), qPrintable(text));
+            QVERIFY2(text.contains(QStringLiteral("start %1, duration %1").arg(zero)), qPrintable(text));
+            checked = true;
+            break;
+        }
+        QVERIFY(checked);
+    }
+};
+
+QTEST_MAIN(TestTracePage)
+#include "tst_trace_page.moc"

@@ -1,0 +1,77 @@
+// The measured side of the app: Kineto traces (one file per rank, or a folder of them) imported off the GUI
+// thread with progress and cancel, published as one immutable set (DESIGN.md section 2), and the overlay of that
+// set on the open plan's predicted timeline, rebuilt when either side changes.
+#pragma once
+
+#include "trace/KinetoImport.h"
+#include "trace/Overlay.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QPointer>
+#include <QStringList>
+#include <atomic>
+#include <memory>
+#include <vector>
+
+namespace planscope {
+
+class PlanDocument;
+
+struct TraceImport {
+    std::vector<MeasuredRank> ranks; // sorted by rank (unknown ranks last, in file order)
+    std::vector<SkippedRegion> skipped; // damaged files (partly imported) and files that could not be read
+    bool cancelled = false;
+};
+
+class TraceSet : public QObject {
+    Q_OBJECT
+public:
+    explicit TraceSet(QObject* parent = nullptr);
+    ~TraceSet() override;
+
+    void setDocument(PlanDocument* document);
+
+    // Imports the files (folders expand to their *.json and *.json.gz files) in the background, replacing the
+    // current set when done. A running import is cancelled first.
+    void importPaths(const QStringList& paths);
+    void cancel();
+    void clear();
+    bool isImporting() const { return m_watcher.isRunning(); }
+    // Blocks until the running import (if any) is published; for the command line's --screenshot and tests.
+    void waitForImport();
+
+    std::shared_ptr<const TraceImport> traces() const { return m_traces; }
+    // Null without traces or without a simulated timeline for the open plan.
+    std::shared_ptr<const Overlay> overlay() const { return m_overlay; }
+    // Which ProfilerStep the overlay aligns (-1: the median-length one).
+    void setStep(int step);
+    int step() const { return m_step; }
+    QString statusText() const { return m_status; }
+
+    // A dropped or opened path that is a trace rather than a plan: a folder, a gzip file, or JSON whose head
+    // has "traceEvents" and not the plan schema.
+    static bool looksLikeTrace(const QString& path);
+    // The *.json / *.json.gz files a path stands for (a folder's, sorted; a file itself).
+    static QStringList expand(const QString& path);
+
+Q_SIGNALS:
+    void importStarted();
+    void progress(double fraction); // 0..1 over all files' bytes
+    void tracesChanged();
+    void overlayChanged();
+
+private:
+    void published();
+    void rebuildOverlay();
+
+    QPointer<PlanDocument> m_document;
+    QFutureWatcher<std::shared_ptr<TraceImport>> m_watcher;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    std::shared_ptr<const TraceImport> m_traces;
+    std::shared_ptr<const Overlay> m_overlay;
+    int m_step = -1;
+    QString m_status;
+};
+
+} // namespace planscope

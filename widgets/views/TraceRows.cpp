@@ -1,0 +1,174 @@
+#include "TraceRows.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace planscope {
+
+namespace {
+
+bool isCommStream(Stream s) { return s == Stream::P2P || s == Stream::DataParallel || s == Stream::ZeroGather; }
+
+void finish(TraceRow& row)
+{
+    std::stable_sort(row.items.begin(), row.items.end(), [](const TraceItem& a, const TraceItem& b) { return a.start < b.start; });
+    for (const TraceItem& it : row.items) row.maxDuration = std::max(row.maxDuration, it.end - it.start);
+}
+
+// Splits items into depth rows: an item nests one deeper than every item still open at its start.
+std::vector<std::vector<TraceItem>> stack(std::vector<TraceItem> items)
+{
+    std::stable_sort(items.begin(), items.end(), [](const TraceItem& a, const TraceItem& b) {
+        return a.start != b.start ? a.start < b.start : (a.end - a.start) > (b.end - b.start);
+    });
+    std::vector<std::vector<TraceItem>> rows;
+    std::vector<std::int64_t> open; // end times of the open items, outermost first
+    for (const TraceItem& it : items) {
+        while (!open.empty() && open.back() <= it.start) open.pop_back();
+        const std::size_t depth = std::min<std::size_t>(open.size(), kMaxTraceDepth - 1);
+        if (rows.size() <= depth) rows.resize(depth + 1);
+        rows[depth].push_back(it);
+        open.push_back(it.end);
+    }
+    return rows;
+}
+
+} // namespace
+
+bool phaseOfAnnotation(std::string_view name, SpanKind& kind)
+{
+    if (auto action = parsePipelineAction(name)) {
+        static const std::pair<const char*, SpanKind> kinds[] = { { "F", SpanKind::Forward }, { "B", SpanKind::Backward },
+            { "I", SpanKind::InputGrad }, { "W", SpanKind::WeightGrad }, { "SEND_F", SpanKind::SendActivation },
+            { "RECV_F", SpanKind::SendActivation }, { "SEND_B", SpanKind::SendGradient }, { "RECV_B", SpanKind::SendGradient },
+            { "UNSHARD", SpanKind::ParamGather }, { "RESHARD", SpanKind::ParamGather }, { "REDUCE_GRAD", SpanKind::GradReduce } };
+        for (const auto& [k, s] : kinds)
+            if (action->kind == k) {
+                kind = s;
+                return true;
+            }
+        return false;
+    }
+    auto has = [&](std::string_view s) { return name.find(s) != std::string_view::npos; };
+    if (name.substr(0, 5) == "nccl:") kind = SpanKind::GradReduce;
+    else if (has("## forward") || name == "forward") kind = SpanKind::Forward;
+    else if (has("## backward") || name == "backward") kind = SpanKind::Backward;
+    else if (has("## optimizer") || name.substr(0, 15) == "Optimizer.step#") kind = SpanKind::OptimizerStep;
+    else return false;
+    return true;
+}
+
+std::vector<TraceRow> buildTraceRows(const std::vector<MeasuredRank>& ranks, const Overlay& overlay,
+    const Timeline* predicted, bool withCpu)
+{
+    std::vector<TraceRow> rows;
+    std::int64_t predictedOrigin = 0;
+    if (predicted && !predicted->spans.empty()) {
+        double first = predicted->spans.front().start;
+        for (const Span& s : predicted->spans) first = std::min(first, s.start);
+        predictedOrigin = std::llround(first * 1e9);
+    }
+    std::map<std::pair<std::size_t, std::uint32_t>, std::int32_t> matchOf; // (overlay rank, event) -> op
+    for (std::size_t i = 0; i < overlay.ops.size(); ++i) matchOf[{ overlay.ops[i].overlayRank, overlay.ops[i].event }] = std::int32_t(i);
+
+    for (std::size_t oi = 0; oi < overlay.ranks.size(); ++oi) {
+        const OverlayRank& o = overlay.ranks[oi];
+        const MeasuredRank& r = ranks[o.source];
+        const std::size_t firstRow = rows.size();
+        auto row = [&](TraceRow::Kind kind, std::int64_t tid, int depth) {
+            TraceRow t;
+            t.kind = kind;
+            t.overlayRank = oi;
+            t.rankIndex = o.source;
+            t.tid = tid;
+            t.depth = depth;
+            return t;
+        };
+
+        if (predicted) {
+            TraceRow compute = row(TraceRow::PredictedCompute, -1, 0), comm = row(TraceRow::PredictedComm, -1, 0);
+            for (std::size_t i = 0; i < predicted->spans.size(); ++i) {
+                const Span& s = predicted->spans[i];
+                if (s.rank != o.pipelineRank) continue;
+                TraceItem it { std::llround(s.start * 1e9) - predictedOrigin, std::llround(s.end * 1e9) - predictedOrigin,
+                    std::uint32_t(i), TraceColor::Predicted, s.kind, -1 };
+                (isCommStream(s.stream) ? comm : compute).items.push_back(it);
+            }
+            for (TraceRow* t : { &compute, &comm })
+                if (!t->items.empty()) {
+                    finish(*t);
+                    rows.push_back(std::move(*t));
+                }
+        }
+
+        // Measured: annotations (GPU-side, else CPU-side PP actions), GPU streams, CPU threads.
+        std::vector<TraceItem> annotations;
+        std::map<std::int32_t, std::vector<TraceItem>> gpuLanes, cpuLanes;
+        bool gpuAnnotations = false;
+        for (const MeasuredEvent& e : r.eventList)
+            if (e.kind == EventKind::GpuAnnotation) gpuAnnotations = true;
+        for (std::size_t ei = 0; ei < r.eventList.size(); ++ei) {
+            const MeasuredEvent& e = r.eventList[ei];
+            TraceItem it { r.absoluteNs(e.startNs) - o.originNs, r.absoluteNs(e.startNs) + e.durNs - o.originNs,
+                std::uint32_t(ei), TraceColor::Compute, SpanKind::Forward, -1 };
+            if (auto m = matchOf.find({ oi, std::uint32_t(ei) }); m != matchOf.end()) it.match = m->second;
+            const std::string_view name = r.nameOf(e);
+            switch (e.kind) {
+            case EventKind::Kernel:
+                if (e.collective == CollectiveKind::SendRecv) it.color = TraceColor::SendRecv;
+                else if (e.collective != CollectiveKind::None) it.color = TraceColor::Collective;
+                gpuLanes[e.lane].push_back(it);
+                break;
+            case EventKind::Memcpy:
+            case EventKind::Memset:
+                it.color = TraceColor::Memcpy;
+                gpuLanes[e.lane].push_back(it);
+                break;
+            case EventKind::GpuAnnotation:
+                if (name.substr(0, 13) == "ProfilerStep#") break; // the step is the axis' origin, not a bar
+                it.color = phaseOfAnnotation(name, it.kind) ? TraceColor::Phase : TraceColor::Annotation;
+                annotations.push_back(it);
+                break;
+            case EventKind::CpuOp:
+            case EventKind::CpuAnnotation:
+                if (!gpuAnnotations && e.kind == EventKind::CpuAnnotation && parsePipelineAction(name)) {
+                    phaseOfAnnotation(name, it.kind);
+                    it.color = TraceColor::Phase;
+                    annotations.push_back(it);
+                }
+                if (withCpu) {
+                    it.color = phaseOfAnnotation(name, it.kind) ? TraceColor::Phase : TraceColor::Cpu;
+                    cpuLanes[e.lane].push_back(it);
+                }
+                break;
+            }
+        }
+        int depth = 0;
+        for (auto& items : stack(std::move(annotations))) {
+            TraceRow t = row(TraceRow::Annotations, -1, depth++);
+            t.items = std::move(items);
+            finish(t);
+            rows.push_back(std::move(t));
+        }
+        for (auto& [lane, items] : gpuLanes) {
+            TraceRow t = row(TraceRow::GpuStream, r.lanes[std::size_t(lane)].tid, 0);
+            t.items = std::move(items);
+            finish(t);
+            rows.push_back(std::move(t));
+        }
+        for (auto& [lane, items] : cpuLanes) {
+            depth = 0;
+            for (auto& level : stack(std::move(items))) {
+                TraceRow t = row(TraceRow::CpuThread, r.lanes[std::size_t(lane)].tid, depth++);
+                t.items = std::move(level);
+                finish(t);
+                rows.push_back(std::move(t));
+            }
+        }
+        if (rows.size() > firstRow) rows[firstRow].firstOfRank = true;
+    }
+    return rows;
+}
+
+} // namespace planscope

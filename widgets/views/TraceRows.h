@@ -1,0 +1,59 @@
+// The rows of the measured-vs-predicted timeline (TraceTimelineView), built once per overlay and kept free of
+// widgets so tests can check them: per overlaid rank, the predicted compute and communication of its pipeline
+// rank (drawn as ghosts), its annotations (PP: actions, "## forward ##", nccl:*), its GPU streams and, on request,
+// its CPU threads. Nested annotations and CPU ops stack into depth sub-rows. Times are ns from the overlay origin.
+#pragma once
+
+#include "sim/Timeline.h"
+#include "trace/KinetoImport.h"
+#include "trace/Overlay.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace planscope {
+
+// What colour an item takes.
+enum class TraceColor : std::uint8_t {
+    Compute, // a compute kernel
+    Memcpy, // gpu_memcpy / gpu_memset
+    Collective, // an NCCL kernel other than send/receive
+    SendRecv, // an NCCL send/receive kernel
+    Cpu, // cpu_op or a CPU annotation that names no phase
+    Annotation, // a GPU annotation that names no phase
+    Predicted, // a predicted span: the SpanKind in `kind` decides
+    Phase, // an annotation naming a phase or a PP action: the SpanKind in `kind` decides
+};
+
+struct TraceItem {
+    std::int64_t start = 0, end = 0;
+    std::uint32_t index = 0; // event index (measured rows) or span index (predicted rows)
+    TraceColor color = TraceColor::Compute;
+    SpanKind kind = SpanKind::Forward;
+    std::int32_t match = -1; // index into Overlay::ops for a matched PP action
+};
+
+struct TraceRow {
+    enum Kind : std::uint8_t { PredictedCompute, PredictedComm, Annotations, GpuStream, CpuThread };
+    Kind kind = GpuStream;
+    std::size_t overlayRank = 0;
+    std::size_t rankIndex = 0; // into TraceImport::ranks
+    std::int64_t tid = -1; // stream or thread
+    int depth = 0; // sub-row of a stacked lane
+    bool firstOfRank = false;
+    std::vector<TraceItem> items; // sorted by start
+    std::int64_t maxDuration = 0; // for culling: an item starting before (viewStart - maxDuration) cannot be seen
+};
+
+// Max depth sub-rows of one annotation or CPU lane; deeper items go to the last one.
+constexpr int kMaxTraceDepth = 4;
+
+// The SpanKind an annotation's name stands for ("PP:0F1" forward, "## backward ##" backward, "nccl:all_reduce"
+// gradient reduction, "Optimizer.step#..." optimizer); false when it names none.
+bool phaseOfAnnotation(std::string_view name, SpanKind& kind);
+
+std::vector<TraceRow> buildTraceRows(const std::vector<MeasuredRank>& ranks, const Overlay& overlay,
+    const Timeline* predicted, bool withCpu);
+
+} // namespace planscope

@@ -1,0 +1,77 @@
+// Measured lanes against predicted ones on one time axis (issue 6): for every overlaid rank, the prediction of
+// its pipeline rank as ghost bars, then its annotations, GPU streams and (optionally) CPU threads from the trace,
+// all aligned at the chosen ProfilerStep (time 0 = the step's first GPU work on the earliest rank). Wheel zooms
+// around the pointer, dragging pans, a double-click fits; hovering a bar says what it is, and for a matched
+// PP: action how far it is from its predicted span, which is outlined.
+#pragma once
+
+#include "TraceRows.h"
+#include "timeline/TimelineLayout.h"
+
+#include <QWidget>
+#include <memory>
+
+class QScrollBar;
+
+namespace planscope {
+
+struct TraceImport;
+
+class TraceTimelineView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TraceTimelineView(QWidget* parent = nullptr);
+
+    // Shows the traces over the overlay (the prediction may be null: measured lanes only).
+    void setData(std::shared_ptr<const TraceImport> traces, std::shared_ptr<const Overlay> overlay,
+        std::shared_ptr<const Timeline> predicted);
+    void setShowCpu(bool show);
+    bool showCpu() const { return m_showCpu; }
+    void zoomToFit();
+
+    const std::vector<TraceRow>& rows() const { return m_rows; }
+    const TimeViewport& viewport() const { return m_viewport; } // seconds from the origin
+    // The tooltip text for a point in widget coordinates (empty where there is nothing).
+    QString describeAt(QPoint pos) const;
+    QSize sizeHint() const override { return { 900, 420 }; }
+    QRect timeArea() const; // where time is drawn, in widget coordinates
+    double rowTop(std::size_t row) const { return m_rowY[row]; } // content y (add timeArea().top() - scroll)
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    bool event(QEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+
+private:
+    struct Hit {
+        int row = -1;
+        int item = -1;
+    };
+    void rebuild();
+    void updateScroll();
+    double rowHeight(const TraceRow& row) const;
+    double contentHeight() const;
+    QString rowLabel(const TraceRow& row) const;
+    QColor colorOf(const TraceItem& item) const;
+    Hit hitAt(QPoint pos) const;
+
+    std::shared_ptr<const TraceImport> m_traces;
+    std::shared_ptr<const Overlay> m_overlay;
+    std::shared_ptr<const Timeline> m_predicted;
+    std::vector<TraceRow> m_rows;
+    std::vector<double> m_rowY; // content y of each row
+    bool m_showCpu = false;
+    TimeViewport m_viewport;
+    QScrollBar* m_scroll;
+    QPoint m_dragFrom;
+    TimeViewport m_dragViewport;
+    bool m_dragging = false;
+    Hit m_hover;
+};
+
+} // namespace planscope
