@@ -153,10 +153,13 @@ void TraceSet::rebuildOverlay()
 {
     std::shared_ptr<const Overlay> next;
     const auto timeline = m_document ? m_document->timeline() : nullptr;
-    if (m_traces && !m_traces->ranks.empty() && timeline) {
+    if (m_traces && !m_traces->ranks.empty()) {
         OverlayOptions options;
         options.step = m_step;
-        next = std::make_shared<const Overlay>(buildOverlay(m_traces->ranks, m_document->predictedPlan(), *timeline, options));
+        // Without a simulated plan the measured lanes are still aligned at the step (against an empty prediction).
+        static const Timeline none;
+        next = std::make_shared<const Overlay>(
+            buildOverlay(m_traces->ranks, timeline ? m_document->predictedPlan() : Plan {}, timeline ? *timeline : none, options));
     }
     m_overlay = std::move(next);
     emit overlayChanged();

@@ -42,7 +42,7 @@ public:
     void waitForImport();
 
     std::shared_ptr<const TraceImport> traces() const { return m_traces; }
-    // Null without traces or without a simulated timeline for the open plan.
+    // Null without traces; without a simulated timeline for the open plan, its predicted side is empty.
     std::shared_ptr<const Overlay> overlay() const { return m_overlay; }
     // Which ProfilerStep the overlay aligns (-1: the median-length one).
     void setStep(int step);

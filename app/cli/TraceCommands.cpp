@@ -247,10 +247,12 @@ json overlayToJson(const Overlay& ov, const std::vector<MeasuredRank>& ranks)
             { "predictedStartSeconds", double(d->predictedStartNs) * 1e-9 }, { "predictedSeconds", double(d->predictedNs) * 1e-9 },
             { "measuredStartSeconds", double(d->measuredStartNs) * 1e-9 }, { "measuredSeconds", double(d->measuredNs) * 1e-9 },
             { "startDeltaSeconds", double(d->startDeltaNs()) * 1e-9 }, { "durationDeltaSeconds", double(d->durationDeltaNs()) * 1e-9 } });
+    json notes = json::array();
+    for (const OverlayNote& n : ov.notes) notes.push_back(n.text);
     std::int64_t nonZero = 0;
     for (const OpDelta& d : ov.ops) nonZero += d.startDeltaNs() != 0 || d.durationDeltaNs() != 0;
     return json { { "stepName", ov.stepName.empty() ? json(nullptr) : json(ov.stepName) }, { "ranks", jr }, { "phases", phases },
-        { "biggestGap", ov.biggestGap }, { "summary", ov.summary }, { "notes", ov.notes },
+        { "biggestGap", ov.biggestGap }, { "summary", ov.summary }, { "notes", notes },
         { "ops", json { { "matched", ov.ops.size() }, { "withNonZeroDelta", nonZero }, { "measuredActions", ov.measuredActions },
                      { "unmatchedMeasured", ov.unmatchedMeasured }, { "unmatchedPredicted", ov.unmatchedPredicted },
                      { "byKind", kinds }, { "largestDurationDeltas", largest } } } };
@@ -415,7 +417,7 @@ int cmdImport(const Args& a, std::ostream& out, std::ostream& err)
                 }
             }
             out << "  " << overlay->summary << "\n";
-            for (const std::string& n : overlay->notes) out << "  note: " << n << "\n";
+            for (const OverlayNote& n : overlay->notes) out << "  note: " << n.text << "\n";
         }
         for (const auto& s : skipped)
             out << "skipped " << s["file"].get<std::string>() << " at byte " << s["offset"].get<std::int64_t>()

@@ -197,11 +197,14 @@ Overlay buildOverlay(const std::vector<MeasuredRank>& ranks, const Plan& plan, c
                 any = true;
             }
         if (!any) {
-            ov.notes.push_back("rank " + std::to_string(r.rank) + " (" + r.file + "): no GPU kernels in the step; left out");
+            ov.notes.push_back({ OverlayNote::NoKernels, r.rank, 0, 0,
+                "rank " + std::to_string(r.rank) + " (" + r.file + "): no GPU kernels in the step; left out" });
             continue;
         }
         if (stepName.empty() && step >= 0) stepName = r.stepSpans[std::size_t(step)].name;
-        if (step < 0) ov.notes.push_back("rank " + std::to_string(r.rank) + ": no ProfilerStep; the whole trace is taken as one step");
+        if (step < 0)
+            ov.notes.push_back({ OverlayNote::NoSteps, r.rank, 0, 0,
+                "rank " + std::to_string(r.rank) + ": no ProfilerStep; the whole trace is taken as one step" });
         ov.ranks.push_back(o);
     }
     ov.stepName = stepName;
@@ -331,12 +334,15 @@ Overlay buildOverlay(const std::vector<MeasuredRank>& ranks, const Plan& plan, c
     int worldSize = -1;
     for (const OverlayRank& o : ov.ranks) worldSize = std::max(worldSize, ranks[o.source].worldSize);
     if (worldSize > 0 && worldSize != plan.cluster.gpus())
-        ov.notes.push_back("the traces come from a job of " + std::to_string(worldSize) + " ranks and the plan has "
-            + std::to_string(plan.cluster.gpus()) + " GPUs: ranks are mapped to pipeline ranks by the plan's order");
+        ov.notes.push_back({ OverlayNote::WorldSize, -1, worldSize, plan.cluster.gpus(),
+            "the traces come from a job of " + std::to_string(worldSize) + " ranks and the plan has "
+                + std::to_string(plan.cluster.gpus()) + " GPUs: ranks are mapped to pipeline ranks by the plan's order" });
     if (plan.parallel.tp > 1)
-        ov.notes.push_back("tensor-parallel collectives are inside the predicted compute spans, but are NCCL kernels (communication) in the trace");
+        ov.notes.push_back({ OverlayNote::TensorParallelInCompute, -1, 0, 0,
+            "tensor-parallel collectives are inside the predicted compute spans, but are NCCL kernels (communication) in the trace" });
     if (cpuSideActions)
-        ov.notes.push_back("the trace has CPU-side PP: annotations only; their times lead the GPU work they launch");
+        ov.notes.push_back({ OverlayNote::CpuSideActions, -1, 0, 0,
+            "the trace has CPU-side PP: annotations only; their times lead the GPU work they launch" });
     return ov;
 }
 

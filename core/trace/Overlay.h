@@ -62,6 +62,16 @@ struct PhaseDelta {
     double deltaSeconds = 0; // measured - predicted
 };
 
+// A caveat of the overlay: a key the app translates, the numbers it needs, and the English text the CLI prints.
+struct OverlayNote {
+    enum Kind : std::uint8_t { NoKernels, NoSteps, WorldSize, TensorParallelInCompute, CpuSideActions };
+    Kind kind = NoSteps;
+    int rank = -1; // NoKernels, NoSteps
+    int worldSize = 0; // WorldSize: the traces' job
+    int planGpus = 0; // WorldSize: the plan's
+    std::string text;
+};
+
 struct Overlay {
     std::string stepName; // of the first rank ("ProfilerStep#5"); empty: whole trace
     std::vector<OverlayRank> ranks;
@@ -75,7 +85,7 @@ struct Overlay {
     std::vector<PhaseDelta> phases; // compute, exposedComm, idle, step
     std::string biggestGap; // the phase (other than step) with the largest |delta|
     std::string summary; // one sentence: how far off and where
-    std::vector<std::string> notes; // caveats (world-size mismatch, no steps, TP inside compute, ...)
+    std::vector<OverlayNote> notes; // caveats (world-size mismatch, no steps, TP inside compute, ...)
 };
 
 struct OverlayOptions {

@@ -769,6 +769,26 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
         <source>&amp;Dark</source>
         <translation>深色(&amp;D)</translation>
     </message>
+    <message>
+        <source>Measured Run</source>
+        <translation>实测运行</translation>
+    </message>
+    <message>
+        <source>Measured &amp;Run</source>
+        <translation>实测运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Traces…</source>
+        <translation>打开跟踪文件(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Open Traces</source>
+        <translation>打开跟踪文件</translation>
+    </message>
+    <message>
+        <source>PyTorch profiler traces (*.json *.json.gz);;All files (*)</source>
+        <translation>PyTorch Profiler 跟踪文件 (*.json *.json.gz);;所有文件 (*)</translation>
+    </message>
 </context>
 <context>
     <name>planscope::MemoryBarsView</name>
@@ -2062,6 +2082,383 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
     <message>
         <source>Cannot write %1</source>
         <translation>无法写入 %1</translation>
+    </message>
+</context>
+<context>
+    <name>planscope::TracePage</name>
+    <message>
+        <source>Open Traces</source>
+        <translation>打开跟踪文件</translation>
+    </message>
+    <message>
+        <source>PyTorch profiler traces (*.json *.json.gz);;All files (*)</source>
+        <translation>PyTorch Profiler 跟踪文件 (*.json *.json.gz);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Measured run</source>
+        <translation>实测运行</translation>
+    </message>
+    <message>
+        <source>Open Traces…</source>
+        <translation>打开跟踪文件…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Align at</source>
+        <translation>对齐到</translation>
+    </message>
+    <message>
+        <source>CPU threads</source>
+        <translation>CPU 线程</translation>
+    </message>
+    <message>
+        <source>Prediction vs measurement</source>
+        <translation>预测与实测对比</translation>
+    </message>
+    <message>
+        <source>Collectives</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <source>Top kernels</source>
+        <translation>耗时最多的内核</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>median step</source>
+        <translation>中位数步</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>秩 %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 (byte %3); what came before was imported where possible</source>
+        <translation>%1：%2（字节偏移 %3）；已尽可能导入此前的内容</translation>
+    </message>
+    <message>
+        <source>Drop PyTorch profiler traces here (one .json or .json.gz per rank, or a folder of them), or use Open Traces…. With a plan open, the measured lanes are drawn against the predicted ones and the gap is split into compute, exposed communication and idle time.</source>
+        <translation>将 PyTorch Profiler 跟踪文件拖放到这里（每个秩一个 .json 或 .json.gz，或包含它们的文件夹），或使用“打开跟踪文件…”。打开方案后，实测泳道将与预测泳道对照绘制，差距被拆分为计算、暴露通信和空闲时间。</translation>
+    </message>
+    <message>
+        <source>Aligned at the start of %1&apos;s GPU work on the earliest rank.</source>
+        <translation>对齐于最早的秩上 %1 的 GPU 工作起点。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s) measured. Open a plan to compare them with its prediction.</source>
+        <translation>
+            <numerusform>已实测 %n 个秩。打开一个方案即可与其预测进行对比。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 × %2 over %3 ranks: median %4 in %5, busBw %6 (a lower bound)</source>
+        <translation>%1 × %2，%3 个秩：中位数 %4，耗时 %5，busBw %6（下界）</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>exposed communication</source>
+        <translation>暴露通信</translation>
+    </message>
+    <message>
+        <source>idle (bubbles, waits)</source>
+        <translation>空闲（气泡、等待）</translation>
+    </message>
+    <message>
+        <source>GPU step</source>
+        <translation>GPU 单步</translation>
+    </message>
+    <message>
+        <source>PP:%1 ops (median of %2)</source>
+        <translation>PP:%1 操作（%2 个的中位数）</translation>
+    </message>
+    <message>
+        <source>No PP: actions in the trace; phases are compared on GPU kernels only.</source>
+        <translation>跟踪中没有 PP: 操作；仅按 GPU 内核比较各阶段。</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>Δ</source>
+        <translation>Δ</translation>
+    </message>
+    <message>
+        <source>Ratio</source>
+        <translation>比值</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>秩</translation>
+    </message>
+    <message>
+        <source>Predicted start</source>
+        <translation>预测开始</translation>
+    </message>
+    <message>
+        <source>Measured start</source>
+        <translation>实测开始</translation>
+    </message>
+    <message>
+        <source>Δ start</source>
+        <translation>Δ 开始</translation>
+    </message>
+    <message>
+        <source>Δ duration</source>
+        <translation>Δ 时长</translation>
+    </message>
+    <message>
+        <source>no metadata</source>
+        <translation>无元数据</translation>
+    </message>
+    <message>
+        <source>Collective</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>通信组</translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation>内核数</translation>
+    </message>
+    <message>
+        <source>Bytes (median)</source>
+        <translation>字节数（中位数）</translation>
+    </message>
+    <message>
+        <source>Time (median)</source>
+        <translation>耗时（中位数）</translation>
+    </message>
+    <message>
+        <source>algBw</source>
+        <translation>algBw</translation>
+    </message>
+    <message>
+        <source>busBw (lower bound)</source>
+        <translation>busBw（下界）</translation>
+    </message>
+    <message>
+        <source>Kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>次数</translation>
+    </message>
+    <message>
+        <source>GPU time</source>
+        <translation>GPU 时间</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>占比</translation>
+    </message>
+    <message>
+        <source>time from the aligned step start (ms)</source>
+        <translation>距对齐步起点的时间 (ms)</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>measured allocated (GPU %1)</source>
+        <translation>实测已分配（GPU %1）</translation>
+    </message>
+    <message>
+        <source>measured reserved</source>
+        <translation>实测已预留</translation>
+    </message>
+    <message>
+        <source>measured peak allocated (GPU %1)</source>
+        <translation>实测峰值已分配（GPU %1）</translation>
+    </message>
+    <message>
+        <source>measured peak reserved (GPU %1)</source>
+        <translation>实测峰值已预留（GPU %1）</translation>
+    </message>
+    <message>
+        <source>predicted (PP rank %1)</source>
+        <translation>预测（PP 秩 %1）</translation>
+    </message>
+    <message>
+        <source>predicted peak (all terms)</source>
+        <translation>预测峰值（全部项）</translation>
+    </message>
+    <message>
+        <source>predicted static (weights, gradients, optimizer, buffers)</source>
+        <translation>预测静态部分（权重、梯度、优化器、缓冲区）</translation>
+    </message>
+    <message>
+        <source>This trace has no [memory] events (record with profile_memory=True).</source>
+        <translation>该跟踪没有 [memory] 事件（请使用 profile_memory=True 记录）。</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>Nothing to compare: no rank has GPU kernels.</source>
+        <translation>无可比较：没有任何秩有 GPU 内核。</translation>
+    </message>
+    <message>
+        <source>idle time (bubbles and waits)</source>
+        <translation>空闲时间（气泡与等待）</translation>
+    </message>
+    <message>
+        <source>The aligned step has no measured GPU time.</source>
+        <translation>对齐的这一步没有实测的 GPU 时间。</translation>
+    </message>
+    <message>
+        <source>GPU step measured %1, predicted %2: the prediction is on target.</source>
+        <translation>GPU 单步实测 %1，预测 %2：预测准确。</translation>
+    </message>
+    <message>
+        <source>GPU step measured %1, predicted %2: the prediction is %3% optimistic.</source>
+        <translation>GPU 单步实测 %1，预测 %2：预测偏乐观 %3%。</translation>
+    </message>
+    <message>
+        <source>GPU step measured %1, predicted %2: the prediction is %3% pessimistic.</source>
+        <translation>GPU 单步实测 %1，预测 %2：预测偏保守 %3%。</translation>
+    </message>
+    <message>
+        <source>The largest gap is %1 (%2 measured vs predicted).</source>
+        <translation>差距最大的是%1（实测比预测 %2）。</translation>
+    </message>
+    <message>
+        <source>rank %1 has no GPU kernels in the step and is left out</source>
+        <translation>秩 %1 在该步中没有 GPU 内核，已略去</translation>
+    </message>
+    <message>
+        <source>rank %1 has no ProfilerStep: the whole trace is taken as one step</source>
+        <translation>秩 %1 没有 ProfilerStep：整个跟踪视为一步</translation>
+    </message>
+    <message>
+        <source>the traces come from a job of %1 ranks and the plan has %2 GPUs: ranks are mapped to pipeline ranks by the plan&apos;s order</source>
+        <translation>跟踪来自 %1 个秩的作业，而方案有 %2 个 GPU：按方案的秩顺序将各秩映射到流水线秩</translation>
+    </message>
+    <message>
+        <source>tensor-parallel collectives are inside the predicted compute spans, but are NCCL kernels (communication) in the trace</source>
+        <translation>张量并行的集合通信包含在预测的计算区间内，但在跟踪中是 NCCL 内核（通信）</translation>
+    </message>
+    <message>
+        <source>the trace has CPU-side PP: annotations only; their times lead the GPU work they launch</source>
+        <translation>跟踪中只有 CPU 侧的 PP: 标注；其时间早于它们所启动的 GPU 工作</translation>
+    </message>
+</context>
+<context>
+    <name>planscope::TraceSet</name>
+    <message numerus="yes">
+        <source>Importing %n trace file(s)…</source>
+        <translation>
+            <numerusform>正在导入 %n 个跟踪文件…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Import cancelled; the previous traces are kept.</source>
+        <translation>导入已取消；保留之前的跟踪。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s) imported</source>
+        <translation>
+            <numerusform>已导入 %n 个秩</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n file(s) damaged or unreadable</source>
+        <translation>
+            <numerusform>；%n 个文件损坏或无法读取</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>planscope::TraceTimelineView</name>
+    <message>
+        <source>predicted</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>predicted comm.</source>
+        <translation>预测通信</translation>
+    </message>
+    <message>
+        <source>annotations</source>
+        <translation>标注</translation>
+    </message>
+    <message>
+        <source>stream %1</source>
+        <translation>流 %1</translation>
+    </message>
+    <message>
+        <source>thread %1</source>
+        <translation>线程 %1</translation>
+    </message>
+    <message>
+        <source>No measured lanes. Open or drop PyTorch profiler traces (.json, .json.gz, or a folder with one file per rank).</source>
+        <translation>没有实测泳道。请打开或拖放 PyTorch Profiler 跟踪文件（.json、.json.gz，或每个秩一个文件的文件夹）。</translation>
+    </message>
+    <message>
+        <source>rank %1 · PP %2</source>
+        <translation>秩 %1 · PP %2</translation>
+    </message>
+    <message>
+        <source>rank ? · PP %1</source>
+        <translation>秩 ? · PP %1</translation>
+    </message>
+    <message>
+        <source>Predicted %1</source>
+        <translation>预测的%1</translation>
+    </message>
+    <message>
+        <source>starts %1, lasts %2</source>
+        <translation>开始于 %1，持续 %2</translation>
+    </message>
+    <message>
+        <source>%1 · starts %2, lasts %3</source>
+        <translation>%1 · 开始于 %2，持续 %3</translation>
+    </message>
+    <message>
+        <source>NCCL %1</source>
+        <translation>NCCL %1</translation>
+    </message>
+    <message>
+        <source>: %1 over %2 ranks, algBw %3 GB/s, busBw %4 GB/s (lower bounds)</source>
+        <translation>：%1，%2 个秩，algBw %3 GB/s，busBw %4 GB/s（下界）</translation>
+    </message>
+    <message>
+        <source>predicted: starts %1, lasts %2</source>
+        <translation>预测：开始于 %1，持续 %2</translation>
+    </message>
+    <message>
+        <source>measured − predicted: start %1, duration %2</source>
+        <translation>实测 − 预测：开始 %1，时长 %2</translation>
     </message>
 </context>
 </TS>

@@ -98,6 +98,10 @@ TracePage::TracePage(QWidget* parent)
     m_progress->setVisible(false);
     m_cancel->setVisible(false);
     m_memoryPlot->setMinimumSize(160, 120);
+    m_memoryPlot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    QFont legendFont = font();
+    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
+    m_memoryPlot->legend->setFont(legendFont);
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_title);
@@ -122,8 +126,8 @@ TracePage::TracePage(QWidget* parent)
     auto* memorySplit = new QSplitter(Qt::Horizontal, memory);
     memorySplit->addWidget(m_memoryPlot);
     memorySplit->addWidget(m_memory);
-    memorySplit->setStretchFactor(0, 3);
-    memorySplit->setStretchFactor(1, 2);
+    memorySplit->setStretchFactor(0, 2);
+    memorySplit->setStretchFactor(1, 1);
     memoryLayout->addWidget(m_memoryRank, 0, Qt::AlignLeft);
     memoryLayout->addWidget(memorySplit, 1);
     m_tabs->addTab(comparison, QString());
@@ -131,17 +135,17 @@ TracePage::TracePage(QWidget* parent)
     m_tabs->addTab(m_kernels, QString());
     m_tabs->addTab(memory, QString());
 
-    auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(m_view);
-    split->addWidget(m_tabs);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    m_split = new QSplitter(Qt::Vertical, this);
+    m_split->addWidget(m_view);
+    m_split->addWidget(m_tabs);
+    m_split->setStretchFactor(0, 3);
+    m_split->setStretchFactor(1, 2);
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(m_summary);
     layout->addWidget(m_status);
-    layout->addWidget(split, 1);
+    layout->addWidget(m_split, 1);
 
     connect(m_open, &QPushButton::clicked, this, [this] {
         if (!m_traces) return;
@@ -230,6 +234,51 @@ void TracePage::rebuildSteps()
             m_memoryRank->addItem(r.rank >= 0 ? tr("rank %1").arg(r.rank) : QFileInfo(QString::fromStdString(r.file)).fileName());
 }
 
+QString TracePage::overlaySummary(const Overlay& overlay) const
+{
+    // The same reading as Overlay::summary (core, English), in the interface's language.
+    if (overlay.phases.empty()) return tr("Nothing to compare: no rank has GPU kernels.");
+    const PhaseDelta& step = overlay.phases.back();
+    const std::map<std::string, QString> gaps { { "compute", tr("compute") }, { "exposedComm", tr("exposed communication") },
+        { "idle", tr("idle time (bubbles and waits)") } };
+    QString reading;
+    if (step.measuredSeconds <= 0) {
+        reading = tr("The aligned step has no measured GPU time.");
+    } else {
+        const double err = step.predictedSeconds / step.measuredSeconds - 1;
+        const QString pct = QString::number(std::abs(err) * 100, 'f', 0);
+        reading = std::abs(err) < 0.005
+            ? tr("GPU step measured %1, predicted %2: the prediction is on target.").arg(ms(step.measuredSeconds), ms(step.predictedSeconds))
+            : (err < 0 ? tr("GPU step measured %1, predicted %2: the prediction is %3% optimistic.")
+                       : tr("GPU step measured %1, predicted %2: the prediction is %3% pessimistic."))
+                  .arg(ms(step.measuredSeconds), ms(step.predictedSeconds), pct);
+        for (const PhaseDelta& p : overlay.phases)
+            if (p.phase == overlay.biggestGap && p.deltaSeconds != 0)
+                reading += QLatin1Char(' ') + tr("The largest gap is %1 (%2 measured vs predicted).").arg(gaps.at(p.phase), signedMs(p.deltaSeconds));
+    }
+    QString text = QStringLiteral("<b>%1</b>").arg(reading.toHtmlEscaped());
+    if (!overlay.stepName.empty())
+        text += QLatin1Char(' ') + tr("Aligned at the start of %1's GPU work on the earliest rank.").arg(QString::fromStdString(overlay.stepName));
+    for (const OverlayNote& n : overlay.notes) {
+        QString note;
+        switch (n.kind) {
+        case OverlayNote::NoKernels: note = tr("rank %1 has no GPU kernels in the step and is left out").arg(n.rank); break;
+        case OverlayNote::NoSteps: note = tr("rank %1 has no ProfilerStep: the whole trace is taken as one step").arg(n.rank); break;
+        case OverlayNote::WorldSize:
+            note = tr("the traces come from a job of %1 ranks and the plan has %2 GPUs: ranks are mapped to pipeline ranks by the plan's order")
+                       .arg(n.worldSize)
+                       .arg(n.planGpus);
+            break;
+        case OverlayNote::TensorParallelInCompute:
+            note = tr("tensor-parallel collectives are inside the predicted compute spans, but are NCCL kernels (communication) in the trace");
+            break;
+        case OverlayNote::CpuSideActions: note = tr("the trace has CPU-side PP: annotations only; their times lead the GPU work they launch"); break;
+        }
+        text += QStringLiteral("<br/><small>• %1</small>").arg(note.toHtmlEscaped());
+    }
+    return text;
+}
+
 QString TracePage::summaryText() const { return m_summary->text(); }
 
 void TracePage::rebuild()
@@ -237,7 +286,15 @@ void TracePage::rebuild()
     const auto traces = m_traces ? m_traces->traces() : nullptr;
     const auto overlay = m_traces ? m_traces->overlay() : nullptr;
     const auto timeline = m_document ? m_document->timeline() : nullptr;
+    const bool fresh = traces != m_shownTraces;
+    m_shownTraces = traces;
     m_view->setData(traces, overlay, timeline);
+    if (fresh && traces) {
+        // Lanes get what they need (at most three quarters), the tables the rest.
+        const int total = m_split->height();
+        const int lanes = std::clamp(m_view->preferredHeight(), total / 3, total * 3 / 4);
+        m_split->setSizes({ lanes, total - lanes });
+    }
     m_status->setText(m_traces ? m_traces->statusText() : QString());
     if (traces && !traces->skipped.empty()) {
         QStringList lines;
@@ -254,13 +311,17 @@ void TracePage::rebuild()
                               "With a plan open, the measured lanes are drawn against the predicted ones and the gap is split into "
                               "compute, exposed communication and idle time."));
     } else if (overlay && timeline) {
-        QString text = QStringLiteral("<b>%1</b>").arg(QString::fromStdString(overlay->summary).toHtmlEscaped());
-        if (!overlay->stepName.empty())
-            text += QLatin1Char(' ') + tr("Aligned at the start of %1's GPU work on the earliest rank.").arg(QString::fromStdString(overlay->stepName));
-        for (const std::string& n : overlay->notes) text += QStringLiteral("<br/><small>• %1</small>").arg(QString::fromStdString(n).toHtmlEscaped());
-        m_summary->setText(text);
+        m_summary->setText(overlaySummary(*overlay));
     } else {
-        m_summary->setText(tr("%n rank(s) measured. Open a plan to compare them with its prediction.", nullptr, int(traces->ranks.size())));
+        QString text = tr("%n rank(s) measured. Open a plan to compare them with its prediction.", nullptr, int(traces->ranks.size()));
+        for (const CollectiveStat& c : collectiveStats(traces->ranks.front()))
+            text += QStringLiteral("<br/>")
+                + tr("%1 × %2 over %3 ranks: median %4 in %5, busBw %6 (a lower bound)")
+                      .arg(QString::fromStdString(c.op))
+                      .arg(c.count)
+                      .arg(c.groupSize)
+                      .arg(QString::fromStdString(units::formatBytes(c.bytes)), ms(c.seconds), gbps(c.busBandwidth));
+        m_summary->setText(text);
     }
 
     // Phases and ops.

@@ -7,6 +7,7 @@
 
 #include <QPointer>
 #include <QWidget>
+#include <memory>
 
 class QCheckBox;
 class QComboBox;
@@ -15,12 +16,15 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QTabWidget;
+class QSplitter;
 class QTableWidget;
 
 namespace planscope {
 
 class PlanDocument;
 class TraceSet;
+struct TraceImport;
+struct Overlay;
 class TraceTimelineView;
 
 class TracePage : public QWidget {
@@ -45,9 +49,11 @@ private:
     void rebuild();
     void rebuildSteps();
     void rebuildMemory();
+    QString overlaySummary(const Overlay& overlay) const;
 
     QPointer<PlanDocument> m_document;
     QPointer<TraceSet> m_traces;
+    std::shared_ptr<const TraceImport> m_shownTraces;
     QLabel* m_title;
     QPushButton* m_open;
     QPushButton* m_cancel;
@@ -58,6 +64,7 @@ private:
     QLabel* m_status;
     QLabel* m_summary;
     TraceTimelineView* m_view;
+    QSplitter* m_split;
     QTabWidget* m_tabs;
     QTableWidget* m_phases;
     QTableWidget* m_ops;

@@ -4,6 +4,8 @@
 #include "Theme.h"
 #include "timeline/TimelinePalette.h"
 #include "TraceSet.h"
+#include "cost/Collective.h"
+#include "trace/TraceAnalysis.h"
 #include "util/Units.h"
 
 #include <QHelpEvent>
@@ -18,7 +20,7 @@
 namespace planscope {
 
 namespace {
-constexpr int kHeaderWidth = 170;
+constexpr int kHeaderWidth = 190;
 constexpr int kAxisHeight = 24;
 
 QString ms(double seconds) { return QString::fromStdString(units::formatSeconds(seconds)); }
@@ -107,6 +109,8 @@ double TraceTimelineView::contentHeight() const
 {
     return m_rows.empty() ? 0 : m_rowY.back() + rowHeight(m_rows.back()) + 4;
 }
+
+int TraceTimelineView::preferredHeight() const { return kAxisHeight + int(std::ceil(contentHeight())) + 8; }
 
 void TraceTimelineView::updateScroll()
 {
@@ -279,11 +283,14 @@ void TraceTimelineView::paintEvent(QPaintEvent*)
             p.setFont(bold);
             p.setPen(Theme::text());
             const QString rank = o.rank >= 0 ? tr("rank %1 · PP %2").arg(o.rank).arg(o.pipelineRank) : tr("rank ? · PP %1").arg(o.pipelineRank);
-            p.drawText(QRectF(6, y - 1, kHeaderWidth - 10, h + 2), Qt::AlignVCenter | Qt::AlignLeft,
-                QFontMetrics(bold).elidedText(rank, Qt::ElideRight, 96));
+            const int rankWidth = std::min(kHeaderWidth - 16, QFontMetrics(bold).horizontalAdvance(rank));
+            p.drawText(QRectF(6, y - 1, rankWidth + 2, h + 2), Qt::AlignVCenter | Qt::AlignLeft,
+                QFontMetrics(bold).elidedText(rank, Qt::ElideRight, rankWidth + 2));
             p.setFont(font());
             p.setPen(Theme::mutedText());
-            p.drawText(QRectF(104, y - 1, kHeaderWidth - 110, h + 2), Qt::AlignVCenter | Qt::AlignRight, fm.elidedText(label, Qt::ElideRight, kHeaderWidth - 110));
+            const int left = 14 + rankWidth;
+            p.drawText(QRectF(left, y - 1, kHeaderWidth - 6 - left, h + 2), Qt::AlignVCenter | Qt::AlignRight,
+                fm.elidedText(label, Qt::ElideRight, kHeaderWidth - 6 - left));
             continue;
         }
         p.setPen(Theme::mutedText());
@@ -337,7 +344,25 @@ QString TraceTimelineView::describeAt(QPoint pos) const
     QString text = QString::fromUtf8(rank.nameOf(e));
     if (text.size() > 120) text = text.left(117) + QStringLiteral("…");
     text += QLatin1Char('\n') + tr("%1 · starts %2, lasts %3").arg(QString::fromUtf8(toString(e.kind)), ms(start), ms(dur));
-    if (e.collective != CollectiveKind::None) text += QLatin1Char('\n') + tr("NCCL %1").arg(QString::fromUtf8(toString(e.collective)));
+    if (e.collective != CollectiveKind::None) {
+        text += QLatin1Char('\n') + tr("NCCL %1").arg(QString::fromUtf8(toString(e.collective)));
+        // With the trace's collective metadata: the message and this kernel's bandwidth (a lower bound: the
+        // kernel's time includes waiting for its peers).
+        Collective c = Collective::AllReduce;
+        if (e.comm >= 0 && e.durNs > 0 && fromString(toString(e.collective), c)) {
+            const CommInfo& info = rank.comms[std::size_t(e.comm)];
+            const std::int64_t nelems = c == Collective::AllGather ? info.outMsgNelems : info.inMsgNelems;
+            const int size = info.dtype >= 0 ? dtypeSize(rank.names[std::size_t(info.dtype)]) : 0;
+            if (nelems >= 0 && size > 0 && info.groupSize > 0) {
+                const double bytes = double(nelems) * size, alg = bytes / (double(e.durNs) * 1e-9);
+                text += tr(": %1 over %2 ranks, algBw %3 GB/s, busBw %4 GB/s (lower bounds)")
+                            .arg(QString::fromStdString(units::formatBytes(bytes)))
+                            .arg(info.groupSize)
+                            .arg(alg / 1e9, 0, 'f', 2)
+                            .arg(alg * busBandwidthFactor(c, int(info.groupSize)) / 1e9, 0, 'f', 2);
+            }
+        }
+    }
     if (it.match >= 0 && m_overlay) {
         const OpDelta& d = m_overlay->ops[std::size_t(it.match)];
         text += QLatin1Char('\n')

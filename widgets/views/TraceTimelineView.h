@@ -35,6 +35,7 @@ public:
     QString describeAt(QPoint pos) const;
     QSize sizeHint() const override { return { 900, 420 }; }
     QRect timeArea() const; // where time is drawn, in widget coordinates
+    int preferredHeight() const; // all rows and the axis, without scrolling
     double rowTop(std::size_t row) const { return m_rowY[row]; } // content y (add timeArea().top() - scroll)
 
 protected:
