@@ -4,6 +4,8 @@
 #   2. configures build-gpu/ with -DPLANSCOPE_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 (H200), builds everything
 #   3. runs every ctest
 #   4. runs `planscope-profile --quick --out $OUT/profile.json` ($OUT defaults to build-gpu/)
+#   4b. records a two-rank torch.distributed.pipelining trace (scripts/record-pp-trace.py) into $OUT/pp-trace and
+#      imports it against the plan of the same run
 #   5. times the same GEMM shapes with torch.matmul (bf16) and a 1 GiB torch device copy by the same method
 #      (spin-up, warm-up, one CUDA event pair per iteration, median) and prints a summary, also written to
 #      $OUT/gpu-check-summary.txt
@@ -102,9 +104,28 @@ profile_seconds=$(( $(date +%s) - profile_start ))
 [ "$profile_rc" -eq 0 ] || failures+=("planscope-profile --quick (exit $profile_rc)")
 log "planscope-profile --quick: exit $profile_rc in $profile_seconds s"
 
+# 4b. A real pipeline-parallel trace (issue 6): two ranks through torch.distributed.pipelining, profiled, then
+# read back against the plan of the same run. The traces land in $OUT/pp-trace (to be copied to samples/traces/).
+pp_status="not run"
+rm -rf "$OUT/pp-trace"
+if timeout 180 python3 scripts/record-pp-trace.py --out "$OUT/pp-trace" >"$OUT/pp-trace.log" 2>&1; then
+  if [ -x build-gpu/bin/planscope-cli ] && timeout 60 build-gpu/bin/planscope-cli import "$OUT/pp-trace" \
+      --against "$OUT/pp-trace/plan.plan.json" >"$OUT/pp-trace-overlay.txt" 2>&1; then
+    pp_status="recorded; $(tail -n1 "$OUT/pp-trace.log")"
+  else
+    pp_status="recorded, but the import against its plan failed (see $OUT/pp-trace-overlay.txt)"
+    failures+=("pp-trace import")
+  fi
+else
+  pp_status="FAILED (see $OUT/pp-trace.log: $(tail -n1 "$OUT/pp-trace.log"))"
+  failures+=("record-pp-trace")
+fi
+log "pp trace: $pp_status"
+
 # 5. Compare with PyTorch and summarise.
 export GPU_CHECK_OUT="$OUT" GPU_CHECK_PROFILE_RC="$profile_rc" GPU_CHECK_PROFILE_SECONDS="$profile_seconds"
 export GPU_CHECK_CTEST="$ctest_status" GPU_CHECK_STARTED="$started" GPU_CHECK_FAILURES="${failures[*]:-}"
+export GPU_CHECK_PP="$pp_status"
 timeout 180 python3 - <<'PY'
 import json, os, statistics, time
 
@@ -214,6 +235,13 @@ say(f"collectives: {len(coll)} measured over ranks {ranks or '-'} ({', '.join(op
 if ranks and max(ranks) < 2:
     say("  note: one GPU - multi-rank groups skipped; single-rank rows are local copies, not fitted")
 say(f"ctest: {os.environ['GPU_CHECK_CTEST']}")
+say(f"pp trace: {os.environ['GPU_CHECK_PP']}")
+overlay = os.path.join(out, "pp-trace-overlay.txt")
+if os.path.exists(overlay):
+    with open(overlay) as f:
+        tail = [l.rstrip() for l in f if l.startswith(("overlay", "  ", "against"))]
+    for l in tail[-14:]:
+        say("  " + l)
 say(f"planscope-profile --quick: exit {os.environ['GPU_CHECK_PROFILE_RC']} in {os.environ['GPU_CHECK_PROFILE_SECONDS']} s")
 fails = os.environ.get("GPU_CHECK_FAILURES", "").strip()
 say(f"result: {'FAILED: ' + fails if fails else 'all stages passed'}")
