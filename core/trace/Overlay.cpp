@@ -4,6 +4,7 @@
 #include "trace/TraceAnalysis.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -69,6 +70,38 @@ StepDecomposition decompose(std::vector<Interval> compute, std::vector<Interval>
 
 bool isCommStream(Stream s) { return s == Stream::P2P || s == Stream::DataParallel || s == Stream::ZeroGather; }
 
+// Forward 0, backward (B, I, W) 1, optimizer 2; -1 for other work.
+int phaseSlot(SpanKind k)
+{
+    switch (k) {
+    case SpanKind::Forward: return 0;
+    case SpanKind::Backward:
+    case SpanKind::InputGrad:
+    case SpanKind::WeightGrad: return 1;
+    case SpanKind::OptimizerStep: return 2;
+    default: return -1;
+    }
+}
+
+PhaseTimes phaseTimes(const std::array<std::vector<Interval>, 3>& slots, bool measuredOnly)
+{
+    std::array<std::int64_t, 3> ns {};
+    for (std::size_t i = 0; i < 3; ++i)
+        ns[i] = slots[i].empty() && measuredOnly ? -1 : lengthOf(unionOf(slots[i]));
+    return PhaseTimes { ns[0], ns[1], ns[2] };
+}
+
+PhaseTimes predictedPhaseTimes(const Timeline& tl, int pipelineRank, std::int64_t originNs)
+{
+    std::array<std::vector<Interval>, 3> slots;
+    for (const Span& s : tl.spans) {
+        const int slot = phaseSlot(s.kind);
+        if (s.rank == pipelineRank && slot >= 0 && !isCommStream(s.stream))
+            slots[std::size_t(slot)].push_back({ toNs(s.start) - originNs, toNs(s.end) - originNs });
+    }
+    return phaseTimes(slots, false);
+}
+
 StepDecomposition predictedDecomposition(const Timeline& tl, int pipelineRank, std::int64_t originNs)
 {
     std::vector<Interval> compute, comm;
@@ -93,6 +126,7 @@ int chooseStep(const MeasuredRank& r, int requested)
 }
 
 bool inStep(const MeasuredEvent& e, int step) { return step < 0 || e.step == step; }
+
 
 char kindLetter(SpanKind k)
 {
@@ -144,6 +178,30 @@ std::string usText(std::int64_t ns)
 }
 
 } // namespace
+
+bool phaseOfName(std::string_view name, SpanKind& kind)
+{
+    if (auto action = parsePipelineAction(name)) {
+        static const std::pair<const char*, SpanKind> kinds[] = { { "F", SpanKind::Forward }, { "B", SpanKind::Backward },
+            { "I", SpanKind::InputGrad }, { "W", SpanKind::WeightGrad }, { "SEND_F", SpanKind::SendActivation },
+            { "RECV_F", SpanKind::SendActivation }, { "SEND_B", SpanKind::SendGradient }, { "RECV_B", SpanKind::SendGradient },
+            { "UNSHARD", SpanKind::ParamGather }, { "RESHARD", SpanKind::ParamGather }, { "REDUCE_GRAD", SpanKind::GradReduce } };
+        for (const auto& [k, s] : kinds)
+            if (action->kind == k) {
+                kind = s;
+                return true;
+            }
+        return false;
+    }
+    auto has = [&](std::string_view s) { return name.find(s) != std::string_view::npos; };
+    if (name.substr(0, 5) == "nccl:") kind = SpanKind::GradReduce;
+    else if (has("## forward") || name == "forward" || (name.size() > 8 && name.substr(name.size() - 8) == ".forward"))
+        kind = SpanKind::Forward;
+    else if (has("## backward") || name == "backward") kind = SpanKind::Backward;
+    else if (has("## optimizer") || name.substr(0, 15) == "Optimizer.step#") kind = SpanKind::OptimizerStep;
+    else return false;
+    return true;
+}
 
 int pipelineRankOf(const Plan& plan, int globalRank)
 {
@@ -277,6 +335,20 @@ Overlay buildOverlay(const std::vector<MeasuredRank>& ranks, const Plan& plan, c
             ov.ops.push_back(std::move(d));
             matched.emplace(o.pipelineRank, it->second);
         }
+
+        // Phases from the annotations that name them, GPU-side where the trace has any, else CPU-side.
+        std::array<std::vector<Interval>, 3> slots[2]; // [0] GPU-side, [1] CPU-side
+        for (const MeasuredEvent& e : r.eventList) {
+            if ((e.kind != EventKind::GpuAnnotation && e.kind != EventKind::CpuAnnotation) || !inStep(e, o.step)) continue;
+            SpanKind kind = SpanKind::Forward;
+            const int slot = phaseOfName(r.nameOf(e), kind) ? phaseSlot(kind) : -1;
+            if (slot < 0) continue;
+            const std::int64_t start = r.absoluteNs(e.startNs) - origin;
+            slots[e.kind == EventKind::GpuAnnotation ? 0 : 1][std::size_t(slot)].push_back({ start, start + e.durNs });
+        }
+        const bool gpuPhases = !slots[0][0].empty() || !slots[0][1].empty() || !slots[0][2].empty();
+        o.measuredPhases = phaseTimes(slots[gpuPhases ? 0 : 1], true);
+        o.predictedPhases = predictedPhaseTimes(timeline, o.pipelineRank, predictedOrigin);
     }
     std::stable_sort(ov.ops.begin(), ov.ops.end(), [](const OpDelta& a, const OpDelta& b) {
         return std::tie(a.overlayRank, a.predictedStartNs) < std::tie(b.overlayRank, b.predictedStartNs);
@@ -310,12 +382,28 @@ Overlay buildOverlay(const std::vector<MeasuredRank>& ranks, const Plan& plan, c
     phase("exposedComm", &StepDecomposition::exposedCommNs);
     phase("idle", &StepDecomposition::idleNs);
     phase("step", &StepDecomposition::windowNs);
+    auto marked = [&](const char* name, std::int64_t PhaseTimes::*field) {
+        std::vector<double> p, m;
+        for (const OverlayRank& o : ov.ranks) {
+            if (o.measuredPhases.*field < 0) return; // some rank's trace does not mark it
+            p.push_back(toSeconds(o.predictedPhases.*field));
+            m.push_back(toSeconds(o.measuredPhases.*field));
+        }
+        PhaseDelta d { name, medianSeconds(p), medianSeconds(m), 0 };
+        d.deltaSeconds = d.measuredSeconds - d.predictedSeconds;
+        ov.phases.push_back(d);
+    };
+    marked("forward", &PhaseTimes::forwardNs);
+    marked("backward", &PhaseTimes::backwardNs);
+    marked("optimizer", &PhaseTimes::optimizerNs);
     const PhaseDelta* biggest = nullptr;
     for (const PhaseDelta& p : ov.phases)
-        if (p.phase != "step" && (!biggest || std::abs(p.deltaSeconds) > std::abs(biggest->deltaSeconds))) biggest = &p;
+        if ((p.phase == "compute" || p.phase == "exposedComm" || p.phase == "idle")
+            && (!biggest || std::abs(p.deltaSeconds) > std::abs(biggest->deltaSeconds)))
+            biggest = &p;
     ov.biggestGap = biggest ? biggest->phase : "";
 
-    const PhaseDelta& step = ov.phases.back();
+    const PhaseDelta& step = ov.phases[3];
     static const std::map<std::string, std::string> words { { "compute", "compute" },
         { "exposedComm", "exposed communication" }, { "idle", "idle time (bubbles and waits)" } };
     if (step.measuredSeconds > 0) {

@@ -25,6 +25,13 @@ struct StepDecomposition {
     std::int64_t idleNs = 0;
 };
 
+// Measured and predicted time in forward, backward (B, or I and W) and optimizer work; -1 where the trace marks
+// no such phase (it needs annotations: PP: actions, "## forward ##", "DistributedDataParallel.forward",
+// "## backward ##", "Optimizer.step#..."). Each is the union of the phase's spans from the origin on.
+struct PhaseTimes {
+    std::int64_t forwardNs = -1, backwardNs = -1, optimizerNs = -1;
+};
+
 struct OverlayRank {
     std::size_t source = 0; // index into the measured ranks given
     int rank = -1; // distributedInfo rank (-1: unknown, taken as pipeline rank 0)
@@ -34,6 +41,8 @@ struct OverlayRank {
     std::int64_t gpuStartNs = 0; // absolute ns of the step's first GPU event on this rank
     StepDecomposition measured;
     StepDecomposition predicted; // of the same pipeline rank
+    PhaseTimes measuredPhases;
+    PhaseTimes predictedPhases;
 };
 
 // One pipeline action found in both: a measured "PP:<stage><kind><mb>" span and the predicted span it names.
@@ -82,7 +91,8 @@ struct Overlay {
                                         // stage/microbatch the plan does not have
     std::int64_t unmatchedPredicted = 0; // predicted compute/p2p spans of the overlay's pipeline ranks that no
                                          // measured action named (0 when the trace has no PP actions at all)
-    std::vector<PhaseDelta> phases; // compute, exposedComm, idle, step
+    std::vector<PhaseDelta> phases; // compute, exposedComm, idle, step; then forward, backward, optimizer where
+                                    // every overlaid rank's trace marks them
     std::string biggestGap; // the phase (other than step) with the largest |delta|
     std::string summary; // one sentence: how far off and where
     std::vector<OverlayNote> notes; // caveats (world-size mismatch, no steps, TP inside compute, ...)
@@ -91,6 +101,11 @@ struct Overlay {
 struct OverlayOptions {
     int step = -1; // ProfilerStep index to align (into each rank's stepSpans); -1: the median-length step
 };
+
+// The kind of work an annotation's name stands for: "PP:0F1" forward, "PP:2I3" input-grad, "PP:1SEND_F0" send
+// activation, "## forward ##" and "*.forward" (DistributedDataParallel.forward) forward, "## backward ##" backward,
+// "## optimizer ##" and "Optimizer.step#..." optimizer step, "nccl:*" gradient reduction; false for anything else.
+bool phaseOfName(std::string_view name, SpanKind& kind);
 
 // The pipeline rank of a global rank under the plan's rank order (parallel.order).
 int pipelineRankOf(const Plan& plan, int globalRank);

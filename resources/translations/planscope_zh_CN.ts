@@ -2372,6 +2372,18 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
         <source>the trace has CPU-side PP: annotations only; their times lead the GPU work they launch</source>
         <translation>跟踪中只有 CPU 侧的 PP: 标注；其时间早于它们所启动的 GPU 工作</translation>
     </message>
+    <message>
+        <source>forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>optimizer step</source>
+        <translation>优化器步骤</translation>
+    </message>
 </context>
 <context>
     <name>planscope::TraceSet</name>

@@ -122,6 +122,8 @@ private slots:
             QCOMPARE(o.measured.idleNs, o.predicted.idleNs);
             QCOMPARE(o.measured.windowNs, o.measured.computeNs + o.measured.exposedCommNs + o.measured.idleNs);
         }
+        // Every phase, the forward / backward / optimizer ones from the PP: annotations included, matches exactly.
+        QCOMPARE(ov.phases.size(), std::size_t(6)); // the synthetic trace marks forward and backward, not the optimizer
         for (const PhaseDelta& p : ov.phases) QVERIFY2(p.deltaSeconds == 0, p.phase.c_str());
         // The window of the last rank to finish ends with the timeline's last span (the ZeRO parameter all-gather
         // after the optimizer may run past stepSeconds: the simulation overlaps it with the next step's forward).

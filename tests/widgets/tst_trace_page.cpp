@@ -102,7 +102,9 @@ private slots:
                 found = true;
         QVERIFY2(found, qPrintable(rows.join(QLatin1Char('\n'))));
         QVERIFY(page.summaryText().contains(QLatin1String("GPU step measured")));
-        QCOMPARE(page.tableRows(QStringLiteral("phases")).size(), 4); // compute, exposed comm, idle, step; no PP ops
+        // compute, exposed communication, idle, step, and forward, backward, optimizer from the trace's GPU-side
+        // annotations; no PP: ops.
+        QCOMPARE(page.tableRows(QStringLiteral("phases")).size(), 7);
         QVERIFY(!page.tableRows(QStringLiteral("kernels")).isEmpty());
 
         QTemporaryDir dir;

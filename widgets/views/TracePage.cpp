@@ -238,7 +238,7 @@ QString TracePage::overlaySummary(const Overlay& overlay) const
 {
     // The same reading as Overlay::summary (core, English), in the interface's language.
     if (overlay.phases.empty()) return tr("Nothing to compare: no rank has GPU kernels.");
-    const PhaseDelta& step = overlay.phases.back();
+    const PhaseDelta& step = overlay.phases[3];
     const std::map<std::string, QString> gaps { { "compute", tr("compute") }, { "exposedComm", tr("exposed communication") },
         { "idle", tr("idle time (bubbles and waits)") } };
     QString reading;
@@ -328,7 +328,8 @@ void TracePage::rebuild()
     std::vector<QStringList> phaseRows, opRows, collectiveRows, kernelRows;
     if (overlay && timeline) {
         const std::map<std::string, QString> names { { "compute", tr("compute") }, { "exposedComm", tr("exposed communication") },
-            { "idle", tr("idle (bubbles, waits)") }, { "step", tr("GPU step") } };
+            { "idle", tr("idle (bubbles, waits)") }, { "step", tr("GPU step") }, { "forward", tr("forward") },
+            { "backward", tr("backward") }, { "optimizer", tr("optimizer step") } };
         for (const PhaseDelta& p : overlay->phases) {
             const double rel = p.predictedSeconds > 0 ? p.measuredSeconds / p.predictedSeconds : 0;
             phaseRows.push_back({ names.at(p.phase), ms(p.predictedSeconds), ms(p.measuredSeconds), signedMs(p.deltaSeconds),

@@ -36,29 +36,6 @@ std::vector<std::vector<TraceItem>> stack(std::vector<TraceItem> items)
 
 } // namespace
 
-bool phaseOfAnnotation(std::string_view name, SpanKind& kind)
-{
-    if (auto action = parsePipelineAction(name)) {
-        static const std::pair<const char*, SpanKind> kinds[] = { { "F", SpanKind::Forward }, { "B", SpanKind::Backward },
-            { "I", SpanKind::InputGrad }, { "W", SpanKind::WeightGrad }, { "SEND_F", SpanKind::SendActivation },
-            { "RECV_F", SpanKind::SendActivation }, { "SEND_B", SpanKind::SendGradient }, { "RECV_B", SpanKind::SendGradient },
-            { "UNSHARD", SpanKind::ParamGather }, { "RESHARD", SpanKind::ParamGather }, { "REDUCE_GRAD", SpanKind::GradReduce } };
-        for (const auto& [k, s] : kinds)
-            if (action->kind == k) {
-                kind = s;
-                return true;
-            }
-        return false;
-    }
-    auto has = [&](std::string_view s) { return name.find(s) != std::string_view::npos; };
-    if (name.substr(0, 5) == "nccl:") kind = SpanKind::GradReduce;
-    else if (has("## forward") || name == "forward") kind = SpanKind::Forward;
-    else if (has("## backward") || name == "backward") kind = SpanKind::Backward;
-    else if (has("## optimizer") || name.substr(0, 15) == "Optimizer.step#") kind = SpanKind::OptimizerStep;
-    else return false;
-    return true;
-}
-
 std::vector<TraceRow> buildTraceRows(const std::vector<MeasuredRank>& ranks, const Overlay& overlay,
     const Timeline* predicted, bool withCpu)
 {
@@ -127,18 +104,18 @@ std::vector<TraceRow> buildTraceRows(const std::vector<MeasuredRank>& ranks, con
                 break;
             case EventKind::GpuAnnotation:
                 if (name.substr(0, 13) == "ProfilerStep#") break; // the step is the axis' origin, not a bar
-                it.color = phaseOfAnnotation(name, it.kind) ? TraceColor::Phase : TraceColor::Annotation;
+                it.color = phaseOfName(name, it.kind) ? TraceColor::Phase : TraceColor::Annotation;
                 annotations.push_back(it);
                 break;
             case EventKind::CpuOp:
             case EventKind::CpuAnnotation:
                 if (!gpuAnnotations && e.kind == EventKind::CpuAnnotation && parsePipelineAction(name)) {
-                    phaseOfAnnotation(name, it.kind);
+                    phaseOfName(name, it.kind);
                     it.color = TraceColor::Phase;
                     annotations.push_back(it);
                 }
                 if (withCpu) {
-                    it.color = phaseOfAnnotation(name, it.kind) ? TraceColor::Phase : TraceColor::Cpu;
+                    it.color = phaseOfName(name, it.kind) ? TraceColor::Phase : TraceColor::Cpu;
                     cpuLanes[e.lane].push_back(it);
                 }
                 break;

@@ -49,10 +49,6 @@ struct TraceRow {
 // Max depth sub-rows of one annotation or CPU lane; deeper items go to the last one.
 constexpr int kMaxTraceDepth = 4;
 
-// The SpanKind an annotation's name stands for ("PP:0F1" forward, "## backward ##" backward, "nccl:all_reduce"
-// gradient reduction, "Optimizer.step#..." optimizer); false when it names none.
-bool phaseOfAnnotation(std::string_view name, SpanKind& kind);
-
 std::vector<TraceRow> buildTraceRows(const std::vector<MeasuredRank>& ranks, const Overlay& overlay,
     const Timeline* predicted, bool withCpu);
 
