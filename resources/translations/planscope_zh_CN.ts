@@ -2384,6 +2384,30 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
+    <message>
+        <source>compute kernel</source>
+        <translation>计算内核</translation>
+    </message>
+    <message>
+        <source>NCCL collective</source>
+        <translation>NCCL 集合通信</translation>
+    </message>
+    <message>
+        <source>NCCL send/recv</source>
+        <translation>NCCL 发送/接收</translation>
+    </message>
+    <message>
+        <source>memcpy/memset</source>
+        <translation>内存拷贝/置位</translation>
+    </message>
+    <message>
+        <source>annotation</source>
+        <translation>标注</translation>
+    </message>
+    <message>
+        <source>predicted (ghost, by kind)</source>
+        <translation>预测（虚影，按类型着色）</translation>
+    </message>
 </context>
 <context>
     <name>planscope::TraceSet</name>

@@ -107,6 +107,16 @@ private slots:
         QCOMPARE(page.tableRows(QStringLiteral("phases")).size(), 7);
         QVERIFY(!page.tableRows(QStringLiteral("kernels")).isEmpty());
 
+        // CPU threads on request: nccl_data's cpu_op / user_annotation events sit on (pid 2910249) threads 2910249 and
+        // 2919752 (Python: {(e["pid"], e["tid"]) for e in traceEvents if e.get("cat") in ("cpu_op", "user_annotation")}).
+        QVERIFY(!page.timelineView()->showCpu());
+        page.timelineView()->setShowCpu(true);
+        std::set<std::int64_t> threads;
+        for (const TraceRow& row : page.timelineView()->rows())
+            if (row.kind == TraceRow::CpuThread) threads.insert(row.tid);
+        QVERIFY(threads == (std::set<std::int64_t> { 2910249, 2919752 }));
+        page.timelineView()->setShowCpu(false);
+
         QTemporaryDir dir;
         const QString png = dir.filePath(QStringLiteral("trace.png"));
         QString error;

@@ -77,6 +77,7 @@ TracePage::TracePage(QWidget* parent)
     , m_step(new QComboBox(this))
     , m_cpu(new QCheckBox(this))
     , m_status(new QLabel(this))
+    , m_legend(new QLabel(this))
     , m_summary(new QLabel(this))
     , m_view(new TraceTimelineView(this))
     , m_tabs(new QTabWidget(this))
@@ -109,7 +110,7 @@ TracePage::TracePage(QWidget* parent)
     bar->addWidget(m_open);
     bar->addWidget(m_cancel);
     bar->addWidget(m_progress, 1);
-    bar->addStretch(0);
+    bar->addStretch(1);
     bar->addWidget(m_stepLabel);
     bar->addWidget(m_step);
     bar->addWidget(m_cpu);
@@ -144,7 +145,10 @@ TracePage::TracePage(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(m_summary);
-    layout->addWidget(m_status);
+    auto* statusRow = new QHBoxLayout;
+    statusRow->addWidget(m_status, 1);
+    statusRow->addWidget(m_legend, 0, Qt::AlignRight | Qt::AlignTop);
+    layout->addLayout(statusRow);
     layout->addWidget(m_split, 1);
 
     connect(m_open, &QPushButton::clicked, this, [this] {
@@ -162,6 +166,7 @@ TracePage::TracePage(QWidget* parent)
     connect(m_cpu, &QCheckBox::toggled, m_view, &TraceTimelineView::setShowCpu);
     connect(m_memoryRank, &QComboBox::activated, this, [this] { rebuildMemory(); });
     connect(Theme::instance(), &Theme::changed, this, &TracePage::rebuildMemory);
+    connect(Theme::instance(), &Theme::changed, this, &TracePage::rebuildLegend);
     retranslate();
 }
 
@@ -211,6 +216,7 @@ void TracePage::retranslate()
     m_tabs->setTabText(1, tr("Collectives"));
     m_tabs->setTabText(2, tr("Top kernels"));
     m_tabs->setTabText(3, tr("Memory"));
+    rebuildLegend();
     rebuildSteps();
     rebuild();
 }
@@ -232,6 +238,21 @@ void TracePage::rebuildSteps()
     if (traces)
         for (const MeasuredRank& r : traces->ranks)
             m_memoryRank->addItem(r.rank >= 0 ? tr("rank %1").arg(r.rank) : QFileInfo(QString::fromStdString(r.file)).fileName());
+}
+
+void TracePage::rebuildLegend()
+{
+    // What the measured colours mean; predicted lanes and phase annotations use the timeline's kind colours.
+    auto swatch = [](TraceColor c, const QString& text) {
+        TraceItem item;
+        item.color = c;
+        return QStringLiteral("<span style=\"color:%1\">&#9632;</span>&nbsp;%2").arg(TraceTimelineView::colorOf(item).name(), text.toHtmlEscaped());
+    };
+    QStringList parts { swatch(TraceColor::Compute, tr("compute kernel")), swatch(TraceColor::Collective, tr("NCCL collective")),
+        swatch(TraceColor::SendRecv, tr("NCCL send/recv")), swatch(TraceColor::Memcpy, tr("memcpy/memset")),
+        swatch(TraceColor::Annotation, tr("annotation")),
+        QStringLiteral("<span style=\"color:%1\">&#9633;</span>&nbsp;%2").arg(Theme::mutedText().name(), tr("predicted (ghost, by kind)").toHtmlEscaped()) };
+    m_legend->setText(parts.join(QStringLiteral("&nbsp;&nbsp; ")));
 }
 
 QString TracePage::overlaySummary(const Overlay& overlay) const

@@ -49,6 +49,7 @@ private:
     void rebuild();
     void rebuildSteps();
     void rebuildMemory();
+    void rebuildLegend();
     QString overlaySummary(const Overlay& overlay) const;
 
     QPointer<PlanDocument> m_document;
@@ -62,6 +63,7 @@ private:
     QComboBox* m_step;
     QCheckBox* m_cpu;
     QLabel* m_status;
+    QLabel* m_legend;
     QLabel* m_summary;
     TraceTimelineView* m_view;
     QSplitter* m_split;

@@ -139,7 +139,7 @@ QString TraceTimelineView::rowLabel(const TraceRow& row) const
     return {};
 }
 
-QColor TraceTimelineView::colorOf(const TraceItem& item) const
+QColor TraceTimelineView::colorOf(const TraceItem& item)
 {
     switch (item.color) {
     case TraceColor::Compute: return Theme::pick(QColor(0x4A, 0x5D, 0x73), QColor(0x8A, 0xA0, 0xB8));

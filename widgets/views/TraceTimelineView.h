@@ -28,6 +28,8 @@ public:
     void setShowCpu(bool show);
     bool showCpu() const { return m_showCpu; }
     void zoomToFit();
+    // The colour of an item (measured kinds; predicted and phase items by their SpanKind), in the current theme.
+    static QColor colorOf(const TraceItem& item);
 
     const std::vector<TraceRow>& rows() const { return m_rows; }
     const TimeViewport& viewport() const { return m_viewport; } // seconds from the origin
@@ -58,7 +60,6 @@ private:
     double rowHeight(const TraceRow& row) const;
     double contentHeight() const;
     QString rowLabel(const TraceRow& row) const;
-    QColor colorOf(const TraceItem& item) const;
     Hit hitAt(QPoint pos) const;
 
     std::shared_ptr<const TraceImport> m_traces;
