@@ -261,17 +261,24 @@ void CommRingWidget::paintEvent(QPaintEvent*)
     const QString phase = m_step == 0    ? tr("start")
         : m_ring.isReduceScatter(m_step) ? tr("reduce-scatter %1/%2").arg(m_ring.phaseStep(m_step)).arg(n - 1)
                                          : tr("all-gather %1/%2").arg(m_ring.phaseStep(m_step)).arg(n - 1);
-    // Inside the ring, clear of the GPU boxes on its left and right.
-    const double half = std::max(40.0, radius - boxW / 2 - 10);
+    // Inside the ring, clear of the GPU boxes on its left and right (two GPUs sit at the top and the bottom only,
+    // which leaves most of the diameter).
+    const double half = n == 2 ? radius * 0.8 : std::max(40.0, radius - boxW / 2 - 10);
     const QRectF middle(centre.x() - half, centre.y() - radius * 0.55, 2 * half, radius * 1.1);
     p.setFont(bold);
     p.drawText(middle.adjusted(0, 0, 0, -middle.height() * 0.55), Qt::AlignHCenter | Qt::AlignBottom, phase);
-    p.setFont(small);
+    const QString legend = tr("A number is how many GPUs' inputs that copy of the chunk sums; Σ and full colour: fully reduced. "
+                              "Solid frame: the chunk a GPU sends now; dotted: where it arrives.");
+    // The legend shrinks until it fits the space under the phase, so it is never cut off.
+    const QRectF below = middle.adjusted(0, middle.height() * 0.5, 0, 0);
+    QFont legendFont = small;
+    while (legendFont.pointSizeF() > 5.5
+        && QFontMetricsF(legendFont).boundingRect(below, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, legend).height()
+            > below.height())
+        legendFont.setPointSizeF(legendFont.pointSizeF() - 0.5);
+    p.setFont(legendFont);
     p.setPen(Theme::pick(QColor(0x40, 0x40, 0x40), Theme::mutedText()));
-    p.drawText(middle.adjusted(0, middle.height() * 0.5, 0, 0),
-        Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
-        tr("A number is how many GPUs' inputs that copy of the chunk sums; Σ and full colour: fully reduced. "
-           "Solid frame: the chunk a GPU sends now; dotted: where it arrives."));
+    p.drawText(below, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, legend);
 }
 
 } // namespace planscope

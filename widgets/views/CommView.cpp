@@ -532,10 +532,11 @@ void CommView::plotMessageSize()
     auto xTicker = QSharedPointer<QCPAxisTickerText>::create();
     const std::pair<int, const char*> ticks[] = { { 10, "1 KiB" }, { 14, "16 KiB" }, { 18, "256 KiB" },
         { 22, "4 MiB" }, { 26, "64 MiB" }, { 30, "1 GiB" }, { 32, "4 GiB" } };
+    // The axis ends at `top`: labelled, and far enough from 4 GiB that the two labels never touch (one power of
+    // two apart they would, so 8 GiB then replaces 4 GiB).
     for (const auto& [e, label] : ticks)
-        xTicker->addTick(std::ldexp(1.0, e), QString::fromUtf8(label));
-    for (int e = 33; e <= top; ++e)
-        if (e == top) xTicker->addTick(std::ldexp(1.0, e), QStringLiteral("%1 GiB").arg(1 << (e - 30)));
+        if (!(e == 32 && top == 33)) xTicker->addTick(std::ldexp(1.0, e), QString::fromUtf8(label));
+    if (top > 32) xTicker->addTick(std::ldexp(1.0, top), QStringLiteral("%1 GiB").arg(1 << (top - 30)));
     plot->xAxis->setTicker(xTicker);
     plot->xAxis->setRange(std::ldexp(1.0, 10) / 1.5, std::ldexp(1.0, top) * 1.5);
     if (hi <= 0) {
