@@ -367,35 +367,33 @@ Overlay buildOverlay(const std::vector<MeasuredRank>& ranks, const Plan& plan, c
     }
     for (auto& [kind, v] : ratios) ov.opRatios.push_back(OpKindRatio { kind, std::int64_t(v.size()), medianOf(v) });
 
-    // Phases: medians over the ranks of each side's decomposition.
-    auto phase = [&](const char* name, std::int64_t StepDecomposition::*field) {
+    // Phases: medians over the ranks of each side's numbers. A marked phase (forward, backward, optimizer) is
+    // left out when some rank's trace does not mark it (its measured value is -1).
+    auto phase = [&](const char* name, auto pick) {
         std::vector<double> p, m;
         for (const OverlayRank& o : ov.ranks) {
-            p.push_back(toSeconds(o.predicted.*field));
-            m.push_back(toSeconds(o.measured.*field));
+            const auto [predicted, measured] = pick(o);
+            if (measured < 0) return;
+            p.push_back(toSeconds(predicted));
+            m.push_back(toSeconds(measured));
         }
         PhaseDelta d { name, medianSeconds(p), medianSeconds(m), 0 };
         d.deltaSeconds = d.measuredSeconds - d.predictedSeconds;
         ov.phases.push_back(d);
     };
-    phase("compute", &StepDecomposition::computeNs);
-    phase("exposedComm", &StepDecomposition::exposedCommNs);
-    phase("idle", &StepDecomposition::idleNs);
-    phase("step", &StepDecomposition::windowNs);
-    auto marked = [&](const char* name, std::int64_t PhaseTimes::*field) {
-        std::vector<double> p, m;
-        for (const OverlayRank& o : ov.ranks) {
-            if (o.measuredPhases.*field < 0) return; // some rank's trace does not mark it
-            p.push_back(toSeconds(o.predictedPhases.*field));
-            m.push_back(toSeconds(o.measuredPhases.*field));
-        }
-        PhaseDelta d { name, medianSeconds(p), medianSeconds(m), 0 };
-        d.deltaSeconds = d.measuredSeconds - d.predictedSeconds;
-        ov.phases.push_back(d);
+    auto decomposed = [](std::int64_t StepDecomposition::*f) {
+        return [f](const OverlayRank& o) { return std::pair(o.predicted.*f, o.measured.*f); };
     };
-    marked("forward", &PhaseTimes::forwardNs);
-    marked("backward", &PhaseTimes::backwardNs);
-    marked("optimizer", &PhaseTimes::optimizerNs);
+    auto marked = [](std::int64_t PhaseTimes::*f) {
+        return [f](const OverlayRank& o) { return std::pair(o.predictedPhases.*f, o.measuredPhases.*f); };
+    };
+    phase("compute", decomposed(&StepDecomposition::computeNs));
+    phase("exposedComm", decomposed(&StepDecomposition::exposedCommNs));
+    phase("idle", decomposed(&StepDecomposition::idleNs));
+    phase("step", decomposed(&StepDecomposition::windowNs));
+    phase("forward", marked(&PhaseTimes::forwardNs));
+    phase("backward", marked(&PhaseTimes::backwardNs));
+    phase("optimizer", marked(&PhaseTimes::optimizerNs));
     const PhaseDelta* biggest = nullptr;
     for (const PhaseDelta& p : ov.phases)
         if ((p.phase == "compute" || p.phase == "exposedComm" || p.phase == "idle")
