@@ -102,10 +102,37 @@ private slots:
                 found = true;
         QVERIFY2(found, qPrintable(rows.join(QLatin1Char('\n'))));
         QVERIFY(page.summaryText().contains(QLatin1String("GPU step measured")));
+        // The page shows what planscope-cli import --against computes: the overlay of the plan's own simulated step
+        // (evaluate, simulate, as the CLI does), built here without the document.
+        {
+            const Plan plan = test::loadSample("default.plan.json");
+            auto tl = simulate(plan, evaluate(plan));
+            QVERIFY(tl.ok());
+            const Overlay cli = buildOverlay(traces.traces()->ranks, plan, tl.value());
+            QCOMPARE(cli.phases.size(), traces.overlay()->phases.size());
+            for (std::size_t i = 0; i < cli.phases.size(); ++i) {
+                QCOMPARE(cli.phases[i].predictedSeconds, traces.overlay()->phases[i].predictedSeconds);
+                QCOMPARE(cli.phases[i].measuredSeconds, traces.overlay()->phases[i].measuredSeconds);
+            }
+            QCOMPARE(cli.summary, traces.overlay()->summary);
+        }
+        // Aligning at another step: ProfilerStep#6 is the third.
+        traces.setStep(2);
+        QCOMPARE(traces.overlay()->stepName, std::string("ProfilerStep#6"));
+        QVERIFY(page.summaryText().contains(QLatin1String("ProfilerStep#6")));
+        traces.setStep(-1);
         // compute, exposed communication, idle, step, and forward, backward, optimizer from the trace's GPU-side
         // annotations; no PP: ops.
         QCOMPARE(page.tableRows(QStringLiteral("phases")).size(), 7);
         QVERIFY(!page.tableRows(QStringLiteral("kernels")).isEmpty());
+
+        // Keys: + zooms in around the middle, F fits back.
+        TraceTimelineView* view = page.timelineView();
+        const TimeViewport fitted = view->viewport();
+        QTest::keyClick(view, Qt::Key_Plus);
+        QVERIFY(view->viewport().end - view->viewport().start < 0.81 * (fitted.end - fitted.start));
+        QTest::keyClick(view, Qt::Key_F);
+        QVERIFY(view->viewport() == fitted);
 
         // CPU threads on request: nccl_data's cpu_op / user_annotation events sit on (pid 2910249) threads 2910249 and
         // 2919752 (Python: {(e["pid"], e["tid"]) for e in traceEvents if e.get("cat") in ("cpu_op", "user_annotation")}).

@@ -9,6 +9,7 @@
 #include "util/Units.h"
 
 #include <QHelpEvent>
+#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
@@ -391,13 +392,35 @@ void TraceTimelineView::wheelEvent(QWheelEvent* event)
         m_scroll->setValue(m_scroll->value() - event->angleDelta().y() / 2);
         return;
     }
-    const double factor = std::pow(0.85, event->angleDelta().y() / 120.0);
-    const double x = event->position().x() - timeArea().left();
+    zoomAround(event->position().x() - timeArea().left(), std::pow(0.85, event->angleDelta().y() / 120.0));
+}
+
+void TraceTimelineView::zoomAround(double x, double factor)
+{
     const double t = m_viewport.toTime(x);
     const double span = std::max(1e-9, (m_viewport.end - m_viewport.start) * factor);
     m_viewport.start = t - x / double(m_viewport.widthPx) * span;
     m_viewport.end = m_viewport.start + span;
     update();
+}
+
+void TraceTimelineView::keyPressEvent(QKeyEvent* event)
+{
+    const double pan = (m_viewport.end - m_viewport.start) / 10;
+    switch (event->key()) {
+    case Qt::Key_F: zoomToFit(); break;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal: zoomAround(m_viewport.widthPx / 2.0, 0.8); break;
+    case Qt::Key_Minus: zoomAround(m_viewport.widthPx / 2.0, 1.25); break;
+    case Qt::Key_Left:
+    case Qt::Key_Right:
+        m_viewport.start += event->key() == Qt::Key_Left ? -pan : pan;
+        m_viewport.end += event->key() == Qt::Key_Left ? -pan : pan;
+        update();
+        break;
+    default: return QWidget::keyPressEvent(event);
+    }
+    event->accept();
 }
 
 void TraceTimelineView::mousePressEvent(QMouseEvent* event)

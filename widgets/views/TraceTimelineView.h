@@ -2,7 +2,7 @@
 // its pipeline rank as ghost bars, then its annotations, GPU streams and (optionally) CPU threads from the trace,
 // all aligned at the chosen ProfilerStep (time 0 = the step's first GPU work on the earliest rank). Wheel zooms
 // around the pointer, dragging pans, a double-click fits; hovering a bar says what it is, and for a matched
-// PP: action how far it is from its predicted span, which is outlined.
+// PP: action how far it is from its predicted span, which is outlined. Keys: F fits, + and - zoom, the arrows pan.
 #pragma once
 
 #include "TraceRows.h"
@@ -49,6 +49,7 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
 
 private:
     struct Hit {
@@ -57,6 +58,7 @@ private:
     };
     void rebuild();
     void updateScroll();
+    void zoomAround(double x, double factor); // x in time-area pixels; factor < 1 zooms in
     double rowHeight(const TraceRow& row) const;
     double contentHeight() const;
     QString rowLabel(const TraceRow& row) const;
