@@ -236,7 +236,7 @@ Overlay buildOverlay(const std::vector<MeasuredRank>& ranks, const Plan& plan, c
 
     // The step name the first rank aligns on; other ranks use the step of the same name where they have it.
     std::string stepName;
-    bool cpuSideActions = false;
+    bool cpuSideActions = false, cpuSidePhases = false;
     for (std::size_t i = 0; i < ranks.size(); ++i) {
         const MeasuredRank& r = ranks[i];
         int step = chooseStep(r, options.step);
@@ -347,6 +347,7 @@ Overlay buildOverlay(const std::vector<MeasuredRank>& ranks, const Plan& plan, c
             slots[e.kind == EventKind::GpuAnnotation ? 0 : 1][std::size_t(slot)].push_back({ start, start + e.durNs });
         }
         const bool gpuPhases = !slots[0][0].empty() || !slots[0][1].empty() || !slots[0][2].empty();
+        if (!gpuPhases && (!slots[1][0].empty() || !slots[1][1].empty() || !slots[1][2].empty())) cpuSidePhases = true;
         o.measuredPhases = phaseTimes(slots[gpuPhases ? 0 : 1], true);
         o.predictedPhases = predictedPhaseTimes(timeline, o.pipelineRank, predictedOrigin);
     }
@@ -429,6 +430,9 @@ Overlay buildOverlay(const std::vector<MeasuredRank>& ranks, const Plan& plan, c
     if (cpuSideActions)
         ov.notes.push_back({ OverlayNote::CpuSideActions, -1, 0, 0,
             "the trace has CPU-side PP: annotations only; their times lead the GPU work they launch" });
+    if (cpuSidePhases)
+        ov.notes.push_back({ OverlayNote::CpuSidePhases, -1, 0, 0,
+            "forward / backward / optimizer come from CPU-side annotations: they time the launching, not the GPU work" });
     return ov;
 }
 

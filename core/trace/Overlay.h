@@ -73,7 +73,7 @@ struct PhaseDelta {
 
 // A caveat of the overlay: a key the app translates, the numbers it needs, and the English text the CLI prints.
 struct OverlayNote {
-    enum Kind : std::uint8_t { NoKernels, NoSteps, WorldSize, TensorParallelInCompute, CpuSideActions };
+    enum Kind : std::uint8_t { NoKernels, NoSteps, WorldSize, TensorParallelInCompute, CpuSideActions, CpuSidePhases };
     Kind kind = NoSteps;
     int rank = -1; // NoKernels, NoSteps
     int worldSize = 0; // WorldSize: the traces' job

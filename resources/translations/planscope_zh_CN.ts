@@ -2408,6 +2408,14 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
         <source>predicted (ghost, by kind)</source>
         <translation>预测（虚影，按类型着色）</translation>
     </message>
+    <message>
+        <source>forward / backward / optimizer come from CPU-side annotations: they time the launching, not the GPU work</source>
+        <translation>前向/反向/优化器来自 CPU 侧标注：它们计的是启动时间，而非 GPU 工作时间</translation>
+    </message>
+    <message>
+        <source>Across ranks: %1 collectives matched; rank %2 starts them last, a median %3 after the earliest rank.</source>
+        <translation>跨秩：匹配了 %1 个集合通信；秩 %2 最晚开始，中位数比最早的秩晚 %3。</translation>
+    </message>
 </context>
 <context>
     <name>planscope::TraceSet</name>

@@ -151,6 +151,23 @@ private slots:
         QCOMPARE(QImage(png).size(), page.size());
     }
 
+    void twoRanksShowTheirStraggler()
+    {
+        // The sampled_rank pair: 10 NCCL SendRecv kernels each, matched in order; the CLI test (tst_cli_import) and
+        // tst_trace_analysis find rank 1 the straggler.
+        Wired w;
+        w.traces.importPaths({ tracePath("sampled_rank-0.json.gz"), tracePath("sampled_rank-1.json.gz") });
+        w.traces.waitForImport();
+        QCOMPARE(w.traces.traces()->ranks.size(), std::size_t(2));
+        QVERIFY2(w.page.summaryText().contains(QLatin1String("10 collectives matched; rank 1 starts them last")),
+            qPrintable(w.page.summaryText()));
+        // Both ranks have rows, in rank order.
+        std::vector<int> ranks;
+        for (const TraceRow& row : w.page.timelineView()->rows())
+            if (row.firstOfRank) ranks.push_back(w.traces.traces()->ranks[row.rankIndex].rank);
+        QVERIFY(ranks == (std::vector<int> { 0, 1 }));
+    }
+
     void cancelKeepsWhatWasThere()
     {
         TraceSet traces;

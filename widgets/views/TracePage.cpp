@@ -294,6 +294,9 @@ QString TracePage::overlaySummary(const Overlay& overlay) const
             note = tr("tensor-parallel collectives are inside the predicted compute spans, but are NCCL kernels (communication) in the trace");
             break;
         case OverlayNote::CpuSideActions: note = tr("the trace has CPU-side PP: annotations only; their times lead the GPU work they launch"); break;
+        case OverlayNote::CpuSidePhases:
+            note = tr("forward / backward / optimizer come from CPU-side annotations: they time the launching, not the GPU work");
+            break;
         }
         text += QStringLiteral("<br/><small>• %1</small>").arg(note.toHtmlEscaped());
     }
@@ -343,6 +346,21 @@ void TracePage::rebuild()
                       .arg(c.groupSize)
                       .arg(QString::fromStdString(units::formatBytes(c.bytes)), ms(c.seconds), gbps(c.busBandwidth));
         m_summary->setText(text);
+    }
+
+    // Several ranks: how far apart they start the same collectives, and who is last.
+    if (traces && traces->ranks.size() >= 2) {
+        const Alignment a = alignRanks(traces->ranks);
+        if (a.straggler >= 0) {
+            double skew = 0;
+            for (const RankSkew& r : a.ranks)
+                if (r.rank == a.straggler) skew = r.medianSkewSeconds;
+            m_summary->setText(m_summary->text() + QStringLiteral("<br/>")
+                + tr("Across ranks: %1 collectives matched; rank %2 starts them last, a median %3 after the earliest rank.")
+                      .arg(a.matchedCollectives)
+                      .arg(a.straggler)
+                      .arg(ms(skew)));
+        }
     }
 
     // Phases and ops.

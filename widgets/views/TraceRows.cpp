@@ -81,7 +81,9 @@ std::vector<TraceRow> buildTraceRows(const std::vector<MeasuredRank>& ranks, con
 
         // Measured: annotations (GPU-side, else CPU-side PP actions), GPU streams, CPU threads.
         std::vector<TraceItem> annotations;
-        std::map<std::int32_t, std::vector<TraceItem>> gpuLanes, cpuLanes;
+        // Lanes by (tid, lane): streams and threads in number order, the same on every rank.
+        std::map<std::pair<std::int64_t, std::int32_t>, std::vector<TraceItem>> gpuLanes, cpuLanes;
+        const auto laneKey = [&](const MeasuredEvent& e) { return std::pair(r.lanes[std::size_t(e.lane)].tid, e.lane); };
         bool gpuAnnotations = false;
         for (const MeasuredEvent& e : r.eventList)
             if (e.kind == EventKind::GpuAnnotation) gpuAnnotations = true;
@@ -95,12 +97,12 @@ std::vector<TraceRow> buildTraceRows(const std::vector<MeasuredRank>& ranks, con
             case EventKind::Kernel:
                 if (e.collective == CollectiveKind::SendRecv) it.color = TraceColor::SendRecv;
                 else if (e.collective != CollectiveKind::None) it.color = TraceColor::Collective;
-                gpuLanes[e.lane].push_back(it);
+                gpuLanes[laneKey(e)].push_back(it);
                 break;
             case EventKind::Memcpy:
             case EventKind::Memset:
                 it.color = TraceColor::Memcpy;
-                gpuLanes[e.lane].push_back(it);
+                gpuLanes[laneKey(e)].push_back(it);
                 break;
             case EventKind::GpuAnnotation:
                 if (name.substr(0, 13) == "ProfilerStep#") break; // the step is the axis' origin, not a bar
@@ -116,7 +118,7 @@ std::vector<TraceRow> buildTraceRows(const std::vector<MeasuredRank>& ranks, con
                 }
                 if (withCpu) {
                     it.color = phaseOfName(name, it.kind) ? TraceColor::Phase : TraceColor::Cpu;
-                    cpuLanes[e.lane].push_back(it);
+                    cpuLanes[laneKey(e)].push_back(it);
                 }
                 break;
             }
@@ -128,16 +130,16 @@ std::vector<TraceRow> buildTraceRows(const std::vector<MeasuredRank>& ranks, con
             finish(t);
             rows.push_back(std::move(t));
         }
-        for (auto& [lane, items] : gpuLanes) {
-            TraceRow t = row(TraceRow::GpuStream, r.lanes[std::size_t(lane)].tid, 0);
+        for (auto& [key, items] : gpuLanes) {
+            TraceRow t = row(TraceRow::GpuStream, key.first, 0);
             t.items = std::move(items);
             finish(t);
             rows.push_back(std::move(t));
         }
-        for (auto& [lane, items] : cpuLanes) {
+        for (auto& [key, items] : cpuLanes) {
             depth = 0;
             for (auto& level : stack(std::move(items))) {
-                TraceRow t = row(TraceRow::CpuThread, r.lanes[std::size_t(lane)].tid, depth++);
+                TraceRow t = row(TraceRow::CpuThread, key.first, depth++);
                 t.items = std::move(level);
                 finish(t);
                 rows.push_back(std::move(t));
