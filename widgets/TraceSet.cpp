@@ -56,16 +56,22 @@ void TraceSet::importPaths(const QStringList& paths)
 {
     cancel();
     m_watcher.waitForFinished();
-    QStringList files;
-    for (const QString& p : paths) files << expand(p);
+    QStringList files, emptyFolders;
+    for (const QString& p : paths) {
+        const QStringList found = expand(p);
+        if (found.isEmpty()) emptyFolders << p;
+        files << found;
+    }
     auto cancelFlag = std::make_shared<std::atomic<bool>>(false);
     m_cancel = cancelFlag;
     m_status = tr("Importing %n trace file(s)…", nullptr, int(files.size()));
     emit importStarted();
 
     QPointer<TraceSet> self(this);
-    auto work = [files, cancelFlag, self]() {
+    auto work = [files, emptyFolders, cancelFlag, self]() {
         auto out = std::make_shared<TraceImport>();
+        for (const QString& folder : emptyFolders)
+            out->skipped.push_back(SkippedRegion { folder.toStdString(), -1, "the folder holds no .json or .json.gz file" });
         std::vector<std::int64_t> sizes, done(std::size_t(files.size()), 0);
         std::int64_t total = 0;
         for (const QString& f : files) {

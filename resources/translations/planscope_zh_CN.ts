@@ -2416,6 +2416,10 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
         <source>Across ranks: %1 collectives matched; rank %2 starts them last, a median %3 after the earliest rank.</source>
         <translation>跨秩：匹配了 %1 个集合通信；秩 %2 最晚开始，中位数比最早的秩晚 %3。</translation>
     </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
 </context>
 <context>
     <name>planscope::TraceSet</name>

@@ -200,6 +200,26 @@ private slots:
         QCOMPARE(traces.traces()->ranks.size(), std::size_t(1)); // the head that parsed is kept
     }
 
+    void emptyFolderAndNonTraceFilesAreNamed()
+    {
+        QTemporaryDir dir, empty;
+        const QString notJson = dir.filePath(QStringLiteral("notes.json"));
+        QFile f(notJson);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("this is not JSON");
+        f.close();
+        Wired w;
+        w.traces.importPaths({ empty.path(), notJson });
+        w.traces.waitForImport();
+        const auto& skipped = w.traces.traces()->skipped;
+        QCOMPARE(skipped.size(), std::size_t(2));
+        QVERIFY(skipped[0].reason.find("no .json or .json.gz") != std::string::npos);
+        // "this": 't' may start the literal true, so the first byte that cannot continue valid JSON is the 'h'.
+        QCOMPARE(skipped[1].offset, std::int64_t(1));
+        QVERIFY(w.traces.traces()->ranks.empty());
+        QVERIFY(w.page.summaryText().contains(QLatin1String("Drop PyTorch profiler traces")));
+    }
+
     void syntheticTraceOfThePredictionOverlaysWithZeroDeltas()
     {
         Wired w;

@@ -323,9 +323,10 @@ void TracePage::rebuild()
     if (traces && !traces->skipped.empty()) {
         QStringList lines;
         for (const SkippedRegion& s : traces->skipped)
-            lines << tr("%1: %2 (byte %3); what came before was imported where possible")
-                         .arg(QFileInfo(QString::fromStdString(s.file)).fileName(), QString::fromStdString(s.reason))
-                         .arg(s.offset);
+            lines << (s.offset < 0 ? tr("%1: %2").arg(QFileInfo(QString::fromStdString(s.file)).fileName(), QString::fromStdString(s.reason))
+                                   : tr("%1: %2 (byte %3); what came before was imported where possible")
+                                         .arg(QFileInfo(QString::fromStdString(s.file)).fileName(), QString::fromStdString(s.reason))
+                                         .arg(s.offset));
         m_status->setText(m_status->text() + QLatin1Char('\n') + lines.join(QLatin1Char('\n')));
     }
 
