@@ -86,9 +86,9 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
     addPage(QStringLiteral("comm"), comm, exporterOf(comm));
     addPage(QStringLiteral("metrics"), metrics,
         [metrics](const QString& path, QSize, QString* error) { return WidgetExporter::exportWidget(metrics, path, error); });
-    auto* profile = new ProfilePage(m_tabs);
-    profile->setDocument(m_document);
-    addPage(QStringLiteral("profile"), profile, exporterOf(profile));
+    m_profile = new ProfilePage(m_tabs);
+    m_profile->setDocument(m_document);
+    addPage(QStringLiteral("profile"), m_profile, exporterOf(m_profile));
     m_traces->setDocument(m_document);
     auto* trace = new TracePage(m_tabs);
     trace->setDocument(m_document);
@@ -281,6 +281,7 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event)
         const QString path = url.toLocalFile();
         if (url.isLocalFile()
             && (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) || path.endsWith(QLatin1String(".json.gz"), Qt::CaseInsensitive)
+                || path.endsWith(QLatin1String(".txt"), Qt::CaseInsensitive) || path.endsWith(QLatin1String(".log"), Qt::CaseInsensitive)
                 || QFileInfo(path).isDir())) {
             event->acceptProposedAction();
             return;
@@ -290,19 +291,24 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 
 void MainWindow::dropEvent(QDropEvent* event)
 {
-    // Traces (gzip, a folder, or JSON with traceEvents) go to the measured-run page, all of them at once; the
-    // first plan file opens as the plan.
+    // Traces (gzip, a folder, or JSON with traceEvents) go to the measured-run page, all of them at once; a
+    // profile or nccl-tests output to the profile page; the first plan file opens as the plan.
     QStringList traces;
-    QString plan;
+    QString plan, profile;
     for (const QUrl& url : event->mimeData()->urls()) {
         if (!url.isLocalFile()) continue;
         const QString path = url.toLocalFile();
         if (TraceSet::looksLikeTrace(path)) traces << path;
+        else if (ProfilePage::looksLikeProfile(path)) profile = path;
         else if (plan.isEmpty()) plan = path;
     }
     if (!plan.isEmpty()) openPlan(plan);
+    if (!profile.isEmpty()) {
+        m_profile->openProfile(profile);
+        setCurrentView(QStringLiteral("profile"));
+    }
     if (!traces.isEmpty()) openTraces(traces);
-    if (!plan.isEmpty() || !traces.isEmpty()) event->acceptProposedAction();
+    if (!plan.isEmpty() || !traces.isEmpty() || !profile.isEmpty()) event->acceptProposedAction();
 }
 
 void MainWindow::openTraces(const QStringList& paths)

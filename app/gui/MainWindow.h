@@ -22,6 +22,7 @@ namespace planscope {
 class LanguageManager;
 class PlanDocument;
 class PlanEditorPage;
+class ProfilePage;
 class TraceSet;
 class ViewState;
 
@@ -76,6 +77,7 @@ private:
     LanguageManager* m_languages;
     PlanDocument* m_document;
     TraceSet* m_traces;
+    ProfilePage* m_profile = nullptr;
     ViewState* m_state;
     QTabWidget* m_tabs;
     PlanEditorPage* m_editor;

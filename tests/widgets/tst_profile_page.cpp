@@ -8,6 +8,7 @@
 #include "views/ProfilePage.h"
 
 #include <QCheckBox>
+#include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <nlohmann/json.hpp>
@@ -46,6 +47,23 @@ Profile slowProfile()
 class TestProfilePage : public QObject {
     Q_OBJECT
 private slots:
+    void droppedFilesAreToldApart()
+    {
+        // What the main window routes to this page on a drop: profiles and nccl-tests output (text and -J JSON);
+        // plans and Kineto traces are not profiles.
+        const QString data = QStringLiteral(PLANSCOPE_SOURCE_DIR "/tests/data/nccl-tests/");
+        QVERIFY(ProfilePage::looksLikeProfile(data + QStringLiteral("a3mega-h100-2x8-all_reduce_perf.txt")));
+        QVERIFY(ProfilePage::looksLikeProfile(data + QStringLiteral("constructed-2x4-all_gather_perf.json")));
+        QVERIFY(!ProfilePage::looksLikeProfile(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/default.plan.json")));
+        QTemporaryDir dir;
+        const QString profile = dir.filePath(QStringLiteral("m.profile.json"));
+        QFile f(profile);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(profileToJson(slowProfile()).dump(2)));
+        f.close();
+        QVERIFY(ProfilePage::looksLikeProfile(profile));
+    }
+
     void calibrationFromAFile()
     {
         PlanDocument doc;

@@ -13,6 +13,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QEvent>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -217,6 +218,15 @@ void ProfilePage::processFinished(int exitCode, QProcess::ExitStatus status)
     if (!ok && m_lastError.isEmpty()) m_lastError = tr("planscope-profile failed (exit code %1).").arg(exitCode);
     rebuild();
     Q_EMIT profilingFinished(ok);
+}
+
+bool ProfilePage::looksLikeProfile(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return false;
+    const QByteArray head = f.read(1 << 16);
+    return head.contains("planscope/profile/") || head.contains("# nThread")
+        || (head.contains("\"nccl_version\"") && head.contains("\"config\""));
 }
 
 bool ProfilePage::openProfile(const QString& path)

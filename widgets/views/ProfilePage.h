@@ -35,6 +35,9 @@ public:
     void setProfile(std::shared_ptr<const Profile> profile);
     std::shared_ptr<const Profile> profile() const { return m_profile; }
 
+    // A dropped file that is a profile or nccl-tests output rather than a plan: JSON with the profile schema or
+    // nccl-tests' -J keys, or text with nccl-tests' "# nThread" header.
+    static bool looksLikeProfile(const QString& path);
     // Where planscope-profile is looked for: next to this executable, then on PATH.
     static QString profilerPath();
     // Starts the profiling pass; the page shows why when it cannot (no binary, no GPU).
