@@ -60,7 +60,9 @@ QColor TimelinePalette::color(SpanKind kind)
     case SpanKind::ParamGather:
         return QColor(0x86, 0xD3, 0xBD); // bluish green, lighter
     case SpanKind::OptimizerStep:
-        return QColor(0x4D, 0x4D, 0x4D);
+        // Dark grey on light lanes, light grey on dark ones: the one kind whose colour follows the theme, since no
+        // grey reads on both.
+        return Theme::pick(QColor(0x4D, 0x4D, 0x4D), QColor(0xB8, 0xB8, 0xB8));
     }
     return palette::grey();
 }
