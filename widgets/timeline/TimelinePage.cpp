@@ -87,7 +87,12 @@ void TimelinePage::changeEvent(QEvent* event)
 bool TimelinePage::exportTo(const QString& path, QSize size, QString* error)
 {
     if (size.isEmpty()) size = isVisible() ? this->size() : QSize(1600, 900);
-    if (isVisible() && size == this->size()) return WidgetExporter::exportWidget(this, path, error);
+    if (isVisible() && size == this->size()) {
+        m_view->setFitAllLanes(true);
+        const bool ok = WidgetExporter::exportWidget(this, path, error);
+        m_view->setFitAllLanes(false);
+        return ok;
+    }
     // Another size: a page of its own, on the same document and state, so this one (perhaps in a layout)
     // keeps its geometry.
     TimelinePage copy;
@@ -98,6 +103,7 @@ bool TimelinePage::exportTo(const QString& path, QSize size, QString* error)
     if (!m_document) copy.view()->setTimeline(m_view->timeline());
     copy.resize(size);
     copy.layout()->activate();
+    copy.view()->setFitAllLanes(true);
     return WidgetExporter::exportWidget(&copy, path, error);
 }
 

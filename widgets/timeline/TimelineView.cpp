@@ -236,7 +236,7 @@ void TimelineView::relayout()
     const double content = rows.empty() ? 0 : rows.back().y + rows.back().h;
     if (content > available && content > 0) {
         // On screen the rest scrolls; an export has no scroll bar, so there every lane is squeezed in.
-        const bool exporting = !m_exportSize.isEmpty();
+        const bool exporting = !m_exportSize.isEmpty() || m_fitAllLanes;
         const double scale = std::max(exporting ? 0.0 : 0.55, double(available) / content);
         m_geometry.computeHeight
             = std::max(exporting ? 6.0 : 12.0, std::floor(m_geometry.computeHeight * scale));
@@ -262,7 +262,7 @@ void TimelineView::relayout()
     const std::vector<LaneItem> scaled = laneRows(*m_timeline, m_index, m_geometry);
     const double contentHeight = scaled.empty() ? 0 : scaled.back().y + scaled.back().h;
     const int overflow = int(std::ceil(contentHeight)) - available;
-    m_scrollBar->setVisible(overflow > 0 && m_exportSize.isEmpty());
+    m_scrollBar->setVisible(overflow > 0 && m_exportSize.isEmpty() && !m_fitAllLanes);
     m_scrollY = std::clamp(m_scrollY, 0.0, double(std::max(0, overflow)));
     if (overflow > 0) {
         const int w = m_scrollBar->sizeHint().width();
@@ -471,9 +471,13 @@ void TimelineView::paintHeaders(QPainter& p, const QRect& area)
             p.drawLine(QLineF(0, y, width, y));
         }
         if (lane.firstOfRank) {
+            // A squeezed compute lane is lower than the text: the name then hangs from the lane's top over the
+            // rank's stream lanes (their names are not drawn at that size).
+            const bool low = lane.h < boldMetrics.height();
+            const QRectF nameRow = low ? QRectF(row.left(), row.top() - 1, row.width(), boldMetrics.height()) : row;
             p.setFont(bold);
             p.setPen(text);
-            p.drawText(row, Qt::AlignLeft | Qt::AlignVCenter,
+            p.drawText(nameRow, Qt::AlignLeft | (low ? Qt::AlignTop : Qt::AlignVCenter),
                 boldMetrics.elidedText(headerText(lane.rank), Qt::ElideRight, int(row.width())));
         }
         if (lane.stream != Stream::Compute && lane.h >= QFontMetricsF(m_smallFont).height() - 3) {
@@ -719,6 +723,13 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
         return QWidget::keyPressEvent(event);
     }
     event->accept();
+}
+
+void TimelineView::setFitAllLanes(bool fit)
+{
+    if (fit == m_fitAllLanes) return;
+    m_fitAllLanes = fit;
+    relayout();
 }
 
 bool TimelineView::exportTo(const QString& path, QSize size, QString* error)

@@ -43,6 +43,9 @@ public:
 
     // Fits the whole step into the view (also double-click and F).
     void zoomToFit();
+    // Squeezes every lane into the view instead of scrolling, as exports do (a picture has no scroll bar); the page
+    // sets it while it is saved.
+    void setFitAllLanes(bool fit);
 
     // What is drawn now, for tests: the layout, its viewport, and where a span is in widget coordinates.
     const DrawList& drawList() const { return m_draw; }
@@ -110,6 +113,7 @@ private:
     // Brushes per kind: normal, pending (after the playhead), dimmed (not the selected microbatch).
     std::array<QBrush, 30> m_brushes;
     std::array<QColor, 30> m_textColors;
+    bool m_fitAllLanes = false;
     // Per-frame scratch, kept to avoid allocating in paintEvent.
     std::array<QVector<QRectF>, 30> m_buckets;
     QVector<QRectF> m_scratch;
