@@ -577,6 +577,32 @@ private Q_SLOTS:
             forward > 200 && backward > 200, qPrintable(QStringLiteral("%1 %2").arg(forward).arg(backward)));
     }
 
+    void picturesFitEveryRank()
+    {
+        // 16 ranks with four stream lanes each need more than 500 px: on screen the view scrolls (some ranks are
+        // culled), a picture squeezes all 16 in.
+        std::vector<Span> spans;
+        for (int r = 0; r < 16; ++r) {
+            spans.push_back(span(r, Stream::Compute, SpanKind::Forward, 0, 0.01 * r, 0.01 * r + 0.1));
+            spans.push_back(span(r, Stream::P2P, SpanKind::SendActivation, 0, 0.01 * r + 0.1, 0.01 * r + 0.11));
+            spans.push_back(span(r, Stream::DataParallel, SpanKind::GradReduce, -1, 0.3, 0.4));
+            spans.push_back(span(r, Stream::Optimizer, SpanKind::OptimizerStep, -1, 0.4, 0.45));
+        }
+        TimelineView view;
+        view.resize(1200, 500);
+        view.setTimeline(std::make_shared<const Timeline>(makeTimeline(spans, 0.5)));
+        auto ranksDrawn = [&] {
+            std::set<int> ranks;
+            for (const LaneItem& l : view.drawList().lanes) ranks.insert(l.rank);
+            return ranks.size();
+        };
+        QVERIFY(ranksDrawn() < 16);
+        view.setFitAllLanes(true);
+        QCOMPARE(ranksDrawn(), std::size_t(16));
+        view.setFitAllLanes(false);
+        QVERIFY(ranksDrawn() < 16);
+    }
+
     void exportWritesFiles_data()
     {
         QTest::addColumn<QString>("suffix");
