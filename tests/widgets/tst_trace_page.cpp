@@ -168,6 +168,33 @@ private slots:
         QVERIFY(ranks == (std::vector<int> { 0, 1 }));
     }
 
+    void nestedAnnotationsStackIntoDepthRows()
+    {
+        // "## forward ##" [0, 100] us holds PP:0F0 [10, 40] and PP:0F1 [50, 90]; one kernel on stream 7 [0, 100].
+        // The annotations take two rows: the outer one alone, then the two actions side by side.
+        const std::string text = "{\"distributedInfo\": {\"rank\": 0, \"world_size\": 1}, \"traceEvents\": ["
+                                 "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7, \"ts\": 0, \"dur\": 100},"
+                                 "{\"ph\": \"X\", \"cat\": \"gpu_user_annotation\", \"name\": \"## forward ##\", \"pid\": 0, \"tid\": 7, \"ts\": 0, \"dur\": 100},"
+                                 "{\"ph\": \"X\", \"cat\": \"gpu_user_annotation\", \"name\": \"PP:0F0\", \"pid\": 0, \"tid\": 7, \"ts\": 10, \"dur\": 30},"
+                                 "{\"ph\": \"X\", \"cat\": \"gpu_user_annotation\", \"name\": \"PP:0F1\", \"pid\": 0, \"tid\": 7, \"ts\": 50, \"dur\": 40}]}";
+        auto rank = importKinetoText(text, "nested.json");
+        QVERIFY(rank.ok());
+        std::vector<MeasuredRank> ranks { std::move(rank.value()) };
+        const Timeline none;
+        const Overlay overlay = buildOverlay(ranks, Plan {}, none);
+        const auto rows = buildTraceRows(ranks, overlay, nullptr, false);
+        std::vector<std::size_t> annotationRows;
+        for (const TraceRow& r : rows)
+            if (r.kind == TraceRow::Annotations) annotationRows.push_back(r.items.size());
+        QVERIFY(annotationRows == (std::vector<std::size_t> { 1, 2 }));
+        // Each is coloured by the phase it names: forward for all three.
+        for (const TraceRow& r : rows)
+            if (r.kind == TraceRow::Annotations)
+                for (const TraceItem& it : r.items) QVERIFY(it.color == TraceColor::Phase && it.kind == SpanKind::Forward);
+        QCOMPARE(rows.back().kind, TraceRow::GpuStream);
+        QCOMPARE(rows.back().tid, std::int64_t(7));
+    }
+
     void cancelKeepsWhatWasThere()
     {
         TraceSet traces;
