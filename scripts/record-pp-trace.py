@@ -13,8 +13,9 @@ one GPU) gloo, with every stage computing on the GPU and handing its activations
 (gloo's send/recv take CPU tensors only). Ranks sharing a GPU run slower than the plan's separate GPUs: the
 README written next to the traces says which case was recorded.
 
-Needs PyTorch >= 2.5 (pipelining's runtime with _load_actions) and a CUDA GPU. Exit 0 when every rank wrote a
-trace that has PP: annotations; 2 when PyTorch or CUDA is missing; 1 on any other failure.
+Needs PyTorch >= 2.5 (pipelining's schedule runtime with _load_actions; without it the trace is recorded with the
+plain looped-BFS schedule, which writes no PP: annotations) and a CUDA GPU. Exit 0 when every rank wrote a trace
+that has PP: annotations; 2 when PyTorch or CUDA is missing; 1 on any other failure.
 """
 import argparse
 import gzip
@@ -100,7 +101,6 @@ def worker(rank, args, port, backend, hand_over):
     import torch
     import torch.distributed as dist
     from torch.distributed.pipelining import PipelineStage, ScheduleLoopedBFS
-    from torch.distributed.pipelining.schedules import _PipelineScheduleRuntime
 
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
     gpu = torch.device("cuda", rank % torch.cuda.device_count())
@@ -115,14 +115,27 @@ def worker(rank, args, port, backend, hand_over):
         params += list(module.parameters())
         if hand_over:
             module = cpu_hand_over(torch, module, gpu)
-        stages.append(PipelineStage(module, stage, num_stages, stage_device))
+        # Example inputs of one microbatch, so that no shape inference runs: token ids for the first stage,
+        # activations for the others.
+        example = (torch.zeros(1, args.seq, dtype=torch.long, device=stage_device) if stage == 0 else
+                   torch.zeros(1, args.seq, args.hidden, dtype=torch.bfloat16, device=stage_device))
+        stages.append(PipelineStage(module, stage, num_stages, stage_device, input_args=(example,)))
 
     def loss_fn(logits, target):  # on the GPU, also when the logits were handed over on the CPU
         return torch.nn.functional.cross_entropy(logits.to(gpu).float().flatten(0, 1), target.to(gpu).flatten())
 
-    order = ScheduleLoopedBFS(stages, args.microbatches, loss_fn=loss_fn).pipeline_order
-    schedule = _PipelineScheduleRuntime(stages, args.microbatches, loss_fn=loss_fn)
-    schedule._load_actions(order)  # compute_only: the runtime adds the sends and receives
+    schedule = ScheduleLoopedBFS(stages, args.microbatches, loss_fn=loss_fn)
+    try:
+        # The runtime is what wraps each action in record_function("PP:<action>"); it takes the looped-BFS order
+        # as compute-only actions and adds the sends and receives itself.
+        from torch.distributed.pipelining.schedules import _PipelineScheduleRuntime
+        runtime = _PipelineScheduleRuntime(stages, args.microbatches, loss_fn=loss_fn)
+        runtime._load_actions(schedule.pipeline_order)
+        schedule = runtime
+    except (ImportError, AttributeError, TypeError) as e:
+        if rank == 0:
+            print(f"record-pp-trace: this PyTorch has no usable schedule runtime ({e}); recording without PP: "
+                  "annotations", file=sys.stderr)
     optimizer = torch.optim.AdamW(params, lr=1e-4)
     batch = args.microbatches  # microbatch size 1
     gen = torch.Generator().manual_seed(0)
