@@ -13,6 +13,8 @@
 // kept strings are interned.
 #include "KinetoImport.h"
 
+#include "Intervals.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -1317,39 +1319,6 @@ Result<MeasuredRank> importFrom(Input& in, const std::string& label, const Impor
         return Result<MeasuredRank>::failure(label, "out of memory");
     }
     return r;
-}
-
-using Intervals = std::vector<std::pair<std::int64_t, std::int64_t>>;
-
-Intervals unionOf(Intervals v)
-{
-    std::sort(v.begin(), v.end());
-    Intervals out;
-    for (const auto& iv : v) {
-        if (!out.empty() && iv.first <= out.back().second) out.back().second = std::max(out.back().second, iv.second);
-        else out.push_back(iv);
-    }
-    return out;
-}
-
-std::int64_t lengthOf(const Intervals& u)
-{
-    std::int64_t t = 0;
-    for (const auto& iv : u) t += iv.second - iv.first;
-    return t;
-}
-
-std::int64_t intersectionOf(const Intervals& a, const Intervals& b)
-{
-    std::int64_t t = 0;
-    std::size_t i = 0, j = 0;
-    while (i < a.size() && j < b.size()) {
-        const std::int64_t lo = std::max(a[i].first, b[j].first), hi = std::min(a[i].second, b[j].second);
-        if (hi > lo) t += hi - lo;
-        if (a[i].second < b[j].second) ++i;
-        else ++j;
-    }
-    return t;
 }
 
 } // namespace

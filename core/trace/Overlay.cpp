@@ -1,6 +1,7 @@
 #include "trace/Overlay.h"
 
 #include "cost/RankLayout.h"
+#include "trace/Intervals.h"
 #include "trace/TraceAnalysis.h"
 
 #include <algorithm>
@@ -15,50 +16,18 @@ namespace planscope {
 
 namespace {
 
-using Interval = std::pair<std::int64_t, std::int64_t>;
-
 std::int64_t toNs(double seconds) { return std::llround(seconds * 1e9); }
 double toSeconds(std::int64_t ns) { return double(ns) * 1e-9; }
 
-std::vector<Interval> unionOf(std::vector<Interval> v)
-{
-    std::sort(v.begin(), v.end());
-    std::vector<Interval> out;
-    for (const Interval& iv : v) {
-        if (!out.empty() && iv.first <= out.back().second) out.back().second = std::max(out.back().second, iv.second);
-        else out.push_back(iv);
-    }
-    return out;
-}
-
-std::int64_t lengthOf(const std::vector<Interval>& u)
-{
-    std::int64_t t = 0;
-    for (const Interval& iv : u) t += iv.second - iv.first;
-    return t;
-}
-
-std::int64_t intersectionOf(const std::vector<Interval>& a, const std::vector<Interval>& b)
-{
-    std::int64_t t = 0;
-    for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
-        const std::int64_t lo = std::max(a[i].first, b[j].first), hi = std::min(a[i].second, b[j].second);
-        if (hi > lo) t += hi - lo;
-        if (a[i].second < b[j].second) ++i;
-        else ++j;
-    }
-    return t;
-}
-
 // compute / comm intervals relative to the origin -> the decomposition over [0, last end].
-StepDecomposition decompose(std::vector<Interval> compute, std::vector<Interval> comm)
+StepDecomposition decompose(Intervals compute, Intervals comm)
 {
     StepDecomposition d;
     std::int64_t end = 0;
     for (const Interval& iv : compute) end = std::max(end, iv.second);
     for (const Interval& iv : comm) end = std::max(end, iv.second);
     const auto cu = unionOf(std::move(compute)), mu = unionOf(std::move(comm));
-    std::vector<Interval> all = cu;
+    Intervals all = cu;
     all.insert(all.end(), mu.begin(), mu.end());
     d.windowNs = end;
     d.computeNs = lengthOf(cu);
@@ -83,7 +52,7 @@ int phaseSlot(SpanKind k)
     }
 }
 
-PhaseTimes phaseTimes(const std::array<std::vector<Interval>, 3>& slots, bool measuredOnly)
+PhaseTimes phaseTimes(const std::array<Intervals, 3>& slots, bool measuredOnly)
 {
     std::array<std::int64_t, 3> ns {};
     for (std::size_t i = 0; i < 3; ++i)
@@ -93,7 +62,7 @@ PhaseTimes phaseTimes(const std::array<std::vector<Interval>, 3>& slots, bool me
 
 PhaseTimes predictedPhaseTimes(const Timeline& tl, int pipelineRank, std::int64_t originNs)
 {
-    std::array<std::vector<Interval>, 3> slots;
+    std::array<Intervals, 3> slots;
     for (const Span& s : tl.spans) {
         const int slot = phaseSlot(s.kind);
         if (s.rank == pipelineRank && slot >= 0 && !isCommStream(s.stream))
@@ -104,7 +73,7 @@ PhaseTimes predictedPhaseTimes(const Timeline& tl, int pipelineRank, std::int64_
 
 StepDecomposition predictedDecomposition(const Timeline& tl, int pipelineRank, std::int64_t originNs)
 {
-    std::vector<Interval> compute, comm;
+    Intervals compute, comm;
     for (const Span& s : tl.spans) {
         if (s.rank != pipelineRank) continue;
         const Interval iv { toNs(s.start) - originNs, toNs(s.end) - originNs };
@@ -289,7 +258,7 @@ Overlay buildOverlay(const std::vector<MeasuredRank>& ranks, const Plan& plan, c
         const MeasuredRank& r = ranks[o.source];
         o.originNs = origin;
         pipelineRanks.insert(o.pipelineRank);
-        std::vector<Interval> compute, comm;
+        Intervals compute, comm;
         bool gpuActions = false;
         for (const MeasuredEvent& e : r.eventList) {
             if (!inStep(e, o.step)) continue;
@@ -337,7 +306,7 @@ Overlay buildOverlay(const std::vector<MeasuredRank>& ranks, const Plan& plan, c
         }
 
         // Phases from the annotations that name them, GPU-side where the trace has any, else CPU-side.
-        std::array<std::vector<Interval>, 3> slots[2]; // [0] GPU-side, [1] CPU-side
+        std::array<Intervals, 3> slots[2]; // [0] GPU-side, [1] CPU-side
         for (const MeasuredEvent& e : r.eventList) {
             if ((e.kind != EventKind::GpuAnnotation && e.kind != EventKind::CpuAnnotation) || !inStep(e, o.step)) continue;
             SpanKind kind = SpanKind::Forward;
