@@ -3,6 +3,7 @@
 #include "cost/RankLayout.h"
 #include "trace/Intervals.h"
 #include "trace/TraceAnalysis.h"
+#include "util/Units.h"
 
 #include <algorithm>
 #include <array>
@@ -37,7 +38,6 @@ StepDecomposition decompose(Intervals compute, Intervals comm)
     return d;
 }
 
-bool isCommStream(Stream s) { return s == Stream::P2P || s == Stream::DataParallel || s == Stream::ZeroGather; }
 
 // Forward 0, backward (B, I, W) 1, optimizer 2; -1 for other work.
 int phaseSlot(SpanKind k)
@@ -65,7 +65,7 @@ PhaseTimes predictedPhaseTimes(const Timeline& tl, int pipelineRank, std::int64_
     std::array<Intervals, 3> slots;
     for (const Span& s : tl.spans) {
         const int slot = phaseSlot(s.kind);
-        if (s.rank == pipelineRank && slot >= 0 && !isCommStream(s.stream))
+        if (s.rank == pipelineRank && slot >= 0 && !isCommunicationStream(s.stream))
             slots[std::size_t(slot)].push_back({ toNs(s.start) - originNs, toNs(s.end) - originNs });
     }
     return phaseTimes(slots, false);
@@ -77,7 +77,7 @@ StepDecomposition predictedDecomposition(const Timeline& tl, int pipelineRank, s
     for (const Span& s : tl.spans) {
         if (s.rank != pipelineRank) continue;
         const Interval iv { toNs(s.start) - originNs, toNs(s.end) - originNs };
-        (isCommStream(s.stream) ? comm : compute).push_back(iv);
+        (isCommunicationStream(s.stream) ? comm : compute).push_back(iv);
     }
     return decompose(std::move(compute), std::move(comm));
 }
@@ -121,20 +121,6 @@ bool spanKindOfAction(const std::string& kind, SpanKind& out)
     return false;
 }
 
-std::string fmtMs(double seconds)
-{
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.2f ms", seconds * 1e3);
-    return buf;
-}
-
-std::string signedMs(double seconds)
-{
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%+.2f ms", seconds * 1e3);
-    return buf;
-}
-
 double medianSeconds(std::vector<double> v) { return medianOf(v); }
 
 std::string usText(std::int64_t ns)
@@ -172,6 +158,16 @@ bool phaseOfName(std::string_view name, SpanKind& kind)
     return true;
 }
 
+std::int64_t predictedOriginNs(const Timeline& timeline)
+{
+    if (timeline.spans.empty()) return 0;
+    double first = timeline.spans.front().start;
+    for (const Span& s : timeline.spans) first = std::min(first, s.start);
+    return toNs(first);
+}
+
+bool isCommunicationStream(Stream s) { return s == Stream::P2P || s == Stream::DataParallel || s == Stream::ZeroGather; }
+
 int pipelineRankOf(const Plan& plan, int globalRank)
 {
     const int pp = std::max(1, plan.parallel.pp);
@@ -196,12 +192,7 @@ Overlay buildOverlay(const std::vector<MeasuredRank>& ranks, const Plan& plan, c
     const OverlayOptions& options)
 {
     Overlay ov;
-    std::int64_t predictedOrigin = 0;
-    if (!timeline.spans.empty()) {
-        double first = timeline.spans.front().start;
-        for (const Span& s : timeline.spans) first = std::min(first, s.start);
-        predictedOrigin = toNs(first);
-    }
+    const std::int64_t predictedOrigin = predictedOriginNs(timeline);
 
     // The step name the first rank aligns on; other ranks use the step of the same name where they have it.
     std::string stepName;
@@ -378,10 +369,10 @@ Overlay buildOverlay(const std::vector<MeasuredRank>& ranks, const Plan& plan, c
         const double err = step.predictedSeconds / step.measuredSeconds - 1;
         char pct[32];
         std::snprintf(pct, sizeof pct, "%.0f%%", std::abs(err) * 100);
-        ov.summary = "GPU step measured " + fmtMs(step.measuredSeconds) + ", predicted " + fmtMs(step.predictedSeconds)
+        ov.summary = "GPU step measured " + units::formatSeconds(step.measuredSeconds) + ", predicted " + units::formatSeconds(step.predictedSeconds)
             + ": the prediction is " + (std::abs(err) < 0.005 ? std::string("on target") : std::string(pct) + (err < 0 ? " optimistic" : " pessimistic"));
         if (biggest && std::abs(biggest->deltaSeconds) > 0)
-            ov.summary += "; the largest gap is " + words.at(biggest->phase) + " (" + signedMs(biggest->deltaSeconds) + " measured vs predicted)";
+            ov.summary += "; the largest gap is " + words.at(biggest->phase) + " (" + units::formatSignedSeconds(biggest->deltaSeconds) + " measured vs predicted)";
         ov.summary += ".";
     } else {
         ov.summary = "The aligned step has no measured GPU time.";

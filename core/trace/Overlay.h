@@ -107,6 +107,11 @@ struct OverlayOptions {
 // "## optimizer ##" and "Optimizer.step#..." optimizer step, "nccl:*" gradient reduction; false for anything else.
 bool phaseOfName(std::string_view name, SpanKind& kind);
 
+// The predicted side's time 0: the start of the timeline's first span, in ns (0 for an empty timeline).
+std::int64_t predictedOriginNs(const Timeline& timeline);
+// Spans that are communication (p2p, data-parallel, ZeRO); the rest (compute, optimizer) are computation.
+bool isCommunicationStream(Stream s);
+
 // The pipeline rank of a global rank under the plan's rank order (parallel.order).
 int pipelineRankOf(const Plan& plan, int globalRank);
 

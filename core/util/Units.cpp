@@ -32,6 +32,11 @@ std::string formatSeconds(double s)
     return printf1("%.2f %s", s * 1e6, "us");
 }
 
+std::string formatSignedSeconds(double s)
+{
+    return (s >= 0 ? "+" : "\u2212") + formatSeconds(std::fabs(s));
+}
+
 std::string formatFlops(double f)
 {
     const double a = std::fabs(f);

@@ -21,6 +21,7 @@ constexpr double bidirectionalToPerDirection(double bytesPerSecond) { return byt
 
 std::string formatBytes(double bytes);        // "12.34 GiB"
 std::string formatSeconds(double seconds);    // "1.23 s", "456 ms", "12.3 us"
+std::string formatSignedSeconds(double seconds); // "+1.23 s", "−456 ms" (a difference; U+2212 minus)
 std::string formatFlops(double flops);        // "3.14 PFLOP"
 std::string formatNumber(double value);       // compact, e.g. "1.75e+11" or "0.1795"
 std::string formatCount(double value);        // "175.0 B", "12.3 M"

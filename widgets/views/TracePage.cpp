@@ -31,7 +31,7 @@ namespace planscope {
 namespace {
 
 QString ms(double seconds) { return QString::fromStdString(units::formatSeconds(seconds)); }
-QString signedMs(double seconds) { return (seconds >= 0 ? QStringLiteral("+") : QStringLiteral("−")) + ms(std::abs(seconds)); }
+QString signedMs(double seconds) { return QString::fromStdString(units::formatSignedSeconds(seconds)); }
 QString gib(double bytes) { return QString::number(units::toGiB(bytes), 'f', 2) + QStringLiteral(" GiB"); }
 QString gbps(double bytesPerSecond) { return QString::number(bytesPerSecond / 1e9, 'f', 2) + QStringLiteral(" GB/s"); }
 

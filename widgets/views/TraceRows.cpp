@@ -8,8 +8,6 @@ namespace planscope {
 
 namespace {
 
-bool isCommStream(Stream s) { return s == Stream::P2P || s == Stream::DataParallel || s == Stream::ZeroGather; }
-
 void finish(TraceRow& row)
 {
     std::stable_sort(row.items.begin(), row.items.end(), [](const TraceItem& a, const TraceItem& b) { return a.start < b.start; });
@@ -40,12 +38,7 @@ std::vector<TraceRow> buildTraceRows(const std::vector<MeasuredRank>& ranks, con
     const Timeline* predicted, bool withCpu)
 {
     std::vector<TraceRow> rows;
-    std::int64_t predictedOrigin = 0;
-    if (predicted && !predicted->spans.empty()) {
-        double first = predicted->spans.front().start;
-        for (const Span& s : predicted->spans) first = std::min(first, s.start);
-        predictedOrigin = std::llround(first * 1e9);
-    }
+    const std::int64_t predictedOrigin = predicted ? predictedOriginNs(*predicted) : 0;
     std::map<std::pair<std::size_t, std::uint32_t>, std::int32_t> matchOf; // (overlay rank, event) -> op
     for (std::size_t i = 0; i < overlay.ops.size(); ++i) matchOf[{ overlay.ops[i].overlayRank, overlay.ops[i].event }] = std::int32_t(i);
 
@@ -70,7 +63,7 @@ std::vector<TraceRow> buildTraceRows(const std::vector<MeasuredRank>& ranks, con
                 if (s.rank != o.pipelineRank) continue;
                 TraceItem it { std::llround(s.start * 1e9) - predictedOrigin, std::llround(s.end * 1e9) - predictedOrigin,
                     std::uint32_t(i), TraceColor::Predicted, s.kind, -1 };
-                (isCommStream(s.stream) ? comm : compute).items.push_back(it);
+                (isCommunicationStream(s.stream) ? comm : compute).items.push_back(it);
             }
             for (TraceRow* t : { &compute, &comm })
                 if (!t->items.empty()) {

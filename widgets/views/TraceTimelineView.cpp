@@ -25,10 +25,7 @@ constexpr int kHeaderWidth = 190;
 constexpr int kAxisHeight = 24;
 
 QString ms(double seconds) { return QString::fromStdString(units::formatSeconds(seconds)); }
-QString signedMs(double seconds)
-{
-    return (seconds >= 0 ? QStringLiteral("+") : QStringLiteral("−")) + ms(std::abs(seconds));
-}
+QString signedMs(double seconds) { return QString::fromStdString(units::formatSignedSeconds(seconds)); }
 } // namespace
 
 TraceTimelineView::TraceTimelineView(QWidget* parent) : QWidget(parent), m_scroll(new QScrollBar(Qt::Vertical, this))
