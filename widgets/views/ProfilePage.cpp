@@ -3,6 +3,7 @@
 #include "Palette.h"
 #include "Theme.h"
 #include "PlanDocument.h"
+#include "ReadOnlyTable.h"
 #include "WidgetExporter.h"
 #include "cost/Collective.h"
 #include "cost/Evaluate.h"
@@ -39,14 +40,6 @@ QColor curveColour(int i)
     static const QColor colours[] = { palette::blue(), palette::orange(), palette::bluishGreen(), palette::reddishPurple(),
         palette::vermillion(), palette::skyBlue() };
     return colours[i % 6];
-}
-
-QTableWidgetItem* cell(const QString& text, Qt::Alignment align = Qt::AlignRight | Qt::AlignVCenter)
-{
-    auto* item = new QTableWidgetItem(text);
-    item->setTextAlignment(align);
-    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
-    return item;
 }
 } // namespace
 
@@ -87,13 +80,7 @@ ProfilePage::ProfilePage(QWidget* parent)
     tables->setContentsMargins(0, 0, 0, 0);
     tables->addWidget(m_compare, 1);
     tables->addWidget(m_gemm, 1);
-    for (QTableWidget* t : { m_gemm, m_compare }) {
-        t->verticalHeader()->setVisible(false);
-        t->horizontalHeader()->setStretchLastSection(true);
-        t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-        t->setWordWrap(false);
-        t->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    }
+    for (QTableWidget* t : { m_gemm, m_compare }) setUpReadOnlyTable(t);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_plot);
     split->addWidget(tablesBox);
@@ -403,8 +390,8 @@ void ProfilePage::rebuild()
         m_compare->setRowCount(int(std::size(rows)));
         int r = 0;
         for (const auto& [name, value] : rows) {
-            m_compare->setItem(r, 0, cell(name, Qt::AlignLeft | Qt::AlignVCenter));
-            m_compare->setItem(r, 1, cell(value, Qt::AlignLeft | Qt::AlignVCenter));
+            m_compare->setItem(r, 0, readOnlyCell(name, Qt::AlignLeft | Qt::AlignVCenter));
+            m_compare->setItem(r, 1, readOnlyCell(value, Qt::AlignLeft | Qt::AlignVCenter));
             ++r;
         }
     }
@@ -418,12 +405,12 @@ void ProfilePage::rebuild()
         const double peak = m_document && m_document->hasPlan() ? m_document->plan().cluster.gpu.peakFlops.bf16 : 0.0;
         for (int r = 0; r < int(m_profile->gemm.size()); ++r) {
             const GemmSample& g = m_profile->gemm[std::size_t(r)];
-            m_gemm->setItem(r, 0, cell(QString::number(g.m)));
-            m_gemm->setItem(r, 1, cell(QString::number(g.n)));
-            m_gemm->setItem(r, 2, cell(QString::number(g.k)));
-            m_gemm->setItem(r, 3, cell(QString::fromStdString(g.dtype), Qt::AlignCenter));
-            m_gemm->setItem(r, 4, cell(QString::number(g.tflops, 'f', 1)));
-            m_gemm->setItem(r, 5, cell(peak > 0 && g.dtype == "bf16" ? QStringLiteral("%1 %").arg(g.tflops * 1e12 / peak * 100, 0, 'f', 1) : QStringLiteral("–")));
+            m_gemm->setItem(r, 0, readOnlyCell(QString::number(g.m)));
+            m_gemm->setItem(r, 1, readOnlyCell(QString::number(g.n)));
+            m_gemm->setItem(r, 2, readOnlyCell(QString::number(g.k)));
+            m_gemm->setItem(r, 3, readOnlyCell(QString::fromStdString(g.dtype), Qt::AlignCenter));
+            m_gemm->setItem(r, 4, readOnlyCell(QString::number(g.tflops, 'f', 1)));
+            m_gemm->setItem(r, 5, readOnlyCell(peak > 0 && g.dtype == "bf16" ? QStringLiteral("%1 %").arg(g.tflops * 1e12 / peak * 100, 0, 'f', 1) : QStringLiteral("–")));
         }
     }
     // Default vs calibrated, side by side.
@@ -443,9 +430,9 @@ void ProfilePage::rebuild()
             m_compare->setRowCount(int(std::size(rows)));
             int r = 0;
             for (const auto& [name, values] : rows) {
-                m_compare->setItem(r, 0, cell(name, Qt::AlignLeft | Qt::AlignVCenter));
-                m_compare->setItem(r, 1, cell(values.first));
-                m_compare->setItem(r, 2, cell(values.second));
+                m_compare->setItem(r, 0, readOnlyCell(name, Qt::AlignLeft | Qt::AlignVCenter));
+                m_compare->setItem(r, 1, readOnlyCell(values.first));
+                m_compare->setItem(r, 2, readOnlyCell(values.second));
                 ++r;
             }
         }

@@ -2,6 +2,7 @@
 
 #include "Palette.h"
 #include "PlanDocument.h"
+#include "ReadOnlyTable.h"
 #include "Theme.h"
 #include "TraceSet.h"
 #include "TraceTimelineView.h"
@@ -35,14 +36,6 @@ QString signedMs(double seconds) { return QString::fromStdString(units::formatSi
 QString gib(double bytes) { return QString::number(units::toGiB(bytes), 'f', 2) + QStringLiteral(" GiB"); }
 QString gbps(double bytesPerSecond) { return QString::number(bytesPerSecond / 1e9, 'f', 2) + QStringLiteral(" GB/s"); }
 
-QTableWidgetItem* cell(const QString& text, Qt::Alignment align = Qt::AlignRight | Qt::AlignVCenter)
-{
-    auto* item = new QTableWidgetItem(text);
-    item->setTextAlignment(align);
-    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
-    return item;
-}
-
 void setRows(QTableWidget* t, const QStringList& headers, const std::vector<QStringList>& rows)
 {
     t->clear();
@@ -51,17 +44,13 @@ void setRows(QTableWidget* t, const QStringList& headers, const std::vector<QStr
     t->setRowCount(int(rows.size()));
     for (int r = 0; r < int(rows.size()); ++r)
         for (int c = 0; c < int(rows[std::size_t(r)].size()) && c < int(headers.size()); ++c)
-            t->setItem(r, c, cell(rows[std::size_t(r)][c], c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter));
+            t->setItem(r, c, readOnlyCell(rows[std::size_t(r)][c], c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter));
 }
 
 QTableWidget* makeTable(QWidget* parent)
 {
     auto* t = new QTableWidget(parent);
-    t->verticalHeader()->setVisible(false);
-    t->horizontalHeader()->setStretchLastSection(true);
-    t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    t->setWordWrap(false);
-    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setUpReadOnlyTable(t);
     return t;
 }
 
