@@ -252,6 +252,7 @@ json overlayToJson(const Overlay& ov, const std::vector<MeasuredRank>& ranks)
     std::int64_t nonZero = 0;
     for (const OpDelta& d : ov.ops) nonZero += d.startDeltaNs() != 0 || d.durationDeltaNs() != 0;
     return json { { "stepName", ov.stepName.empty() ? json(nullptr) : json(ov.stepName) }, { "ranks", jr }, { "phases", phases },
+        { "stepError", ov.verdict == Overlay::Unmeasured ? json(nullptr) : json(ov.stepError) },
         { "biggestGap", ov.biggestGap }, { "summary", ov.summary }, { "notes", notes },
         { "ops", json { { "matched", ov.ops.size() }, { "withNonZeroDelta", nonZero }, { "measuredActions", ov.measuredActions },
                      { "unmatchedMeasured", ov.unmatchedMeasured }, { "unmatchedPredicted", ov.unmatchedPredicted },

@@ -366,11 +366,13 @@ Overlay buildOverlay(const std::vector<MeasuredRank>& ranks, const Plan& plan, c
     static const std::map<std::string, std::string> words { { "compute", "compute" },
         { "exposedComm", "exposed communication" }, { "idle", "idle time (bubbles and waits)" } };
     if (step.measuredSeconds > 0) {
-        const double err = step.predictedSeconds / step.measuredSeconds - 1;
+        ov.stepError = step.predictedSeconds / step.measuredSeconds - 1;
+        ov.verdict = std::abs(ov.stepError) < 0.005 ? Overlay::OnTarget : ov.stepError < 0 ? Overlay::Optimistic : Overlay::Pessimistic;
         char pct[32];
-        std::snprintf(pct, sizeof pct, "%.0f%%", std::abs(err) * 100);
+        std::snprintf(pct, sizeof pct, "%.0f%%", std::abs(ov.stepError) * 100);
         ov.summary = "GPU step measured " + units::formatSeconds(step.measuredSeconds) + ", predicted " + units::formatSeconds(step.predictedSeconds)
-            + ": the prediction is " + (std::abs(err) < 0.005 ? std::string("on target") : std::string(pct) + (err < 0 ? " optimistic" : " pessimistic"));
+            + ": the prediction is "
+            + (ov.verdict == Overlay::OnTarget ? std::string("on target") : std::string(pct) + (ov.verdict == Overlay::Optimistic ? " optimistic" : " pessimistic"));
         if (biggest && std::abs(biggest->deltaSeconds) > 0)
             ov.summary += "; the largest gap is " + words.at(biggest->phase) + " (" + units::formatSignedSeconds(biggest->deltaSeconds) + " measured vs predicted)";
         ov.summary += ".";

@@ -93,7 +93,11 @@ struct Overlay {
                                          // measured action named (0 when the trace has no PP actions at all)
     std::vector<PhaseDelta> phases; // compute, exposedComm, idle, step; then forward, backward, optimizer where
                                     // every overlaid rank's trace marks them
-    std::string biggestGap; // the phase (other than step) with the largest |delta|
+    // The GPU step's reading: predicted / measured - 1 (negative: optimistic), within half a percent "on target".
+    enum Verdict : std::uint8_t { Unmeasured, OnTarget, Optimistic, Pessimistic };
+    Verdict verdict = Unmeasured;
+    double stepError = 0;
+    std::string biggestGap; // compute, exposedComm or idle: the one with the largest |delta|
     std::string summary; // one sentence: how far off and where
     std::vector<OverlayNote> notes; // caveats (world-size mismatch, no steps, TP inside compute, ...)
 };

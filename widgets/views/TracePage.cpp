@@ -252,15 +252,14 @@ QString TracePage::overlaySummary(const Overlay& overlay) const
     const std::map<std::string, QString> gaps { { "compute", tr("compute") }, { "exposedComm", tr("exposed communication") },
         { "idle", tr("idle time (bubbles and waits)") } };
     QString reading;
-    if (step.measuredSeconds <= 0) {
+    if (overlay.verdict == Overlay::Unmeasured) {
         reading = tr("The aligned step has no measured GPU time.");
     } else {
-        const double err = step.predictedSeconds / step.measuredSeconds - 1;
-        const QString pct = QString::number(std::abs(err) * 100, 'f', 0);
-        reading = std::abs(err) < 0.005
+        const QString pct = QString::number(std::abs(overlay.stepError) * 100, 'f', 0);
+        reading = overlay.verdict == Overlay::OnTarget
             ? tr("GPU step measured %1, predicted %2: the prediction is on target.").arg(ms(step.measuredSeconds), ms(step.predictedSeconds))
-            : (err < 0 ? tr("GPU step measured %1, predicted %2: the prediction is %3% optimistic.")
-                       : tr("GPU step measured %1, predicted %2: the prediction is %3% pessimistic."))
+            : (overlay.verdict == Overlay::Optimistic ? tr("GPU step measured %1, predicted %2: the prediction is %3% optimistic.")
+                                                      : tr("GPU step measured %1, predicted %2: the prediction is %3% pessimistic."))
                   .arg(ms(step.measuredSeconds), ms(step.predictedSeconds), pct);
         for (const PhaseDelta& p : overlay.phases)
             if (p.phase == overlay.biggestGap && p.deltaSeconds != 0)
