@@ -1,10 +1,10 @@
 // Kineto trace import throughput (core/trace/KinetoImport): the streaming import of df_index_resolver
-// (216,092 events, ~the largest trace in shared/traces), read from an UNCOMPRESSED .json so that the number is
+// (216,092 events, the largest trace in samples/traces), read from an UNCOMPRESSED .json so that the number is
 // parse speed, not zlib. Counters: bytes_per_second (uncompressed), events/s, keptEvents (eventList +
 // memoryList entries), inputBytesPerKeptEvent, retainedBytesPerKeptEvent (the capacity of the event, memory,
 // comm, name and lane tables plus the names' heap text: what the import holds per kept event).
 // Run: build/bin/bench_trace --benchmark_format=json   (scripts/bench-trace.sh adds Python's json.load for scale)
-// PLANSCOPE_BENCH_TRACE=FILE.json uses that file instead of decompressing shared/traces/df_index_resolver.json.gz.
+// PLANSCOPE_BENCH_TRACE=FILE.json uses that file instead of decompressing samples/traces/df_index_resolver.json.gz.
 #include "trace/KinetoImport.h"
 
 #include <benchmark/benchmark.h>
@@ -23,7 +23,7 @@ const std::string& tracePath()
 {
     static const std::string path = [] {
         if (const char* env = std::getenv("PLANSCOPE_BENCH_TRACE"); env && *env) return std::string(env);
-        const std::string gz = std::string(PLANSCOPE_SHARED_DIR) + "/traces/df_index_resolver.json.gz";
+        const std::string gz = std::string(PLANSCOPE_SAMPLES_DIR) + "/traces/df_index_resolver.json.gz";
         const std::string out
             = (std::filesystem::temp_directory_path() / "planscope-bench-df_index_resolver.json").string();
         gzFile in = gzopen(gz.c_str(), "rb");

@@ -1,7 +1,7 @@
 // What the Measured Run view costs on the GUI thread once a trace is imported (the import itself runs on a worker,
 // bench_trace): the overlay on the default plan's simulated step (core/trace/Overlay), the view's rows
 // (TraceRows, with and without CPU threads), and one frame of TraceTimelineView at 1400 x 800 fitted to the step.
-// Input: df_index_resolver (216,092 events, 81,005 kept) from shared/traces, PLANSCOPE_BENCH_TRACE=FILE for another
+// Input: df_index_resolver (216,092 events, 81,005 kept) from samples/traces, PLANSCOPE_BENCH_TRACE=FILE for another
 // (scripts/bench-trace-large.sh writes a 1 GB one). Run with --benchmark_format=json.
 #include "TraceSet.h"
 #include "io/PlanJson.h"
@@ -32,7 +32,7 @@ const Inputs& inputs()
     static const Inputs in = [] {
         Inputs i;
         const char* env = std::getenv("PLANSCOPE_BENCH_TRACE");
-        const std::string path = env && *env ? env : std::string(PLANSCOPE_SHARED_DIR) + "/traces/df_index_resolver.json.gz";
+        const std::string path = env && *env ? env : std::string(PLANSCOPE_SAMPLES_DIR) + "/traces/df_index_resolver.json.gz";
         auto rank = importKinetoTrace(path);
         auto plan = loadPlanFile(std::string(PLANSCOPE_SAMPLES_DIR) + "/plans/default.plan.json");
         if (!rank || !plan) {

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 build=${BUILD_DIR:-build}
 copies=${1:-22}
-gz="$root/../shared/traces/df_index_resolver.json.gz"
+gz="$root/samples/traces/df_index_resolver.json.gz"
 [ -x "$build/bin/planscope-cli" ] || { echo "bench-trace-large: build first (scripts/build.sh)" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Kineto import throughput vs Python's json.load on the same uncompressed trace, in one run on one machine.
-# Decompresses shared/traces/df_index_resolver.json.gz to a temp .json, runs $BUILD_DIR/bin/bench_trace on it
+# Decompresses samples/traces/df_index_resolver.json.gz to a temp .json, runs $BUILD_DIR/bin/bench_trace on it
 # (results also in $BUILD_DIR/bench-trace.json), times `json.load` on it (median of 5), prints both and the ratio.
 # Usage: [BUILD_DIR=build] scripts/bench-trace.sh [extra bench_trace flags]
 #   BUILD_DIR: the build folder to use (default build; it is configured with scripts/build.sh when it is build
@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-gz="$root/../shared/traces/df_index_resolver.json.gz"
+gz="$root/samples/traces/df_index_resolver.json.gz"
 [ -f "$gz" ] || { echo "bench-trace: missing $gz" >&2; exit 1; }
 build=${BUILD_DIR:-build}
 if [ ! -f "$build/build.ninja" ] && [ ! -f "$build/Makefile" ]; then

@@ -13,7 +13,7 @@ using namespace planscope::test;
 using nlohmann::json;
 
 namespace {
-QString trace(const char* name) { return QString::fromUtf8(PLANSCOPE_SHARED_DIR) + "/traces/" + name; }
+QString trace(const char* name) { return QString::fromUtf8(PLANSCOPE_SAMPLES_DIR) + "/traces/" + name; }
 }
 
 class TestCliImport : public QObject {

@@ -16,7 +16,7 @@ using planscope::test::near;
 
 namespace {
 
-std::string tracePath(const char* name) { return std::string(PLANSCOPE_SHARED_DIR) + "/traces/" + name; }
+std::string tracePath(const char* name) { return std::string(PLANSCOPE_SAMPLES_DIR) + "/traces/" + name; }
 
 // Appends a kernel (NCCL's unless op is None) with collective metadata, none when in, group and dtype are unset.
 void addKernel(MeasuredRank& r, CollectiveKind op, std::int64_t startNs, std::int64_t durNs, std::int64_t in,
@@ -68,7 +68,7 @@ private slots:
         QCOMPARE(medianOf(none), 0.0);
     }
 
-    // Expected medians computed independently with Python's gzip + json in shared/traces (statistics.median,
+    // Expected medians computed independently with Python's gzip + json in samples/traces (statistics.median,
     // which averages the middle two like medianOf):
     //   python3 -c 'import gzip,json,statistics as s;d=json.load(gzip.open("nccl_data.json.gz"));k=[e for e in
     //     d["traceEvents"] if e.get("cat")=="kernel" and e["name"].startswith("ncclKernel_") and "In msg nelems" in

@@ -1,5 +1,5 @@
 // Kineto trace import (core/trace/KinetoImport): counts, kept events by kind, lanes, steps, ranks and the GPU
-// breakdown of the four real HTA traces in shared/traces, plain vs gzip detection, truncated, damaged and
+// breakdown of the four real HTA traces in samples/traces, plain vs gzip detection, truncated, damaged and
 // garbage input, text in memory with escapes, progress and cancellation, and the name parsers.
 #include "TestUtil.h"
 
@@ -20,7 +20,7 @@ using namespace planscope;
 
 namespace {
 
-std::string tracePath(const char* name) { return std::string(PLANSCOPE_SHARED_DIR) + "/traces/" + name; }
+std::string tracePath(const char* name) { return std::string(PLANSCOPE_SAMPLES_DIR) + "/traces/" + name; }
 
 // The whole uncompressed text of a gzip file.
 std::string gunzip(const std::string& path)
@@ -47,7 +47,7 @@ void writeFile(const std::string& path, const std::string& bytes)
     out.write(bytes.data(), std::streamsize(bytes.size()));
 }
 
-// Expected values computed INDEPENDENTLY of this importer, with Python's gzip + json, in shared/traces:
+// Expected values computed INDEPENDENTLY of this importer, with Python's gzip + json, in samples/traces:
 //   python3 -c 'import gzip,json,re,sys;d=json.load(gzip.open(sys.argv[1]));ev=d["traceEvents"];k=[e for e in ev
 //     if e.get("cat")=="kernel"];nk=[e for e in k if e["name"].startswith(("ncclKernel_","ncclDevKernel_"))];
 //     print(len(ev),len(k),len(nk),{n:sum(1 for e in nk if re.match(r"nccl(?:Dev)?Kernel_"+n+"[_(]",e["name"]))

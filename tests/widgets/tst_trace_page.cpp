@@ -20,7 +20,7 @@
 using namespace planscope;
 
 namespace {
-QString tracePath(const char* name) { return QStringLiteral(PLANSCOPE_SHARED_DIR "/traces/") + QString::fromLatin1(name); }
+QString tracePath(const char* name) { return QStringLiteral(PLANSCOPE_SAMPLES_DIR "/traces/") + QString::fromLatin1(name); }
 
 // A page over a trace set over a document, wired as the main window wires them.
 struct Wired {
@@ -51,7 +51,7 @@ private slots:
     void tracesAreToldFromPlans()
     {
         QVERIFY(TraceSet::looksLikeTrace(tracePath("nccl_data.json.gz")));
-        QVERIFY(TraceSet::looksLikeTrace(QStringLiteral(PLANSCOPE_SHARED_DIR "/traces"))); // a folder of ranks
+        QVERIFY(TraceSet::looksLikeTrace(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/traces"))); // a folder of ranks
         QVERIFY(!TraceSet::looksLikeTrace(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/default.plan.json")));
         QTemporaryDir dir;
         const QString plain = dir.filePath(QStringLiteral("rank0.json"));
@@ -61,8 +61,8 @@ private slots:
         f.close();
         QVERIFY(TraceSet::looksLikeTrace(plain));
         // A folder expands to its trace files only, sorted.
-        const QStringList files = TraceSet::expand(QStringLiteral(PLANSCOPE_SHARED_DIR "/traces"));
-        QCOMPARE(files.size(), 4); // the four .json.gz of shared/traces (README.md and the licence are not traces)
+        const QStringList files = TraceSet::expand(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/traces"));
+        QCOMPARE(files.size(), 4); // the four .json.gz of samples/traces (README.md and the licence are not traces)
         QVERIFY(files.first().endsWith(QLatin1String("df_index_resolver.json.gz")));
     }
 
