@@ -1,4 +1,4 @@
-// Frame time of the timeline (DESIGN.md section 4): layout + paint of a 1M-span synthetic timeline into a
+// Frame time of the timeline (docs/ARCHITECTURE.md section 4): layout + paint of a 1M-span synthetic timeline into a
 // 1920 x 1080 image at several zoom levels; the target is 16 ms a frame. Run with --benchmark_format=json.
 // With --screenshots=DIR it instead writes PNGs of the timeline page for the sample plans (to look at).
 #include "PlanDocument.h"

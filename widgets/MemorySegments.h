@@ -1,5 +1,5 @@
-// The five memory segments of a GPU, in the order and colours every view uses (USERS.md): weights,
-// gradients, optimizer states, activations, buffers/other.
+// The five memory segments of a GPU, in the order and colours every view uses, so a segment reads the same in
+// the bars, the plot over time and the tooltips: weights, gradients, optimizer states, activations, buffers/other.
 #pragma once
 
 #include "cost/Prediction.h"

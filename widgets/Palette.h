@@ -1,4 +1,4 @@
-// One palette for every view, legend and export (USERS.md, "the visual language"): Okabe & Ito's
+// One palette for every view, legend and export (a colour means the same thing on every page and picture): Okabe & Ito's
 // colour-blind-safe set (https://jfly.uni-koeln.de/color/), so deuteranopes and protanopes can tell the
 // memory segments apart, and one red for "does not fit / crosses nodes".
 #pragma once

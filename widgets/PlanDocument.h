@@ -1,6 +1,6 @@
 // The open plan: its file, the latest prediction and its explanations. Evaluation runs off the GUI
 // thread and is published with predictionChanged(); results are immutable shared_ptr<const> values
-// (DESIGN.md section 2). Saving is atomic (QSaveFile) and a timer autosaves every change.
+// (docs/ARCHITECTURE.md section 2). Saving is atomic (QSaveFile) and a timer autosaves every change.
 #pragma once
 
 #include "cost/Explain.h"

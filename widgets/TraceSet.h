@@ -1,5 +1,5 @@
 // The measured side of the app: Kineto traces (one file per rank, or a folder of them) imported off the GUI
-// thread with progress and cancel, published as one immutable set (DESIGN.md section 2), and the overlay of that
+// thread with progress and cancel, published as one immutable set (docs/ARCHITECTURE.md section 2), and the overlay of that
 // set on the open plan's predicted timeline, rebuilt when either side changes.
 #pragma once
 

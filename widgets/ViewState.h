@@ -1,4 +1,4 @@
-// The one state every view follows (DESIGN.md section 2, hotspot's FilterAndZoomStack): the playhead time,
+// The one state every view follows (docs/ARCHITECTURE.md section 2, hotspot's FilterAndZoomStack): the playhead time,
 // the visible time range, and the selection. Views set it and react to its signals; none calls another.
 #pragma once
 

@@ -1,4 +1,4 @@
-// planscope-cli verbs about pipeline schedules: `schedule` (SCHEMA.md section 3), `simulate` (section 4).
+// planscope-cli verbs about pipeline schedules: `schedule` (docs/FORMATS.md section 3), `simulate` (section 4).
 #pragma once
 
 #include "Args.h"

@@ -1,4 +1,4 @@
-// planscope-cli verbs about measured traces: `import` (SCHEMA.md section 5).
+// planscope-cli verbs about measured traces: `import` (docs/FORMATS.md section 5).
 #pragma once
 
 #include "Args.h"

@@ -1,4 +1,4 @@
-// planscope-profile: measures a machine for PlanScope and writes one profile JSON (SCHEMA.md section 6,
+// planscope-profile: measures a machine for PlanScope and writes one profile JSON (docs/FORMATS.md section 6,
 // schema planscope/profile/v1): GEMM throughput (cuBLASLt bf16, fp8 on sm >= 89), HBM bandwidth, NCCL
 // collectives with alpha-beta fits (fitCollectives), the GPUs, their links, the versions and the host.
 //

@@ -1,5 +1,5 @@
-// What a measured profile changes in a plan (MODEL.md section 7: "efficiencies ... are replaced by measured
-// ones from a profile").
+// What a measured profile changes in a plan (docs/MODEL.md section 7: measured efficiencies replace the presets'
+// defaults).
 //
 // Links: the fit of the largest all-reduce (else the largest group of any op) per link class. Inside a node the
 // plan's ring cost is ringSeconds(op, n, S, link) = steps*latency + factor*S/(bandwidth*efficiency), so

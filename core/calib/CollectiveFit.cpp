@@ -1,4 +1,4 @@
-// Alpha-beta fits of measured collectives (MODEL.md section 6): per (op, ranks, nodes),
+// Alpha-beta fits of measured collectives (docs/MODEL.md section 6): per (op, ranks, nodes),
 //   t = steps(op, n) * alpha + factor(op, n) * S / busBw,
 // the ring's latency steps and nccl-tests' bus-bandwidth factor, so that ringSeconds() with latency alpha and
 // effective bandwidth busBw gives back the measured times.

@@ -1,4 +1,4 @@
-// Profile files (SCHEMA.md section 6): write, read with field-path errors, round-trip.
+// Profile files (docs/FORMATS.md section 6): write, read with field-path errors, round-trip.
 #include "Profile.h"
 
 #include "ProfileRows.h"

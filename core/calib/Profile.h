@@ -1,4 +1,4 @@
-// Measurements of a machine (SCHEMA.md section 6, schema planscope/profile/v1), written by planscope-profile
+// Measurements of a machine (docs/FORMATS.md section 6, schema planscope/profile/v1), written by planscope-profile
 // or imported from nccl-tests output, and the calibration fitted from them that replaces the presets'
 // default efficiencies in a plan.
 #pragma once

@@ -1,4 +1,4 @@
-// Alpha-beta costs of collectives (MODEL.md section 6) and nccl-tests' bandwidth conventions.
+// Alpha-beta costs of collectives (docs/MODEL.md section 6) and nccl-tests' bandwidth conventions.
 // S is the buffer size in bytes as nccl-tests counts it (the full, unsharded buffer for all-gather and
 // reduce-scatter); bandwidths are bytes/s per GPU per direction, scaled by the link's measured efficiency
 // (achieved nccl-tests bus bandwidth over the wire speed); alpha is seconds per step.

@@ -1,5 +1,5 @@
 // evaluate(plan) -> Prediction: parameters, memory per stage, FLOPs, communication per group and the
-// analytic step time (MODEL.md sections 1-7). Passing an Explainer records, for every number, the formula,
+// analytic step time (docs/MODEL.md sections 1-7). Passing an Explainer records, for every number, the formula,
 // the values put in and the source; without one nothing but the numbers is built.
 #pragma once
 
@@ -22,7 +22,7 @@ struct LayerActivations {
 };
 LayerActivations layerActivations(const Plan& plan);
 
-// Microbatch-equivalents of activations a pipeline rank holds at its peak (SCHEDULES.md section 1.7).
+// Microbatch-equivalents of activations a pipeline rank holds at its peak (docs/SCHEDULES.md section 1.7).
 double inFlightMicrobatches(ScheduleKind kind, int p, std::int64_t m, int v, int rank);
 
 } // namespace planscope

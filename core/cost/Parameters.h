@@ -1,4 +1,4 @@
-// Parameter counts (MODEL.md section 1): dense, GQA, gated MLP, tied/untied embeddings, MoE total vs active.
+// Parameter counts (docs/MODEL.md section 1): dense, GQA, gated MLP, tied/untied embeddings, MoE total vs active.
 #pragma once
 
 #include "spec/Plan.h"

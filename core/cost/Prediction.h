@@ -1,4 +1,4 @@
-// The result of evaluate(): per-stage memory, FLOPs, communication per group, step time (SCHEMA.md
+// The result of evaluate(): per-stage memory, FLOPs, communication per group, step time (docs/FORMATS.md
 // section 2). An immutable value once built.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Is a claimed run possible? (MODEL.md section 8): the model FLOPs for T tokens against what the plan's GPUs
+// Is a claimed run possible? (docs/MODEL.md section 8): the model FLOPs for T tokens against what the plan's GPUs
 // deliver at an MFU in D days.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Prediction, explanation and reality-check JSON (SCHEMA.md sections 2 and 2b).
+// Prediction, explanation and reality-check JSON (docs/FORMATS.md sections 2 and 2b).
 #pragma once
 
 #include "cost/Explain.h"

@@ -1,4 +1,4 @@
-// DualPipe and DualPipeV (SCHEDULES.md 2.7): the op order of deepseek-ai/DualPipe's DualPipe.step() and
+// DualPipe and DualPipeV (docs/SCHEDULES.md section 2.7): the op order of deepseek-ai/DualPipe's DualPipe.step() and
 // DualPipeV.step() (dualpipe/dualpipe.py, dualpipe/dualpipev.py), one op per compute call:
 // _forward_chunk -> F, _backward_chunk -> B (I when enable_zb: the weight gradients go to WeightGradStore),
 // _weight_chunk -> W of the oldest pending I (WeightGradStore is a FIFO), _forward_backward_chunk -> one

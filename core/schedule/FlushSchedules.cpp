@@ -1,5 +1,5 @@
 // Flush schedules with one forward and one full backward per (stage, microbatch): GPipe, 1F1B and Looped BFS
-// (SCHEDULES.md 2.1, 2.2, 2.4). The op orders follow the frameworks' code:
+// (docs/SCHEDULES.md sections 2.1, 2.2, 2.4). The op orders follow the frameworks' code:
 // - GPipe: torch.distributed.pipelining ScheduleGPipe (all forwards, then all backwards, both ascending);
 // - 1F1B: Megatron-LM forward_backward_pipelining_without_interleaving and torch Schedule1F1B;
 // - Looped BFS: torch ScheduleLoopedBFS.

@@ -1,4 +1,4 @@
-// One generator per schedule (SCHEDULES.md section 2). Each returns the ordered ops of every rank exactly as
+// One generator per schedule (docs/SCHEDULES.md section 2). Each returns the ordered ops of every rank exactly as
 // the framework that ships it orders them, or the reason that framework refuses the shape.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Interleaved 1F1B (SCHEDULES.md 2.3): loop placement, rank r holds chunks c = 0..v-1 = stages c*p + r.
+// Interleaved 1F1B (docs/SCHEDULES.md section 2.3): loop placement, rank r holds chunks c = 0..v-1 = stages c*p + r.
 //
 // Every variant walks T = m*v "virtual microbatches" per rank: w_r warm-up forwards, T - w_r steady steps of
 // "forward k + w_r, then backward k", and w_r cool-down backwards. The variants differ only in the chunk each

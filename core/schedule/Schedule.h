@@ -1,4 +1,4 @@
-// Pipeline schedules: the ordered ops of every rank, as the frameworks order them (SCHEDULES.md).
+// Pipeline schedules: the ordered ops of every rank, as the frameworks order them (docs/SCHEDULES.md).
 // Op text follows PyTorch pipelining's action IR: "<stage><kind><microbatch>", e.g. "2F0", "0I3", "1W3",
 // and "(0F1;3B0)OVERLAP_F_B" for an overlapped forward/backward pair.
 #pragma once
@@ -84,7 +84,7 @@ Result<Schedule> generateSchedule(const ScheduleRequest& request);
 // stage -> rank for a placement.
 std::vector<int> placeStages(Placement placement, int ranks, int stages);
 
-// Structural checks (SCHEDULES.md 1.3): every (stage, microbatch) once as F and once as B or I+W, F before
+// Structural checks (docs/SCHEDULES.md section 1.3): every (stage, microbatch) once as F and once as B or I+W, F before
 // its backward and I before W on the same rank, ops on the rank that holds their stage.
 Issues checkSchedule(const Schedule& schedule);
 

@@ -1,4 +1,4 @@
-// Zero Bubble family (SCHEDULES.md 2.6): the backward split into I (input gradient) and W (weight gradient).
+// Zero Bubble family (docs/SCHEDULES.md section 2.6): the backward split into I (input gradient) and W (weight gradient).
 //
 // ZB-H1 and ZB-V are ports of pytorch/pytorch torch/distributed/pipelining/schedules.py:
 //   ZB-H1 = _get_1f1b_rank_ops(..., enable_zero_bubble=True) as ScheduleInterleavedZeroBubble calls it, with
@@ -81,7 +81,7 @@ Result<Schedule> zbH1(const ScheduleRequest& req)
 //     3. its oldest pending W, else it idles.
 // Microbatches go in increasing order per kind. The warm-up comes out as min(2(p-r)-1, m) forwards on rank r
 // (the first I reaches rank r at step 2p-1-r), the peak in flight is 2p-1, and for m >= 2p-1 there is no internal
-// idle under that time model (SCHEDULES.md 2.6; the same construction as ezyang's pipeline tutor level "ZB-H2").
+// idle under that time model (docs/SCHEDULES.md section 2.6; the same construction as ezyang's pipeline tutor level "ZB-H2").
 // For m < 2p-1 rank 0 cannot fill its 2p-1 warm-up slots, so some internal idle is unavoidable.
 Result<Schedule> zbH2(const ScheduleRequest& req)
 {

@@ -130,7 +130,7 @@ Result<ScheduleRun> runSchedule(const Schedule& s, const OpDuration& duration, d
     for (int r = 0; r < p; ++r) {
         const auto& timed = run.ranks[std::size_t(r)];
         double busy = 0;
-        // In-flight activations (SCHEDULES.md 1.7): +1 when an F starts, -1 when the microbatch's backward frees
+        // In-flight activations (docs/SCHEDULES.md section 1.7): +1 when an F starts, -1 when the microbatch's backward frees
         // them: at the end of B, or of W when the backward is split.
         std::vector<std::pair<double, int>> events;
         for (const TimedOp& t : timed) {

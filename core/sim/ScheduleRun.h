@@ -1,4 +1,4 @@
-// Dependency-driven list scheduling of a schedule's op lists (SCHEDULES.md section 1.8): each rank runs its
+// Dependency-driven list scheduling of a schedule's op lists (docs/SCHEDULES.md section 1.8): each rank runs its
 // ops in list order; an op starts when its rank is free and its inputs have arrived (plus a communication
 // delay on cross-rank edges). No progress in a sweep is a deadlock, reported with the blocked ops.
 #pragma once

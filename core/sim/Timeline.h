@@ -1,5 +1,5 @@
 // The predicted timeline of one training step: spans per pipeline rank and stream, memory over time, the
-// critical path and the step's metrics (DESIGN.md section 2). One pipeline replica is simulated: every
+// critical path and the step's metrics (docs/ARCHITECTURE.md section 2). One pipeline replica is simulated: every
 // data- and tensor-parallel replica of a pipeline rank does the same at the same time.
 #pragma once
 

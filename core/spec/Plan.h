@@ -1,4 +1,4 @@
-// The inputs of a prediction: model, cluster, parallel degrees and training settings (SCHEMA.md section 1).
+// The inputs of a prediction: model, cluster, parallel degrees and training settings (docs/FORMATS.md section 1).
 // Plain value types; every field has a documented default except the model shape, the GPU, the node
 // count and the parallel degrees.
 #pragma once
@@ -117,7 +117,7 @@ struct ParallelSpec {
     bool operator==(const ParallelSpec&) const = default;
 };
 
-// Named terms outside model state and activations (MODEL.md section 4), each with an editable default.
+// Named terms outside model state and activations (docs/MODEL.md section 4), each with an editable default.
 struct MemoryOverheads {
     std::int64_t cudaContextBytes = 805306368;          // 768 MiB: CUDA context + cuBLAS/cuDNN workspaces
     std::int64_t ncclBufferBytesPerGroup = 134217728;   // 128 MiB per communicator the rank belongs to

@@ -148,7 +148,7 @@ Issues validate(const Plan& plan)
                 + str(per));
     const long long mbs = per > 0 ? t.globalBatch / per : 0;
 
-    // Schedules (SCHEDULES.md).
+    // Schedules (docs/SCHEDULES.md).
     switch (kind) {
     case ScheduleKind::Interleaved1F1B:
         if (p.vpp < 2) {

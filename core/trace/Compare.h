@@ -1,4 +1,4 @@
-// Measured Kineto ranks against a plan's prediction (planscope-cli import --against, SCHEMA.md section 5):
+// Measured Kineto ranks against a plan's prediction (planscope-cli import --against, docs/FORMATS.md section 5):
 // the measured step time and per-step compute / exposed communication, the relative error of each predicted
 // phase and which phase is furthest off.
 #pragma once

@@ -1,4 +1,4 @@
-// Import of PyTorch-profiler (Kineto) Chrome-trace files, one file per rank (SCHEMA.md section 5).
+// Import of PyTorch-profiler (Kineto) Chrome-trace files, one file per rank (docs/FORMATS.md section 5).
 // Streaming: the file (plain JSON or gzip, told apart by its magic bytes) is read in chunks by a scanner that keeps
 // only the fields below; no DOM of the whole trace is ever built. Kept events are 40-byte records whose names,
 // lanes and NCCL metadata are interned in per-rank tables.
@@ -23,7 +23,7 @@ enum class EventKind : std::uint8_t { Kernel, Memcpy, Memset, GpuAnnotation, Cpu
 std::string_view toString(EventKind k);
 inline bool isGpuKind(EventKind k) { return k <= EventKind::GpuAnnotation; }
 
-// NCCL collectives as SCHEMA.md names them ("AllReduce", ...); None for everything that is not NCCL's.
+// NCCL collectives as docs/FORMATS.md names them ("AllReduce", ...); None for everything that is not NCCL's.
 enum class CollectiveKind : std::uint8_t { None, AllReduce, AllGather, ReduceScatter, Broadcast, Reduce, AllToAll, SendRecv, Other };
 std::string_view toString(CollectiveKind c); // "" for None
 CollectiveKind collectiveKindFromString(std::string_view s); // inverse of toString; None when unknown
@@ -147,7 +147,7 @@ bool isNcclKernelName(std::string_view name);
 // annotation's suffix ("all_reduce", "all_to_all", ...); empty when unknown.
 std::string collectiveFromArg(std::string_view name);
 
-// A torch.distributed.pipelining action annotation, "PP:<stage><kind><microbatch>" (SCHEDULES.md 2.11;
+// A torch.distributed.pipelining action annotation, "PP:<stage><kind><microbatch>" (docs/SCHEDULES.md section 2.11;
 // torch's _Action: kinds F, I, B, W, UNSHARD, RESHARD, REDUCE_GRAD, SEND_F, RECV_F, SEND_B, RECV_B; the
 // microbatch may be absent for UNSHARD/RESHARD/REDUCE_GRAD).
 struct PipelineAction {

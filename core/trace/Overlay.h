@@ -1,4 +1,4 @@
-// Measured ranks laid over a predicted timeline (issue 6, SCHEMA.md section 5 "--against"): one profiler step of
+// Measured ranks laid over a predicted timeline (issue 6, docs/FORMATS.md section 5 "--against"): one profiler step of
 // every rank aligned with the predicted step at a common origin, pipeline actions matched op by op, and the
 // step decomposed the same way on both sides so that the gap splits into compute, exposed communication and idle.
 // All times are integer nanoseconds (predicted times rounded once), so an exact round trip compares equal.

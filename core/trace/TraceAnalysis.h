@@ -1,6 +1,6 @@
 // Analyses over imported Kineto ranks (core/trace/KinetoImport.h): per-collective bandwidth from NCCL kernels
 // with collective metadata, cross-rank alignment of matched collectives (skew, straggler), the GPU breakdown
-// of each ProfilerStep, the kernels with the most GPU time and the memory timeline of each device. MODEL.md
+// of each ProfilerStep, the kernels with the most GPU time and the memory timeline of each device. docs/MODEL.md
 // section 6: algBw = S / t, busBw = algBw * busBandwidthFactor(op, n). A kernel's duration includes waiting
 // for its peers, so bandwidths from it are lower bounds.
 #pragma once

@@ -1,4 +1,4 @@
-// Errors as values: core never throws across its boundary (DESIGN.md section 5).
+// Errors as values: core never throws across its boundary (docs/ARCHITECTURE.md section 5).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Units inside core: bytes (int64), seconds, FLOPs. These helpers convert only for display and say which
-// unit they produce: GB = 1e9 bytes, GiB = 2^30 bytes (MODEL.md section 8).
+// unit they produce: GB = 1e9 bytes, GiB = 2^30 bytes (docs/MODEL.md section 8).
 #pragma once
 
 #include <cstdint>

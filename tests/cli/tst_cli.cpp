@@ -1,4 +1,4 @@
-// planscope-cli end to end on every sample: the JSON of SCHEMA.md, exit codes, explain and check.
+// planscope-cli end to end on every sample: the JSON of docs/FORMATS.md, exit codes, explain and check.
 #include "CliRunner.h"
 #include "TestUtil.h"
 
@@ -43,7 +43,7 @@ private slots:
         QCOMPARE(j["schema"].get<std::string>(), std::string("planscope/prediction/v1"));
         QVERIFY(j["valid"].get<bool>());
         QVERIFY(j["errors"].empty());
-        // Every key SCHEMA.md section 2 names is there.
+        // Every key docs/FORMATS.md section 2 names is there.
         for (const char* k : { "warnings", "params", "memory", "flops", "time", "comm" }) QVERIFY2(j.contains(k), k);
         for (const char* k : { "total", "perStage" }) QVERIFY2(j["params"].contains(k), k);
         for (const char* k : { "capacityBytes", "stages", "peakBytes", "fits" }) QVERIFY2(j["memory"].contains(k), k);
@@ -161,7 +161,7 @@ private slots:
 
     void explainEveryPredictionLeaf()
     {
-        // Every number SCHEMA.md lists under memory.stages and time can be explained.
+        // Every number docs/FORMATS.md lists under memory.stages and time can be explained.
         const Prediction p = evaluate(test::loadSample("gpt3-175b-1024xa100.plan.json"));
         for (const char* f : { "memory.stages.0.weightsBytes", "memory.stages.0.gradientsBytes", "memory.stages.0.optimizerBytes",
                  "memory.stages.0.activationsBytes", "memory.stages.0.buffersBytes", "memory.stages.0.totalBytes",
@@ -183,7 +183,8 @@ private slots:
 
     void checkTheInterviewClaim()
     {
-        // USERS.md: "1T tokens in 14 days" on 256 A100 for 130B at ~45% MFU is about 18 times short.
+        // The interview claim "1T tokens in 14 days" on 256 A100 for 130B at ~45% MFU: 6*N*T = 7.8e23 FLOP against
+        // 256 * 312e12 * 0.45 * 14 * 86400 = 4.3e22, about 18 times short.
         const Run r = cli({ "check", sample("interview-130b-256xa100-zero3.plan.json"), "--days", "14", "--tokens", "1e12",
             "--mfu", "0.45", "--json" });
         QCOMPARE(r.code, 0);
@@ -223,7 +224,7 @@ private slots:
 
     void scheduleJsonAsSchema()
     {
-        // SCHEMA.md section 3: 1F1B, p = 4, m = 8, unit F = B = 1: makespan 22, busy 16, idle 6 per rank.
+        // docs/FORMATS.md section 3: 1F1B, p = 4, m = 8, unit F = B = 1: makespan 22, busy 16, idle 6 per rank.
         const Run r = cli({ "schedule", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--forward", "1",
             "--backward", "1", "--weight", "0", "--json" });
         QCOMPARE(r.code, 0);

@@ -1,4 +1,4 @@
-// planscope-cli end to end for profiles: import-nccl-tests, profile-fit, evaluate --calibration (SCHEMA.md
+// planscope-cli end to end for profiles: import-nccl-tests, profile-fit, evaluate --calibration (docs/FORMATS.md
 // sections 2 and 6), on published nccl-tests outputs (tests/data/nccl-tests/README.md).
 #include "CliRunner.h"
 #include "TestUtil.h"

@@ -1,4 +1,4 @@
-// planscope-cli import: the SCHEMA.md section 5 JSON for a real Kineto trace, exit codes.
+// planscope-cli import: the docs/FORMATS.md section 5 JSON for a real Kineto trace, exit codes.
 #include "CliRunner.h"
 
 #include <QDir>

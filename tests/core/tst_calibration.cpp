@@ -1,5 +1,5 @@
-// Profiles (SCHEMA.md section 6), nccl-tests import, alpha-beta fits of collectives and the calibration of a
-// plan from them (MODEL.md sections 6 and 7). Expected numbers are written out from the formulas here:
+// Profiles (docs/FORMATS.md section 6), nccl-tests import, alpha-beta fits of collectives and the calibration of a
+// plan from them (docs/MODEL.md sections 6 and 7). Expected numbers are written out from the formulas here:
 // t = steps*alpha + factor*S/busBw with steps 2(n-1) all-reduce, n-1 all-gather/reduce-scatter/all-to-all/
 // broadcast/reduce, 1 send/recv, and factor from nccl-tests doc/PERFORMANCE.md.
 #include "TestUtil.h"

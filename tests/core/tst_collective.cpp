@@ -1,4 +1,4 @@
-// Collective costs (MODEL.md section 6) against the alpha-beta formulas and nccl-tests' conventions
+// Collective costs (docs/MODEL.md section 6) against the alpha-beta formulas and nccl-tests' conventions
 // (NVIDIA/nccl-tests doc/PERFORMANCE.md: algBw = S/t; busBw = algBw * 2(n-1)/n for all-reduce, (n-1)/n for
 // all-gather, reduce-scatter and all-to-all, 1 for broadcast, reduce and send/recv). Every expected number is
 // written out from those formulas here, not taken from core/cost/Collective.cpp.
@@ -70,7 +70,7 @@ private slots:
     }
 
     // The bytes one rank puts on the wire in a ring are busBw's factor times S: that is what makes busBw
-    // comparable with the link speed (PERFORMANCE.md: "busBw ... reflects how optimally the hardware is used").
+    // comparable with the link speed (NVIDIA/nccl-tests doc/PERFORMANCE.md: "busBw ... reflects how optimally the hardware is used").
     void ringBytes_data()
     {
         QTest::addColumn<Collective>("collective");
@@ -88,7 +88,7 @@ private slots:
         QVERIFY(near(ringBytesPerRank(collective, n, S), ncclBusFactor(collective, n) * S, 1e-12));
     }
 
-    // Ring alpha-beta (MODEL.md 6): all-reduce 2(n-1)*alpha + 2(n-1)/n * S/B; reduce-scatter and all-gather
+    // Ring alpha-beta (docs/MODEL.md section 6): all-reduce 2(n-1)*alpha + 2(n-1)/n * S/B; reduce-scatter and all-gather
     // (n-1)*alpha + (n-1)/n * S/B.
     void ringSeconds_data()
     {
@@ -153,7 +153,7 @@ private slots:
         QVERIFY(near(S / got * ncclBusFactor(collective, n), B, 1e-12));
     }
 
-    // Tree all-reduce: same bandwidth term, ~2*log2(n) latency steps instead of 2(n-1) (MODEL.md 6).
+    // Tree all-reduce: same bandwidth term, ~2*log2(n) latency steps instead of 2(n-1) (docs/MODEL.md section 6).
     void treeAllReduce_data()
     {
         QTest::addColumn<int>("n");
@@ -172,7 +172,7 @@ private slots:
         if (n >= 8) QVERIFY(treeAllReduceSeconds(n, 1e3, link(B, a)) < planscope::ringSeconds(Collective::AllReduce, n, 1e3, link(B, a)));
     }
 
-    // Two-level all-reduce (MODEL.md 6): intra-node reduce-scatter over g, inter-node all-reduce of S/g over
+    // Two-level all-reduce (docs/MODEL.md section 6): intra-node reduce-scatter over g, inter-node all-reduce of S/g over
     // the n/g nodes, intra-node all-gather; reduce-scatter/all-gather run only their half.
     void hierarchical_data()
     {
@@ -210,7 +210,7 @@ private slots:
             QVERIFY(got < planscope::ringSeconds(Collective::AllReduce, n, S, link(Be, ae)));
     }
 
-    // Parameter server (MODEL.md 6): every worker sends S to and receives S from the servers, so the servers'
+    // Parameter server (docs/MODEL.md section 6): every worker sends S to and receives S from the servers, so the servers'
     // links carry n*S each way (n*S/k per server with k servers); send and receive use opposite directions.
     void parameterServer_data()
     {
@@ -236,7 +236,7 @@ private slots:
         QVERIFY(parameterServerSeconds(workers, servers, S, link(B, 1e-5)) >= got);
     }
 
-    // Volumes per step (MODEL.md 6), read from evaluate()'s comm groups ("bytes one GPU sends per step"), with
+    // Volumes per step (docs/MODEL.md section 6), read from evaluate()'s comm groups ("bytes one GPU sends per step"), with
     // g = gradient bytes (fp32 here), w = weight bytes (bf16), P = a GPU's parameters, f = (d-1)/d:
     // - ZeRO-0: all-reduce of the gradients, 2f*g*P;
     // - ZeRO-1 (Rajbhandari et al. section 7.2.1): reduce-scatter of the gradients + all-gather of the updated

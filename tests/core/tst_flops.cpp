@@ -1,4 +1,4 @@
-// FLOPs, MFU, HFU and the reality check (MODEL.md sections 5 and 8) against the published formulas:
+// FLOPs, MFU, HFU and the reality check (docs/MODEL.md sections 5 and 8) against the published formulas:
 // - Narayanan et al., "Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM" (SC21),
 //   eq. 3: model FLOPs per iteration 72*B*s*L*h^2*(1 + s/(6h) + V/(12*h*L)); with full activation recomputation
 //   the executed FLOPs are 96*B*s*L*h^2*(1 + s/(6h) + V/(16*h*L)); eq. 4: training time ~ 8*T*P/(n*X);
@@ -111,7 +111,7 @@ private slots:
                            .arg(num(pr.hardwareFlopsPerStep)).arg(num(hardware)).arg(pr.hardwareFlopsPerStep / hardware)
                            .arg((pr.hardwareFlopsPerStep - pr.modelFlopsPerStep) / (dB * ds * ds * dh * dL))));
 
-        // MFU, HFU and throughput from the prediction's own fields (MODEL.md 5).
+        // MFU, HFU and throughput from the prediction's own fields (docs/MODEL.md section 5).
         const double gpus = plan.cluster.gpus();
         QCOMPARE(int(gpus), dp * tp * pp);
         const double peak = plan.cluster.gpu.peakFlops.forPrecision(plan.training.precision);
@@ -191,7 +191,7 @@ private slots:
         QVERIFY(near(pr.modelFlopsPerStep, expected * 64 * s, 1e-9));
     }
 
-    // The reality check (MODEL.md 8, SCHEMA.md 2b): required = model FLOPs per token * T; available =
+    // The reality check (docs/MODEL.md section 8, docs/FORMATS.md section 2b): required = model FLOPs per token * T; available =
     // GPUs * peak * MFU * days * 86400; shortBy = required/available where > 1.
     void realityCheck_data()
     {

@@ -1,4 +1,4 @@
-// Memory per GPU (MODEL.md sections 2 and 3) against the papers:
+// Memory per GPU (docs/MODEL.md sections 2 and 3) against the papers:
 // - model states under ZeRO: Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion Parameter
 //   Models", SC20, section 3 and Figure 1 (fp16 weights and gradients, Adam K = 12, Psi = 7.5B, Nd = 64:
 //   baseline 120 GB, P_os 31.4 GB, P_os+g 16.6 GB, P_os+g+p 1.9 GB);
@@ -6,7 +6,7 @@
 //   RowParallelLinear keeps its bias whole, LayerNorm replicated);
 // - activations per layer: Korthikanti et al., "Reducing Activation Recomputation in Large Transformer Models",
 //   MLSys 2023, Table 2;
-// - micro-batches in flight per schedule: SCHEDULES.md 1.7 and section 3.
+// - micro-batches in flight per schedule: docs/SCHEDULES.md section 1.7 and section 3.
 // Expected values are written out from those sources, not read from core/cost/*.cpp.
 #include "TestUtil.h"
 
@@ -78,7 +78,7 @@ private slots:
         QTest::newRow("stage1 P_os") << 1 << "none" << 2.0 << 2.0 << 12.0 / Nd << 31.4;
         QTest::newRow("stage2 P_os+g") << 2 << "none" << 2.0 << 2.0 / Nd << 12.0 / Nd << 16.6;
         QTest::newRow("stage3 P_os+g+p") << 3 << "none" << 2.0 / Nd << 2.0 / Nd << 12.0 / Nd << 1.9;
-        // MODEL.md 2: FSDP full shard = stage 3.
+        // docs/MODEL.md section 2: FSDP full shard = stage 3.
         QTest::newRow("fsdp full") << 0 << "full" << 2.0 / Nd << 2.0 / Nd << 12.0 / Nd << 1.9;
         // Hybrid shard: stage 3 inside a node of 8 GPUs, replicated across the 8 nodes.
         QTest::newRow("fsdp hybrid (8/node)") << 0 << "hybrid" << 2.0 / 8 << 2.0 / 8 << 12.0 / 8 << 0.0;
@@ -120,7 +120,7 @@ private slots:
         }
     }
 
-    // MODEL.md 2 / SCHEMA.md 1: bytes per parameter at ZeRO-0 by precision and gradient dtype, with Adam.
+    // docs/MODEL.md section 2 / docs/FORMATS.md section 1: bytes per parameter at ZeRO-0 by precision and gradient dtype, with Adam.
     void bytesPerParameter_data()
     {
         QTest::addColumn<QString>("precision");
@@ -159,7 +159,7 @@ private slots:
     }
 
     // ZeRO with TP and PP: the same per-parameter rules applied to each stage's own per-GPU parameters,
-    // over the data-parallel group d only (MODEL.md 2).
+    // over the data-parallel group d only (docs/MODEL.md section 2).
     void zeroWithModelParallel_data()
     {
         QTest::addColumn<int>("tp");
@@ -202,7 +202,7 @@ private slots:
         }
     }
 
-    // What one GPU of each stage holds (MODEL.md 2, Megatron-LM): a layer's matrices and QKV/fc1 biases are
+    // What one GPU of each stage holds (docs/MODEL.md section 2, Megatron-LM): a layer's matrices and QKV/fc1 biases are
     // split by t (column-parallel), the proj/fc2 biases (row-parallel) and the LayerNorms are whole; the word
     // embedding is vocab-parallel (V*h/t) on the first stage; learned positions (s*h) are a plain embedding,
     // not split; the final LayerNorm is on the last stage. With tied embeddings and p > 1, Megatron's last stage
@@ -283,7 +283,7 @@ private slots:
                                                                        << sbh * 34 / t;
                 QTest::newRow(qPrintable("full TP" + ts + bs)) << t << false << "full" << b << false << 2 * sbh;
                 QTest::newRow(qPrintable("full TP+SP" + ts + bs)) << t << true << "full" << b << false << 2 * sbh / t;
-                // MODEL.md 3: flash attention keeps no s x s scores, like selective recompute; it keeps the fp32
+                // docs/MODEL.md section 3: flash attention keeps no s x s scores, like selective recompute; it keeps the fp32
                 // softmax logsumexp per head and row instead (Dao, FlashAttention-2, Algorithm 1/2: L in R^N):
                 // 4*a*s*b/t bytes, 1/32 of s*b*h here.
                 QTest::newRow(qPrintable("flash TP+SP" + ts + bs)) << t << true << "none" << b << true
@@ -329,7 +329,7 @@ private slots:
         QVERIFY2(near(act.full, fullExpected, 1e-12), qPrintable(num(act.full) + " vs " + num(fullExpected)));
     }
 
-    // MODEL.md 3: "derive the terms from the block (attention 11sbh + 5as^2b, MLP 19sbh, norms 4sbh)". The 34
+    // docs/MODEL.md section 3 derives the terms from the block (attention 11sbh + 5as^2b, MLP 19sbh, norms 4sbh). The 34
     // splits as: attention QKV input 2, Q and K 4, V 2, proj input 2, dropout mask 1 (= 11); MLP fc1 input 2,
     // fc1 output 2f/h, GeLU output 2f/h, dropout mask 1 (= 19 at f = 4h); LayerNorm inputs 2 + 2. Scores: softmax
     // output 2, dropout mask 1, dropout output 2 (a*s^2*b units). These rows are this test's derivation (no table
@@ -373,7 +373,7 @@ private slots:
                            .arg(act.nonParallelCoeff + act.parallelCoeff).arg(sbhCoeff).arg(act.scoresCoeff).arg(scoresCoeff)));
     }
 
-    // Micro-batches in flight at a rank's peak (SCHEDULES.md 1.7, 2.x and section 3; MODEL.md 3).
+    // Micro-batches in flight at a rank's peak (docs/SCHEDULES.md sections 1.7, 2.x and section 3; docs/MODEL.md section 3).
     void inFlight_data()
     {
         QTest::addColumn<QString>("schedule");
@@ -390,15 +390,15 @@ private slots:
         // GPipe: all m on every rank.
         for (int r : { 0, 3 }) QTest::newRow(qPrintable(QStringLiteral("gpipe p4 m8 r%1").arg(r))) << "gpipe" << 4 << qint64(8) << 1 << r << 8.0;
         QTest::newRow("gpipe p8 m64 r5") << "gpipe" << 8 << qint64(64) << 1 << 5 << 64.0;
-        // Interleaved 1F1B, stage 0: p*(1 + (p-1)/(p*v)) = p + (p-1)/v (Narayanan et al.; SCHEDULES.md 2.3).
+        // Interleaved 1F1B, stage 0: p*(1 + (p-1)/(p*v)) = p + (p-1)/v (Narayanan et al.; docs/SCHEDULES.md section 2.3).
         for (auto [p, v] : { std::pair { 4, 2 }, { 4, 4 }, { 8, 2 }, { 8, 3 }, { 16, 4 } })
             QTest::newRow(qPrintable(QStringLiteral("interleaved p%1 v%2 r0").arg(p).arg(v)))
                 << "interleaved-1f1b" << p << qint64(4 * p) << v << 0 << p * (1 + double(p - 1) / (p * v));
-        // Interleaved other ranks (g = p, m a multiple of p): (2(p-r-1) + (v-1)p + 1)/v (SCHEDULES.md 2.3).
+        // Interleaved other ranks (g = p, m a multiple of p): (2(p-r-1) + (v-1)p + 1)/v (docs/SCHEDULES.md section 2.3).
         for (int r : { 1, 2, 3 })
             QTest::newRow(qPrintable(QStringLiteral("interleaved p4 v2 r%1").arg(r)))
                 << "interleaved-1f1b" << 4 << qint64(16) << 2 << r << (2.0 * (4 - r - 1) + (2 - 1) * 4 + 1) / 2;
-        // ZB-H1: p on every rank; ZB-H2: 2p - 1 (Qi et al., ICLR'24; SCHEDULES.md 2.6).
+        // ZB-H1: p on every rank; ZB-H2: 2p - 1 (Qi et al., ICLR'24; docs/SCHEDULES.md section 2.6).
         for (int r : { 0, 1, 3 })
             QTest::newRow(qPrintable(QStringLiteral("zb-h1 p4 m8 r%1").arg(r))) << "zb-h1" << 4 << qint64(8) << 1 << r << 4.0;
         QTest::newRow("zb-h1 p8 m32 r7") << "zb-h1" << 8 << qint64(32) << 1 << 7 << 8.0;
@@ -420,7 +420,7 @@ private slots:
     }
 
     // evaluate(): a GPT 1F1B plan's stages hold min(p - r, m) microbatches of their L/p layers, so stage 0 holds
-    // at least L layers' worth (MODEL.md 3), plus the first stage's embedding extras; activations fall with r.
+    // at least L layers' worth (docs/MODEL.md section 3), plus the first stage's embedding extras; activations fall with r.
     void pipelineActivations_data()
     {
         QTest::addColumn<int>("pp");
@@ -476,7 +476,7 @@ private slots:
                                    .arg(st.activationsBytes).arg(layersWorth + extras, 0, 'f', 0).arg(layersWorth, 0, 'f', 0).arg(extras, 0, 'f', 0)));
             }
             if (st.stage == pp - 1) {
-                // MODEL.md 3: the last stage also holds the logits, s*b*V in fp32 for the loss (vocab-parallel: /t).
+                // docs/MODEL.md section 3: the last stage also holds the logits, s*b*V in fp32 for the loss (vocab-parallel: /t).
                 const double logits = 4.0 * 2048 * 51200 / tp;
                 QVERIFY2(double(st.activationsBytes) >= layersWorth + logits,
                     qPrintable(QStringLiteral("last stage %1 < layers %2 + logits %3").arg(st.activationsBytes).arg(layersWorth).arg(logits)));
@@ -508,7 +508,7 @@ private slots:
         QVERIFY(pr.stages[0].activationsBytes >= inflight * (L / p) * act * (1 - 1e-9));
     }
 
-    // MoE (MODEL.md 2): routed experts are split by ep (and expert-tp = tp), and their ZeRO shards are taken over
+    // MoE (docs/MODEL.md section 2): routed experts are split by ep (and expert-tp = tp), and their ZeRO shards are taken over
     // the expert-data-parallel group dp*cp/ep, not the dense group dp (Megatron-LM's expert_data_parallel group;
     // the bug its own estimator had: NVIDIA/Megatron-LM#2439). Mixtral 8x7B shape, tp = pp = 1, dp = 16.
     void moeExpertSharding_data()
@@ -547,7 +547,7 @@ private slots:
         QVERIFY2(near(double(st.optimizerBytes), eo, 1e-6), qPrintable(num(st.optimizerBytes) + " vs " + num(eo)));
     }
 
-    // Schedules that place more than one stage per rank (SCHEDULES.md 2.6, 2.7 and section 3): ZB-V holds p
+    // Schedules that place more than one stage per rank (docs/SCHEDULES.md sections 2.6, 2.7 and section 3): ZB-V holds p
     // stage-microbatches (2p chunks of half a rank) on every rank; DualPipe holds two full stages per rank
     // (parameters 2x) and P+1 stage-microbatches of activations; DualPipeV 2p+1 chunks of half a rank.
     void multiChunkSchedules_data()

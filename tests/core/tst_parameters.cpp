@@ -1,7 +1,7 @@
-// Parameter counts (MODEL.md section 1) against the published formulas and published exact counts:
+// Parameter counts (docs/MODEL.md section 1) against the published formulas and published exact counts:
 // - Megatron's GPT form N = 12*L*h^2*(1 + 13/(12h) + (V+s)/(12*L*h)) (Narayanan et al., "Efficient Large-Scale
 //   Language Model Training on GPU Clusters Using Megatron-LM", SC21, eq. 2, and its Table 1 sizes);
-// - the per-part formula of MODEL.md 1 for GQA / SwiGLU / RMSNorm / untied / MoE models, checked against the
+// - the per-part formula of docs/MODEL.md section 1 for GQA / SwiGLU / RMSNorm / untied / MoE models, checked against the
 //   exact counts Hugging Face reports for the released checkpoints (quoted in the rows).
 // Expected values are computed here from those formulas, not read from core/cost/Parameters.cpp.
 #include "TestUtil.h"
@@ -48,7 +48,7 @@ double megatronEq2(double L, double h, double V, double s)
     return 12 * L * h * h * (1 + 13 / (12 * h) + (V + s) / (12 * L * h));
 }
 
-// MODEL.md section 1 written out for a LLaMA/Mistral-style model (RMSNorm, no biases, untied, rope):
+// docs/MODEL.md section 1 written out for a LLaMA/Mistral-style model (RMSNorm, no biases, untied, rope):
 // per layer attention h*(h + 2*h*kv/a) + h*h, MLP 3*h*f (gated) or 2*h*f, two RMSNorms 2h;
 // MoE layer: E routed experts of 3*h*f_e each, router h*E; embedding V*h, output V*h, final RMSNorm h.
 struct LlamaShape {
@@ -302,7 +302,7 @@ private slots:
         QVERIFY2(near(diff, extra, 1e-12), qPrintable(QString::number(diff)));
     }
 
-    // MODEL.md 1: "h*(h + 2*h*a_kv/a) + h*h": GQA shrinks K and V only.
+    // docs/MODEL.md section 1: "h*(h + 2*h*a_kv/a) + h*h": GQA shrinks K and V only.
     void gqaAttention_data()
     {
         QTest::addColumn<int>("kv");

@@ -1,4 +1,4 @@
-// Pipeline bubbles (MODEL.md 8, SCHEDULES.md 1.6 and section 3) against the papers' formulas, for plans whose
+// Pipeline bubbles (docs/MODEL.md section 8, docs/SCHEDULES.md section 1.6 and section 3) against the papers' formulas, for plans whose
 // stages are equal (vocab 8 and rotary positions, so the first and last stage carry no measurable extra work;
 // free point-to-point links, so nothing but the schedule shapes the step):
 // - GPipe (Huang et al.) and 1F1B/PipeDream-Flush: idle/makespan (p-1)/(m+p-1); idle/ideal compute (p-1)/m
@@ -141,7 +141,7 @@ private slots:
     }
 
     // Unequal stages: the default plan of a real model puts the embedding on the first and the output layer
-    // and loss on the last stage (MODEL.md 2), so the slowest stage sets the pace and the bubble grows beyond
+    // and loss on the last stage (docs/MODEL.md section 2), so the slowest stage sets the pace and the bubble grows beyond
     // the equal-stage formula only through that imbalance: check the formula still bounds from below.
     void realVocabIsNotFaster()
     {

@@ -189,7 +189,7 @@ private slots:
             QVERIFY(g->spec.hbmBandwidth > 0);
             QVERIFY2(c.node(g->spec.defaultNode), id);
         }
-        // Dense, not sparse: H100 SXM bf16 is 989 TFLOP/s (MODEL.md section 5).
+        // Dense, not sparse: H100 SXM bf16 is 989 TFLOP/s (docs/MODEL.md section 5).
         QVERIFY(std::abs(c.gpu("h100-sxm5-80gb")->spec.peakFlops.bf16 - 989e12) < 1e12);
         QCOMPARE(c.gpu("a100-sxm4-80gb")->spec.memoryBytes, std::int64_t(85899345920));
         QVERIFY(c.node("dgx-a100-80gb"));

@@ -1,5 +1,5 @@
 // RankGrid: every rank's coordinates, node and groups. Small plans are written out by hand from the rank
-// order (first name fastest, DESIGN.md section 3); the crossing flags must equal RankLayout's and the
+// order (first name fastest, docs/ARCHITECTURE.md section 3); the crossing flags must equal RankLayout's and the
 // prediction's for every sample plan, and a few ranks of the 16K-GPU Llama 3 plan are worked out by hand.
 #include "TestUtil.h"
 

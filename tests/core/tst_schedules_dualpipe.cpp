@@ -1,9 +1,9 @@
-// DualPipe and DualPipeV generators (SCHEDULES.md 2.7) against:
+// DualPipe and DualPipeV generators (docs/SCHEDULES.md section 2.7) against:
 // - op lists written out by hand from the 8 loops of deepseek-ai/DualPipe's step() (dualpipe.py, dualpipev.py);
 // - a transcription of torch's ScheduleDualPipeV._calculate_single_rank_operations (per-(stage, type) counters,
-//   a FIFO weight queue), which must give the same lists (SCHEDULES.md 1.8 invariant 5);
-// - the structural invariants of SCHEDULES.md 1.3 / 1.8 over many shapes;
-// - the [sim] closed forms of SCHEDULES.md 2.7 (time model Z with F&B = 3: F = 1, B = 2, I = W = 1).
+//   a FIFO weight queue), which must give the same lists (docs/SCHEDULES.md section 1.8 invariant 5);
+// - the structural invariants of docs/SCHEDULES.md sections 1.3 / 1.8 over many shapes;
+// - the [sim] closed forms of docs/SCHEDULES.md section 2.7 (time model Z with F&B = 3: F = 1, B = 2, I = W = 1).
 #include "TestUtil.h"
 
 #include "schedule/Generators.h"
@@ -122,7 +122,7 @@ std::vector<std::vector<Op>> torchDualPipeV(int numRanks, int numChunks)
     return out;
 }
 
-// Time model Z with F&B = 3 (SCHEDULES.md 1.5): F = 1, B = 2, I = W = 1, an overlapped pair 3.
+// Time model Z with F&B = 3 (docs/SCHEDULES.md section 1.5): F = 1, B = 2, I = W = 1, an overlapped pair 3.
 OpDuration modelZ() { return unitDurations(1, 2, 1, 3); }
 
 } // namespace
@@ -189,7 +189,7 @@ private slots:
         QVERIFY(!generateSchedule(three).ok());
     }
 
-    // Written out by hand from the loops (SCHEDULES.md 2.7), not from the generator.
+    // Written out by hand from the loops (docs/SCHEDULES.md section 2.7), not from the generator.
     void handWritten_data()
     {
         QTest::addColumn<bool>("v");
@@ -313,7 +313,7 @@ private slots:
         }
     }
 
-    // SCHEDULES.md 1.8 invariant 5: torch's port builds the same lists.
+    // docs/SCHEDULES.md section 1.8 invariant 5: torch's port builds the same lists.
     void matchesTorch_data()
     {
         QTest::addColumn<int>("p");
@@ -435,7 +435,7 @@ private slots:
         QVERIFY(near(gain->idle[std::size_t(v ? p - 1 : p / 2)], worst));
     }
 
-    // SCHEDULES.md 2.7 [sim], model Z with F&B = 3.
+    // docs/SCHEDULES.md section 2.7 [sim], model Z with F&B = 3.
     void closedForms_data()
     {
         QTest::addColumn<bool>("v");

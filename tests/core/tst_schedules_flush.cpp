@@ -1,4 +1,4 @@
-// GPipe, 1F1B, interleaved 1F1B and Looped BFS generators (SCHEDULES.md 2.1-2.4, 2.11, section 3).
+// GPipe, 1F1B, interleaved 1F1B and Looped BFS generators (docs/SCHEDULES.md sections 2.1-2.4, 2.11, section 3).
 // Expected op orders are written out by hand from the frameworks' rules:
 // - torch.distributed.pipelining schedules.py: ScheduleGPipe, Schedule1F1B, ScheduleInterleaved1F1B
 //   (_get_warmup_ops, _get_1f1b_rank_ops, flexible rounds), ScheduleLoopedBFS;
@@ -99,7 +99,7 @@ int interleavedWarmup(const std::string& variant, int p, int m, int v, int g, in
     return std::min(total, 2 * (p - r - 1) + (v - 1) * g);
 }
 
-// Peak in-flight chunk-microbatches on rank r per the schedule's documented bound (SCHEDULES.md 2.1-2.4).
+// Peak in-flight chunk-microbatches on rank r per the schedule's documented bound (docs/SCHEDULES.md sections 2.1-2.4).
 int peakBoundChunks(ScheduleKind kind, const std::string& variant, int p, int m, int v, int g, int r)
 {
     switch (kind) {
@@ -139,7 +139,7 @@ Q_DECLARE_METATYPE(planscope::ScheduleKind)
 class TestSchedulesFlush : public QObject {
     Q_OBJECT
 private slots:
-    // Invariants of SCHEDULES.md 1.8 over many shapes; rejected shapes are exactly the frameworks'
+    // Invariants of docs/SCHEDULES.md section 1.8 over many shapes; rejected shapes are exactly the frameworks'
     // rejections.
     void properties_data()
     {
@@ -223,7 +223,7 @@ private slots:
         QVERIFY(accepted > 0);
     }
 
-    // Closed forms of SCHEDULES.md section 3 under model U (F = B = 1) and H (F = 1, B = 2).
+    // Closed forms of docs/SCHEDULES.md section 3 under model U (F = B = 1) and H (F = 1, B = 2).
     void flushMakespan_data()
     {
         QTest::addColumn<ScheduleKind>("kind");
@@ -240,7 +240,7 @@ private slots:
         const double f = 1;
         for (int p = 1; p <= 8; ++p)
             for (int m = 1; m <= 24; ++m) {
-                // SCHEDULES.md states it for m >= p; Megatron's capped warm-up (m < p) keeps it as well.
+                // docs/SCHEDULES.md states it for m >= p; Megatron's capped warm-up (m < p) keeps it as well.
                 const auto s = generate(kind, p, m);
                 QVERIFY(s.ok());
                 const auto run = runSchedule(s.value(), unitDurations(f, b, 0));
@@ -302,7 +302,7 @@ private slots:
         QVERIFY(checked > 50);
     }
 
-    // The 1F1B op text of SCHEMA.md section 3 (p = 4, m = 8), every rank; Megatron and torch give the same
+    // The 1F1B op text of docs/FORMATS.md section 3 (p = 4, m = 8), every rank; Megatron and torch give the same
     // list.
     void oneFOneBOrder_data()
     {
@@ -487,7 +487,7 @@ private slots:
     }
 
     // torch's flexible rounds equal Megatron's groups of g = m / max(1, m // p) wherever Megatron accepts
-    // that g: g = p when p divides m, and e.g. g = 5 for p = 4, m = 10 (SCHEDULES.md 2.3).
+    // that g: g = p when p divides m, and e.g. g = 5 for p = 4, m = 10 (docs/SCHEDULES.md section 2.3).
     void torchEqualsMegatron()
     {
         for (int v = 1; v <= 4; ++v) {

@@ -1,8 +1,8 @@
-// Zero Bubble schedule generators (SCHEDULES.md 2.6): ZB-H1 and ZB-V against the op orders of PyTorch's
+// Zero Bubble schedule generators (docs/SCHEDULES.md section 2.6): ZB-H1 and ZB-V against the op orders of PyTorch's
 // torch/distributed/pipelining/schedules.py (_get_1f1b_rank_ops with enable_zero_bubble=True as
 // ScheduleInterleavedZeroBubble calls it with one stage per rank; ScheduleZBVZeroBubble), ZB-H2 against the shape
 // the Zero Bubble paper (Qi et al., ICLR'24) describes. The expected op lists below were worked out by hand from
-// the frameworks' rules, not produced by the generators; the closed forms are the paper's and SCHEDULES.md's.
+// the frameworks' rules, not produced by the generators; the closed forms are the paper's and docs/SCHEDULES.md's.
 #include "TestUtil.h"
 
 #include "schedule/Generators.h"
@@ -61,7 +61,7 @@ const OpDuration modelZ = unitDurations(1, 2, 1); // F = I = W = 1
 class TestSchedulesZb : public QObject {
     Q_OBJECT
 private slots:
-    // Invariants of SCHEDULES.md 1.8 for every accepted shape, under several time models.
+    // Invariants of docs/SCHEDULES.md section 1.8 for every accepted shape, under several time models.
     void properties_data()
     {
         QTest::addColumn<int>("kind");
@@ -284,7 +284,7 @@ private slots:
         }
     }
 
-    // ZB-V p=4 m=8 under model Z in chunk units (SCHEDULES.md 2.6 [sim]).
+    // ZB-V p=4 m=8 under model Z in chunk units (docs/SCHEDULES.md section 2.6 [sim]).
     void zbVFourRanks()
     {
         auto sched = schedules::zbV(request(ScheduleKind::ZBV, 4, 8, 2));

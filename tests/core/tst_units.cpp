@@ -1,4 +1,4 @@
-// Units and the traps of MODEL.md section 8: GB (1e9) vs GiB (2^30), bits vs bytes on the network,
+// Units and the traps of docs/MODEL.md section 8: GB (1e9) vs GiB (2^30), bits vs bytes on the network,
 // bidirectional NVLink figures vs the per-direction bandwidth the model uses, dense vs sparse peaks.
 // Expected values are the definitions themselves, written out, not taken from core/util/Units.cpp.
 #include "TestUtil.h"
@@ -20,7 +20,7 @@ private slots:
         QTest::addColumn<double>("bytes");
         QTest::addColumn<double>("gb");
         QTest::addColumn<double>("gib");
-        // GB = 1e9 bytes, GiB = 2^30 = 1073741824 bytes (MODEL.md section 8).
+        // GB = 1e9 bytes, GiB = 2^30 = 1073741824 bytes (docs/MODEL.md section 8).
         QTest::newRow("1 GB") << 1e9 << 1.0 << 1e9 / 1073741824.0;
         QTest::newRow("1 GiB") << 1073741824.0 << 1.073741824 << 1.0;
         // The A100-80GB / H100-80GB capacity: 80 GiB = 85,899,345,920 bytes = 85.9 GB.
@@ -47,7 +47,7 @@ private slots:
     {
         QTest::addColumn<double>("gbit");
         QTest::addColumn<double>("bytesPerSecond");
-        // "IB 200" (HDR) = 200 Gb/s = 200e9 / 8 = 25 GB/s = 2.5e10 B/s per port (MODEL.md 8, SCHEMA.md 1).
+        // "IB 200" (HDR) = 200 Gb/s = 200e9 / 8 = 25 GB/s = 2.5e10 B/s per port (docs/MODEL.md section 8, docs/FORMATS.md section 1).
         QTest::newRow("HDR IB 200") << 200.0 << 2.5e10;
         // NDR 400 Gb/s = 5e10 B/s (the DGX H100 per-GPU NIC).
         QTest::newRow("NDR IB 400") << 400.0 << 5e10;
@@ -69,7 +69,7 @@ private slots:
     {
         QTest::addColumn<double>("quoted");
         QTest::addColumn<double>("perDirection");
-        // A100 "NVLink 600 GB/s" counts both directions: 300 GB/s each way = 3e11 (MODEL.md 8).
+        // A100 "NVLink 600 GB/s" counts both directions: 300 GB/s each way = 3e11 (docs/MODEL.md section 8).
         QTest::newRow("A100 NVLink3 600 GB/s") << 600e9 << 3e11;
         // H100 "NVLink 900 GB/s": 450 GB/s each way.
         QTest::newRow("H100 NVLink4 900 GB/s") << 900e9 << 4.5e11;
@@ -114,7 +114,7 @@ private slots:
         QVERIFY2(near(n->interNode.bandwidth, inter, 1e-12), qPrintable(QString::number(n->interNode.bandwidth)));
     }
 
-    // A plan file's link bandwidth is already bytes/s per direction: no conversion on load (SCHEMA.md 1).
+    // A plan file's link bandwidth is already bytes/s per direction: no conversion on load (docs/FORMATS.md section 1).
     void planLinksAreTakenAsBytesPerDirection()
     {
         const Plan p = planscope::test::planFromText(R"({
@@ -131,7 +131,7 @@ private slots:
         QCOMPARE(p.cluster.interNode.latency, 1e-5);
     }
 
-    // GPU capacities are GiB-based byte counts, and peaks are the dense datasheet numbers (MODEL.md 5, 8):
+    // GPU capacities are GiB-based byte counts, and peaks are the dense datasheet numbers (docs/MODEL.md sections 5, 8):
     // H100 SXM bf16 dense is 989 TFLOP/s, not the 1979 "with sparsity".
     void gpuPresets_data()
     {

@@ -1,4 +1,4 @@
-// Every validation rule names the field it is about (SCHEMA.md section 1, DESIGN.md section 5).
+// Every validation rule names the field it is about (docs/FORMATS.md section 1, docs/ARCHITECTURE.md section 5).
 #include "TestUtil.h"
 
 #include "sim/Timeline.h"

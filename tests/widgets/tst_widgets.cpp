@@ -190,7 +190,7 @@ private Q_SLOTS:
         Plan plan = test::loadSample("default.plan.json");
         plan.cluster.gpu.memoryBytes = std::int64_t(16) << 30;
         const Prediction expected = evaluate(plan);
-        QVERIFY(expected.valid); // over capacity is still a valid, drawable plan (DESIGN.md section 5)
+        QVERIFY(expected.valid); // over capacity is still a valid, drawable plan (docs/ARCHITECTURE.md section 5)
         PlanDocument doc;
         MemoryBarsView view;
         view.setDocument(&doc);

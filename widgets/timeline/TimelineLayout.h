@@ -1,4 +1,4 @@
-// The timeline engine's pure half (DESIGN.md section 4, STYLE.md practice 5): layout(timeline, viewport)
+// The timeline engine's pure half (docs/ARCHITECTURE.md section 4): layout(timeline, viewport)
 // -> DrawList, with no Qt and no widget, so culling, folding, labels and bubbles are tested headless. The
 // view only paints what this returns. A frame costs O(lanes x pixels x log spans), never O(spans).
 #pragma once

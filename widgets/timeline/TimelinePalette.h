@@ -1,4 +1,4 @@
-// The timeline's colours and names, from the one palette (Palette.h, USERS.md "the visual language"):
+// The timeline's colours and names, from the one palette (Palette.h):
 // forward blue; backward vermillion with input-grad a darker and weight-grad a lighter shade of it; F&B
 // overlapped reddish purple; sends sky blue (activations, the forward's
 // family) and orange (gradients, the backward's); collectives green (the

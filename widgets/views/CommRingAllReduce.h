@@ -2,7 +2,7 @@
 // Reduce-scatter: in step s (1..n-1) GPU i sends chunk (i - s + 1) mod n to GPU i+1, which adds it to its
 // own copy; after n-1 steps GPU i holds the full sum of chunk (i + 1) mod n. All-gather: in step s GPU i
 // forwards the reduced chunk (i - s + 2) mod n, which the next GPU copies. 2(n-1) steps of S/n bytes each:
-// every GPU sends 2(n-1)/n * S, the volume term of MODEL.md section 6. No widgets here: testable headless.
+// every GPU sends 2(n-1)/n * S, the volume term of docs/MODEL.md section 6. No widgets here: testable headless.
 #pragma once
 
 #include <vector>
