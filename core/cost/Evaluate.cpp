@@ -1,6 +1,11 @@
+// evaluate(): the analytic cost model, in stages that each compute their numbers and, when an Explainer is
+// passed, record how right beside the arithmetic, from the same local values. Every formula recorded is
+// arithmetic over its own inputs (cost/Formula.h) and evaluates to the value it explains; prose goes in the
+// note. Without an Explainer no string is built.
 #include "Evaluate.h"
 
 #include "Collective.h"
+#include "Formula.h"
 #include "Parameters.h"
 #include "RankLayout.h"
 #include "spec/Validate.h"
@@ -14,15 +19,7 @@ namespace planscope {
 
 namespace {
 
-// Which formula the ZeRO stage implies, for display.
-const char* zeroFormula(int zero, const char* kind)
-{
-    // kind: "w", "g" or "o"
-    const std::string k(kind);
-    if (k == "w") return zero >= 3 ? "w*(P/n + Pe/ne)" : "w*(P + Pe)";
-    if (k == "g") return zero >= 2 ? "g*(P/n + Pe/ne)" : "g*(P + Pe)";
-    return zero >= 1 ? "o*(P/n + Pe/ne)" : "o*(P + Pe)";
-}
+// ---------------------------------------------------------------------------------------------- helpers
 
 // Time of one collective on a group, choosing ring or hierarchical from where its members sit.
 double groupSeconds(Collective c, const GroupPlacement& g, double bytes, const ClusterSpec& cl)
@@ -43,8 +40,137 @@ double slowestLink(const GroupPlacement& g, const ClusterSpec& cl)
     return g.crossesNodes ? cl.interNode.bandwidth : cl.intraNode.bandwidth;
 }
 
-} // namespace
+// A formula and the inputs it names.
+struct Term {
+    std::string formula;
+    FormulaInputs inputs;
+};
 
+double usedBandwidth(const LinkSpec& link)
+{
+    return link.effectiveBandwidth() > 0 ? link.effectiveBandwidth() : 1.0;
+}
+
+// One flat ring (ringSeconds in Collective.cpp): latency steps * alpha + bytes on the wire / bandwidth,
+// over names n (ranks), S (bytes), alpha, bw.
+std::string ringFormula(Collective c, const std::string& n, const std::string& S, const std::string& alpha,
+    const std::string& bw)
+{
+    switch (c) {
+    case Collective::AllReduce: return "2*(" + n + "-1)*" + alpha + " + 2*(" + n + "-1)/" + n + "*" + S + "/" + bw;
+    case Collective::SendRecv: return alpha + " + " + S + "/" + bw;
+    case Collective::Broadcast:
+    case Collective::Reduce: return "(" + n + "-1)*" + alpha + " + " + S + "/" + bw;
+    case Collective::AllGather:
+    case Collective::ReduceScatter:
+    case Collective::AllToAll: break;
+    }
+    return "(" + n + "-1)*" + alpha + " + (" + n + "-1)/" + n + "*" + S + "/" + bw;
+}
+
+// groupSeconds() written out: the alpha-beta terms of one collective on a group (Thakur et al.), its input
+// names suffixed with `tag` so that two collectives can share one formula.
+Term collectiveTerm(Collective c, const GroupPlacement& g, double bytes, const ClusterSpec& cl, const std::string& tag = "")
+{
+    if (g.size <= 1 || bytes <= 0) return { "0", {} };
+    const std::string n = "n" + tag, S = "S" + tag;
+    const int nodes = g.crossesNodes && g.perNode > 1 ? (g.size + g.perNode - 1) / g.perNode : 1;
+    if (!g.crossesNodes || g.perNode <= 1 || nodes <= 1) {
+        const LinkSpec& link = g.crossesNodes && g.perNode <= 1 ? cl.interNode : cl.intraNode;
+        const std::string a = "alpha" + tag, bw = "bw" + tag;
+        return { ringFormula(c, n, S, a, bw),
+            { { n, double(g.size) }, { S, bytes }, { a, link.latency }, { bw, usedBandwidth(link) } } };
+    }
+    const std::string gp = "g" + tag, k = "k" + tag, aI = "alphaIntra" + tag, bI = "bwIntra" + tag,
+                      aX = "alphaInter" + tag, bX = "bwInter" + tag;
+    FormulaInputs in { { n, double(g.size) }, { gp, double(g.perNode) }, { k, double(nodes) }, { S, bytes },
+        { aI, cl.intraNode.latency }, { bI, usedBandwidth(cl.intraNode) }, { aX, cl.interNode.latency },
+        { bX, usedBandwidth(cl.interNode) } };
+    const std::string shard = S + "/" + gp;
+    switch (c) {
+    case Collective::AllReduce:
+        return { ringFormula(Collective::ReduceScatter, gp, S, aI, bI) + " + "
+                + ringFormula(Collective::AllReduce, k, shard, aX, bX) + " + "
+                + ringFormula(Collective::AllGather, gp, S, aI, bI),
+            in };
+    case Collective::ReduceScatter:
+        return { ringFormula(c, gp, S, aI, bI) + " + " + ringFormula(c, k, shard, aX, bX), in };
+    case Collective::AllGather:
+        return { ringFormula(c, k, shard, aX, bX) + " + " + ringFormula(c, gp, S, aI, bI), in };
+    case Collective::AllToAll:
+        return { "(" + n + "-1)*" + aX + " + " + S + "*(" + n + "-" + gp + ")/" + n + "/" + bX + " + " + S + "*(" + gp
+                + "-1)/" + n + "/" + bI,
+            in };
+    default: return { ringFormula(c, n, S, aX, bX), in };
+    }
+}
+
+// "a + b" of two terms, dropping a zero term.
+Term sumTerms(Term a, Term b)
+{
+    if (b.formula == "0") return a;
+    if (a.formula == "0") return b;
+    a.formula += " + " + b.formula;
+    a.inputs.insert(a.inputs.end(), b.inputs.begin(), b.inputs.end());
+    return a;
+}
+
+std::string linkNote(const GroupPlacement& g)
+{
+    return std::string(algorithmName(g)) + (g.crossesNodes ? ", the group crosses nodes" : ", inside one node")
+        + ". alpha: seconds per step; bw: bytes/s per GPU per direction times the link's efficiency; "
+          "hierarchical: g GPUs of the group per node, k = ceil(n/g) nodes.";
+}
+
+// Everything the stages share: the plan's sizes, the per-parameter byte counts and the GPU's rates.
+struct Inputs {
+    const Plan& plan;
+    const ModelSpec& M;
+    const ParallelSpec& P;
+    const TrainingSpec& T;
+    const ClusterSpec& C;
+    int p, t, cp, ep, v;
+    std::int64_t m;
+    double b, s, sl, h, L, V, kvRatio;
+    ParameterCounts pc;
+    std::vector<RankShape> shapes;
+    RankLayout layout;
+    LayerActivations act;
+    double layerDenseGpu = 0, layerExpertGpu = 0; // one layer's parameters on one GPU
+    double w = 0, g = 0, master = 0, o = 0;        // bytes per weight, gradient, optimizer state
+    int dpcp = 1, nShard = 1, nExpert = 1;
+    double peak = 0, eff = 0, rate = 0, hbm = 0, e = 0;
+
+    explicit Inputs(const Plan& pl)
+        : plan(pl), M(pl.model), P(pl.parallel), T(pl.training), C(pl.cluster), p(P.pp), t(P.tp), cp(P.cp), ep(P.ep),
+          v(pl.chunksPerRank()), m(pl.microbatches()), b(T.microBatch), s(double(M.seqLength)), sl(s / cp),
+          h(double(M.hidden)), L(M.layers), V(double(M.vocab)), kvRatio(double(M.kvHeads) / M.heads),
+          pc(countParameters(M)), shapes(rankShapes(pl)), layout(rankLayout(pl)), act(layerActivations(pl))
+    {
+    }
+};
+
+// Dense and expert parameters one GPU of pipeline rank r holds (after tp and ep, before ZeRO).
+struct StageParams {
+    double dense = 0, expert = 0;
+    double outMatrix = 0; // the output projection this rank keeps
+};
+
+StageParams stageParams(const Inputs& in, int r)
+{
+    const RankShape& sh = in.shapes[std::size_t(r)];
+    StageParams sp;
+    // The output projection this rank keeps: its own (untied), a copy of the embedding (tied, embedding elsewhere),
+    // or nothing (tied, embedding on this rank).
+    sp.outMatrix = in.M.tiedEmbeddings ? (sh.embedding ? 0.0 : in.pc.embedding) : in.pc.outputLayer;
+    sp.dense = sh.layersHeld * in.layerDenseGpu;
+    if (sh.embedding) sp.dense += in.pc.embedding / in.t + in.pc.positions + in.pc.embeddingNorm;
+    if (sh.output) sp.dense += sp.outMatrix / in.t + in.pc.finalNorm;
+    sp.expert = sh.layersHeld * in.layerExpertGpu;
+    return sp;
+}
+
+} // namespace
 double inFlightMicrobatches(ScheduleKind kind, int p, std::int64_t m, int v, int r)
 {
     const double md = double(m);
@@ -113,6 +239,874 @@ LayerActivations layerActivations(const Plan& plan)
     return a;
 }
 
+namespace {
+
+// ---------------------------------------------------------------------------------------------- parameters
+
+void parameterStage(Inputs& in, Prediction& out, Explainer* ex)
+{
+    const ParameterCounts& pc = in.pc;
+    out.paramsTotal = pc.total;
+    out.paramsActive = pc.active;
+    if (ex)
+        ex->add({ "params.total", pc.total, "parameters",
+            "L*(attn + mlp + colBiases + rowBiases + norms + router + experts) + embedding + positions + embeddingNorm "
+            "+ outputLayer + finalNorm",
+            { { "L", in.L }, { "attn", pc.layer.attentionMatrices }, { "mlp", pc.layer.mlpMatrices },
+                { "colBiases", pc.layer.columnBiases }, { "rowBiases", pc.layer.rowBiases }, { "norms", pc.layer.norms },
+                { "router", pc.layer.router }, { "experts", pc.layer.routedExperts }, { "embedding", pc.embedding },
+                { "positions", pc.positions }, { "embeddingNorm", pc.embeddingNorm }, { "outputLayer", pc.outputLayer },
+                { "finalNorm", pc.finalNorm } },
+            sources::kMegatronParams, {},
+            "attn = h*(h + 2*h*kv/a) + h*h (Q, K, V, O; GQA shrinks K and V); mlp = " + std::string(in.M.gatedMlp ? "3" : "2")
+                + "*h*f; embedding = V*h; outputLayer = V*h when untied, else 0. Megatron's GPT form N = 12*L*h^2*(1 + "
+                  "13/(12h) + (V+s)/(12*L*h)) is the case f = 4h, LayerNorm with biases, learned positions, tied "
+                  "embeddings (plus the final norm, 2h)."
+                + (in.M.isMoe() ? " Active per token: " + units::formatCount(pc.active) + "." : std::string()) });
+    in.layerDenseGpu = (pc.layer.attentionMatrices + pc.layer.mlpMatrices + pc.layer.columnBiases) / in.t
+        + pc.layer.rowBiases + pc.layer.norms + pc.layer.router;
+    in.layerExpertGpu = pc.layer.routedExperts / (double(in.ep) * in.t);
+
+    // Bytes per parameter and the ZeRO shard counts.
+    const TrainingSpec& T = in.T;
+    in.w = T.precision == Precision::FP32 ? 4.0 : 2.0; // fp8 training keeps bf16 weights
+    in.g = bytesPerElement(T.gradDtype);
+    in.master = in.w < 4.0 ? 4.0 : 0.0;
+    in.o = in.master + (T.optimizer == Optimizer::Adam ? 8.0 : 4.0);
+    if (T.precision == Precision::FP8)
+        out.warnings.push_back("training.precision: fp8 GEMMs modelled at the fp8 peak; weights kept in bf16, fp8 weight "
+                               "and transpose caches (1-2 bytes/parameter) not counted");
+    in.dpcp = in.P.dp * in.cp;
+    in.nShard = in.dpcp;
+    if (in.P.fsdp == Fsdp::Hybrid) in.nShard = std::max(1, std::min(in.dpcp, in.layout.dpCp.perNode));
+    in.nExpert = std::max(1, in.dpcp / std::max(1, in.ep));
+}
+
+// ---------------------------------------------------------------------------------------------- compute time
+
+// One transformer layer (and the output layer) for one microbatch on one GPU.
+struct LayerTimes {
+    double matF = 0, attnF = 0, gemmF = 0, memF = 0;
+    double tpAR = 0, epA2A = 0, cpF = 0, cpB = 0;
+    double commF = 0, commB = 0;     // collectives inside the forward, the backward (recompute's forward included)
+    double recompute = 0;            // extra backward time for recomputation
+    double layerF = 0, layerB = 0, layerW = 0;
+    double matO = 0, outF = 0, outB = 0, outW = 0;
+    double ppBytes = 0, p2p = 0;
+    const LinkSpec* ppLink = nullptr;
+};
+
+LayerTimes computeStage(Inputs& in, Prediction& out)
+{
+    const TrainingSpec& T = in.T;
+    const GpuSpec& gpu = in.C.gpu;
+    in.peak = gpu.peakFlops.forPrecision(T.precision);
+    in.eff = gpu.gemmEfficiency;
+    if (in.eff <= 0) {
+        in.eff = 0.75;
+        out.warnings.push_back("cluster.gpu.gemmEfficiency: no measured GEMM efficiency for \"" + gpu.id
+            + "\"; assuming 0.75 (run planscope-profile to measure it)");
+    }
+    in.rate = in.peak * in.eff;
+    in.hbm = gpu.hbmBandwidth > 0 ? gpu.hbmBandwidth : 1e12;
+    in.e = T.precision == Precision::FP32 ? 4.0 : 2.0;
+    const double e = in.e, b = in.b, sl = in.sl, h = in.h, rate = in.rate;
+    const int t = in.t, cp = in.cp;
+    const RankLayout& layout = in.layout;
+    const ClusterSpec& C = in.C;
+
+    LayerTimes lt;
+    const double tokensG = b * sl;
+    lt.matF = 2.0 * tokensG * (in.pc.layer.matmulActive()) / t;
+    lt.attnF = 4.0 * b * sl * in.s * h / t;
+    lt.gemmF = (lt.matF + lt.attnF) / rate;
+    // Element-wise work (norms, softmax, dropout, activation functions, residual adds) is memory-bound: each op
+    // reads its input and writes its output, so the forward moves about twice the bytes the layer keeps for
+    // backward, and the backward (reading saved activations and incoming gradients, writing gradients) twice that.
+    lt.memF = 2.0 * in.act.full / in.hbm;
+    lt.tpAR = groupSeconds(Collective::AllReduce, layout.tp, e * b * sl * h, C);
+    lt.epA2A = (in.ep > 1 && in.M.isMoe())
+        ? groupSeconds(Collective::AllToAll, layout.ep, e * b * sl * in.M.moe.topK * h, C)
+        : 0.0;
+    if (cp > 1) {
+        const LinkSpec& link = layout.cp.crossesNodes ? C.interNode : C.intraNode;
+        const double kvBytes = 2.0 * e * b * sl * h * in.kvRatio / t;
+        const double step = link.latency + kvBytes / link.bandwidth;
+        lt.cpF = std::max(0.0, (cp - 1) * step - lt.attnF / rate);             // ring attention overlaps its sends
+        lt.cpB = std::max(0.0, 2.0 * (cp - 1) * step - 2.0 * lt.attnF / rate);
+    }
+    lt.commF = 2.0 * lt.tpAR + 2.0 * lt.epA2A + lt.cpF;
+    lt.commB = 2.0 * lt.tpAR + 2.0 * lt.epA2A + lt.cpB;
+    lt.layerF = lt.gemmF + lt.memF + lt.commF;
+    lt.layerB = 2.0 * lt.gemmF + 2.0 * lt.memF + lt.commB;
+    if (T.recompute == Recompute::Full) {
+        lt.recompute = lt.layerF;
+        lt.layerB += lt.layerF;
+        lt.commB += lt.commF;
+    } else if (T.recompute == Recompute::Selective && !T.flashAttention) {
+        lt.recompute = lt.attnF / rate;
+        lt.layerB += lt.attnF / rate;
+    }
+    lt.layerW = lt.matF / rate;
+    lt.matO = 2.0 * tokensG * in.V * h / t;
+    lt.outF = lt.matO / rate + 4.0 * sl * b * in.V / t / in.hbm;
+    lt.outB = 2.0 * lt.matO / rate + 4.0 * sl * b * in.V / t / in.hbm;
+    lt.outW = lt.matO / rate;
+    // Pipeline p2p: one activation tensor per microbatch per chunk boundary each way (/t with SP).
+    lt.ppBytes = e * b * sl * h / (in.P.sp ? t : 1);
+    lt.ppLink = layout.ppNeighboursCrossNodes ? &C.interNode : &C.intraNode;
+    lt.p2p = in.p > 1 ? lt.ppLink->latency + lt.ppBytes / lt.ppLink->bandwidth : 0.0;
+    out.opCosts = { lt.layerF, lt.layerB, lt.layerW, lt.outF, lt.outB, lt.outW, lt.p2p };
+    return lt;
+}
+
+// ---------------------------------------------------------------------------------------------- memory (per stage)
+
+void memoryStage(const Inputs& in, int r, int groupsOfRank, Prediction& out, Explainer* ex)
+{
+    const ModelSpec& M = in.M;
+    const ParallelSpec& P = in.P;
+    const TrainingSpec& T = in.T;
+    const ParameterCounts& pc = in.pc;
+    const RankShape& sh = in.shapes[std::size_t(r)];
+    const double w = in.w, g = in.g, o = in.o, e = in.e, sl = in.sl, b = in.b, h = in.h, V = in.V;
+    const int t = in.t;
+    StageMemory& st = out.stages[std::size_t(r)];
+    st.stage = r;
+    st.layers = sh.layersHeld;
+    st.embedding = sh.embedding;
+    st.output = sh.output;
+
+    // Parameters: the stage's layers, plus the embedding on the first, the output layer on the last (a tied
+    // embedding is kept as a second copy on the last stage when the two are on different ranks).
+    const double embParams = pc.embedding + pc.positions + pc.embeddingNorm;
+    const double ownOutput = M.tiedEmbeddings ? 0.0 : pc.outputLayer;
+    out.paramsPerStage[std::size_t(r)] = sh.layersHeld * pc.layer.total() + (sh.embedding ? embParams : 0.0)
+        + (sh.output ? ownOutput + pc.finalNorm : 0.0);
+    if (ex)
+        ex->add({ "params.perStage." + std::to_string(r), out.paramsPerStage[std::size_t(r)], "parameters",
+            "layers*layer + first*(embedding + positions + embeddingNorm) + last*(outputLayer + finalNorm)",
+            { { "layers", double(sh.layersHeld) }, { "layer", pc.layer.total() }, { "first", sh.embedding ? 1.0 : 0.0 },
+                { "embedding", pc.embedding }, { "positions", pc.positions }, { "embeddingNorm", pc.embeddingNorm },
+                { "last", sh.output ? 1.0 : 0.0 }, { "outputLayer", ownOutput }, { "finalNorm", pc.finalNorm } },
+            sources::kMegatronParams, {},
+            "All parameters of this pipeline stage across its tp ranks (first, last: 1 when the stage holds the "
+            "embedding, the output layer); memory below is per GPU." });
+
+    const StageParams sp = stageParams(in, r);
+    const double Pd = sp.dense, Pe = sp.expert;
+    st.parameters = Pd + Pe;
+    const double shardW = P.zero >= 3 ? Pd / in.nShard + Pe / in.nExpert : Pd + Pe;
+    const double shardG = P.zero >= 2 ? Pd / in.nShard + Pe / in.nExpert : Pd + Pe;
+    const double shardO = P.zero >= 1 ? Pd / in.nShard + Pe / in.nExpert : Pd + Pe;
+    st.weightsBytes = std::llround(w * shardW);
+    st.gradientsBytes = std::llround(g * shardG);
+    st.optimizerBytes = std::llround(o * shardO);
+    // Explanations are recorded under memory.stages.<r>. (built only when explaining).
+    auto fieldBase = [r] { return "memory.stages." + std::to_string(r) + "."; };
+    if (ex) {
+        const std::string base = fieldBase();
+        const FormulaInputs inputs { { "w", w }, { "g", g }, { "o", o }, { "P", Pd }, { "Pe", Pe },
+            { "n", double(in.nShard) }, { "ne", double(in.nExpert) } };
+        // floor(x + 0.5): the byte count is rounded to a whole byte.
+        auto shard = [](bool sharded, const char* bytes) {
+            return std::string("floor(") + bytes + (sharded ? "*(P/n + Pe/ne)" : "*(P + Pe)") + " + 0.5)";
+        };
+        const std::string zeroNote = "ZeRO-" + std::to_string(P.zero) + " over n = " + std::to_string(in.nShard)
+            + " ranks (dp*cp, or the node under hybrid sharding): stage 1 shards optimizer states, 2 also gradients, "
+              "3 also weights; (w+g+o), w+g+o/n, w+(g+o)/n, (w+g+o)/n. P = dense parameters on this GPU after tp ("
+            + std::to_string(t) + "), Pe = expert parameters after ep*tp, ne = expert data-parallel size.";
+        ex->add({ base + "weightsBytes", double(st.weightsBytes), "bytes", shard(P.zero >= 3, "w"), inputs, sources::kZero,
+            {}, "w = " + units::formatNumber(w) + " bytes per weight (" + std::string(toString(T.precision)) + "). " + zeroNote });
+        ex->add({ base + "gradientsBytes", double(st.gradientsBytes), "bytes", shard(P.zero >= 2, "g"), inputs,
+            sources::kZero, {}, "g = " + units::formatNumber(g) + " bytes per gradient (gradDtype "
+                + std::string(toString(T.gradDtype)) + "; Megatron keeps fp32 main grads under bf16). " + zeroNote });
+        ex->add({ base + "optimizerBytes", double(st.optimizerBytes), "bytes", shard(P.zero >= 1, "o"), inputs,
+            std::string(sources::kZero) + "; " + sources::kMegatronOptimizer, {},
+            "o = " + units::formatNumber(in.master) + " (fp32 master weights) + "
+                + (T.optimizer == Optimizer::Adam ? "8 (Adam m and v, fp32)" : "4 (SGD momentum, fp32)") + ". " + zeroNote });
+    }
+
+    // Activations.
+    const double inflight = inFlightMicrobatches(T.schedule, in.p, in.m, in.v, r);
+    st.inFlightMicrobatches = inflight;
+    st.activationsPerLayerBytes = std::llround(in.act.stored);
+    const double spDiv = P.sp ? t : 1.0;
+    const double embAct = sh.embedding
+        ? (M.dropout ? 1.0 : 0.0) * sl * b * h / spDiv + (M.embeddingNorm ? e * sl * b * h / spDiv : 0.0)
+        : 0.0;
+    const double outAct = sh.output ? 2.0 * e * sl * b * h / spDiv + 4.0 * sl * b * V / t : 0.0;
+    const double workspace = T.recompute == Recompute::Full ? in.act.full : 0.0;
+    const double activations = inflight * (sh.layersHeld * in.act.stored + embAct + outAct) + workspace;
+    st.activationsBytes = std::llround(activations);
+    if (ex) {
+        const std::string base = fieldBase();
+        const ScheduleKind k = T.schedule;
+        const char* inflightFormula = k == ScheduleKind::GPipe || k == ScheduleKind::LoopedBFS ? "m"
+            : k == ScheduleKind::OneFOneB || (k == ScheduleKind::Interleaved1F1B && in.v <= 1) ? "min(p - r, m)"
+            : k == ScheduleKind::Interleaved1F1B ? "min(2*(p-r-1) + (v-1)*p + 1, m*v)/v"
+            : k == ScheduleKind::ZBH2            ? "min(2*p - 1, m)"
+            : k == ScheduleKind::DualPipe        ? "min(p + 1, m)/2"
+            : k == ScheduleKind::DualPipeV       ? "min(2*p + 1, 2*m)/2"
+                                                 : "min(p, m)";
+        ex->add({ base + "inFlightMicrobatches", inflight, "microbatches", inflightFormula,
+            { { "p", double(in.p) }, { "r", double(r) }, { "m", double(in.m) }, { "v", double(in.v) } },
+            "docs/SCHEDULES.md section 1.7 and the schedule's own section", {},
+            "Microbatch-equivalents of activations held at the peak; a chunk counts 1/v. GPipe holds all m, 1F1B "
+            "holds p - r: the same bubble, less memory." });
+        std::string layerFormula;
+        if (T.recompute == Recompute::Full)
+            layerFormula = P.sp ? "e*s*b*h/t" : "e*s*b*h";
+        else {
+            layerFormula = P.sp ? "s*b*h*(c1 + c2)/t" : "s*b*h*(c1 + c2/t)";
+            if (T.flashAttention) layerFormula += " + 4*a*s*b/t";
+            else if (T.recompute == Recompute::None) layerFormula += " + k*a*s*s*b/t";
+        }
+        ex->add({ base + "activationsPerLayerBytes", double(st.activationsPerLayerBytes), "bytes",
+            "floor(" + layerFormula + " + 0.5)",
+            { { "s", sl }, { "b", b }, { "h", h }, { "a", double(M.heads) }, { "t", double(t) },
+                { "c1", in.act.nonParallelCoeff }, { "c2", in.act.parallelCoeff }, { "k", in.act.scoresCoeff }, { "e", e } },
+            sources::kKorthikanti, {},
+            "Per layer, per microbatch, per GPU (s = seqLength/cp). Korthikanti's Table 2 has c1 = 10, c2 = 24, k = 5 "
+            "for f = 4h with dropout; here c1, c2, k are derived from the block (attention 11sbh + 5as^2b, MLP 19sbh, "
+            "norms 4sbh scaled to this model's f, GQA, gating and dropout). Selective recompute and flash attention drop "
+            "the k term (flash attention keeps the fp32 logsumexp, 4*a*s*b/t); full recompute keeps only the layer input "
+            "(divided by t under sequence parallelism)." });
+        ex->add({ base + "activationsBytes", double(st.activationsBytes), "bytes",
+            "floor(inflight*(layers*perLayer + firstExtra + lastExtra) + workspace + 0.5)",
+            { { "inflight", inflight }, { "layers", double(sh.layersHeld) }, { "perLayer", in.act.stored },
+                { "firstExtra", embAct }, { "lastExtra", outAct }, { "workspace", workspace } },
+            sources::kKorthikanti, { base + "inFlightMicrobatches", base + "activationsPerLayerBytes" },
+            "perLayer before rounding; firstExtra: embedding dropout mask and embedding norm input; lastExtra: final "
+            "norm and output-layer inputs plus fp32 logits 4*s*b*V/t for the loss; workspace: one layer's full "
+            "activations while it is recomputed." });
+    }
+
+    // Buffers (docs/MODEL.md section 4).
+    BufferTerms& bt = st.buffers;
+    bt.cudaContextBytes = in.plan.overheads.cudaContextBytes;
+    bt.ncclBytes = std::int64_t(groupsOfRank) * in.plan.overheads.ncclBufferBytesPerGroup;
+    if (P.zero >= 2) bt.zeroBucketBytes = std::llround(std::min(5e8, Pd + Pe) * g);
+    const double layerGpu = in.layerDenseGpu + in.layerExpertGpu;
+    if (P.zero >= 3 && sh.layersHeld > 0) bt.zeroGatherBytes = std::llround(2.0 * layerGpu * w + layerGpu * g);
+    const double allocated = double(st.weightsBytes + st.gradientsBytes + st.optimizerBytes + st.activationsBytes
+        + bt.zeroBucketBytes + bt.zeroGatherBytes);
+    bt.fragmentationBytes = std::llround(in.plan.overheads.fragmentation * allocated);
+    st.buffersBytes = bt.cudaContextBytes + bt.ncclBytes + bt.zeroBucketBytes + bt.zeroGatherBytes + bt.fragmentationBytes;
+    st.totalBytes = st.weightsBytes + st.gradientsBytes + st.optimizerBytes + st.activationsBytes + st.buffersBytes;
+    if (ex) {
+        const std::string base = fieldBase();
+        ex->add({ base + "buffers.cudaContextBytes", double(bt.cudaContextBytes), "bytes", "cudaContextBytes",
+            { { "cudaContextBytes", double(bt.cudaContextBytes) } }, sources::kCudaContext, {},
+            "memoryOverheads.cudaContextBytes of the plan." });
+        ex->add({ base + "buffers.ncclBytes", double(bt.ncclBytes), "bytes", "groups*perGroup",
+            { { "groups", double(groupsOfRank) }, { "perGroup", double(in.plan.overheads.ncclBufferBytesPerGroup) } },
+            sources::kNcclEnv, {}, "One communicator per parallel group of size > 1 this rank belongs to." });
+        ex->add({ base + "buffers.zeroBucketBytes", double(bt.zeroBucketBytes), "bytes",
+            P.zero >= 2 ? "floor(min(5e8, P + Pe)*g + 0.5)" : "0", { { "P", Pd }, { "Pe", Pe }, { "g", g } },
+            "DeepSpeed ZeRO config: reduce_bucket_size default 5e8 elements", {}, "Only with ZeRO-2/3." });
+        ex->add({ base + "buffers.zeroGatherBytes", double(bt.zeroGatherBytes), "bytes",
+            P.zero >= 3 && sh.layersHeld > 0 ? "floor(2*layer*w + layer*g + 0.5)" : "0",
+            { { "layer", layerGpu }, { "w", w }, { "g", g } },
+            "PyTorch FSDP: the unsharded current layer plus the prefetched next one, and the current layer's "
+            "unsharded gradient before its reduce-scatter",
+            {}, "Only with ZeRO-3 / FSDP, on a stage that holds layers." });
+        ex->add({ base + "buffers.fragmentationBytes", double(bt.fragmentationBytes), "bytes", "floor(f*allocated + 0.5)",
+            { { "f", in.plan.overheads.fragmentation }, { "allocated", allocated } }, sources::kFragmentation, {},
+            "allocated: weights, gradients, optimizer states, activations and the ZeRO buffers." });
+        ex->add({ base + "buffersBytes", double(st.buffersBytes), "bytes",
+            "cudaContext + nccl + zeroBucket + zeroGather + fragmentation",
+            { { "cudaContext", double(bt.cudaContextBytes) }, { "nccl", double(bt.ncclBytes) },
+                { "zeroBucket", double(bt.zeroBucketBytes) }, { "zeroGather", double(bt.zeroGatherBytes) },
+                { "fragmentation", double(bt.fragmentationBytes) } },
+            "docs/MODEL.md section 4",
+            { base + "buffers.cudaContextBytes", base + "buffers.ncclBytes", base + "buffers.zeroBucketBytes",
+                base + "buffers.zeroGatherBytes", base + "buffers.fragmentationBytes" },
+            "Every term has a default and is editable under memoryOverheads in the plan." });
+        ex->add({ base + "totalBytes", double(st.totalBytes), "bytes", "weights + gradients + optimizer + activations + buffers",
+            { { "weights", double(st.weightsBytes) }, { "gradients", double(st.gradientsBytes) },
+                { "optimizer", double(st.optimizerBytes) }, { "activations", double(st.activationsBytes) },
+                { "buffers", double(st.buffersBytes) } },
+            "docs/MODEL.md sections 2-4",
+            { base + "weightsBytes", base + "gradientsBytes", base + "optimizerBytes", base + "activationsBytes",
+                base + "buffersBytes" },
+            "Per GPU of stage " + std::to_string(r) + "; 1 GiB = 2^30 bytes, 1 GB = 1e9 bytes." });
+    }
+}
+
+// ---------------------------------------------------------------------------------------------- time (per stage)
+
+// The data-parallel collectives of one rank: the dense group (dp*cp) and the expert-data-parallel group.
+struct DpTerms {
+    double gradD = 0, gradE = 0, weightD = 0, weightE = 0; // bytes of one full gradient / weight buffer
+};
+
+DpTerms dpTerms(const Inputs& in, const StageParams& sp)
+{
+    return { in.g * sp.dense, in.g * sp.expert, in.w * sp.dense, in.w * sp.expert };
+}
+
+double dpSeconds(const Inputs& in, Collective c, double bytesD, double bytesE)
+{
+    return groupSeconds(c, in.layout.dpCp, bytesD, in.C) + groupSeconds(c, in.layout.expertDp, bytesE, in.C);
+}
+
+Term dpTerm(const Inputs& in, Collective c, double bytesD, double bytesE)
+{
+    return sumTerms(collectiveTerm(c, in.layout.dpCp, bytesD, in.C), collectiveTerm(c, in.layout.expertDp, bytesE, in.C, "E"));
+}
+
+// Parameters the optimizer of pipeline rank r updates on one GPU (its ZeRO shard from stage 1 on).
+double optimizerParams(const Inputs& in, int r)
+{
+    const StageParams sp = stageParams(in, r);
+    return in.P.zero >= 1 ? sp.dense / in.nShard + sp.expert / in.nExpert : sp.dense + sp.expert;
+}
+
+void timeStage(const Inputs& in, const LayerTimes& lt, int r, Prediction& out, Explainer* ex)
+{
+    const ParallelSpec& P = in.P;
+    const TrainingSpec& T = in.T;
+    const RankShape& sh = in.shapes[std::size_t(r)];
+    const double layers = sh.layersPerMicrobatch;
+    StageTime& tm = out.stageTimes[std::size_t(r)];
+    tm.stage = r;
+    tm.forwardSeconds = layers * lt.layerF + (sh.output ? lt.outF : 0.0);
+    tm.backwardSeconds = layers * lt.layerB + (sh.output ? lt.outB : 0.0);
+    tm.weightGradSeconds = layers * lt.layerW + (sh.output ? lt.outW : 0.0);
+    tm.p2pSeconds = in.p > 1 ? 2.0 * in.v * lt.p2p : 0.0;
+    tm.layerCommSeconds = layers * (lt.commF + lt.commB);
+    if (ex) {
+        const std::string tb = "time.stages." + std::to_string(r) + ".";
+        const double backwardComm = lt.commB - (T.recompute == Recompute::Full ? lt.commF : 0.0);
+        ex->add({ tb + "forwardSeconds", tm.forwardSeconds, "seconds",
+            "layers*((matmul + attn)/(peak*eff) + 2*act/hbm + 2*tpAllReduce + 2*epAllToAll + cpExposed) + output",
+            { { "layers", layers }, { "matmul", lt.matF }, { "attn", lt.attnF }, { "peak", in.peak }, { "eff", in.eff },
+                { "act", in.act.full }, { "hbm", in.hbm }, { "tpAllReduce", lt.tpAR }, { "epAllToAll", lt.epA2A },
+                { "cpExposed", lt.cpF }, { "output", sh.output ? lt.outF : 0.0 } },
+            std::string(sources::kMegatronFlops) + "; " + sources::kAlphaBeta, {},
+            "FLOPs per GPU per layer: matmul = 2*b*s*params/t, attention = 4*b*s*s*h/t (no causal halving); act: one "
+            "layer's activation bytes without recompute, moved twice over HBM by the element-wise ops; output: the "
+            "output layer and loss on the last stage. TP collectives are not overlapped." });
+        ex->add({ tb + "backwardSeconds", tm.backwardSeconds, "seconds",
+            "layers*(2*(matmul + attn)/(peak*eff) + 4*act/hbm + comm + recompute) + output",
+            { { "layers", layers }, { "matmul", lt.matF }, { "attn", lt.attnF }, { "peak", in.peak }, { "eff", in.eff },
+                { "act", in.act.full }, { "hbm", in.hbm }, { "comm", backwardComm }, { "recompute", lt.recompute },
+                { "output", sh.output ? lt.outB : 0.0 } },
+            std::string(sources::kMegatronFlops) + "; " + sources::kKorthikantiFlops, {},
+            "Backward is twice the forward GEMMs; comm: its own TP/EP/CP collectives; recompute: full recompute "
+            "re-runs the layer's forward (with its collectives), selective the attention core, 4*b*s*s*h/t." });
+    }
+
+    // Data parallel: ZeRO-0/1 reduce once per step; ZeRO-2/3 (DeepSpeed, FSDP) every microbatch.
+    const DpTerms d = dpTerms(in, stageParams(in, r));
+    if (P.zero <= 1) {
+        if (P.zero == 0) {
+            tm.dpSeconds = tm.dpReduceSeconds = dpSeconds(in, Collective::AllReduce, d.gradD, d.gradE);
+            tm.dpExposedSeconds = T.overlapGradReduce ? std::max(0.0, tm.dpSeconds - tm.backwardSeconds) : tm.dpSeconds;
+        } else {
+            const double rs = dpSeconds(in, Collective::ReduceScatter, d.gradD, d.gradE);
+            const double ag = dpSeconds(in, Collective::AllGather, d.weightD, d.weightE);
+            tm.dpSeconds = rs + ag;
+            tm.dpReduceSeconds = rs;
+            tm.dpGatherSeconds = ag;
+            tm.dpExposedSeconds = T.overlapGradReduce
+                ? std::max(0.0, rs - tm.backwardSeconds) + std::max(0.0, ag - tm.forwardSeconds)
+                : tm.dpSeconds;
+        }
+    } else {
+        const double rs = dpSeconds(in, Collective::ReduceScatter, d.gradD, d.gradE);
+        tm.zeroGatherSeconds = P.zero >= 3 ? dpSeconds(in, Collective::AllGather, d.weightD, d.weightE) : 0.0;
+        const double perMb = rs + 2.0 * tm.zeroGatherSeconds;
+        tm.dpSeconds = double(in.m) * perMb;
+        tm.dpReduceSeconds = rs;
+        tm.zeroExposedSeconds = std::max(0.0, perMb - (tm.forwardSeconds + tm.backwardSeconds));
+        if (P.zero == 2) {
+            // After the sharded optimizer step every rank gathers the updated weights (ZeRO section 7.2.1).
+            const double ag = dpSeconds(in, Collective::AllGather, d.weightD, d.weightE);
+            tm.dpSeconds += ag;
+            tm.dpGatherSeconds = ag;
+            tm.dpExposedSeconds = T.overlapGradReduce ? std::max(0.0, ag - tm.forwardSeconds) : ag;
+        }
+    }
+    tm.optimizerSeconds = optimizerParams(in, r) * (2.0 * in.o + 2.0 * in.w + in.g) / in.hbm;
+}
+
+// ---------------------------------------------------------------------------------------------- memory summary, FLOPs
+
+void memorySummary(const Inputs& in, Prediction& out, Explainer* ex)
+{
+    const GpuSpec& gpu = in.C.gpu;
+    for (const StageMemory& st : out.stages)
+        if (st.totalBytes > out.peakBytes) {
+            out.peakBytes = st.totalBytes;
+            out.peakStage = st.stage;
+        }
+    out.fits = out.peakBytes <= out.capacityBytes;
+    if (!out.fits)
+        out.warnings.push_back("memory: stage " + std::to_string(out.peakStage) + " needs "
+            + units::formatBytes(double(out.peakBytes)) + ", more than the " + units::formatBytes(double(out.capacityBytes))
+            + " of a " + gpu.id + " by " + units::formatBytes(double(out.peakBytes - out.capacityBytes)));
+    if (!ex) return;
+    ex->add({ "memory.capacityBytes", double(out.capacityBytes), "bytes", "memoryBytes",
+        { { "memoryBytes", double(gpu.memoryBytes) } }, "GPU preset \"" + gpu.id + "\" (see resources/presets/gpus.json)",
+        {}, "The GPU's memory (cluster.gpu.memoryBytes)." });
+    std::vector<double> totals;
+    for (const StageMemory& st : out.stages) totals.push_back(double(st.totalBytes));
+    auto [formula, inputs] = maxOverFormula("stage", totals);
+    ex->add({ "memory.peakBytes", double(out.peakBytes), "bytes", formula, inputs, "docs/MODEL.md sections 2-4",
+        { "memory.stages." + std::to_string(out.peakStage) + ".totalBytes" },
+        "stageN: totalBytes of pipeline stage N. Stage " + std::to_string(out.peakStage) + " holds the most." });
+}
+
+// Returns the recomputed FLOPs per token.
+double flopsStage(const Inputs& in, Prediction& out, Explainer* ex)
+{
+    const TrainingSpec& T = in.T;
+    const ParameterCounts& pc = in.pc;
+    const double L = in.L, s = in.s, h = in.h, V = in.V;
+    const double tokensPerStep = double(T.globalBatch) * s;
+    const double attnPerToken = 12.0 * L * s * h;
+    out.modelFlopsPerToken = 6.0 * pc.matmulActivePerToken + attnPerToken;
+    double extraPerToken = 0;
+    if (T.recompute == Recompute::Full)
+        extraPerToken = 2.0 * (pc.matmulActivePerToken - V * h) + 4.0 * L * s * h;
+    else if (T.recompute == Recompute::Selective && !T.flashAttention)
+        extraPerToken = 4.0 * L * s * h;
+    out.modelFlopsPerStep = out.modelFlopsPerToken * tokensPerStep;
+    out.hardwareFlopsPerStep = (out.modelFlopsPerToken + extraPerToken) * tokensPerStep;
+    if (!ex) return extraPerToken;
+    ex->add({ "flops.modelPerToken", out.modelFlopsPerToken, "FLOP", "6*N + 12*L*s*h",
+        { { "N", pc.matmulActivePerToken }, { "L", L }, { "s", s }, { "h", h } },
+        std::string(sources::kPalmFlops) + "; " + sources::kMegatronFlops, {},
+        "N counts the matrices a token multiplies with (layers and the output projection, active experts only); "
+        "for GPT this equals Megatron's 72*s*L*h^2*(1 + s/(6h) + V/(12*h*L)) per sequence / s. The rule of thumb "
+        "6*N*T ignores the attention term." });
+    ex->add({ "flops.modelPerStep", out.modelFlopsPerStep, "FLOP", "modelPerToken*B*s",
+        { { "modelPerToken", out.modelFlopsPerToken }, { "B", double(T.globalBatch) }, { "s", s } },
+        sources::kMegatronFlops, { "flops.modelPerToken" }, "Model FLOPs exclude recompute (for MFU)." });
+    const char* recomputeFormula = T.recompute == Recompute::Full ? "(modelPerToken + 2*(N - V*h) + 4*L*s*h)*B*s"
+        : T.recompute == Recompute::Selective && !T.flashAttention ? "(modelPerToken + 4*L*s*h)*B*s"
+                                                                    : "modelPerToken*B*s";
+    ex->add({ "flops.hardwarePerStep", out.hardwareFlopsPerStep, "FLOP", recomputeFormula,
+        { { "modelPerToken", out.modelFlopsPerToken }, { "N", pc.matmulActivePerToken }, { "V", V }, { "h", h },
+            { "L", L }, { "s", s }, { "B", double(T.globalBatch) } },
+        std::string(sources::kMegatronFlops) + "; " + sources::kKorthikantiFlops, { "flops.modelPerToken" },
+        "Full recompute re-runs every layer's forward (Megatron: 96*B*s*L*h^2*(1 + s/(6h) + V/(16*h*L))); "
+        "selective re-runs only the attention scores (4*L*s*h per token); flash attention recomputes inside its "
+        "kernel, counted as no extra." });
+    return extraPerToken;
+}
+
+// ---------------------------------------------------------------------------------------------- schedule and step
+
+struct StepTerms {
+    int rb = 0;          // the slowest rank (its microbatch slot sets the pace)
+    double slotMax = 0;
+    double bubble = 0;
+    double dpTail = 0;   // the most exposed data-parallel communication after the pipeline
+    double optimizer = 0;
+};
+
+StepTerms stepStage(const Inputs& in, Prediction& out, Explainer* ex)
+{
+    const TrainingSpec& T = in.T;
+    const int p = in.p, v = in.v;
+    const std::int64_t m = in.m;
+    StepTerms st;
+    st.slotMax = -1;
+    for (int r = 0; r < p; ++r) {
+        const StageTime& tm = out.stageTimes[std::size_t(r)];
+        const double slot = tm.forwardSeconds + tm.backwardSeconds + tm.p2pSeconds + tm.zeroExposedSeconds;
+        if (slot > st.slotMax) {
+            st.slotMax = slot;
+            st.rb = r;
+        }
+    }
+    const StageTime& bt = out.stageTimes[std::size_t(st.rb)];
+    const double F = bt.forwardSeconds + bt.p2pSeconds / 2, B = bt.backwardSeconds + bt.p2pSeconds / 2;
+    const double W = bt.weightGradSeconds, Z = bt.zeroExposedSeconds;
+    const double slotMax = st.slotMax;
+    double bubble = 0;
+    const char* bubbleFormula = "0";
+    switch (T.schedule) {
+    case ScheduleKind::GPipe:
+    case ScheduleKind::OneFOneB:
+        bubble = (p - 1) * slotMax;
+        bubbleFormula = "(p-1)*(F + B + Z)";
+        break;
+    case ScheduleKind::Interleaved1F1B:
+    case ScheduleKind::LoopedBFS:
+        bubble = (p - 1) * slotMax / v;
+        bubbleFormula = "(p-1)*(F + B + Z)/v";
+        break;
+    case ScheduleKind::ZBH1:
+        bubble = (p - 1) * std::max(0.0, F + (B - W) - W);
+        bubbleFormula = "(p-1)*max(0, F + (B - W) - W)";
+        break;
+    case ScheduleKind::ZBH2:
+        bubble = (p - 1) * std::max(0.0, F + (B - W) - 2 * W);
+        bubbleFormula = "(p-1)*max(0, F + (B - W) - 2*W)";
+        break;
+    case ScheduleKind::ZBV:
+        bubble = (p - 1) * std::max(0.0, (F + (B - W) - 2 * W) / 2);
+        bubbleFormula = "(p-1)*max(0, (F + (B - W) - 2*W)/2)";
+        break;
+    case ScheduleKind::DualPipe:
+        bubble = (p / 2.0 - 1) * std::max(0.0, (F + B) + B - 3 * W);
+        bubbleFormula = "(p/2 - 1)*max(0, (F + B) + B - 3*W)";
+        break;
+    case ScheduleKind::DualPipeV:
+        bubble = (p - 1) * std::max(0.0, ((F + B) + B - 3 * W) / 2);
+        bubbleFormula = "(p-1)*max(0, ((F + B) + B - 3*W)/2)";
+        break;
+    }
+    if (p == 1) {
+        bubble = 0;
+        bubbleFormula = "0";
+    }
+    st.bubble = bubble;
+    const double slotComm = bt.p2pSeconds + bt.zeroExposedSeconds;
+    const double pipeline = double(m) * slotMax + bubble;
+    int rTail = 0, rOptimizer = 0;
+    for (int r = 0; r < p; ++r) {
+        const StageTime& tm = out.stageTimes[std::size_t(r)];
+        if (tm.dpExposedSeconds > st.dpTail) {
+            st.dpTail = tm.dpExposedSeconds;
+            rTail = r;
+        }
+        if (tm.optimizerSeconds > st.optimizer) {
+            st.optimizer = tm.optimizerSeconds;
+            rOptimizer = r;
+        }
+    }
+    const double dpTail = st.dpTail, optimizer = st.optimizer;
+    out.bubbleSeconds = bubble;
+    out.computeSeconds = double(m) * (slotMax - slotComm - bt.layerCommSeconds);
+    out.exposedCommSeconds = double(m) * (slotComm + bt.layerCommSeconds) + dpTail;
+    out.optimizerSeconds = optimizer;
+    out.stepSeconds = pipeline + dpTail + optimizer;
+    out.analyticStepSeconds = out.stepSeconds;
+    out.bubbleFraction = pipeline > 0 ? bubble / pipeline : 0.0;
+    out.bubbleOverhead = m > 0 && slotMax > 0 ? bubble / (double(m) * slotMax) : 0.0;
+    const double gpus = in.C.gpus();
+    const double tokensPerStep = double(T.globalBatch) * in.s;
+    out.mfu = out.modelFlopsPerStep / (out.stepSeconds * gpus * in.peak);
+    out.hfu = out.hardwareFlopsPerStep / (out.stepSeconds * gpus * in.peak);
+    out.tokensPerSecond = tokensPerStep / out.stepSeconds;
+    out.trainingDays = T.tokens > 0 ? T.tokens / out.tokensPerSecond / units::kSecondsPerDay : 0.0;
+    if (T.tokens <= 0) out.warnings.push_back("training.tokens: not set; trainingDays is 0");
+    if (!ex) return st;
+
+    const std::string slowest = "time.stages." + std::to_string(st.rb) + ".";
+    const FormulaInputs slotInputs { { "m", double(m) }, { "F", F }, { "B", B }, { "Z", Z } };
+    auto withBubble = [&](FormulaInputs v) {
+        v.emplace_back("bubble", bubble);
+        return v;
+    };
+    ex->add({ "time.bubbleFraction", out.bubbleFraction, "1", "bubble/(m*(F + B + Z) + bubble)", withBubble(slotInputs),
+        sources::kPipeline, { "time.bubbleSeconds" },
+        "Idle share of the pipeline time; F, B: the slowest rank's forward and backward of one microbatch with its "
+        "p2p sends, Z: its exposed ZeRO communication. For GPipe/1F1B with equal stages (p-1)/(m+p-1) = "
+            + units::formatNumber(double(p - 1) / double(m + p - 1))
+            + ". The other definition, idle over ideal compute, is bubbleOverhead = (p-1)/m = "
+            + units::formatNumber(m > 0 ? double(p - 1) / double(m) : 0.0)
+            + " (the Megatron-LM paper's 'bubble time fraction'). Papers disagree because they divide by different things." });
+    ex->add({ "time.bubbleOverhead", out.bubbleOverhead, "1", "bubble/(m*(F + B + Z))", withBubble(slotInputs),
+        sources::kPipeline, { "time.bubbleSeconds" },
+        "Idle time over ideal compute; (p-1)/m for GPipe/1F1B, (p-1)/(v*m) interleaved." });
+    ex->add({ "time.bubbleSeconds", bubble, "seconds", bubbleFormula,
+        { { "p", double(p) }, { "v", double(v) }, { "F", F }, { "B", B }, { "W", W }, { "Z", Z } },
+        T.schedule == ScheduleKind::ZBH1 || T.schedule == ScheduleKind::ZBH2 || T.schedule == ScheduleKind::ZBV
+            ? sources::kZeroBubble
+            : (T.schedule == ScheduleKind::DualPipe || T.schedule == ScheduleKind::DualPipeV ? sources::kDualPipe
+                                                                                            : sources::kPipeline),
+        { slowest + "forwardSeconds", slowest + "backwardSeconds" },
+        "F, B: forward and full backward of one microbatch on the slowest rank (" + std::to_string(st.rb)
+            + "), each with half its p2p sends; W: the weight-gradient part of B; Z: its exposed ZeRO-2/3 communication "
+              "per microbatch. B here is the full backward; the Zero Bubble paper's B is the input-gradient part "
+              "I = B - W; DualPipe's F&B (an overlapped forward and backward) is F + B." });
+    ex->add({ "time.computeSeconds", out.computeSeconds, "seconds", "m*(F + B - layerComm)",
+        { { "m", double(m) }, { "F", bt.forwardSeconds }, { "B", bt.backwardSeconds }, { "layerComm", bt.layerCommSeconds } },
+        sources::kMegatronFlops, { slowest + "forwardSeconds", slowest + "backwardSeconds" },
+        "The slowest rank's microbatches back to back, without the TP/EP/CP collectives inside F and B." });
+    ex->add({ "time.exposedCommSeconds", out.exposedCommSeconds, "seconds", "m*(layerComm + p2p + zeroExposed) + dpTail",
+        { { "m", double(m) }, { "layerComm", bt.layerCommSeconds }, { "p2p", bt.p2pSeconds },
+            { "zeroExposed", bt.zeroExposedSeconds }, { "dpTail", dpTail } },
+        sources::kAlphaBeta, {},
+        "dpTail: the data-parallel communication not hidden, on the stage where it is largest (" + std::to_string(rTail)
+            + "); gradient reduction overlaps the last backward when overlapGradReduce is on." });
+    const StageParams sp = stageParams(in, rOptimizer);
+    ex->add({ "time.optimizerSeconds", optimizer, "seconds",
+        in.P.zero >= 1 ? "(P/n + Pe/ne)*(2*o + 2*w + g)/hbm" : "(P + Pe)*(2*o + 2*w + g)/hbm",
+        { { "P", sp.dense }, { "Pe", sp.expert }, { "n", double(in.nShard) }, { "ne", double(in.nExpert) }, { "o", in.o },
+            { "w", in.w }, { "g", in.g }, { "hbm", in.hbm } },
+        "Memory-bound optimizer step: read weights, grads and states, write weights and states", {},
+        "On stage " + std::to_string(rOptimizer) + ", the slowest; P, Pe: its dense and expert parameters per GPU, "
+            "sharded over n and ne from ZeRO-1 on." });
+    ex->add({ "time.stepSeconds", out.stepSeconds, "seconds", "compute + bubble + exposedComm + optimizer",
+        { { "compute", out.computeSeconds }, { "bubble", bubble }, { "exposedComm", out.exposedCommSeconds },
+            { "optimizer", optimizer } },
+        "docs/MODEL.md section 7",
+        { "time.computeSeconds", "time.bubbleSeconds", "time.exposedCommSeconds", "time.optimizerSeconds" },
+        "GEMM efficiency " + units::formatNumber(in.eff) + " of the dense " + std::string(toString(T.precision))
+            + " peak " + units::formatFlops(in.peak) + "/s." });
+    ex->add({ "time.mfu", out.mfu, "1", "modelPerStep/(step*G*peak)",
+        { { "modelPerStep", out.modelFlopsPerStep }, { "step", out.stepSeconds }, { "G", gpus }, { "peak", in.peak } },
+        sources::kMfu, { "flops.modelPerStep", "time.stepSeconds" },
+        "Peak is the dense datasheet number for the dtype (never the 'with sparsity' one)." });
+    ex->add({ "time.hfu", out.hfu, "1", "hardwarePerStep/(step*G*peak)",
+        { { "hardwarePerStep", out.hardwareFlopsPerStep }, { "step", out.stepSeconds }, { "G", gpus }, { "peak", in.peak } },
+        sources::kMfu, { "flops.hardwarePerStep", "time.stepSeconds" }, "HFU counts recomputed FLOPs too." });
+    ex->add({ "time.tokensPerSecond", out.tokensPerSecond, "tokens/s", "B*s/step",
+        { { "B", double(T.globalBatch) }, { "s", in.s }, { "step", out.stepSeconds } }, "definition",
+        { "time.stepSeconds" }, "" });
+    ex->add({ "time.trainingDays", out.trainingDays, "days", T.tokens > 0 ? "T/tokensPerSecond/86400" : "0",
+        { { "T", T.tokens }, { "tokensPerSecond", out.tokensPerSecond } }, "docs/MODEL.md section 5",
+        { "time.tokensPerSecond" }, "Megatron's rule of thumb 8*T*N/(n*X) assumes full recompute." });
+    return st;
+}
+
+// ---------------------------------------------------------------------------------------------- communication
+
+// One group's figures with, when explaining, how each was computed.
+struct Figure {
+    double value = 0;
+    Term term;             // filled only when explaining
+    std::vector<std::string> children;
+    std::string note;
+};
+
+// The one place a communication group is assembled: where it sits, what runs on it, the bytes each GPU sends
+// per step, the time its operations take and the part on the critical path, recorded side by side.
+void addGroup(Prediction& out, Explainer* ex, const char* kind, int size, const GroupPlacement& where, double link,
+    std::string collective, std::string algorithm, const Figure& bytes, const Figure& seconds, const Figure& exposed,
+    const char* bytesSource)
+{
+    CommGroup gr;
+    gr.kind = kind;
+    gr.size = size;
+    gr.crossesNodes = where.crossesNodes;
+    gr.nodesSpanned = where.nodesSpanned;
+    gr.perNode = where.perNode;
+    gr.collective = std::move(collective);
+    gr.algorithm = std::move(algorithm);
+    gr.linkBandwidth = link;
+    gr.bytesPerStep = bytes.value;
+    gr.seconds = seconds.value;
+    gr.exposedSeconds = exposed.value;
+    if (ex) {
+        const std::string base = "comm.groups." + std::to_string(out.comm.size()) + ".";
+        ex->add({ base + "bytesPerStep", gr.bytesPerStep, "bytes", bytes.term.formula, bytes.term.inputs,
+            std::string(sources::kNcclTests) + "; " + bytesSource, bytes.children,
+            "Bytes one GPU sends per step on its " + std::string(kind) + " group of n = " + std::to_string(size)
+                + ". Ring volumes: all-reduce sends 2(n-1)/n of the buffer, all-gather, reduce-scatter and all-to-all "
+                  "(n-1)/n. " + bytes.note });
+        ex->add({ base + "seconds", gr.seconds, "seconds", seconds.term.formula, seconds.term.inputs, sources::kAlphaBeta,
+            seconds.children, "Algorithm: " + gr.algorithm + (gr.crossesNodes ? "; the group crosses nodes" : "; inside one node")
+                + ". " + seconds.note });
+        ex->add({ base + "exposedSeconds", gr.exposedSeconds, "seconds", exposed.term.formula, exposed.term.inputs,
+            "docs/MODEL.md section 6 (overlap)", exposed.children, exposed.note });
+    }
+    out.comm.push_back(std::move(gr));
+}
+
+// Records one collective's alpha-beta time under `field`, for a group figure to name as a child.
+void explainCollective(Explainer& ex, const std::string& field, double value, Term term, const GroupPlacement& where)
+{
+    ex.add({ field, value, "seconds", term.formula, term.inputs, sources::kAlphaBeta, {}, linkNote(where) });
+}
+
+void commStage(const Inputs& in, const LayerTimes& lt, const StepTerms& step, Prediction& out, Explainer* ex)
+{
+    const ParallelSpec& P = in.P;
+    const TrainingSpec& T = in.T;
+    const ClusterSpec& C = in.C;
+    const RankLayout& layout = in.layout;
+    const int p = in.p, t = in.t, cp = in.cp, ep = in.ep, v = in.v;
+    const double md = double(in.m), e = in.e, b = in.b, sl = in.sl, h = in.h;
+    const double layersB = in.shapes[std::size_t(step.rb)].layersPerMicrobatch;
+    const double calls = T.recompute == Recompute::Full ? 6.0 : 4.0; // per layer: 2 forward, 2 backward (+2 recompute)
+    const StageTime& bt = out.stageTimes[std::size_t(step.rb)];
+    auto base = [&] { return "comm.groups." + std::to_string(out.comm.size()) + "."; };
+    auto with = [](FormulaInputs a, const FormulaInputs& b) {
+        a.insert(a.end(), b.begin(), b.end());
+        return a;
+    };
+    // tp and ep: one collective `calls` times in every layer of every microbatch, between two GEMMs (not overlapped).
+    auto perLayerGroup = [&](const char* kind, int n, const GroupPlacement& where, Collective c, int topK, double perCall,
+                             const char* collective, const char* field, const char* exposedNote) {
+        const double buffer = topK > 0 ? e * b * sl * topK * h : e * b * sl * h;
+        Figure bytes { md * layersB * calls * ringBytesPerRank(c, n, buffer), {}, {}, {} };
+        Figure seconds { md * layersB * calls * perCall, {}, {}, {} };
+        Figure exposed { seconds.value, {}, {}, {} };
+        if (ex) {
+            const FormulaInputs perLayer { { "m", md }, { "layers", layersB }, { "calls", calls }, { "n", double(n) },
+                { "e", e }, { "b", b }, { "s", sl }, { "h", h } };
+            bytes.note = seconds.note = "calls: collectives per layer per microbatch, 2 in forward and 2 in backward, "
+                                        "2 more when full recompute re-runs the forward; layers: per microbatch on the "
+                                        "slowest rank.";
+            exposed.note = exposedNote;
+            bytes.term = { std::string(c == Collective::AllReduce ? "m*layers*calls*2*(n-1)/n*" : "m*layers*calls*(n-1)/n*")
+                    + (topK > 0 ? "e*b*s*k*h" : "e*b*s*h"),
+                topK > 0 ? with(perLayer, { { "k", double(topK) } }) : perLayer };
+            const std::string child = base() + field + "Seconds";
+            explainCollective(*ex, child, perCall, collectiveTerm(c, where, buffer, C), where);
+            seconds.term = { std::string("m*layers*calls*") + field, with(perLayer, { { field, perCall } }) };
+            seconds.children = { child };
+            exposed.term = { "seconds", { { "seconds", seconds.value } } };
+        }
+        addGroup(out, ex, kind, n, where, slowestLink(where, C), collective, algorithmName(where), bytes, seconds, exposed,
+            sources::kMegatronFlops);
+    };
+
+    if (t > 1)
+        perLayerGroup("tp", t, layout.tp, Collective::AllReduce, 0, lt.tpAR, P.sp ? "AllGather+ReduceScatter" : "AllReduce",
+            "allReduce", "Not overlapped: each all-reduce sits between two GEMMs.");
+    if (cp > 1) {
+        const LinkSpec& link = layout.cp.crossesNodes ? C.interNode : C.intraNode;
+        const double kvBytes = 2.0 * e * b * sl * h * in.kvRatio / t;
+        Figure bytes { md * layersB * 3.0 * (cp - 1) * kvBytes, {}, {}, {} };
+        Figure seconds { md * layersB * 3.0 * (cp - 1) * (link.latency + kvBytes / link.bandwidth), {}, {}, {} };
+        Figure exposed { md * layersB * (lt.cpF + lt.cpB), {}, {}, {} };
+        if (ex) {
+            const FormulaInputs kv { { "n", double(cp) }, { "e", e }, { "b", b }, { "s", sl }, { "h", h },
+                { "kv", in.kvRatio }, { "t", double(t) } };
+            const char* note = "Ring attention: each of the n-1 steps passes the K and V blocks, 2*e*b*s*h*kv/t bytes "
+                               "(kv = kvHeads/heads), once in forward and twice in backward.";
+            bytes.term = { "m*layers*3*(n-1)*2*e*b*s*h*kv/t", with({ { "m", md }, { "layers", layersB } }, kv) };
+            bytes.note = note;
+            seconds.term = { "m*layers*3*(n-1)*(alpha + 2*e*b*s*h*kv/t/bw)",
+                with({ { "m", md }, { "layers", layersB }, { "alpha", link.latency }, { "bw", link.bandwidth } }, kv) };
+            seconds.note = note;
+            exposed.term = { "m*layers*(max(0, (n-1)*(alpha + 2*e*b*s*h*kv/t/bw) - attn/rate) + "
+                             "max(0, 2*(n-1)*(alpha + 2*e*b*s*h*kv/t/bw) - 2*attn/rate))",
+                with({ { "m", md }, { "layers", layersB }, { "alpha", link.latency }, { "bw", link.bandwidth },
+                         { "attn", lt.attnF }, { "rate", in.rate } },
+                    kv) };
+            exposed.note = "The sends overlap the attention of the block in hand (attn FLOPs at rate = peak*eff); "
+                           "what does not fit is exposed.";
+        }
+        addGroup(out, ex, "cp", cp, layout.cp, slowestLink(layout.cp, C), "SendRecv (ring attention K/V)", "ring p2p",
+            bytes, seconds, exposed, sources::kMegatronFlops);
+    }
+    if (ep > 1 && in.M.isMoe())
+        perLayerGroup("ep", ep, layout.ep, Collective::AllToAll, in.M.moe.topK, lt.epA2A, "AllToAll", "allToAll",
+            "Not overlapped: dispatch and combine sit between the router and the experts.");
+    if (p > 1) {
+        Figure bytes { md * 2.0 * v * lt.ppBytes, {}, {}, {} };
+        Figure seconds { md * bt.p2pSeconds, {}, {}, {} };
+        Figure exposed { md * bt.p2pSeconds, {}, {}, {} };
+        if (ex) {
+            exposed.note = "Every send is on the critical path of the schedule.";
+            const FormulaInputs pp { { "m", md }, { "v", double(v) }, { "e", e }, { "b", b }, { "s", sl }, { "h", h },
+                { "spDiv", P.sp ? double(t) : 1.0 } };
+            const char* note = "Per microbatch and chunk one activation forward and one gradient back; spDiv = t with "
+                               "sequence parallelism, else 1.";
+            bytes.term = { "m*2*v*e*b*s*h/spDiv", pp };
+            bytes.note = note;
+            seconds.term = { "m*2*v*(alpha + e*b*s*h/spDiv/bw)",
+                with(pp, { { "alpha", lt.ppLink->latency }, { "bw", lt.ppLink->bandwidth } }) };
+            seconds.note = note;
+            exposed.term = { "seconds", { { "seconds", seconds.value } } };
+        }
+        addGroup(out, ex, "pp", p, layout.pp, lt.ppLink->bandwidth, "SendRecv", "p2p", bytes, seconds, exposed,
+            sources::kMegatronFlops);
+    }
+    if (in.dpcp > 1) {
+        // Report the rank whose gradient reduction is most exposed.
+        int rd = 0;
+        for (int r = 0; r < p; ++r)
+            if (out.stageTimes[std::size_t(r)].dpExposedSeconds + in.m * out.stageTimes[std::size_t(r)].zeroExposedSeconds
+                > out.stageTimes[std::size_t(rd)].dpExposedSeconds + in.m * out.stageTimes[std::size_t(rd)].zeroExposedSeconds)
+                rd = r;
+        const StageMemory& st = out.stages[std::size_t(rd)];
+        const StageTime& tm = out.stageTimes[std::size_t(rd)];
+        const double Pgpu = st.parameters;
+        const double g = in.g, w = in.w;
+        const double f = double(in.dpcp - 1) / in.dpcp;
+        std::string collective;
+        Figure bytes, seconds { tm.dpSeconds, {}, {}, {} }, exposed { tm.dpExposedSeconds + md * tm.zeroExposedSeconds, {}, {}, {} };
+        const char* bytesFormula = "";
+        switch (P.zero) {
+        case 0:
+            collective = "AllReduce";
+            bytes.value = 2.0 * f * g * Pgpu;
+            bytesFormula = "2*(n-1)/n*g*P";
+            break;
+        case 1:
+            collective = "ReduceScatter+AllGather";
+            bytes.value = f * (g + w) * Pgpu;
+            bytesFormula = "(n-1)/n*(g + w)*P";
+            break;
+        case 2:
+            collective = "ReduceScatter per microbatch + AllGather";
+            bytes.value = md * f * g * Pgpu + f * w * Pgpu;
+            bytesFormula = "m*(n-1)/n*g*P + (n-1)/n*w*P";
+            break;
+        default:
+            collective = "AllGather x2 + ReduceScatter per microbatch";
+            bytes.value = md * f * (g + 2.0 * w) * Pgpu;
+            bytesFormula = "m*(n-1)/n*(g + 2*w)*P";
+            break;
+        }
+        if (ex) {
+            bytes.term = { bytesFormula,
+                { { "m", md }, { "n", double(in.dpcp) }, { "g", g }, { "w", w }, { "P", Pgpu } } };
+            bytes.note = "P: parameters per GPU of stage " + std::to_string(rd) + " (dense and expert); ZeRO-"
+                + std::to_string(P.zero) + ".";
+            const DpTerms d = dpTerms(in, stageParams(in, rd));
+            const std::string reduceField = base() + "reduceSeconds", gatherField = base() + "gatherSeconds";
+            const Collective reduceOp = P.zero == 0 ? Collective::AllReduce : Collective::ReduceScatter;
+            explainCollective(*ex, reduceField, tm.dpReduceSeconds, dpTerm(in, reduceOp, d.gradD, d.gradE), layout.dpCp);
+            const double gather = P.zero >= 3 ? tm.zeroGatherSeconds : tm.dpGatherSeconds;
+            const std::string groups = " S: the gradient (or weight) bytes of the dense parameters over dp*cp = n; "
+                                       "nE, SE: the expert parameters over their expert-data-parallel group.";
+            if (P.zero >= 1)
+                explainCollective(*ex, gatherField, gather, dpTerm(in, Collective::AllGather, d.weightD, d.weightE), layout.dpCp);
+            const FormulaInputs terms { { "m", md }, { "reduce", tm.dpReduceSeconds }, { "gather", gather },
+                { "F", tm.forwardSeconds }, { "B", tm.backwardSeconds } };
+            seconds.term.inputs = exposed.term.inputs = terms;
+            seconds.children = exposed.children = P.zero >= 1 ? std::vector<std::string> { reduceField, gatherField }
+                                                               : std::vector<std::string> { reduceField };
+            const bool overlap = T.overlapGradReduce;
+            switch (P.zero) {
+            case 0:
+                seconds.term.formula = "reduce";
+                exposed.term.formula = overlap ? "max(0, reduce - B)" : "reduce";
+                break;
+            case 1:
+                seconds.term.formula = "reduce + gather";
+                exposed.term.formula = overlap ? "max(0, reduce - B) + max(0, gather - F)" : "reduce + gather";
+                break;
+            case 2:
+                seconds.term.formula = "m*reduce + gather";
+                exposed.term.formula = overlap ? "max(0, gather - F) + m*max(0, reduce - (F + B))"
+                                               : "gather + m*max(0, reduce - (F + B))";
+                break;
+            default:
+                seconds.term.formula = "m*(reduce + 2*gather)";
+                exposed.term.formula = "m*max(0, reduce + 2*gather - (F + B))";
+                break;
+            }
+            seconds.note = "ZeRO-0/1 reduce once per step, ZeRO-2/3 every microbatch; ZeRO-3 gathers the weights "
+                           "before every forward and every backward." + groups;
+            exposed.note = "F, B: stage " + std::to_string(rd)
+                + "'s forward and backward of one microbatch. Gradient reduction overlaps the backward of the last "
+                  "microbatch when overlapGradReduce is on; ZeRO-2/3's per-microbatch traffic hides behind F + B.";
+        }
+        addGroup(out, ex, "dp", in.dpcp, layout.dpCp, slowestLink(layout.dpCp, C), collective, algorithmName(layout.dpCp),
+            bytes, seconds, exposed, sources::kZeroComm);
+    }
+    for (const CommGroup& gr : out.comm)
+        if (gr.crossesNodes && (gr.kind == "tp" || gr.kind == "cp" || gr.kind == "ep"))
+            out.warnings.push_back("parallel." + gr.kind + ": the " + gr.kind + " group spans "
+                + std::to_string(gr.nodesSpanned) + " nodes under the order " + P.order
+                + "; its per-layer collectives run over the inter-node network");
+}
+
+} // namespace
+
 Prediction evaluate(const Plan& plan, Explainer* ex)
 {
     Prediction out;
@@ -125,672 +1119,39 @@ Prediction evaluate(const Plan& plan, Explainer* ex)
     if (!out.errors.empty()) return out;
     out.valid = true;
 
-    const ModelSpec& M = plan.model;
-    const ParallelSpec& P = plan.parallel;
-    const TrainingSpec& T = plan.training;
-    const ClusterSpec& C = plan.cluster;
-    const GpuSpec& gpu = C.gpu;
-    const int p = P.pp, t = P.tp, cp = P.cp, ep = P.ep;
-    const int v = plan.chunksPerRank();
-    const std::int64_t m = plan.microbatches();
-    out.microbatches = m;
-    const double b = T.microBatch, s = double(M.seqLength), sl = s / cp, h = double(M.hidden);
-    const double L = M.layers, V = double(M.vocab);
-    const double kvRatio = double(M.kvHeads) / M.heads;
+    Inputs in(plan);
+    out.microbatches = in.m;
+    parameterStage(in, out, ex);
+    const LayerTimes lt = computeStage(in, out);
 
-    const ParameterCounts pc = countParameters(M);
-    const std::vector<RankShape> shapes = rankShapes(plan);
-    const RankLayout layout = rankLayout(plan);
-    const LayerActivations act = layerActivations(plan);
-
-    // ---------------------------------------------------------------- parameters
-    out.paramsTotal = pc.total;
-    out.paramsActive = pc.active;
-    if (ex) {
-        ex->add({ "params.total", pc.total, "parameters",
-            "L*(attn + mlp + biases + norms + router + experts) + V*h + positions + outputLayer + norms",
-            { { "L", L }, { "attn", pc.layer.attentionMatrices }, { "mlp", pc.layer.mlpMatrices },
-                { "biases", pc.layer.columnBiases + pc.layer.rowBiases }, { "norms", pc.layer.norms },
-                { "router", pc.layer.router }, { "experts", pc.layer.routedExperts }, { "V", V }, { "h", h },
-                { "positions", pc.positions }, { "outputLayer", pc.outputLayer },
-                { "norms_outer", pc.finalNorm + pc.embeddingNorm } },
-            sources::kMegatronParams, {},
-            "attention = h*(h + 2*h*kv/a) + h*h (Q, K, V, O; GQA shrinks K and V); MLP = " + std::string(M.gatedMlp ? "3" : "2")
-                + "*h*f. Megatron's GPT form N = 12*L*h^2*(1 + 13/(12h) + (V+s)/(12*L*h)) is the case f = 4h, "
-                  "LayerNorm with biases, learned positions, tied embeddings (plus the final norm, 2h)."
-                + (M.isMoe() ? " Active per token: " + units::formatCount(pc.active) + "." : std::string()) });
-    }
-    const double layerDenseGpu = (pc.layer.attentionMatrices + pc.layer.mlpMatrices + pc.layer.columnBiases) / t
-        + pc.layer.rowBiases + pc.layer.norms + pc.layer.router;
-    const double layerExpertGpu = pc.layer.routedExperts / (double(ep) * t);
-
-    // ---------------------------------------------------------------- bytes per parameter
-    const double w = T.precision == Precision::FP32 ? 4.0 : 2.0; // fp8 training keeps bf16 weights
-    const double g = bytesPerElement(T.gradDtype);
-    const double master = w < 4.0 ? 4.0 : 0.0;
-    const double o = master + (T.optimizer == Optimizer::Adam ? 8.0 : 4.0);
-    if (T.precision == Precision::FP8)
-        out.warnings.push_back("training.precision: fp8 GEMMs modelled at the fp8 peak; weights kept in bf16, fp8 weight "
-                               "and transpose caches (1-2 bytes/parameter) not counted");
-    const int dpcp = P.dp * cp;
-    int nShard = dpcp;
-    if (P.fsdp == Fsdp::Hybrid) nShard = std::max(1, std::min(dpcp, layout.dpCp.perNode));
-    const int nExpert = std::max(1, dpcp / std::max(1, ep));
-
-    // ---------------------------------------------------------------- time model inputs
-    const double peak = gpu.peakFlops.forPrecision(T.precision);
-    double eff = gpu.gemmEfficiency;
-    if (eff <= 0) {
-        eff = 0.75;
-        out.warnings.push_back("cluster.gpu.gemmEfficiency: no measured GEMM efficiency for \"" + gpu.id
-            + "\"; assuming 0.75 (run planscope-profile to measure it)");
-    }
-    const double rate = peak * eff;
-    const double hbm = gpu.hbmBandwidth > 0 ? gpu.hbmBandwidth : 1e12;
-    const double e = T.precision == Precision::FP32 ? 4.0 : 2.0;
-    const double tokensG = b * sl;
-    const double matF = 2.0 * tokensG * (pc.layer.matmulActive()) / t;
-    const double attnF = 4.0 * b * sl * s * h / t;
-    const double gemmF = (matF + attnF) / rate;
-    // Element-wise work (norms, softmax, dropout, activation functions, residual adds) is memory-bound: each op
-    // reads its input and writes its output, so the forward moves about twice the bytes the layer keeps for
-    // backward, and the backward (reading saved activations and incoming gradients, writing gradients) twice that.
-    const double memF = 2.0 * act.full / hbm;
-    const double tpAR = groupSeconds(Collective::AllReduce, layout.tp, e * b * sl * h, C);
-    const double epA2A = (ep > 1 && M.isMoe())
-        ? groupSeconds(Collective::AllToAll, layout.ep, e * b * sl * M.moe.topK * h, C)
-        : 0.0;
-    double cpF = 0, cpB = 0;
-    if (cp > 1) {
-        const LinkSpec& link = layout.cp.crossesNodes ? C.interNode : C.intraNode;
-        const double kvBytes = 2.0 * e * b * sl * h * kvRatio / t;
-        const double step = link.latency + kvBytes / link.bandwidth;
-        cpF = std::max(0.0, (cp - 1) * step - attnF / rate);             // ring attention overlaps its sends
-        cpB = std::max(0.0, 2.0 * (cp - 1) * step - 2.0 * attnF / rate);
-    }
-    const double commF = 2.0 * tpAR + 2.0 * epA2A + cpF;
-    double commB = 2.0 * tpAR + 2.0 * epA2A + cpB;
-    double layerF = gemmF + memF + commF;
-    double layerB = 2.0 * gemmF + 2.0 * memF + commB;
-    if (T.recompute == Recompute::Full) {
-        layerB += layerF;
-        commB += commF;
-    } else if (T.recompute == Recompute::Selective && !T.flashAttention) {
-        layerB += attnF / rate;
-    }
-    const double layerW = matF / rate;
-    const double matO = 2.0 * tokensG * V * h / t;
-    const double outF = matO / rate + 4.0 * sl * b * V / t / hbm;
-    const double outB = 2.0 * matO / rate + 4.0 * sl * b * V / t / hbm;
-    const double outW = matO / rate;
-    // Pipeline p2p: one activation tensor per microbatch per chunk boundary each way (/t with SP).
-    const double ppBytes = e * b * sl * h / (P.sp ? t : 1);
-    const LinkSpec& ppLink = layout.ppNeighboursCrossNodes ? C.interNode : C.intraNode;
-    const double p2p = p > 1 ? ppLink.latency + ppBytes / ppLink.bandwidth : 0.0;
-    out.opCosts = { layerF, layerB, layerW, outF, outB, outW, p2p };
-
-    // ---------------------------------------------------------------- per stage
-    out.capacityBytes = gpu.memoryBytes;
+    // Per pipeline stage: memory, then the time of one microbatch.
+    const int p = in.p;
+    out.capacityBytes = plan.cluster.gpu.memoryBytes;
     out.stages.resize(std::size_t(p));
     out.stageTimes.resize(std::size_t(p));
     out.paramsPerStage.resize(std::size_t(p));
+    const RankLayout& layout = in.layout;
     int groupsOfRank = 0;
     for (const GroupPlacement* gp : { &layout.dpCp, &layout.tp, &layout.pp, &layout.cp })
         if (gp->size > 1) ++groupsOfRank;
-    if (M.isMoe() && ep > 1) ++groupsOfRank;
-    if (M.isMoe() && nExpert > 1 && nExpert != dpcp) ++groupsOfRank;
-
+    if (in.M.isMoe() && in.ep > 1) ++groupsOfRank;
+    if (in.M.isMoe() && in.nExpert > 1 && in.nExpert != in.dpcp) ++groupsOfRank;
     for (int r = 0; r < p; ++r) {
-        const RankShape& sh = shapes[std::size_t(r)];
-        StageMemory& st = out.stages[std::size_t(r)];
-        st.stage = r;
-        st.layers = sh.layersHeld;
-        st.embedding = sh.embedding;
-        st.output = sh.output;
-        // Parameters: the stage's layers, plus the embedding on the first, the output layer on the last (a tied
-        // embedding is kept as a second copy on the last stage when the two are on different ranks).
-        const double embParams = pc.embedding + pc.positions + pc.embeddingNorm;
-        // The output projection this rank keeps: its own (untied), a copy of the embedding (tied, embedding elsewhere),
-        // or nothing (tied, embedding on this rank).
-        const double outMatrix = M.tiedEmbeddings ? (sh.embedding ? 0.0 : pc.embedding) : pc.outputLayer;
-        out.paramsPerStage[std::size_t(r)] = sh.layersHeld * pc.layer.total() + (sh.embedding ? embParams : 0.0)
-            + (sh.output ? (M.tiedEmbeddings ? 0.0 : pc.outputLayer) + pc.finalNorm : 0.0);
-        double Pd = sh.layersHeld * layerDenseGpu;
-        if (sh.embedding) Pd += pc.embedding / t + pc.positions + pc.embeddingNorm;
-        if (sh.output) Pd += outMatrix / t + pc.finalNorm;
-        const double Pe = sh.layersHeld * layerExpertGpu;
-        st.parameters = Pd + Pe;
-        const double shardW = P.zero >= 3 ? Pd / nShard + Pe / nExpert : Pd + Pe;
-        const double shardG = P.zero >= 2 ? Pd / nShard + Pe / nExpert : Pd + Pe;
-        const double shardO = P.zero >= 1 ? Pd / nShard + Pe / nExpert : Pd + Pe;
-        st.weightsBytes = std::llround(w * shardW);
-        st.gradientsBytes = std::llround(g * shardG);
-        st.optimizerBytes = std::llround(o * shardO);
-
-        // Activations.
-        const double inflight = inFlightMicrobatches(T.schedule, p, m, v, r);
-        st.inFlightMicrobatches = inflight;
-        st.activationsPerLayerBytes = std::llround(act.stored);
-        const double spDiv = P.sp ? t : 1.0;
-        const double embAct = sh.embedding ? (M.dropout ? 1.0 : 0.0) * sl * b * h / spDiv
-                + (M.embeddingNorm ? e * sl * b * h / spDiv : 0.0)
-                                           : 0.0;
-        const double outAct = sh.output ? 2.0 * e * sl * b * h / spDiv + 4.0 * sl * b * V / t : 0.0;
-        const double workspace = T.recompute == Recompute::Full ? act.full : 0.0;
-        const double activations = inflight * (sh.layersHeld * act.stored + embAct + outAct) + workspace;
-        st.activationsBytes = std::llround(activations);
-
-        // Buffers (MODEL.md section 4).
-        BufferTerms& bt = st.buffers;
-        bt.cudaContextBytes = plan.overheads.cudaContextBytes;
-        bt.ncclBytes = std::int64_t(groupsOfRank) * plan.overheads.ncclBufferBytesPerGroup;
-        if (P.zero >= 2) bt.zeroBucketBytes = std::llround(std::min(5e8, Pd + Pe) * g);
-        if (P.zero >= 3 && sh.layersHeld > 0)
-            bt.zeroGatherBytes = std::llround(2.0 * (layerDenseGpu + layerExpertGpu) * w + (layerDenseGpu + layerExpertGpu) * g);
-        const double allocated = double(st.weightsBytes + st.gradientsBytes + st.optimizerBytes + st.activationsBytes
-            + bt.zeroBucketBytes + bt.zeroGatherBytes);
-        bt.fragmentationBytes = std::llround(plan.overheads.fragmentation * allocated);
-        st.buffersBytes = bt.cudaContextBytes + bt.ncclBytes + bt.zeroBucketBytes + bt.zeroGatherBytes
-            + bt.fragmentationBytes;
-        st.totalBytes = st.weightsBytes + st.gradientsBytes + st.optimizerBytes + st.activationsBytes + st.buffersBytes;
-
-        // Time of one microbatch on this rank.
-        StageTime& tm = out.stageTimes[std::size_t(r)];
-        tm.stage = r;
-        tm.forwardSeconds = sh.layersPerMicrobatch * layerF + (sh.output ? outF : 0.0);
-        tm.backwardSeconds = sh.layersPerMicrobatch * layerB + (sh.output ? outB : 0.0);
-        tm.weightGradSeconds = sh.layersPerMicrobatch * layerW + (sh.output ? outW : 0.0);
-        tm.p2pSeconds = p > 1 ? 2.0 * v * p2p : 0.0;
-        tm.layerCommSeconds = sh.layersPerMicrobatch * (commF + commB);
-        // Data parallel: ZeRO-0/1 reduce once per step; ZeRO-2/3 (DeepSpeed, FSDP) every microbatch.
-        const double gradBytesD = g * Pd, gradBytesE = g * Pe, wBytesD = w * Pd, wBytesE = w * Pe;
-        auto dpTime = [&](Collective c, double bytesD, double bytesE) {
-            return groupSeconds(c, layout.dpCp, bytesD, C) + groupSeconds(c, layout.expertDp, bytesE, C);
-        };
-        if (P.zero <= 1) {
-            if (P.zero == 0) {
-                tm.dpSeconds = tm.dpReduceSeconds = dpTime(Collective::AllReduce, gradBytesD, gradBytesE);
-                tm.dpExposedSeconds = T.overlapGradReduce ? std::max(0.0, tm.dpSeconds - tm.backwardSeconds) : tm.dpSeconds;
-            } else {
-                const double rs = dpTime(Collective::ReduceScatter, gradBytesD, gradBytesE);
-                const double ag = dpTime(Collective::AllGather, wBytesD, wBytesE);
-                tm.dpSeconds = rs + ag;
-                tm.dpReduceSeconds = rs;
-                tm.dpGatherSeconds = ag;
-                tm.dpExposedSeconds = T.overlapGradReduce
-                    ? std::max(0.0, rs - tm.backwardSeconds) + std::max(0.0, ag - tm.forwardSeconds)
-                    : tm.dpSeconds;
-            }
-        } else {
-            const double rs = dpTime(Collective::ReduceScatter, gradBytesD, gradBytesE);
-            tm.zeroGatherSeconds = P.zero >= 3 ? dpTime(Collective::AllGather, wBytesD, wBytesE) : 0.0;
-            const double perMb = rs + 2.0 * tm.zeroGatherSeconds;
-            tm.dpSeconds = double(m) * perMb;
-            tm.dpReduceSeconds = rs;
-            tm.zeroExposedSeconds = std::max(0.0, perMb - (tm.forwardSeconds + tm.backwardSeconds));
-            if (P.zero == 2) {
-                // After the sharded optimizer step every rank gathers the updated weights (ZeRO section 7.2.1).
-                const double ag = dpTime(Collective::AllGather, wBytesD, wBytesE);
-                tm.dpSeconds += ag;
-                tm.dpGatherSeconds = ag;
-                tm.dpExposedSeconds = T.overlapGradReduce ? std::max(0.0, ag - tm.forwardSeconds) : ag;
-            }
-        }
-        const double updated = P.zero >= 1 ? Pd / nShard + Pe / nExpert : Pd + Pe;
-        tm.optimizerSeconds = updated * (2.0 * o + 2.0 * w + g) / hbm;
+        memoryStage(in, r, groupsOfRank, out, ex);
+        timeStage(in, lt, r, out, ex);
     }
-
-    // ---------------------------------------------------------------- memory summary
-    for (const StageMemory& st : out.stages)
-        if (st.totalBytes > out.peakBytes) {
-            out.peakBytes = st.totalBytes;
-            out.peakStage = st.stage;
-        }
-    out.fits = out.peakBytes <= out.capacityBytes;
-    if (!out.fits)
-        out.warnings.push_back("memory: stage " + std::to_string(out.peakStage) + " needs "
-            + units::formatBytes(double(out.peakBytes)) + ", more than the " + units::formatBytes(double(out.capacityBytes))
-            + " of a " + gpu.id + " by " + units::formatBytes(double(out.peakBytes - out.capacityBytes)));
-
-    // ---------------------------------------------------------------- FLOPs
-    const double tokensPerStep = double(T.globalBatch) * s;
-    const double attnPerToken = 12.0 * L * s * h;
-    out.modelFlopsPerToken = 6.0 * pc.matmulActivePerToken + attnPerToken;
-    double extraPerToken = 0;
-    if (T.recompute == Recompute::Full)
-        extraPerToken = 2.0 * (pc.matmulActivePerToken - V * h) + 4.0 * L * s * h;
-    else if (T.recompute == Recompute::Selective && !T.flashAttention)
-        extraPerToken = 4.0 * L * s * h;
-    out.modelFlopsPerStep = out.modelFlopsPerToken * tokensPerStep;
-    out.hardwareFlopsPerStep = (out.modelFlopsPerToken + extraPerToken) * tokensPerStep;
-
-    // ---------------------------------------------------------------- step time
-    int rb = 0;
-    double slotMax = -1, fbMax = 0;
-    for (int r = 0; r < p; ++r) {
-        const StageTime& tm = out.stageTimes[std::size_t(r)];
-        const double slot = tm.forwardSeconds + tm.backwardSeconds + tm.p2pSeconds + tm.zeroExposedSeconds;
-        if (slot > slotMax) {
-            slotMax = slot;
-            rb = r;
-        }
-        fbMax = std::max(fbMax, tm.forwardSeconds + tm.backwardSeconds);
-    }
-    const StageTime& bt = out.stageTimes[std::size_t(rb)];
-    const double F = bt.forwardSeconds + bt.p2pSeconds / 2, B = bt.backwardSeconds + bt.p2pSeconds / 2;
-    const double W = bt.weightGradSeconds;
-    double bubble = 0;
-    std::string bubbleFormula;
-    switch (T.schedule) {
-    case ScheduleKind::GPipe:
-    case ScheduleKind::OneFOneB:
-        bubble = (p - 1) * slotMax;
-        bubbleFormula = "(p-1)*(F+B)";
-        break;
-    case ScheduleKind::Interleaved1F1B:
-    case ScheduleKind::LoopedBFS:
-        bubble = (p - 1) * slotMax / v;
-        bubbleFormula = "(p-1)*(F+B)/v";
-        break;
-    case ScheduleKind::ZBH1:
-        bubble = (p - 1) * std::max(0.0, F + (B - W) - W);
-        bubbleFormula = "(p-1)*(F + I - W), I = B - W";
-        break;
-    case ScheduleKind::ZBH2:
-        bubble = (p - 1) * std::max(0.0, F + (B - W) - 2 * W);
-        bubbleFormula = "(p-1)*(F + I - 2W), I = B - W";
-        break;
-    case ScheduleKind::ZBV:
-        bubble = (p - 1) * std::max(0.0, (F + (B - W) - 2 * W) / 2);
-        bubbleFormula = "(p-1)*(Fc + Ic - 2Wc), chunk = half a rank";
-        break;
-    case ScheduleKind::DualPipe:
-        bubble = (p / 2.0 - 1) * std::max(0.0, (F + B) + B - 3 * W);
-        bubbleFormula = "(p/2-1)*(F&B + B - 3W), F&B = F + B";
-        break;
-    case ScheduleKind::DualPipeV:
-        bubble = (p - 1) * std::max(0.0, ((F + B) + B - 3 * W) / 2);
-        bubbleFormula = "(p-1)*(F&B + B - 3W) per chunk (half a rank)";
-        break;
-    }
-    if (p == 1) bubble = 0;
-    const double slotComm = bt.p2pSeconds + bt.zeroExposedSeconds;
-    const double pipeline = double(m) * slotMax + bubble;
-    double dpTail = 0, optimizer = 0;
-    for (const StageTime& tm : out.stageTimes) {
-        dpTail = std::max(dpTail, tm.dpExposedSeconds);
-        optimizer = std::max(optimizer, tm.optimizerSeconds);
-    }
-    out.bubbleSeconds = bubble;
-    out.computeSeconds = double(m) * (slotMax - slotComm - bt.layerCommSeconds);
-    out.exposedCommSeconds = double(m) * (slotComm + bt.layerCommSeconds) + dpTail;
-    out.optimizerSeconds = optimizer;
-    out.stepSeconds = pipeline + dpTail + optimizer;
-    out.analyticStepSeconds = out.stepSeconds;
-    out.bubbleFraction = pipeline > 0 ? bubble / pipeline : 0.0;
-    out.bubbleOverhead = m > 0 && slotMax > 0 ? bubble / (double(m) * slotMax) : 0.0;
-    const double gpus = C.gpus();
-    out.mfu = out.modelFlopsPerStep / (out.stepSeconds * gpus * peak);
-    out.hfu = out.hardwareFlopsPerStep / (out.stepSeconds * gpus * peak);
-    out.tokensPerSecond = tokensPerStep / out.stepSeconds;
-    out.trainingDays = T.tokens > 0 ? T.tokens / out.tokensPerSecond / units::kSecondsPerDay : 0.0;
-    if (T.tokens <= 0) out.warnings.push_back("training.tokens: not set; trainingDays is 0");
-
-    // ---------------------------------------------------------------- communication groups
-    const double layersB = shapes[std::size_t(rb)].layersPerMicrobatch;
-    const double tpCalls = T.recompute == Recompute::Full ? 6.0 : 4.0;
-    if (t > 1) {
-        CommGroup gr;
-        gr.kind = "tp";
-        gr.size = t;
-        gr.crossesNodes = layout.tp.crossesNodes;
-        gr.nodesSpanned = layout.tp.nodesSpanned;
-        gr.perNode = layout.tp.perNode;
-        gr.collective = P.sp ? "AllGather+ReduceScatter" : "AllReduce";
-        gr.algorithm = algorithmName(layout.tp);
-        gr.linkBandwidth = slowestLink(layout.tp, C);
-        gr.bytesPerStep = double(m) * layersB * tpCalls * ringBytesPerRank(Collective::AllReduce, t, e * b * sl * h);
-        gr.seconds = double(m) * layersB * tpCalls * tpAR;
-        gr.exposedSeconds = gr.seconds;
-        out.comm.push_back(gr);
-    }
-    if (cp > 1) {
-        CommGroup gr;
-        gr.kind = "cp";
-        gr.size = cp;
-        gr.crossesNodes = layout.cp.crossesNodes;
-        gr.nodesSpanned = layout.cp.nodesSpanned;
-        gr.perNode = layout.cp.perNode;
-        gr.collective = "SendRecv (ring attention K/V)";
-        gr.algorithm = "ring p2p";
-        gr.linkBandwidth = slowestLink(layout.cp, C);
-        const double kvBytes = 2.0 * e * b * sl * h * kvRatio / t;
-        gr.bytesPerStep = double(m) * layersB * 3.0 * (cp - 1) * kvBytes;
-        const LinkSpec& link = layout.cp.crossesNodes ? C.interNode : C.intraNode;
-        gr.seconds = double(m) * layersB * 3.0 * (cp - 1) * (link.latency + kvBytes / link.bandwidth);
-        gr.exposedSeconds = double(m) * layersB * (cpF + cpB);
-        out.comm.push_back(gr);
-    }
-    if (ep > 1 && M.isMoe()) {
-        CommGroup gr;
-        gr.kind = "ep";
-        gr.size = ep;
-        gr.crossesNodes = layout.ep.crossesNodes;
-        gr.nodesSpanned = layout.ep.nodesSpanned;
-        gr.perNode = layout.ep.perNode;
-        gr.collective = "AllToAll";
-        gr.algorithm = algorithmName(layout.ep);
-        gr.linkBandwidth = slowestLink(layout.ep, C);
-        const double calls = T.recompute == Recompute::Full ? 6.0 : 4.0;
-        gr.bytesPerStep = double(m) * layersB * calls * ringBytesPerRank(Collective::AllToAll, ep, e * b * sl * M.moe.topK * h);
-        gr.seconds = double(m) * layersB * calls * epA2A;
-        gr.exposedSeconds = gr.seconds;
-        out.comm.push_back(gr);
-    }
-    if (p > 1) {
-        CommGroup gr;
-        gr.kind = "pp";
-        gr.size = p;
-        gr.crossesNodes = layout.ppNeighboursCrossNodes;
-        gr.nodesSpanned = layout.pp.nodesSpanned;
-        gr.perNode = layout.pp.perNode;
-        gr.collective = "SendRecv";
-        gr.algorithm = "p2p";
-        gr.linkBandwidth = ppLink.bandwidth;
-        gr.bytesPerStep = double(m) * 2.0 * v * ppBytes;
-        gr.seconds = double(m) * bt.p2pSeconds;
-        gr.exposedSeconds = double(m) * bt.p2pSeconds + (bubble > 0 ? 0.0 : 0.0);
-        out.comm.push_back(gr);
-    }
-    double dpReportParams = 0;
-    if (dpcp > 1) {
-        // Report the rank whose gradient reduction is most exposed.
-        int rd = 0;
-        for (int r = 0; r < p; ++r)
-            if (out.stageTimes[std::size_t(r)].dpExposedSeconds + m * out.stageTimes[std::size_t(r)].zeroExposedSeconds
-                > out.stageTimes[std::size_t(rd)].dpExposedSeconds + m * out.stageTimes[std::size_t(rd)].zeroExposedSeconds)
-                rd = r;
-        const StageMemory& st = out.stages[std::size_t(rd)];
-        const StageTime& tm = out.stageTimes[std::size_t(rd)];
-        const double Pgpu = st.parameters;
-        dpReportParams = Pgpu;
-        CommGroup gr;
-        gr.kind = "dp";
-        gr.size = dpcp;
-        gr.crossesNodes = layout.dpCp.crossesNodes;
-        gr.nodesSpanned = layout.dpCp.nodesSpanned;
-        gr.perNode = layout.dpCp.perNode;
-        gr.algorithm = algorithmName(layout.dpCp);
-        gr.linkBandwidth = slowestLink(layout.dpCp, C);
-        const double f = double(dpcp - 1) / dpcp;
-        switch (P.zero) {
-        case 0:
-            gr.collective = "AllReduce";
-            gr.bytesPerStep = 2.0 * f * g * Pgpu;
-            break;
-        case 1:
-            gr.collective = "ReduceScatter+AllGather";
-            gr.bytesPerStep = f * (g + w) * Pgpu;
-            break;
-        case 2:
-            gr.collective = "ReduceScatter per microbatch + AllGather";
-            gr.bytesPerStep = double(m) * f * g * Pgpu + f * w * Pgpu;
-            break;
-        default:
-            gr.collective = "AllGather x2 + ReduceScatter per microbatch";
-            gr.bytesPerStep = double(m) * f * (g + 2.0 * w) * Pgpu;
-            break;
-        }
-        gr.seconds = tm.dpSeconds;
-        gr.exposedSeconds = tm.dpExposedSeconds + double(m) * tm.zeroExposedSeconds;
-        out.comm.push_back(gr);
-    }
-    for (const CommGroup& gr : out.comm)
-        if (gr.crossesNodes && (gr.kind == "tp" || gr.kind == "cp" || gr.kind == "ep"))
-            out.warnings.push_back("parallel." + gr.kind + ": the " + gr.kind + " group spans " + std::to_string(gr.nodesSpanned)
-                + " nodes under the order " + P.order + "; its per-layer collectives run over the inter-node network");
+    memorySummary(in, out, ex);
+    flopsStage(in, out, ex);
+    const StepTerms step = stepStage(in, out, ex);
+    commStage(in, lt, step, out, ex);
 
     out.warnings.push_back("not modelled: kernel launch gaps, stragglers, data loading, fused-kernel temporaries; "
                            "memory-bound element-wise ops move twice a layer's activations over HBM in forward and four times in backward");
-
     // One line per distinct warning (the first and last stage can raise the same one).
     std::vector<std::string> unique;
     for (auto& w : out.warnings)
         if (std::find(unique.begin(), unique.end(), w) == unique.end()) unique.push_back(std::move(w));
     out.warnings = std::move(unique);
-
-    if (ex) {
-        // ---- per-stage memory
-        for (int r = 0; r < p; ++r) {
-            const StageMemory& st = out.stages[std::size_t(r)];
-            const RankShape& sh = shapes[std::size_t(r)];
-            const std::string base = "memory.stages." + std::to_string(r) + ".";
-            const double Pe = sh.layersHeld * layerExpertGpu;
-            const double Pd = st.parameters - Pe;
-            ex->add({ "params.perStage." + std::to_string(r), out.paramsPerStage[std::size_t(r)], "parameters",
-                "layers*layer + (first ? V*h + positions : 0) + (last ? outputLayer + norm : 0)",
-                { { "layers", double(sh.layersHeld) }, { "layer", pc.layer.total() }, { "V", V }, { "h", h },
-                    { "first", sh.embedding ? 1.0 : 0.0 }, { "last", sh.output ? 1.0 : 0.0 } },
-                sources::kMegatronParams, {},
-                "All parameters of this pipeline stage across its tp ranks; memory below is per GPU." });
-            const std::vector<std::pair<std::string, double>> inputs { { "w", w }, { "g", g }, { "o", o },
-                { "P", Pd }, { "Pe", Pe }, { "n", double(nShard) }, { "ne", double(nExpert) } };
-            const std::string zeroNote = "ZeRO-" + std::to_string(P.zero) + " over n = dp*cp = " + std::to_string(nShard)
-                + " ranks: stage 1 shards optimizer states, 2 also gradients, 3 also weights; (w+g+o), w+g+o/n, w+(g+o)/n, "
-                  "(w+g+o)/n. P = dense parameters on this GPU after tp (" + std::to_string(t)
-                + "), Pe = expert parameters after ep*tp, ne = expert data-parallel size.";
-            ex->add({ base + "weightsBytes", double(st.weightsBytes), "bytes", zeroFormula(P.zero, "w"), inputs,
-                sources::kZero, {}, "w = " + units::formatNumber(w) + " bytes per weight (" + std::string(toString(T.precision))
-                    + "). " + zeroNote });
-            ex->add({ base + "gradientsBytes", double(st.gradientsBytes), "bytes", zeroFormula(P.zero, "g"), inputs,
-                sources::kZero, {}, "g = " + units::formatNumber(g) + " bytes per gradient (gradDtype "
-                    + std::string(toString(T.gradDtype)) + "; Megatron keeps fp32 main grads under bf16). " + zeroNote });
-            ex->add({ base + "optimizerBytes", double(st.optimizerBytes), "bytes", zeroFormula(P.zero, "o"), inputs,
-                std::string(sources::kZero) + "; " + sources::kMegatronOptimizer, {},
-                "o = " + units::formatNumber(master) + " (fp32 master weights) + "
-                    + (T.optimizer == Optimizer::Adam ? "8 (Adam m and v, fp32)" : "4 (SGD momentum, fp32)") + ". "
-                    + zeroNote });
-            ex->add({ base + "inFlightMicrobatches", st.inFlightMicrobatches, "microbatches",
-                T.schedule == ScheduleKind::GPipe || T.schedule == ScheduleKind::LoopedBFS ? "m"
-                    : T.schedule == ScheduleKind::OneFOneB ? "min(p - r, m)"
-                    : T.schedule == ScheduleKind::Interleaved1F1B ? "min(2*(p-r-1) + (v-1)*p + 1, m*v) / v"
-                    : T.schedule == ScheduleKind::ZBH2     ? "min(2*p - 1, m)"
-                    : T.schedule == ScheduleKind::DualPipe ? "min(p + 1, m) / 2"
-                    : T.schedule == ScheduleKind::DualPipeV ? "min(2*p + 1, 2*m) / 2"
-                                                            : "min(p, m)",
-                { { "p", double(p) }, { "r", double(r) }, { "m", double(m) }, { "v", double(v) } },
-                "SCHEDULES.md section 1.7 and the schedule's own section", {},
-                "Microbatch-equivalents of activations held at the peak; a chunk counts 1/v. GPipe holds all m, 1F1B "
-                "holds p - r: the same bubble, less memory." });
-            const bool sp = P.sp;
-            std::string layerFormula;
-            if (T.recompute == Recompute::Full)
-                layerFormula = sp ? "e*s*b*h/t" : "e*s*b*h";
-            else
-                layerFormula = std::string(sp ? "s*b*h*(c1 + c2)/t" : "s*b*h*(c1 + c2/t)")
-                    + (act.scoresCoeff > 0 ? " + k*a*s*s*b/t" : "");
-            ex->add({ base + "activationsPerLayerBytes", double(st.activationsPerLayerBytes), "bytes", layerFormula,
-                { { "s", sl }, { "b", b }, { "h", h }, { "a", double(M.heads) }, { "t", double(t) },
-                    { "c1", act.nonParallelCoeff }, { "c2", act.parallelCoeff }, { "k", act.scoresCoeff },
-                    { "e", e } },
-                sources::kKorthikanti, {},
-                "Per layer, per microbatch, per GPU (s = seqLength/cp). Korthikanti's Table 2 has c1 = 10, c2 = 24, k = 5 "
-                "for f = 4h with dropout; here c1, c2, k are derived from the block (attention 11sbh + 5as^2b, MLP 19sbh, "
-                "norms 4sbh scaled to this model's f, GQA, gating and dropout). Selective recompute and flash attention drop "
-                "the k term; full recompute keeps only the layer input." });
-            ex->add({ base + "activationsBytes", double(st.activationsBytes), "bytes",
-                "inflight*(layers*perLayer + firstExtra + lastExtra) + workspace",
-                { { "inflight", st.inFlightMicrobatches }, { "layers", double(sh.layersHeld) },
-                    { "perLayer", act.stored },
-                    { "firstExtra", sh.embedding ? (M.dropout ? 1.0 : 0.0) * sl * b * h / (sp ? t : 1) : 0.0 },
-                    { "lastExtra", sh.output ? 2.0 * e * sl * b * h / (sp ? t : 1) + 4.0 * sl * b * V / t : 0.0 },
-                    { "workspace", T.recompute == Recompute::Full ? act.full : 0.0 } },
-                sources::kKorthikanti, { base + "inFlightMicrobatches", base + "activationsPerLayerBytes" },
-                "firstExtra: embedding dropout mask; lastExtra: final norm and output-layer inputs plus fp32 logits "
-                "4*s*b*V/t for the loss; workspace: one layer's full activations while it is recomputed." });
-            const BufferTerms& btm = st.buffers;
-            ex->add({ base + "buffers.cudaContextBytes", double(btm.cudaContextBytes), "bytes", "cudaContextBytes", {},
-                sources::kCudaContext, {}, "" });
-            ex->add({ base + "buffers.ncclBytes", double(btm.ncclBytes), "bytes", "groups*perGroup",
-                { { "groups", double(groupsOfRank) }, { "perGroup", double(plan.overheads.ncclBufferBytesPerGroup) } },
-                sources::kNcclEnv, {}, "One communicator per parallel group of size > 1 this rank belongs to." });
-            ex->add({ base + "buffers.zeroBucketBytes", double(btm.zeroBucketBytes), "bytes", "min(5e8, P + Pe)*g",
-                { { "P", Pd }, { "Pe", Pe }, { "g", g } },
-                "DeepSpeed ZeRO config: reduce_bucket_size default 5e8 elements", {}, "Only with ZeRO-2/3." });
-            ex->add({ base + "buffers.zeroGatherBytes", double(btm.zeroGatherBytes), "bytes", "2*layer*w + layer*g",
-                { { "layer", layerDenseGpu + layerExpertGpu }, { "w", w }, { "g", g } },
-                "PyTorch FSDP: the unsharded current layer plus the prefetched next one, and the current layer's "
-                "unsharded gradient before its reduce-scatter",
-                {}, "Only with ZeRO-3 / FSDP." });
-            ex->add({ base + "buffers.fragmentationBytes", double(btm.fragmentationBytes), "bytes", "f*allocated",
-                { { "f", plan.overheads.fragmentation },
-                    { "allocated", double(st.weightsBytes + st.gradientsBytes + st.optimizerBytes + st.activationsBytes
-                                       + btm.zeroBucketBytes + btm.zeroGatherBytes) } },
-                sources::kFragmentation, {}, "" });
-            ex->add({ base + "buffersBytes", double(st.buffersBytes), "bytes",
-                "cudaContext + nccl + zeroBucket + zeroGather + fragmentation",
-                { { "cudaContext", double(btm.cudaContextBytes) }, { "nccl", double(btm.ncclBytes) },
-                    { "zeroBucket", double(btm.zeroBucketBytes) }, { "zeroGather", double(btm.zeroGatherBytes) },
-                    { "fragmentation", double(btm.fragmentationBytes) } },
-                "MODEL.md section 4",
-                { base + "buffers.cudaContextBytes", base + "buffers.ncclBytes", base + "buffers.zeroBucketBytes",
-                    base + "buffers.zeroGatherBytes", base + "buffers.fragmentationBytes" },
-                "Every term has a default and is editable under memoryOverheads in the plan." });
-            ex->add({ base + "totalBytes", double(st.totalBytes), "bytes",
-                "weights + gradients + optimizer + activations + buffers",
-                { { "weights", double(st.weightsBytes) }, { "gradients", double(st.gradientsBytes) },
-                    { "optimizer", double(st.optimizerBytes) }, { "activations", double(st.activationsBytes) },
-                    { "buffers", double(st.buffersBytes) } },
-                "MODEL.md sections 2-4",
-                { base + "weightsBytes", base + "gradientsBytes", base + "optimizerBytes", base + "activationsBytes",
-                    base + "buffersBytes" },
-                "Per GPU of stage " + std::to_string(r) + "; 1 GiB = 2^30 bytes, 1 GB = 1e9 bytes." });
-            const StageTime& tm = out.stageTimes[std::size_t(r)];
-            const std::string tb = "time.stages." + std::to_string(r) + ".";
-            ex->add({ tb + "forwardSeconds", tm.forwardSeconds, "seconds",
-                "layers*((matmul + attn)/(peak*eff) + 2*act/hbm + 2*tpAllReduce + 2*epAllToAll + cpExposed) + output",
-                { { "layers", sh.layersPerMicrobatch }, { "matmul", matF }, { "attn", attnF }, { "peak", peak },
-                    { "eff", eff }, { "act", act.full }, { "hbm", hbm }, { "tpAllReduce", tpAR }, { "epAllToAll", epA2A },
-                    { "cpExposed", cpF }, { "output", sh.output ? outF : 0.0 } },
-                std::string(sources::kMegatronFlops) + "; " + sources::kAlphaBeta, {},
-                "FLOPs per GPU per layer: matmul = 2*b*s*params/t, attention = 4*b*s*s*h/t (no causal halving). "
-                "TP collectives are not overlapped." });
-            ex->add({ tb + "backwardSeconds", tm.backwardSeconds, "seconds",
-                "layers*(2*(matmul + attn)/(peak*eff) + 4*act/hbm + comm + recompute) + output",
-                { { "layers", sh.layersPerMicrobatch }, { "matmul", matF }, { "attn", attnF }, { "peak", peak },
-                    { "eff", eff }, { "act", act.full }, { "hbm", hbm }, { "comm", commB },
-                    { "recompute", layerB - (2.0 * gemmF + 2.0 * memF + commB) }, { "output", sh.output ? outB : 0.0 } },
-                std::string(sources::kMegatronFlops) + "; " + sources::kKorthikantiFlops, {},
-                "Backward is twice the forward GEMMs; full recompute adds a forward, selective the attention core." });
-        }
-        // ---- memory summary
-        ex->add({ "memory.capacityBytes", double(out.capacityBytes), "bytes", "GPU memory", {},
-            "GPU preset \"" + gpu.id + "\" (see resources/presets/gpus.json)", {}, "" });
-        ex->add({ "memory.peakBytes", double(out.peakBytes), "bytes", "max over stages of totalBytes", {},
-            "MODEL.md sections 2-4", { "memory.stages." + std::to_string(out.peakStage) + ".totalBytes" },
-            "Stage " + std::to_string(out.peakStage) + " holds the most." });
-        // ---- FLOPs
-        ex->add({ "flops.modelPerToken", out.modelFlopsPerToken, "FLOP", "6*N + 12*L*s*h",
-            { { "N", pc.matmulActivePerToken }, { "L", L }, { "s", s }, { "h", h } },
-            std::string(sources::kPalmFlops) + "; " + sources::kMegatronFlops, {},
-            "N counts the matrices a token multiplies with (layers and the output projection, active experts only); "
-            "for GPT this equals Megatron's 72*s*L*h^2*(1 + s/(6h) + V/(12*h*L)) per sequence / s. The rule of thumb "
-            "6*N*T ignores the attention term." });
-        ex->add({ "flops.modelPerStep", out.modelFlopsPerStep, "FLOP", "modelPerToken*B*s",
-            { { "modelPerToken", out.modelFlopsPerToken }, { "B", double(T.globalBatch) }, { "s", s } },
-            sources::kMegatronFlops, { "flops.modelPerToken" }, "Model FLOPs exclude recompute (for MFU)." });
-        ex->add({ "flops.hardwarePerStep", out.hardwareFlopsPerStep, "FLOP", "(modelPerToken + recompute)*B*s",
-            { { "modelPerToken", out.modelFlopsPerToken }, { "recompute", extraPerToken }, { "B", double(T.globalBatch) },
-                { "s", s } },
-            std::string(sources::kMegatronFlops) + "; " + sources::kKorthikantiFlops, { "flops.modelPerToken" },
-            "Full recompute re-runs every layer's forward (Megatron: 96*B*s*L*h^2*(1 + s/(6h) + V/(16*h*L))); "
-            "selective re-runs only the attention scores (4*L*s*h per token)." });
-        // ---- time
-        ex->add({ "time.bubbleFraction", out.bubbleFraction, "1", "bubble/(m*slot + bubble)",
-            { { "bubble", bubble }, { "m", double(m) }, { "slot", slotMax }, { "p", double(p) }, { "v", double(v) } },
-            sources::kPipeline, { "time.bubbleSeconds" },
-            "Idle share of the pipeline time; for GPipe/1F1B with equal stages (p-1)/(m+p-1) = "
-                + units::formatNumber(double(p - 1) / double(m + p - 1))
-                + ". The other definition, idle over ideal compute, is bubbleOverhead = (p-1)/m = "
-                + units::formatNumber(m > 0 ? double(p - 1) / double(m) : 0.0)
-                + " (the Megatron-LM paper's 'bubble time fraction'). Papers disagree because they divide by different things." });
-        ex->add({ "time.bubbleOverhead", out.bubbleOverhead, "1", "bubble/(m*slot)",
-            { { "bubble", bubble }, { "m", double(m) }, { "slot", slotMax } }, sources::kPipeline, { "time.bubbleSeconds" },
-            "Idle time over ideal compute; (p-1)/m for GPipe/1F1B, (p-1)/(v*m) interleaved." });
-        ex->add({ "time.bubbleSeconds", bubble, "seconds", bubbleFormula,
-            { { "p", double(p) }, { "v", double(v) }, { "F", F }, { "B", B }, { "W", W } },
-            T.schedule == ScheduleKind::ZBH1 || T.schedule == ScheduleKind::ZBH2 || T.schedule == ScheduleKind::ZBV
-                ? sources::kZeroBubble
-                : (T.schedule == ScheduleKind::DualPipe || T.schedule == ScheduleKind::DualPipeV ? sources::kDualPipe
-                                                                                                : sources::kPipeline),
-            {},
-            "F, B: forward and full backward of one microbatch on the slowest rank (" + std::to_string(rb)
-                + "), with its p2p sends; W: the weight-gradient part of B. B here is the full backward; the Zero "
-                  "Bubble paper's B is the input-gradient part I = B - W." });
-        ex->add({ "time.computeSeconds", out.computeSeconds, "seconds", "m*(F + B - layerComm)",
-            { { "m", double(m) }, { "F", bt.forwardSeconds }, { "B", bt.backwardSeconds }, { "layerComm", bt.layerCommSeconds } },
-            sources::kMegatronFlops,
-            { "time.stages." + std::to_string(rb) + ".forwardSeconds", "time.stages." + std::to_string(rb) + ".backwardSeconds" },
-            "The slowest rank's microbatches back to back, without the TP/EP/CP collectives inside F and B." });
-        ex->add({ "time.exposedCommSeconds", out.exposedCommSeconds, "seconds", "m*(layerComm + p2p + zeroExposed) + dpTail",
-            { { "m", double(m) }, { "layerComm", bt.layerCommSeconds }, { "p2p", bt.p2pSeconds },
-                { "zeroExposed", bt.zeroExposedSeconds }, { "dpTail", dpTail } },
-            sources::kAlphaBeta, {},
-            "Gradient reduction overlaps the last backward when overlapGradReduce is on; what does not fit is the tail." });
-        ex->add({ "time.optimizerSeconds", optimizer, "seconds", "params*(2*o + 2*w + g)/hbm",
-            { { "params", optimizer * hbm / (2.0 * o + 2.0 * w + g) }, { "o", o }, { "w", w }, { "g", g }, { "hbm", hbm } },
-            "Memory-bound optimizer step: read weights, grads and states, write weights and states", {}, "" });
-        ex->add({ "time.stepSeconds", out.stepSeconds, "seconds", "compute + bubble + exposedComm + optimizer",
-            { { "compute", out.computeSeconds }, { "bubble", bubble }, { "exposedComm", out.exposedCommSeconds },
-                { "optimizer", optimizer } },
-            "MODEL.md section 7",
-            { "time.computeSeconds", "time.bubbleSeconds", "time.exposedCommSeconds", "time.optimizerSeconds" },
-            "GEMM efficiency " + units::formatNumber(eff) + " of the dense " + std::string(toString(T.precision))
-                + " peak " + units::formatFlops(peak) + "/s." });
-        ex->add({ "time.mfu", out.mfu, "1", "modelPerStep/(step*G*peak)",
-            { { "modelPerStep", out.modelFlopsPerStep }, { "step", out.stepSeconds }, { "G", gpus }, { "peak", peak } },
-            sources::kMfu, { "flops.modelPerStep", "time.stepSeconds" },
-            "Peak is the dense datasheet number for the dtype (never the 'with sparsity' one)." });
-        ex->add({ "time.hfu", out.hfu, "1", "hardwarePerStep/(step*G*peak)",
-            { { "hardwarePerStep", out.hardwareFlopsPerStep }, { "step", out.stepSeconds }, { "G", gpus }, { "peak", peak } },
-            sources::kMfu, { "flops.hardwarePerStep", "time.stepSeconds" }, "HFU counts recomputed FLOPs too." });
-        ex->add({ "time.tokensPerSecond", out.tokensPerSecond, "tokens/s", "B*s/step",
-            { { "B", double(T.globalBatch) }, { "s", s }, { "step", out.stepSeconds } }, "definition", { "time.stepSeconds" },
-            "" });
-        ex->add({ "time.trainingDays", out.trainingDays, "days", "T/tokensPerSecond/86400",
-            { { "T", T.tokens }, { "tokensPerSecond", out.tokensPerSecond } }, "MODEL.md section 5",
-            { "time.tokensPerSecond" }, "Megatron's rule of thumb 8*T*N/(n*X) assumes full recompute." });
-        // ---- comm
-        for (std::size_t i = 0; i < out.comm.size(); ++i) {
-            const CommGroup& gr = out.comm[i];
-            const std::string base = "comm.groups." + std::to_string(i) + ".";
-            std::string formula = "bytes each GPU sends per step";
-            std::vector<std::pair<std::string, double>> in { { "n", double(gr.size) }, { "m", double(m) } };
-            if (gr.kind == "tp") {
-                formula = "m*layers*calls*2*(n-1)/n*e*b*s*h";
-                in.insert(in.end(), { { "layers", layersB }, { "calls", tpCalls }, { "e", e }, { "b", b }, { "s", sl }, { "h", h } });
-            } else if (gr.kind == "pp") {
-                formula = "m*2*v*e*b*s*h/(sp ? t : 1)";
-                in.insert(in.end(), { { "v", double(v) }, { "e", e }, { "b", b }, { "s", sl }, { "h", h }, { "t", double(t) } });
-            } else if (gr.kind == "dp") {
-                formula = P.zero == 0 ? "2*(n-1)/n*g*P"
-                    : P.zero == 1    ? "(n-1)/n*(g + w)*P"
-                    : P.zero == 2    ? "m*(n-1)/n*g*P + (n-1)/n*w*P"
-                                     : "m*(n-1)/n*(g + 2*w)*P";
-                in.insert(in.end(), { { "g", g }, { "w", w }, { "P", dpReportParams } });
-            }
-            ex->add({ base + "bytesPerStep", gr.bytesPerStep, "bytes", formula, in,
-                std::string(sources::kNcclTests) + "; " + (gr.kind == "dp" ? sources::kZeroComm : sources::kMegatronFlops),
-                {}, "Ring volumes: all-reduce sends 2(n-1)/n of the buffer, all-gather and reduce-scatter (n-1)/n." });
-            ex->add({ base + "seconds", gr.seconds, "seconds", "sum of alpha*steps + bytes/bandwidth",
-                { { "bandwidth", gr.linkBandwidth }, { "bytes", gr.bytesPerStep } }, sources::kAlphaBeta, {},
-                "Algorithm: " + gr.algorithm + (gr.crossesNodes ? "; the group crosses nodes" : "; inside one node")
-                    + ". Link bandwidths are bytes/s per GPU per direction." });
-            ex->add({ base + "exposedSeconds", gr.exposedSeconds, "seconds", "seconds not hidden behind compute",
-                { { "seconds", gr.seconds } }, "MODEL.md section 6 (overlap)", {},
-                gr.kind == "dp" ? "Gradient reduction overlaps the backward of the last microbatch." : "Not overlapped." });
-        }
-    }
     return out;
 }
 

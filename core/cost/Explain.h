@@ -61,7 +61,7 @@ inline constexpr const char* kMoeMemory
     = "Megatron-LM expert parallelism: experts sharded by ep, optimizer over the expert-data-parallel group "
       "(NVIDIA/Megatron-LM#2439)";
 inline constexpr const char* kPipeline
-    = "Narayanan et al. (SC21) section 2.2 (bubble (p-1)/m); Huang et al., GPipe (2019); SCHEDULES.md";
+    = "Narayanan et al. (SC21) section 2.2 (bubble (p-1)/m); Huang et al., GPipe (2019); docs/SCHEDULES.md";
 inline constexpr const char* kZeroBubble = "Qi et al., Zero Bubble Pipeline Parallelism (ICLR 2024), section 3";
 inline constexpr const char* kDualPipe = "DeepSeek-V3 technical report (2024), section 3.2.1, Table 2; deepseek-ai/DualPipe";
 inline constexpr const char* kNcclTests = "NVIDIA/nccl-tests doc/PERFORMANCE.md (algBw, busBw factors)";

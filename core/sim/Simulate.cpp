@@ -2,6 +2,7 @@
 
 #include "ScheduleRun.h"
 #include "cost/Evaluate.h"
+#include "cost/Formula.h"
 #include "cost/Parameters.h"
 #include "util/Units.h"
 
@@ -341,7 +342,7 @@ void applySimulation(Prediction& pred, const Plan& plan, const Timeline& tl, Exp
     pred.trainingDays = plan.training.tokens > 0 ? plan.training.tokens / pred.tokensPerSecond / units::kSecondsPerDay : 0.0;
     pred.timeSource = "simulation";
     if (!ex) return;
-    const char* source = "List-scheduling simulation of the schedule's op order (SCHEDULES.md section 1.8) with "
+    const char* source = "List-scheduling simulation of the schedule's op order (docs/SCHEDULES.md section 1.8) with "
                          "per-stage op durations from the cost model";
     if (const Explanation* analytic = ex->find("time.stepSeconds")) {
         Explanation a = *analytic;
@@ -360,10 +361,15 @@ void applySimulation(Prediction& pred, const Plan& plan, const Timeline& tl, Exp
         "backward, the optimizer step and the parameter all-gather. The analytic estimate is "
             + units::formatSeconds(pred.analyticStepSeconds) + "." });
     const double p = tl.schedule.ranks;
+    std::vector<double> idles;
+    for (const RankMetrics& r : tl.ranks) idles.push_back(r.idle);
+    auto [idleFormula, idleInputs] = maxOverFormula("idle", idles);
+    ex->add({ "time.bubbleSeconds", pred.bubbleSeconds, "seconds", idleFormula, idleInputs, source, {},
+        "idleN: the simulated idle time of pipeline rank N inside the pipeline; the most idle rank's." });
     ex->add({ "time.bubbleFraction", pred.bubbleFraction, "1", "idle/(p*makespan)",
         { { "idle", idle }, { "p", p }, { "makespan", tl.pipelineSeconds } }, source, {},
         "Idle share of all ranks over the simulated pipeline; for GPipe/1F1B with equal stages (p-1)/(m+p-1). "
-        "The other definition, idle over ideal compute, is bubbleOverhead." });
+        "The other definition, idle over ideal compute, is bubbleOverhead ((p-1)/m for GPipe/1F1B)." });
     ex->add({ "time.bubbleOverhead", pred.bubbleOverhead, "1", "idle/busy", { { "idle", idle }, { "busy", busy } }, source,
         {}, "Idle time over compute time, all ranks; (p-1)/m for GPipe/1F1B with equal stages." });
     ex->add({ "time.mfu", pred.mfu, "1", "modelPerStep/(step*G*peak)",
@@ -375,8 +381,8 @@ void applySimulation(Prediction& pred, const Plan& plan, const Timeline& tl, Exp
     ex->add({ "time.tokensPerSecond", pred.tokensPerSecond, "tokens/s", "B*s/step",
         { { "B", double(plan.training.globalBatch) }, { "s", double(plan.model.seqLength) }, { "step", pred.stepSeconds } },
         "definition", { "time.stepSeconds" }, "" });
-    ex->add({ "time.trainingDays", pred.trainingDays, "days", "T/tokensPerSecond/86400",
-        { { "T", plan.training.tokens }, { "tokensPerSecond", pred.tokensPerSecond } }, "MODEL.md section 5",
+    ex->add({ "time.trainingDays", pred.trainingDays, "days", plan.training.tokens > 0 ? "T/tokensPerSecond/86400" : "0",
+        { { "T", plan.training.tokens }, { "tokensPerSecond", pred.tokensPerSecond } }, "docs/MODEL.md section 5",
         { "time.tokensPerSecond" }, "" });
 }
 
