@@ -55,17 +55,34 @@ void BM_Layout(benchmark::State& state)
     state.counters["spans"] = double(tl.spans.size());
 }
 
+// The view over the 1M-span timeline at 1920 x 1080, and an image to paint it into.
+struct BigView {
+    ViewState viewState;
+    TimelineView view;
+    QImage image { 1920, 1080, QImage::Format_ARGB32_Premultiplied };
+    BigView()
+    {
+        view.setAttribute(Qt::WA_DontShowOnScreen);
+        view.setViewState(&viewState);
+        view.resize(1920, 1080);
+        view.setTimeline(bigTimeline());
+    }
+    void paint()
+    {
+        QPainter painter(&image);
+        view.render(&painter);
+        painter.end();
+        benchmark::DoNotOptimize(image.constBits());
+    }
+};
+
 // One frame as the app draws it: a ViewState change relayouts, then the widget paints into the image.
 void BM_LayoutAndPaint(benchmark::State& state)
 {
     const auto& tl = bigTimeline();
-    ViewState viewState;
-    TimelineView view;
-    view.setAttribute(Qt::WA_DontShowOnScreen);
-    view.setViewState(&viewState);
-    view.resize(1920, 1080);
-    view.setTimeline(tl);
-    QImage image(1920, 1080, QImage::Format_ARGB32_Premultiplied);
+    BigView big;
+    ViewState& viewState = big.viewState;
+    TimelineView& view = big.view;
     const auto [start, end] = window(*tl, double(state.range(0)));
     bool flip = false;
     for (auto _ : state) {
@@ -73,10 +90,7 @@ void BM_LayoutAndPaint(benchmark::State& state)
         const double nudge = flip ? (end - start) / 1920 : 0.0;
         flip = !flip;
         viewState.setViewRange(start + nudge, end + nudge);
-        QPainter painter(&image);
-        view.render(&painter);
-        painter.end();
-        benchmark::DoNotOptimize(image.constBits());
+        big.paint();
     }
     const DrawList& d = view.drawList();
     state.counters["rects"] = double(d.rects.size());
@@ -86,8 +100,25 @@ void BM_LayoutAndPaint(benchmark::State& state)
     state.counters["lanes"] = double(d.lanes.size());
 }
 
+// A playback tick: the playhead moves, the view repaints from its cached layout (layoutsPerFrame must be 0).
+void BM_PlayheadTick(benchmark::State& state)
+{
+    BigView big;
+    const auto [start, end] = window(*bigTimeline(), double(state.range(0)));
+    big.viewState.setViewRange(start, end);
+    big.paint();
+    const std::size_t layouts = big.view.layoutCount();
+    int tick = 0;
+    for (auto _ : state) {
+        big.viewState.setPlayhead(start + (end - start) * double(tick++ % 100) / 100.0);
+        big.paint();
+    }
+    state.counters["layoutsPerFrame"] = double(big.view.layoutCount() - layouts) / double(state.iterations());
+}
+
 BENCHMARK(BM_Layout)->Arg(1)->Arg(10)->Arg(1000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LayoutAndPaint)->Arg(1)->Arg(10)->Arg(1000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PlayheadTick)->Arg(1)->Arg(1000)->Unit(benchmark::kMillisecond);
 
 bool loadAndWait(PlanDocument& doc, const QString& path)
 {

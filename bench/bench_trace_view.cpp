@@ -1,6 +1,7 @@
 // What the Measured Run view costs on the GUI thread once a trace is imported (the import itself runs on a worker,
 // bench_trace): the overlay on the default plan's simulated step (core/trace/Overlay), the view's rows
-// (TraceRows, with and without CPU threads), and one frame of TraceTimelineView at 1400 x 800 fitted to the step.
+// (TraceRows, with and without CPU threads), the engine's index over them (timeline/LaneEngine.h), and one frame of
+// TraceTimelineView at 1920 x 1080 at five zooms (BM_Frame; the target is 16 ms at any zoom).
 // Input: df_index_resolver (216,092 events, 81,005 kept) from samples/traces, PLANSCOPE_BENCH_TRACE=FILE for another
 // (scripts/bench-trace-large.sh writes a 1 GB one). Run with --benchmark_format=json.
 #include "TraceSet.h"
@@ -15,6 +16,7 @@
 #include <benchmark/benchmark.h>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <memory>
 
 using namespace planscope;
@@ -69,27 +71,79 @@ void BM_Rows(benchmark::State& state)
     state.counters["rows"] = double(rows);
 }
 
+void BM_LaneIndex(benchmark::State& state)
+{
+    const Inputs& in = inputs();
+    const Overlay overlay = buildOverlay(in.traces->ranks, in.plan, *in.timeline);
+    const auto rows = buildTraceRows(in.traces->ranks, overlay, in.timeline.get(), false);
+    std::size_t items = 0;
+    for (const TraceRow& r : rows) items += r.items.size();
+    for (auto _ : state) {
+        const LaneIndex index(TraceLanes { rows });
+        benchmark::DoNotOptimize(&index);
+    }
+    state.counters["items"] = double(items);
+}
+
+// One frame of the view at 1920 x 1080 as the app draws it after a zoom or pan: a new layout (the window moves by
+// a pixel every frame, so the layout cache never answers), then the paint. Windows, centred at 40 % of the aligned
+// step: 0 the step fitted (as on opening), 1 the whole trace, 2 a tenth of the step, 3 a thousandth, 4 ten
+// microseconds.
 void BM_Frame(benchmark::State& state)
 {
     const Inputs& in = inputs();
     auto overlay = std::make_shared<const Overlay>(buildOverlay(in.traces->ranks, in.plan, *in.timeline));
     TraceTimelineView view;
     view.setAttribute(Qt::WA_DontShowOnScreen);
-    view.resize(1400, 800);
+    view.resize(1920, 1080);
     view.setData(in.traces, overlay, in.timeline);
     view.zoomToFit();
-    QImage image(1400, 800, QImage::Format_ARGB32_Premultiplied);
+    const TimeViewport fit = view.viewport();
+    const double centre = fit.start + 0.4 * (fit.end - fit.start);
+    double start = fit.start, end = fit.end;
+    std::size_t items = 0;
+    switch (state.range(0)) {
+    case 1: // every item of every row
+        start = std::numeric_limits<double>::infinity();
+        end = -start;
+        for (const TraceRow& r : view.rows())
+            for (const TraceItem& it : r.items) {
+                start = std::min(start, double(it.start) * 1e-9);
+                end = std::max(end, double(it.end) * 1e-9);
+            }
+        break;
+    case 2: start = centre - (fit.end - fit.start) / 20; end = centre + (fit.end - fit.start) / 20; break;
+    case 3: start = centre - (fit.end - fit.start) / 2000; end = centre + (fit.end - fit.start) / 2000; break;
+    case 4: start = centre - 5e-6; end = centre + 5e-6; break;
+    default: break;
+    }
+    for (const TraceRow& r : view.rows()) items += r.items.size();
+    QImage image(1920, 1080, QImage::Format_ARGB32_Premultiplied);
+    const std::size_t layoutsBefore = view.layoutCount();
+    bool flip = false;
     for (auto _ : state) {
+        const double nudge = flip ? (end - start) / 1920 : 0.0;
+        flip = !flip;
+        view.setRange(start + nudge, end + nudge);
         QPainter painter(&image);
         view.render(&painter);
         painter.end();
         benchmark::DoNotOptimize(image.constBits());
     }
+    const DrawList& d = view.drawList();
+    state.counters["windowSeconds"] = end - start;
+    state.counters["items"] = double(items);
+    state.counters["rects"] = double(d.rects.size());
+    state.counters["folds"] = double(d.folds.size());
+    state.counters["labels"] = double(d.labels.size());
+    state.counters["lanes"] = double(d.lanes.size());
+    state.counters["layoutsPerFrame"] = double(view.layoutCount() - layoutsBefore) / double(state.iterations());
 }
 
 BENCHMARK(BM_Overlay)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Rows)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Frame)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LaneIndex)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Frame)->ArgName("window")->DenseRange(0, 4)->Unit(benchmark::kMillisecond);
 
 } // namespace
 

@@ -469,6 +469,47 @@ private Q_SLOTS:
         QCOMPARE(int(hitTest(tl, index, TimeViewport { 0, 0.5, 1000 }, geometry(), x, y)), span);
     }
 
+    void oneSpanLongerThanTheScreenIsOneClippedRect()
+    {
+        // A p2p lane whose spans overlap: a send over [0.1, 0.4] s, and 20,000 sends of 4 us every 10 us from 0.1 s,
+        // so from the long send on the running maximum of ends is 0.4 s. Window [0.2, 0.3] s at 1000 px (100 us a
+        // pixel, so the short sends fold).
+        std::vector<Span> spans { span(0, Stream::Compute, SpanKind::Forward, 0, 0.0, 0.05),
+            span(0, Stream::P2P, SpanKind::SendActivation, 0, 0.1, 0.4) };
+        for (int k = 0; k < 20000; ++k)
+            spans.push_back(span(0, Stream::P2P, SpanKind::SendGradient, k, 0.1 + 1e-5 * k + 1e-6, 0.1 + 1e-5 * k + 5e-6));
+        const Timeline tl = makeTimeline(spans, 0.5);
+        const TimelineIndex index(tl);
+        const DrawList d = layoutTimeline(tl, index, TimeViewport { 0.2, 0.3, 1000 }, geometry(), Selection {});
+        std::size_t longSend = tl.spans.size();
+        for (std::size_t i = 0; i < tl.spans.size(); ++i)
+            if (tl.spans[i].kind == SpanKind::SendActivation) longSend = i;
+        // The long send: one rect, clipped to the screen ([-1, width + 1]).
+        const DrawRect* r = rectOf(d, longSend);
+        QVERIFY(r);
+        QCOMPARE(r->x, -1.0);
+        QCOMPARE(r->w, 1002.0);
+        // The short sends in the window (end after 0.2, start before 0.3: k = 10,000 to 19,999) are all folded or
+        // drawn, and none outside it.
+        std::size_t inWindow = 0;
+        for (const Span& sp : tl.spans)
+            if (sp.kind == SpanKind::SendGradient && sp.end > 0.2 && sp.start < 0.3) ++inWindow;
+        QCOMPARE(inWindow, std::size_t(10000));
+        std::size_t shown = 0;
+        for (const DrawRect& x : d.rects)
+            if (tl.spans[x.span].kind == SpanKind::SendGradient) {
+                QVERIFY(tl.spans[x.span].end > 0.2 && tl.spans[x.span].start < 0.3);
+                ++shown;
+            }
+        for (const FoldedBlock& b : d.folds) {
+            QVERIFY(b.x >= -1 && b.x + b.w <= 1001);
+            shown += b.count;
+        }
+        QCOMPARE(shown, inWindow);
+        // 10,000 sends in 1000 px: a handful of blocks, not one per send.
+        QVERIFY(d.folds.size() <= 10);
+    }
+
     void axisTicksAreRound_data()
     {
         QTest::addColumn<double>("start");
@@ -654,11 +695,16 @@ private Q_SLOTS:
         view.setDocument(&doc);
         QVERIFY(loadAndWait(doc, samplePlan("default.plan.json")));
         const Timeline& tl = *doc.timeline();
+        view.grab();
+        // The playhead is painted over the layout: moving it lays nothing out again (checked at the end).
+        const std::size_t layouts = view.layoutCount();
+        QVERIFY(layouts > 0);
+        const std::size_t rects = view.drawList().rects.size();
         auto pending = [&] {
             int n = 0;
             for (const DrawRect& r : view.drawList().rects) {
                 const bool shouldFade = tl.spans[r.span].end > state.playhead();
-                if (bool(r.flags & DrawPending) != shouldFade) return -1;
+                if (bool(view.paintFlags(r.flags, r.end) & DrawPending) != shouldFade) return -1;
                 n += shouldFade;
             }
             return n;
@@ -666,7 +712,7 @@ private Q_SLOTS:
         // At 0 and not playing the whole plan shows as done.
         QCOMPARE(state.playhead(), 0.0);
         for (const DrawRect& r : view.drawList().rects)
-            QVERIFY(!(r.flags & DrawPending));
+            QVERIFY(!(view.paintFlags(r.flags, r.end) & DrawPending));
         state.setPlayhead(tl.stepSeconds * 0.25);
         const int quarter = pending();
         state.setPlayhead(tl.stepSeconds * 0.75);
@@ -687,11 +733,26 @@ private Q_SLOTS:
             if (r.w < 8 || r.kind != SpanKind::Forward || std::abs(r.x + 2 - playheadX) < 4) continue;
             const QPoint centre(area.left() + int(r.x) + 2, area.top() + int(r.y) + 2);
             ++checked;
-            const QColor want = (r.flags & DrawPending) ? TimelinePalette::pendingColor(r.kind)
+            const QColor want = (view.paintFlags(r.flags, r.end) & DrawPending) ? TimelinePalette::pendingColor(r.kind)
                                                         : TimelinePalette::color(r.kind);
             QCOMPARE(image.pixelColor(centre).rgb(), want.rgb());
         }
         QVERIFY(checked > 4);
+        // Ten playback ticks, each painted: the pending set follows the playhead from the same layout.
+        state.setPlaying(true);
+        for (int k = 1; k <= 10; ++k) {
+            state.setPlayhead(tl.stepSeconds * k / 10.0);
+            view.grab();
+            QVERIFY(pending() >= 0);
+        }
+        state.setPlaying(false);
+        view.grab();
+        QCOMPARE(view.layoutCount(), layouts);
+        QCOMPARE(view.drawList().rects.size(), rects);
+        // A new range does lay out again, once.
+        state.setViewRange(0, tl.stepSeconds / 2);
+        view.grab();
+        QCOMPARE(view.layoutCount(), layouts + 1);
     }
 
     void clickSelectsMicrobatch()

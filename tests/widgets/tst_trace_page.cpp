@@ -195,6 +195,129 @@ private slots:
         QCOMPARE(rows.back().tid, std::int64_t(7));
     }
 
+    void oneItemLongerThanTheScreenIsDrawnAndTheRestCulled()
+    {
+        // Headless, on the timeline engine: one row whose items overlap (as the last depth row of annotations or the
+        // predicted communication row can): an 8 ms item from 1 ms, and 2 us items every 10 us over [0, 10 ms).
+        TraceRow row;
+        row.kind = TraceRow::Annotations;
+        for (std::int64_t k = 0; k < 1000; ++k)
+            row.items.push_back({ k * 10'000, k * 10'000 + 2'000, std::uint32_t(k), TraceColor::Annotation, SpanKind::Forward, -1 });
+        row.items.push_back({ 1'000'000, 9'000'000, 1000, TraceColor::Phase, SpanKind::Backward, -1 });
+        std::stable_sort(row.items.begin(), row.items.end(), [](const TraceItem& a, const TraceItem& b) { return a.start < b.start; });
+        const std::vector<TraceRow> rows { row };
+        const TraceLanes source { rows };
+        const LaneIndex index(source);
+        LaneMetrics metrics;
+        metrics.minSpanPx = 3;
+        // The short items in [4, 5] ms: they end after 4 ms and start before 5 ms, k = 400 to 499.
+        std::set<std::uint32_t> inside;
+        for (const TraceItem& it : row.items)
+            if (it.index != 1000 && it.end > 4'000'000 && it.start < 5'000'000) inside.insert(it.index);
+        QCOMPARE(inside.size(), std::size_t(100));
+        for (const int width : { 1000, 100 }) {
+            // 1 us a pixel: each short item (2 px, 10 px apart) is drawn on its own; 10 us a pixel: they fold.
+            const DrawList d = engine::layoutLanes(source, index, traceRowLanes(rows), TimeViewport { 4e-3, 5e-3, width }, metrics);
+            std::size_t longRects = 0, folded = 0;
+            std::set<std::uint32_t> drawn;
+            for (const DrawRect& r : d.rects) {
+                const TraceItem& it = row.items[r.span];
+                if (it.index == 1000) {
+                    ++longRects;
+                    QCOMPARE(r.x, -1.0); // clipped to the screen
+                    QCOMPARE(r.w, double(width) + 2);
+                } else {
+                    drawn.insert(it.index);
+                }
+            }
+            for (const FoldedBlock& b : d.folds) {
+                folded += b.count;
+                for (std::size_t i = b.firstSpan; i < b.firstSpan + b.count; ++i) drawn.insert(row.items[i].index);
+            }
+            QCOMPARE(longRects, std::size_t(1));
+            QVERIFY(drawn == inside); // short items outside culled, inside drawn or folded
+            if (width == 1000) QVERIFY(d.folds.empty());
+            else QVERIFY(folded == 100 && d.folds.size() == 1);
+        }
+
+        // Through the view: a trace whose stream 7 runs 2 us kernels every 10 us, but one kernel over [1, 9] ms, and
+        // an annotation over [0.5, 9.5] ms holding 2 us marks every 10 us (which stack one row deeper).
+        std::string text = "{\"distributedInfo\": {\"rank\": 0, \"world_size\": 1}, \"traceEvents\": [";
+        auto event = [&](const char* cat, const char* name, int ts, int dur) {
+            text += "{\"ph\": \"X\", \"cat\": \"" + std::string(cat) + "\", \"name\": \"" + name
+                + "\", \"pid\": 0, \"tid\": 7, \"ts\": " + std::to_string(ts) + ", \"dur\": " + std::to_string(dur) + "},";
+        };
+        for (int k = 0; k < 1000; ++k)
+            if (k * 10 < 1000 || k * 10 >= 9000) event("kernel", "short_kernel", k * 10, 2);
+        event("kernel", "long_kernel", 1000, 8000);
+        event("gpu_user_annotation", "long_annotation", 500, 9000);
+        for (int k = 0; k < 1000; ++k) event("gpu_user_annotation", "mark", k * 10 + 1, 2);
+        text.back() = ']';
+        text += "}";
+        auto rank = importKinetoText(text, "long.json");
+        QVERIFY(rank.ok());
+        auto traces = std::make_shared<TraceImport>();
+        traces->ranks.push_back(std::move(rank.value()));
+        auto overlay = std::make_shared<const Overlay>(buildOverlay(traces->ranks, Plan {}, Timeline {}));
+        TraceTimelineView view;
+        view.resize(1400, 600);
+        view.setData(traces, overlay, nullptr);
+        // The window: 1 ms in the middle of the long kernel (times from the overlay's origin).
+        std::size_t gpuRow = view.rows().size();
+        for (std::size_t i = 0; i < view.rows().size(); ++i)
+            if (view.rows()[i].kind == TraceRow::GpuStream) gpuRow = i;
+        QVERIFY(gpuRow < view.rows().size());
+        const TraceItem* longKernel = nullptr;
+        for (const TraceItem& it : view.rows()[gpuRow].items)
+            if (it.end - it.start == 8'000'000) longKernel = &it;
+        QVERIFY(longKernel);
+        const double t0 = double(longKernel->start) * 1e-9 + 3e-3, t1 = t0 + 1e-3;
+        view.setRange(t0, t1);
+        view.layoutNow();
+        const DrawList& d = view.drawList();
+        const int width = view.timeArea().width();
+        QCOMPARE(view.viewport().widthPx, width);
+        // Per row: the items drawn one by one or folded, against the row's items that meet (t0, t1).
+        for (std::size_t ri = 0; ri < view.rows().size(); ++ri) {
+            const TraceRow& r = view.rows()[ri];
+            std::set<std::size_t> want, got;
+            for (std::size_t i = 0; i < r.items.size(); ++i)
+                if (double(r.items[i].end) * 1e-9 > t0 && double(r.items[i].start) * 1e-9 < t1) want.insert(i);
+            for (const DrawRect& x : d.rects)
+                if (x.lane == ri) got.insert(x.span);
+            for (const FoldedBlock& b : d.folds)
+                if (b.lane == ri)
+                    for (std::size_t i = b.firstSpan; i < b.firstSpan + b.count; ++i) got.insert(i);
+            QVERIFY2(got == want, qPrintable(QStringLiteral("row %1: %2 shown, %3 in the window").arg(ri).arg(got.size()).arg(want.size())));
+        }
+        // The GPU row and the outer annotation row show one rect each, the long item clipped to the screen.
+        std::size_t longOnes = 0;
+        for (const DrawRect& x : d.rects) {
+            const TraceItem& it = view.rows()[x.lane].items[x.span];
+            if (it.end - it.start < 8'000'000) continue;
+            ++longOnes;
+            QCOMPARE(x.x, -1.0);
+            QCOMPARE(x.w, double(width) + 2);
+        }
+        QCOMPARE(longOnes, std::size_t(2));
+        // The marks inside the window (10 us apart, 100 of them) are there too, on the deeper annotation row.
+        std::size_t marks = 0;
+        for (const DrawRect& x : d.rects)
+            if (view.rows()[x.lane].kind == TraceRow::Annotations && view.rows()[x.lane].depth == 1) ++marks;
+        for (const FoldedBlock& b : d.folds)
+            if (view.rows()[b.lane].kind == TraceRow::Annotations && view.rows()[b.lane].depth == 1) marks += b.count;
+        QCOMPARE(marks, std::size_t(100));
+        // Hovering the middle of the GPU row names the long kernel, found by binary search.
+        const QRect area = view.timeArea();
+        const QPoint mid(area.left() + width / 2, area.top() + int(view.rowTop(gpuRow)) + 4);
+        QVERIFY2(view.describeAt(mid).startsWith(QLatin1String("long_kernel")), qPrintable(view.describeAt(mid)));
+        // Hovering repaints without a new layout.
+        const std::size_t layouts = view.layoutCount();
+        QTest::mouseMove(&view, mid);
+        view.grab();
+        QCOMPARE(view.layoutCount(), layouts);
+    }
+
     void cancelKeepsWhatWasThere()
     {
         TraceSet traces;

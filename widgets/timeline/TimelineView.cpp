@@ -1,6 +1,7 @@
 #include "TimelineView.h"
 
 #include "PlanDocument.h"
+#include "DrawListPaint.h"
 #include "TimelinePalette.h"
 #include "Theme.h"
 #include "ViewState.h"
@@ -90,8 +91,8 @@ void TimelineView::setViewState(ViewState* state)
     if (m_state) disconnect(m_state, nullptr, this, nullptr);
     m_state = state ? state : m_ownState;
     connect(m_state, &ViewState::viewRangeChanged, this, &TimelineView::relayout);
-    connect(m_state, &ViewState::playheadChanged, this, &TimelineView::relayout);
-    connect(m_state, &ViewState::playingChanged, this, &TimelineView::relayout);
+    connect(m_state, &ViewState::playheadChanged, this, qOverload<>(&QWidget::update));
+    connect(m_state, &ViewState::playingChanged, this, qOverload<>(&QWidget::update));
     connect(m_state, &ViewState::selectionChanged, this, &TimelineView::relayout);
     connect(m_state, &ViewState::durationChanged, this, &TimelineView::relayout);
     if (m_timeline) m_state->setDuration(m_timeline->stepSeconds);
@@ -107,6 +108,7 @@ void TimelineView::setTimeline(std::shared_ptr<const Timeline> timeline)
 {
     m_timeline = std::move(timeline);
     m_index = m_timeline ? TimelineIndex(*m_timeline) : TimelineIndex();
+    m_layoutValid = false;
     m_scrollY = 0;
     updateMetrics();
     if (m_timeline) {
@@ -278,12 +280,31 @@ void TimelineView::relayout()
     m_viewport = { start, end, area.width() };
     m_geometry.scrollY = m_scrollY;
     m_geometry.viewHeight = area.height();
-    m_selection.microbatch = m_state->selectedMicrobatch();
-    // Before playing or scrubbing (playhead at 0) the whole plan is shown as done, not all faded.
-    const bool started = m_state->playhead() > 0 || m_state->isPlaying();
-    m_selection.playhead = started ? m_state->playhead() : std::numeric_limits<double>::infinity();
-    m_draw = layoutTimeline(*m_timeline, m_index, m_viewport, m_geometry, m_selection);
+    // The playhead is not part of the layout: pending items are told at paint time (paintFlags), so playback
+    // only repaints. The layout is redone when what it depends on changed.
+    const Selection selection { m_state->selectedMicrobatch(), std::numeric_limits<double>::infinity() };
+    if (!m_layoutValid || !(m_viewport == m_laidOutViewport) || !(m_geometry == m_laidOutGeometry)
+        || !(selection == m_selection)) {
+        m_selection = selection;
+        m_laidOutViewport = m_viewport;
+        m_laidOutGeometry = m_geometry;
+        m_draw = layoutTimeline(*m_timeline, m_index, m_viewport, m_geometry, m_selection);
+        m_layoutValid = true;
+        ++m_layoutCount;
+    }
     update();
+}
+
+double TimelineView::pendingFrom() const
+{
+    // Before playing or scrubbing (playhead at 0) the whole plan is shown as done, not all faded.
+    if (!m_state || !(m_state->playhead() > 0 || m_state->isPlaying())) return std::numeric_limits<double>::infinity();
+    return m_state->playhead();
+}
+
+std::uint8_t TimelineView::paintFlags(std::uint8_t flags, double end) const
+{
+    return end > pendingFrom() ? std::uint8_t(flags | DrawPending) : flags;
 }
 
 void TimelineView::setRange(double start, double end)
@@ -368,30 +389,26 @@ void TimelineView::paintLanes(QPainter& p, const QRect& area)
     // Spans and folded blocks, batched by brush. A 1 px gap separates back-to-back spans.
     for (auto& bucket : m_buckets)
         bucket.clear();
-    auto inset = [](double x, double y, double w, double h) {
-        const double dy = h >= 8 ? 1 : 0;
-        return QRectF(x, y + dy, w >= 4 ? w - 1 : w, h - 2 * dy);
+    const double pending = pendingFrom();
+    auto flagsOf = [pending](std::uint8_t flags, double end) {
+        return end > pending ? std::uint8_t(flags | DrawPending) : flags;
     };
     for (const DrawRect& r : m_draw.rects)
-        m_buckets[std::size_t(bucketOf(r.kind, r.flags))].push_back(inset(r.x, r.y, r.w, r.h));
+        m_buckets[std::size_t(bucketOf(r.kind, flagsOf(r.flags, r.end)))].push_back(insetRect(r.x, r.y, r.w, r.h));
     // A folded block is filled to its busy share from the bottom; on a compute lane the idle rest above is
     // hatched like any bubble.
     m_scratch.clear();
     for (const FoldedBlock& b : m_draw.folds)
-        if (b.busy < 0.97 && b.stream == Stream::Compute) m_scratch.push_back(inset(b.x, b.y, b.w, b.h));
+        if (b.busy < 0.97 && b.stream == Stream::Compute) m_scratch.push_back(insetRect(b.x, b.y, b.w, b.h));
     TimelinePalette::hatch(p, m_scratch.constData(), int(m_scratch.size()));
     p.setPen(Qt::NoPen);
     m_scratch.clear();
     for (const FoldedBlock& b : m_draw.folds) {
-        QRectF full = inset(b.x, b.y, b.w, b.h);
-        const double filled = std::max(2.0, std::round(full.height() * b.busy));
-        full.setTop(full.bottom() - std::min(full.height(), filled));
-        const double half = std::floor(full.height() / 2);
-        m_buckets[std::size_t(bucketOf(b.kind, b.flags))].push_back(
-            QRectF(full.x(), full.y(), full.width(), half));
-        m_buckets[std::size_t(bucketOf(b.kind2, b.flags))].push_back(
-            QRectF(full.x(), full.y() + half, full.width(), full.height() - half));
-        m_scratch.push_back(full);
+        const FoldRects f = foldRects(b);
+        const std::uint8_t flags = flagsOf(b.flags, b.end);
+        m_buckets[std::size_t(bucketOf(b.kind, flags))].push_back(f.top);
+        m_buckets[std::size_t(bucketOf(b.kind2, flags))].push_back(f.bottom);
+        m_scratch.push_back(f.full);
     }
     for (std::size_t i = 0; i < m_buckets.size(); ++i) {
         if (m_buckets[i].isEmpty()) continue;
@@ -422,7 +439,7 @@ void TimelineView::paintLanes(QPainter& p, const QRect& area)
     std::vector<std::pair<int, std::size_t>> order;
     order.reserve(m_draw.labels.size());
     for (std::size_t i = 0; i < m_draw.labels.size(); ++i)
-        order.push_back({ bucketOf(m_draw.labels[i].kind, m_draw.labels[i].flags), i });
+        order.push_back({ bucketOf(m_draw.labels[i].kind, flagsOf(m_draw.labels[i].flags, m_draw.labels[i].end)), i });
     std::sort(order.begin(), order.end());
     for (const auto& [bucket, i] : order) {
         if (bucket != pen) {

@@ -4,7 +4,8 @@
 // and sets it: wheel zooms around the pointer, dragging pans, Shift+drag zooms to a box, a double-click or F
 // fits, a click selects the microbatch under the pointer (every lane then shows that microbatch, the rest
 // dimmed). Spans that end after the playhead are drawn faded, so playing shows the step being done.
-// Layout is TimelineLayout's pure layoutTimeline(), redone when something changes; paintEvent only paints.
+// Layout is TimelineLayout's pure layoutTimeline() (the one timeline engine, LaneEngine.h), redone when the
+// range, size, scroll or selection changes; a playhead move only repaints; paintEvent only paints.
 #pragma once
 
 #include "TimelineLayout.h"
@@ -48,7 +49,12 @@ public:
     void setFitAllLanes(bool fit);
 
     // What is drawn now, for tests: the layout, its viewport, and where a span is in widget coordinates.
+    // The layout's flags carry no DrawPending: playback repaints without a new layout, and paintFlags() adds
+    // DrawPending to an item ending after the playhead (not before playing or scrubbing) as it is painted.
     const DrawList& drawList() const { return m_draw; }
+    std::uint8_t paintFlags(std::uint8_t flags, double end) const;
+    // Layouts done so far (a playhead move adds none).
+    std::size_t layoutCount() const { return m_layoutCount; }
     const TimeViewport& viewport() const { return m_viewport; }
     QRect timeArea() const;
     QRectF spanRect(std::size_t span) const;
@@ -72,6 +78,7 @@ private:
 
     void takeDocumentTimeline();
     void relayout();
+    double pendingFrom() const; // items ending after this are pending; +inf before playing or scrubbing
     void updateMetrics();
     void prepareBrushes();
     void setRange(double start, double end);
@@ -98,6 +105,10 @@ private:
     LaneGeometry m_geometry;
     Selection m_selection;
     DrawList m_draw;
+    TimeViewport m_laidOutViewport;
+    LaneGeometry m_laidOutGeometry;
+    bool m_layoutValid = false;
+    std::size_t m_layoutCount = 0;
     double m_scrollY = 0;
     QScrollBar* m_scrollBar = nullptr;
     QSize m_exportSize;

@@ -11,7 +11,6 @@ namespace {
 void finish(TraceRow& row)
 {
     std::stable_sort(row.items.begin(), row.items.end(), [](const TraceItem& a, const TraceItem& b) { return a.start < b.start; });
-    for (const TraceItem& it : row.items) row.maxDuration = std::max(row.maxDuration, it.end - it.start);
 }
 
 // Splits items into depth rows: an item nests one deeper than every item still open at its start.
@@ -141,6 +140,53 @@ std::vector<TraceRow> buildTraceRows(const std::vector<MeasuredRank>& ranks, con
         if (rows.size() > firstRow) rows[firstRow].firstOfRank = true;
     }
     return rows;
+}
+
+std::string TraceLanes::label(std::size_t lane, std::size_t i, double widthPx) const
+{
+    const TraceRow& row = rows[lane];
+    const TraceItem& it = row.items[i];
+    const double columns = (widthPx - 2 * metrics.labelPadding) / metrics.charWidth;
+    if (row.ghost()) {
+        if (widthPx < 28 || !predicted || it.index >= predicted->spans.size()) return {};
+        return fitText(pipelineActionText(predicted->spans[it.index]), columns);
+    }
+    if (widthPx < 40 || !ranks || row.rankIndex >= ranks->size()) return {};
+    const MeasuredRank& rank = (*ranks)[row.rankIndex];
+    if (it.index >= rank.eventList.size()) return {};
+    return fitText(std::string(rank.nameOf(rank.eventList[it.index])), columns);
+}
+
+double traceRowHeight(TraceRow::Kind kind)
+{
+    switch (kind) {
+    case TraceRow::PredictedCompute: return 16;
+    case TraceRow::PredictedComm: return 10;
+    case TraceRow::Annotations: return 12;
+    case TraceRow::GpuStream: return 18;
+    case TraceRow::CpuThread: return 9;
+    }
+    return 12;
+}
+
+std::vector<LaneItem> traceRowLanes(const std::vector<TraceRow>& rows)
+{
+    std::vector<LaneItem> lanes;
+    lanes.reserve(rows.size());
+    double y = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const TraceRow& r = rows[i];
+        if (r.firstOfRank) y += 8;
+        LaneItem lane;
+        lane.rank = int(r.overlayRank);
+        lane.y = y;
+        lane.h = traceRowHeight(r.kind);
+        lane.firstOfRank = r.firstOfRank;
+        lane.lane = i;
+        lanes.push_back(lane);
+        y += lane.h + 1;
+    }
+    return lanes;
 }
 
 } // namespace planscope

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "sim/Timeline.h"
+#include "timeline/LaneEngine.h"
 #include "trace/KinetoImport.h"
 #include "trace/Overlay.h"
 
@@ -43,7 +44,7 @@ struct TraceRow {
     int depth = 0; // sub-row of a stacked lane
     bool firstOfRank = false;
     std::vector<TraceItem> items; // sorted by start
-    std::int64_t maxDuration = 0; // for culling: an item starting before (viewStart - maxDuration) cannot be seen
+    bool ghost() const { return kind == PredictedCompute || kind == PredictedComm; }
 };
 
 // Max depth sub-rows of one annotation or CPU lane; deeper items go to the last one.
@@ -51,5 +52,34 @@ constexpr int kMaxTraceDepth = 4;
 
 std::vector<TraceRow> buildTraceRows(const std::vector<MeasuredRank>& ranks, const Overlay& overlay,
     const Timeline* predicted, bool withCpu);
+
+// The rows as lanes of the timeline engine (LaneEngine.h), times in seconds from the overlay's origin. An item's
+// style is its TraceColor; predicted rows are ghosts (DrawGhost). Labels: a measured item 40 px wide or more
+// carries its event name (from ranks), cut to fit; a predicted one 28 px wide or more its PP action ("0F3").
+struct TraceLanes {
+    const std::vector<TraceRow>& rows;
+    const std::vector<MeasuredRank>* ranks = nullptr;
+    const Timeline* predicted = nullptr;
+    LaneMetrics metrics {};
+
+    std::size_t laneCount() const { return rows.size(); }
+    std::size_t size(std::size_t lane) const { return rows[lane].items.size(); }
+    const TraceItem& at(std::size_t lane, std::size_t i) const { return rows[lane].items[i]; }
+    double start(std::size_t lane, std::size_t i) const { return double(at(lane, i).start) * 1e-9; }
+    double end(std::size_t lane, std::size_t i) const { return double(at(lane, i).end) * 1e-9; }
+    SpanKind kind(std::size_t lane, std::size_t i) const { return at(lane, i).kind; }
+    std::uint8_t style(std::size_t lane, std::size_t i) const { return std::uint8_t(at(lane, i).color); }
+    void describe(std::size_t lane, std::size_t, DrawRect& r) const
+    {
+        if (rows[lane].ghost()) r.flags |= DrawGhost;
+    }
+    std::string label(std::size_t lane, std::size_t i, double widthPx) const;
+    std::uint8_t foldFlags(std::size_t lane, double) const { return rows[lane].ghost() ? DrawGhost : 0; }
+};
+
+// Row heights in pixels by kind.
+double traceRowHeight(TraceRow::Kind kind);
+// Every row's place (content y: 8 px before a rank's first row, 1 px between rows); lane i is rows[i].
+std::vector<LaneItem> traceRowLanes(const std::vector<TraceRow>& rows);
 
 } // namespace planscope

@@ -2,6 +2,8 @@
 
 #include "Palette.h"
 #include "Theme.h"
+#include "timeline/DrawListPaint.h"
+#include "timeline/TimelineLayout.h"
 #include "timeline/TimelinePalette.h"
 #include "TraceSet.h"
 #include "cost/Collective.h"
@@ -58,17 +60,37 @@ void TraceTimelineView::setShowCpu(bool show)
 void TraceTimelineView::rebuild()
 {
     m_rows.clear();
-    m_rowY.clear();
     m_hover = {};
     if (m_traces && m_overlay) m_rows = buildTraceRows(m_traces->ranks, *m_overlay, m_predicted.get(), m_showCpu);
-    double y = 0;
-    for (const TraceRow& r : m_rows) {
-        if (r.firstOfRank) y += 8;
-        m_rowY.push_back(y);
-        y += rowHeight(r) + 1;
-    }
+    m_lanes = traceRowLanes(m_rows);
+    m_index = LaneIndex(lanes());
+    m_layoutValid = false;
     updateScroll();
     update();
+}
+
+TraceLanes TraceTimelineView::lanes() const
+{
+    return TraceLanes { m_rows, m_traces ? &m_traces->ranks : nullptr, m_predicted.get(), m_metrics };
+}
+
+void TraceTimelineView::layoutNow()
+{
+    const QRect area = timeArea();
+    m_viewport.widthPx = std::max(1, area.width());
+    const QFontMetricsF fm(font());
+    m_metrics.scrollY = m_scroll->value();
+    m_metrics.viewHeight = area.height();
+    m_metrics.minSpanPx = 2;
+    m_metrics.charWidth = fm.averageCharWidth();
+    m_metrics.labelPadding = 3;
+    m_metrics.minLabelHeight = 12;
+    if (m_layoutValid && m_viewport == m_laidOutViewport && m_metrics == m_laidOutMetrics) return;
+    m_draw = engine::layoutLanes(lanes(), m_index, m_lanes, m_viewport, m_metrics);
+    m_laidOutViewport = m_viewport;
+    m_laidOutMetrics = m_metrics;
+    m_layoutValid = true;
+    ++m_layoutCount;
 }
 
 void TraceTimelineView::zoomToFit()
@@ -85,27 +107,24 @@ void TraceTimelineView::zoomToFit()
     update();
 }
 
+void TraceTimelineView::setRange(double start, double end)
+{
+    if (!(end > start)) return;
+    m_viewport.start = start;
+    m_viewport.end = end;
+    m_viewport.widthPx = std::max(1, timeArea().width());
+    update();
+}
+
 QRect TraceTimelineView::timeArea() const
 {
     return QRect(kHeaderWidth, kAxisHeight, std::max(1, width() - kHeaderWidth - m_scroll->sizeHint().width()),
         std::max(1, height() - kAxisHeight));
 }
 
-double TraceTimelineView::rowHeight(const TraceRow& row) const
-{
-    switch (row.kind) {
-    case TraceRow::PredictedCompute: return 16;
-    case TraceRow::PredictedComm: return 10;
-    case TraceRow::Annotations: return 12;
-    case TraceRow::GpuStream: return 18;
-    case TraceRow::CpuThread: return 9;
-    }
-    return 12;
-}
-
 double TraceTimelineView::contentHeight() const
 {
-    return m_rows.empty() ? 0 : m_rowY.back() + rowHeight(m_rows.back()) + 4;
+    return m_lanes.empty() ? 0 : m_lanes.back().y + m_lanes.back().h + 4;
 }
 
 int TraceTimelineView::preferredHeight() const { return kAxisHeight + int(std::ceil(contentHeight())) + 8; }
@@ -139,7 +158,12 @@ QString TraceTimelineView::rowLabel(const TraceRow& row) const
 
 QColor TraceTimelineView::colorOf(const TraceItem& item)
 {
-    switch (item.color) {
+    return colorOf(item.color, item.kind);
+}
+
+QColor TraceTimelineView::colorOf(TraceColor color, SpanKind kind)
+{
+    switch (color) {
     case TraceColor::Compute: return Theme::pick(QColor(0x4A, 0x5D, 0x73), QColor(0x8A, 0xA0, 0xB8));
     case TraceColor::Memcpy: return palette::yellow();
     case TraceColor::Collective: return palette::bluishGreen();
@@ -147,7 +171,7 @@ QColor TraceTimelineView::colorOf(const TraceItem& item)
     case TraceColor::Cpu: return Theme::pick(QColor(0xB8, 0xB8, 0xB8), QColor(0x5C, 0x5C, 0x5C));
     case TraceColor::Annotation: return Theme::pick(QColor(0xC9, 0xC2, 0xD9), QColor(0x6A, 0x62, 0x80));
     case TraceColor::Predicted:
-    case TraceColor::Phase: return TimelinePalette::color(item.kind);
+    case TraceColor::Phase: return TimelinePalette::color(kind);
     }
     return palette::grey();
 }
@@ -157,7 +181,6 @@ void TraceTimelineView::paintEvent(QPaintEvent*)
     QPainter p(this);
     p.fillRect(rect(), Theme::background());
     const QRect area = timeArea();
-    m_viewport.widthPx = std::max(1, area.width());
     const QFontMetrics fm(font());
 
     if (m_rows.empty()) {
@@ -167,6 +190,7 @@ void TraceTimelineView::paintEvent(QPaintEvent*)
         return;
     }
 
+    layoutNow();
     // Axis: ms from the origin, grid lines through the lanes, the origin marked.
     double step = 0;
     const std::vector<double> ticks = axisTicks(m_viewport, 90, &step);
@@ -184,78 +208,32 @@ void TraceTimelineView::paintEvent(QPaintEvent*)
         p.drawText(QRectF(x - w / 2.0 - 2, 2, w + 4, kAxisHeight - 4), Qt::AlignCenter, label);
     }
 
-    const double scroll = m_scroll->value();
     p.save();
     p.setClipRect(QRect(0, area.top(), width(), area.height()));
-    const std::int64_t viewStart = std::llround(m_viewport.start * 1e9), viewEnd = std::llround(m_viewport.end * 1e9);
-    const double nsPerPx = (m_viewport.end - m_viewport.start) * 1e9 / double(m_viewport.widthPx);
-    const OpDelta* hoverOp = nullptr;
-    if (m_hover.row >= 0 && m_overlay) {
-        const TraceItem& it = m_rows[std::size_t(m_hover.row)].items[std::size_t(m_hover.item)];
-        if (it.match >= 0) hoverOp = &m_overlay->ops[std::size_t(it.match)];
-    }
-    for (std::size_t ri = 0; ri < m_rows.size(); ++ri) {
-        const TraceRow& row = m_rows[ri];
-        const double y = area.top() + m_rowY[ri] - scroll, h = rowHeight(row);
-        if (y + h < area.top() || y > area.bottom()) continue;
-        if (row.firstOfRank && ri > 0) {
+    // Lane backgrounds (predicted rows on the page's background, measured ones on a surface), rank separators.
+    for (const LaneItem& lane : m_draw.lanes) {
+        const double y = area.top() + lane.y;
+        if (lane.firstOfRank && lane.lane > 0) {
             p.setPen(Theme::separator());
             p.drawLine(QLineF(0, y - 4.5, width(), y - 4.5));
         }
-        const bool ghost = row.kind == TraceRow::PredictedCompute || row.kind == TraceRow::PredictedComm;
-        p.fillRect(QRectF(area.left(), y, area.width(), h), ghost ? Theme::background() : Theme::surface());
-        // Items in view, narrow neighbours of one colour merged into one pixel-wide bar.
-        auto first = std::lower_bound(row.items.begin(), row.items.end(), viewStart - row.maxDuration,
-            [](const TraceItem& it, std::int64_t t) { return it.start < t; });
-        QRectF pending;
-        QColor pendingColor;
-        auto flush = [&] {
-            if (pending.isNull()) return;
-            if (ghost) {
-                QColor fill = pendingColor;
-                fill.setAlpha(90);
-                p.fillRect(pending, fill);
-                p.setPen(QPen(pendingColor, 1));
-                p.drawRect(pending.adjusted(0.5, 0.5, -0.5, -0.5));
-            } else {
-                p.fillRect(pending, pendingColor);
-            }
-            pending = QRectF();
-        };
-        for (auto it = first; it != row.items.end() && it->start <= viewEnd; ++it) {
-            if (it->end < viewStart) continue;
-            const double x0 = area.left() + double(it->start - viewStart) / nsPerPx;
-            const double x1 = area.left() + double(it->end - viewStart) / nsPerPx;
-            const QColor c = colorOf(*it);
-            const QRectF r(std::max(x0, double(area.left()) - 1), y, std::max(1.0, std::min(x1, double(area.right()) + 1) - std::max(x0, double(area.left()) - 1)), h);
-            if (!pending.isNull() && c == pendingColor && r.left() <= pending.right() + 0.5 && x1 - x0 < 2) {
-                pending.setRight(std::max(pending.right(), r.right()));
-                continue;
-            }
-            flush();
-            pending = r;
-            pendingColor = c;
-            // Wide enough for a label: the action or kernel name.
-            if (x1 - x0 > 40 && !ghost && h >= 12 && m_traces) {
-                flush();
-                const MeasuredRank& rank = m_traces->ranks[row.rankIndex];
-                const QString name = QString::fromUtf8(rank.nameOf(rank.eventList[it->index]));
-                p.setPen(Theme::textOn(c));
-                p.drawText(r.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(name, Qt::ElideRight, int(r.width()) - 6));
-            } else if (x1 - x0 > 28 && ghost && h >= 14 && m_predicted) {
-                flush();
-                const std::string action = pipelineActionText(m_predicted->spans[it->index]);
-                p.setPen(Theme::text());
-                if (!action.empty()) p.drawText(r, Qt::AlignCenter, fm.elidedText(QString::fromStdString(action), Qt::ElideRight, int(r.width()) - 4));
-            }
-        }
-        flush();
-        if (hoverOp && ghost && row.overlayRank == hoverOp->overlayRank) {
-            const std::int64_t s = hoverOp->predictedStartNs, e = s + hoverOp->predictedNs;
-            const QRectF r(area.left() + double(s - viewStart) / nsPerPx, y, double(e - s) / nsPerPx, h);
+        p.fillRect(QRectF(area.left(), y, area.width(), lane.h), m_rows[lane.lane].ghost() ? Theme::background() : Theme::surface());
+    }
+    paintItems(p, area);
+    // The predicted span of the hovered PP: action, outlined on its rank's predicted rows.
+    if (m_hover.row >= 0 && m_overlay) {
+        const TraceItem& it = m_rows[std::size_t(m_hover.row)].items[std::size_t(m_hover.item)];
+        if (it.match >= 0) {
+            const OpDelta& op = m_overlay->ops[std::size_t(it.match)];
+            const double x0 = m_viewport.toX(double(op.predictedStartNs) * 1e-9);
+            const double x1 = m_viewport.toX(double(op.predictedStartNs + op.predictedNs) * 1e-9);
             p.setPen(QPen(Theme::outline(), 2));
             p.setBrush(Qt::NoBrush);
-            p.drawRect(r);
+            for (const LaneItem& lane : m_draw.lanes) {
+                const TraceRow& row = m_rows[lane.lane];
+                if (row.ghost() && row.overlayRank == op.overlayRank)
+                    p.drawRect(QRectF(area.left() + x0, area.top() + lane.y, x1 - x0, lane.h));
+            }
         }
     }
     // The origin: where the aligned step starts on both sides.
@@ -269,10 +247,9 @@ void TraceTimelineView::paintEvent(QPaintEvent*)
     // Row headers: rank and pipeline rank on a rank's first row, then what each row is.
     p.fillRect(QRect(0, area.top(), kHeaderWidth - 4, area.height()), Theme::background());
     p.setClipRect(QRect(0, area.top(), kHeaderWidth, area.height()));
-    for (std::size_t ri = 0; ri < m_rows.size(); ++ri) {
-        const TraceRow& row = m_rows[ri];
-        const double y = area.top() + m_rowY[ri] - scroll, h = rowHeight(row);
-        if (y + h < area.top() || y > area.bottom()) continue;
+    for (const LaneItem& lane : m_draw.lanes) {
+        const TraceRow& row = m_rows[lane.lane];
+        const double y = area.top() + lane.y, h = lane.h;
         QString label = rowLabel(row);
         if (row.firstOfRank && m_overlay) {
             const OverlayRank& o = m_overlay->ranks[row.overlayRank];
@@ -296,31 +273,72 @@ void TraceTimelineView::paintEvent(QPaintEvent*)
     }
 }
 
+void TraceTimelineView::paintItems(QPainter& p, const QRect& area)
+{
+    p.save();
+    p.translate(area.topLeft());
+    p.setClipRect(QRect(0, 0, area.width(), area.height()));
+    p.setPen(Qt::NoPen);
+    // Batched by colour: measured items filled, predicted ones (ghosts) translucent and outlined.
+    for (auto& bucket : m_buckets) bucket.clear();
+    auto bucketOf = [](std::uint8_t style, SpanKind kind, std::uint8_t flags) {
+        return ((std::size_t(style) % 16) * 16 + std::size_t(kind) % 16) * 2 + ((flags & DrawGhost) ? 1 : 0);
+    };
+    for (const DrawRect& r : m_draw.rects) m_buckets[bucketOf(r.style, r.kind, r.flags)].push_back(insetRect(r.x, r.y, r.w, r.h));
+    QVector<QRectF> folds;
+    for (const FoldedBlock& b : m_draw.folds) {
+        const FoldRects f = foldRects(b);
+        m_buckets[bucketOf(b.style, b.kind, b.flags)].push_back(f.top);
+        m_buckets[bucketOf(b.style2, b.kind2, b.flags)].push_back(f.bottom);
+        if (!(b.flags & DrawGhost)) folds.push_back(f.full);
+    }
+    for (std::size_t k = 0; k < m_buckets.size(); ++k) {
+        QVector<QRectF>& rects = m_buckets[k];
+        if (rects.isEmpty()) continue;
+        const QColor c = colorOf(TraceColor(k / 32), SpanKind(k / 2 % 16));
+        if (k % 2 == 0) {
+            p.setBrush(c);
+            p.drawRects(rects.constData(), int(rects.size()));
+            continue;
+        }
+        QColor fill = c;
+        fill.setAlpha(90);
+        p.setBrush(fill);
+        p.drawRects(rects.constData(), int(rects.size()));
+        for (QRectF& r : rects) r.adjust(0.5, 0.5, -0.5, -0.5);
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(c, 1));
+        p.drawRects(rects.constData(), int(rects.size()));
+        p.setPen(Qt::NoPen);
+    }
+    // Folded blocks get a dotted texture: many items, not one long one.
+    if (!folds.isEmpty()) {
+        p.setBrush(QBrush(Theme::pick(QColor(255, 255, 255, 150), QColor(0, 0, 0, 110)), Qt::Dense6Pattern));
+        p.drawRects(folds.constData(), int(folds.size()));
+    }
+    // Names where they fit (the engine cut them by the average character width; long ones are elided exactly).
+    const QFontMetricsF fm(font());
+    for (const LabelItem& l : m_draw.labels) {
+        const bool ghost = l.flags & DrawGhost;
+        const QRectF r(l.x + m_metrics.labelPadding, l.y, l.w - 2 * m_metrics.labelPadding, l.h);
+        QString text = QString::fromUtf8(l.text.data(), qsizetype(l.text.size()));
+        if (fm.horizontalAdvance(text) > r.width()) text = fm.elidedText(text, Qt::ElideRight, r.width());
+        if (text.isEmpty()) continue;
+        p.setPen(ghost ? Theme::text() : Theme::textOn(colorOf(TraceColor(l.style), l.kind)));
+        p.drawText(r, Qt::AlignVCenter | (ghost ? Qt::AlignHCenter : Qt::AlignLeft), text);
+    }
+    p.restore();
+}
+
 TraceTimelineView::Hit TraceTimelineView::hitAt(QPoint pos) const
 {
     const QRect area = timeArea();
-    if (!area.contains(pos)) return {};
-    const double y = pos.y() - area.top() + m_scroll->value();
-    for (std::size_t ri = 0; ri < m_rows.size(); ++ri) {
-        if (y < m_rowY[ri] || y > m_rowY[ri] + rowHeight(m_rows[ri])) continue;
-        const TraceRow& row = m_rows[ri];
-        const double nsPerPx = (m_viewport.end - m_viewport.start) * 1e9 / double(m_viewport.widthPx);
-        const std::int64_t t = std::llround(m_viewport.start * 1e9 + double(pos.x() - area.left()) * nsPerPx);
-        const std::int64_t tol = std::llround(2 * nsPerPx);
-        Hit best;
-        std::int64_t bestDistance = tol + 1;
-        auto it = std::lower_bound(row.items.begin(), row.items.end(), t - tol - row.maxDuration,
-            [](const TraceItem& a, std::int64_t v) { return a.start < v; });
-        for (; it != row.items.end() && it->start <= t + tol; ++it) {
-            const std::int64_t d = t < it->start ? it->start - t : (t > it->end ? t - it->end : 0);
-            if (d < bestDistance || (d == 0 && bestDistance == 0)) {
-                bestDistance = d;
-                best = { int(ri), int(it - row.items.begin()) };
-            }
-        }
-        return best;
-    }
-    return {};
+    if (!area.contains(pos) || m_viewport.widthPx <= 0) return {};
+    const long long row = laneAt(m_lanes, pos.y() - area.top() + m_scroll->value());
+    if (row < 0) return {};
+    const long long item = engine::hitLane(lanes(), m_index, std::size_t(row), m_viewport.toTime(pos.x() - area.left()),
+        2 * m_viewport.secondsPerPixel());
+    return item < 0 ? Hit {} : Hit { int(row), int(item) };
 }
 
 QString TraceTimelineView::describeAt(QPoint pos) const
