@@ -54,14 +54,17 @@ QString secondsTip(double s)
     return SummaryPage::tr("%1 s").arg(exactNumber(s));
 }
 
-QString kindName(const std::string& kind)
+QString kindName(GroupKind kind)
 {
-    if (kind == "tp") return SummaryPage::tr("Tensor parallel (TP)");
-    if (kind == "pp") return SummaryPage::tr("Pipeline parallel (PP)");
-    if (kind == "dp") return SummaryPage::tr("Data parallel (DP)");
-    if (kind == "cp") return SummaryPage::tr("Context parallel (CP)");
-    if (kind == "ep") return SummaryPage::tr("Expert parallel (EP)");
-    return fromStd(kind);
+    switch (kind) {
+    case GroupKind::TP: return SummaryPage::tr("Tensor parallel (TP)");
+    case GroupKind::PP: return SummaryPage::tr("Pipeline parallel (PP)");
+    case GroupKind::DPCP: return SummaryPage::tr("Data parallel (DP)");
+    case GroupKind::CP: return SummaryPage::tr("Context parallel (CP)");
+    case GroupKind::EP: return SummaryPage::tr("Expert parallel (EP)");
+    case GroupKind::ExpertDP: return SummaryPage::tr("Expert data parallel (EDP)");
+    }
+    return fromStd(std::string(toString(kind)));
 }
 
 class RowBuilder {

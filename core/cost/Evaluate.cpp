@@ -879,7 +879,7 @@ struct Figure {
 
 // The one place a communication group is assembled: where it sits, what runs on it, the bytes each GPU sends
 // per step, the time its operations take and the part on the critical path, recorded side by side.
-void addGroup(Prediction& out, Explainer* ex, const char* kind, int size, const GroupPlacement& where, double link,
+void addGroup(Prediction& out, Explainer* ex, GroupKind kind, int size, const GroupPlacement& where, double link,
     std::string collective, std::string algorithm, const Figure& bytes, const Figure& seconds, const Figure& exposed,
     const char* bytesSource)
 {
@@ -899,7 +899,7 @@ void addGroup(Prediction& out, Explainer* ex, const char* kind, int size, const 
         const std::string base = "comm.groups." + std::to_string(out.comm.size()) + ".";
         ex->add({ base + "bytesPerStep", gr.bytesPerStep, "bytes", bytes.term.formula, bytes.term.inputs,
             std::string(sources::kNcclTests) + "; " + bytesSource, bytes.children,
-            "Bytes one GPU sends per step on its " + std::string(kind) + " group of n = " + std::to_string(size)
+            "Bytes one GPU sends per step on its " + std::string(toString(kind)) + " group of n = " + std::to_string(size)
                 + ". Ring volumes: all-reduce sends 2(n-1)/n of the buffer, all-gather, reduce-scatter and all-to-all "
                   "(n-1)/n. " + bytes.note });
         ex->add({ base + "seconds", gr.seconds, "seconds", seconds.term.formula, seconds.term.inputs, sources::kAlphaBeta,
@@ -928,13 +928,14 @@ void commStage(const Inputs& in, const LayerTimes& lt, const StepTerms& step, Pr
     const double layersB = in.shapes[std::size_t(step.rb)].layersPerMicrobatch;
     const double calls = T.recompute == Recompute::Full ? 6.0 : 4.0; // per layer: 2 forward, 2 backward (+2 recompute)
     const StageTime& bt = out.stageTimes[std::size_t(step.rb)];
+    out.comm.reserve(5);
     auto base = [&] { return "comm.groups." + std::to_string(out.comm.size()) + "."; };
     auto with = [](FormulaInputs a, const FormulaInputs& b) {
         a.insert(a.end(), b.begin(), b.end());
         return a;
     };
     // tp and ep: one collective `calls` times in every layer of every microbatch, between two GEMMs (not overlapped).
-    auto perLayerGroup = [&](const char* kind, int n, const GroupPlacement& where, Collective c, int topK, double perCall,
+    auto perLayerGroup = [&](GroupKind kind, int n, const GroupPlacement& where, Collective c, int topK, double perCall,
                              const char* collective, const char* field, const char* exposedNote) {
         const double buffer = topK > 0 ? e * b * sl * topK * h : e * b * sl * h;
         Figure bytes { md * layersB * calls * ringBytesPerRank(c, n, buffer), {}, {}, {} };
@@ -961,7 +962,7 @@ void commStage(const Inputs& in, const LayerTimes& lt, const StepTerms& step, Pr
     };
 
     if (t > 1)
-        perLayerGroup("tp", t, layout.tp, Collective::AllReduce, 0, lt.tpAR, P.sp ? "AllGather+ReduceScatter" : "AllReduce",
+        perLayerGroup(GroupKind::TP, t, layout.tp, Collective::AllReduce, 0, lt.tpAR, P.sp ? "AllGather+ReduceScatter" : "AllReduce",
             "allReduce", "Not overlapped: each all-reduce sits between two GEMMs.");
     if (cp > 1) {
         const LinkSpec& link = layout.cp.crossesNodes ? C.interNode : C.intraNode;
@@ -987,11 +988,11 @@ void commStage(const Inputs& in, const LayerTimes& lt, const StepTerms& step, Pr
             exposed.note = "The sends overlap the attention of the block in hand (attn FLOPs at rate = peak*eff); "
                            "what does not fit is exposed.";
         }
-        addGroup(out, ex, "cp", cp, layout.cp, slowestLink(layout.cp, C), "SendRecv (ring attention K/V)", "ring p2p",
+        addGroup(out, ex, GroupKind::CP, cp, layout.cp, slowestLink(layout.cp, C), "SendRecv (ring attention K/V)", "ring p2p",
             bytes, seconds, exposed, sources::kMegatronFlops);
     }
     if (ep > 1 && in.M.isMoe())
-        perLayerGroup("ep", ep, layout.ep, Collective::AllToAll, in.M.moe.topK, lt.epA2A, "AllToAll", "allToAll",
+        perLayerGroup(GroupKind::EP, ep, layout.ep, Collective::AllToAll, in.M.moe.topK, lt.epA2A, "AllToAll", "allToAll",
             "Not overlapped: dispatch and combine sit between the router and the experts.");
     if (p > 1) {
         Figure bytes { md * 2.0 * v * lt.ppBytes, {}, {}, {} };
@@ -1010,7 +1011,7 @@ void commStage(const Inputs& in, const LayerTimes& lt, const StepTerms& step, Pr
             seconds.note = note;
             exposed.term = { "seconds", { { "seconds", seconds.value } } };
         }
-        addGroup(out, ex, "pp", p, layout.pp, lt.ppLink->bandwidth, "SendRecv", "p2p", bytes, seconds, exposed,
+        addGroup(out, ex, GroupKind::PP, p, layout.pp, lt.ppLink->bandwidth, "SendRecv", "p2p", bytes, seconds, exposed,
             sources::kMegatronFlops);
     }
     if (in.dpcp > 1) {
@@ -1095,14 +1096,10 @@ void commStage(const Inputs& in, const LayerTimes& lt, const StepTerms& step, Pr
                 + "'s forward and backward of one microbatch. Gradient reduction overlaps the backward of the last "
                   "microbatch when overlapGradReduce is on; ZeRO-2/3's per-microbatch traffic hides behind F + B.";
         }
-        addGroup(out, ex, "dp", in.dpcp, layout.dpCp, slowestLink(layout.dpCp, C), collective, algorithmName(layout.dpCp),
+        addGroup(out, ex, GroupKind::DPCP, in.dpcp, layout.dpCp, slowestLink(layout.dpCp, C), collective, algorithmName(layout.dpCp),
             bytes, seconds, exposed, sources::kZeroComm);
     }
-    for (const CommGroup& gr : out.comm)
-        if (gr.crossesNodes && (gr.kind == "tp" || gr.kind == "cp" || gr.kind == "ep"))
-            out.warnings.push_back("parallel." + gr.kind + ": the " + gr.kind + " group spans "
-                + std::to_string(gr.nodesSpanned) + " nodes under the order " + P.order
-                + "; its per-layer collectives run over the inter-node network");
+    // Groups across nodes are warned about by validate(), from the same RankLayout.
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "GroupKind.h"
 #include "util/Result.h"
 
 namespace planscope {
@@ -68,7 +69,7 @@ struct OpCosts {
 };
 
 struct CommGroup {
-    std::string kind;                    // dp, tp, pp, cp, ep
+    GroupKind kind = GroupKind::DPCP;    // printed as dp, tp, pp, cp, ep (toString)
     int size = 1;
     bool crossesNodes = false;
     int nodesSpanned = 1;

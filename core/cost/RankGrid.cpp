@@ -4,25 +4,6 @@
 
 namespace planscope {
 
-std::string_view toString(GroupKind kind)
-{
-    switch (kind) {
-    case GroupKind::TP:
-        return "tp";
-    case GroupKind::CP:
-        return "cp";
-    case GroupKind::DPCP:
-        return "dp";
-    case GroupKind::PP:
-        return "pp";
-    case GroupKind::EP:
-        return "ep";
-    case GroupKind::ExpertDP:
-        return "edp";
-    }
-    return "?";
-}
-
 RankGrid::RankGrid(const Plan& plan)
     : m_layout(rankLayout(plan))
 {
@@ -33,36 +14,16 @@ RankGrid::RankGrid(const Plan& plan)
     m_cp = std::max(1, p.cp);
     m_dp = std::max(1, p.dp);
     m_pp = std::max(1, p.pp);
-    const int dpcp = m_dp * m_cp;
-    m_ep = p.ep > 0 && dpcp % p.ep == 0 ? p.ep : 1;
+    m_ep = m_layout.epDegree;
     m_gpus = 1LL * m_tp * m_cp * m_dp * m_pp;
     m_gpusPerNode
         = plan.cluster.gpusPerNode > 0 ? plan.cluster.gpusPerNode : int(std::min(m_gpus, 1LL << 30));
-    // Strides from the order, first name fastest; ep is not a dense dimension (RankLayout does the same).
-    int stride = 1;
-    for (Dim d : m_order) {
-        switch (d) {
-        case Dim::TP:
-            m_strideTp = stride;
-            stride *= m_tp;
-            break;
-        case Dim::CP:
-            m_strideCp = stride;
-            stride *= m_cp;
-            break;
-        case Dim::DP:
-            m_strideDp = stride;
-            stride *= m_dp;
-            break;
-        case Dim::PP:
-            m_stridePp = stride;
-            stride *= m_pp;
-            break;
-        case Dim::EP:
-            break;
-        }
-    }
-    m_cpFasterThanDp = m_strideCp <= m_strideDp;
+    // Strides from the order, first name fastest (RankLayout's).
+    m_strideTp = m_layout.strideTp;
+    m_strideCp = m_layout.strideCp;
+    m_strideDp = m_layout.strideDp;
+    m_stridePp = m_layout.stridePp;
+    m_cpFasterThanDp = m_layout.cpFasterThanDp;
 }
 
 int RankGrid::size(GroupKind kind) const
@@ -182,29 +143,6 @@ GroupPlacement RankGrid::placement(GroupKind kind, int rank) const
     GroupPlacement g = placeRanks(std::vector<long>(ranks.begin(), ranks.end()), m_gpusPerNode);
     g.stride = ranks.size() > 1 ? ranks[1] - ranks[0] : 1;
     return g;
-}
-
-int RankGrid::maxNodesSpanned(GroupKind kind) const
-{
-    if (size(kind) <= 1) return 1;
-    int most = 1;
-    // Every group once: visit the ranks that are index 0 of their group.
-    for (long long r = 0; r < m_gpus; ++r) {
-        if (indexInGroup(kind, int(r)) != 0) continue;
-        int nodes = 0, node = -1;
-        for (int m : members(kind, int(r))) // ascending
-            if (m / m_gpusPerNode != node) {
-                node = m / m_gpusPerNode;
-                ++nodes;
-            }
-        most = std::max(most, nodes);
-    }
-    return most;
-}
-
-bool RankGrid::anyGroupCrossesNodes(GroupKind kind) const
-{
-    return maxNodesSpanned(kind) > 1;
 }
 
 } // namespace planscope

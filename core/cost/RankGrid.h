@@ -1,6 +1,7 @@
 // Every global rank of a plan: its coordinates along each parallel dimension, its node and GPU on the node,
 // and the members of each group it belongs to. The same mapping as RankLayout (the rank order, first name
-// fastest; ep carved out of the fastest part of dp*cp), but for any rank, not only rank 0's groups.
+// fastest; ep carved out of the fastest part of dp*cp), whose strides it uses, for any rank; node crossing
+// per kind is RankLayout's (the worst group of every kind), the one rule the cost model also uses.
 // Coordinates are arithmetic (O(1) per rank) and members are generated on demand for one rank, so a
 // 16K-GPU plan costs nothing until a view asks about a GPU.
 #pragma once
@@ -13,20 +14,6 @@
 #include <vector>
 
 namespace planscope {
-
-enum class GroupKind {
-    TP, // tensor parallel
-    CP, // context parallel
-    DPCP, // data parallel x context parallel: gradient reduction and ZeRO sharding
-    PP, // one pipeline: the ranks holding stage 0 .. p-1 of one replica
-    EP, // expert parallel (carved out of dp*cp)
-    ExpertDP, // expert data parallel: the replicas of one expert shard
-};
-inline constexpr std::array<GroupKind, 6> kGroupKinds { GroupKind::TP, GroupKind::CP, GroupKind::DPCP,
-    GroupKind::PP, GroupKind::EP, GroupKind::ExpertDP };
-
-// "tp", "cp", "dp" (dp*cp, as the prediction's CommGroup.kind names it), "pp", "ep", "edp".
-std::string_view toString(GroupKind kind);
 
 struct RankCoords {
     int rank = 0;
@@ -65,12 +52,14 @@ public:
     int indexInGroup(GroupKind kind, int rank) const;
     // The members of the group of `kind` holding `rank`, in group order (index 0 first); ranks ascend.
     std::vector<int> members(GroupKind kind, int rank) const;
-    // Where the group of `kind` holding `rank` sits, counted from its members (RankLayout counts rank 0's).
+    // Where the group of `kind` holding `rank` sits, counted from its members.
     GroupPlacement placement(GroupKind kind, int rank = 0) const;
-    // True when some group of `kind` spans more than one node (every group is checked, O(gpus)).
-    bool anyGroupCrossesNodes(GroupKind kind) const;
+    // The worst group of `kind` (RankLayout: every group looked at): what the cost model and validation use.
+    const GroupPlacement& worstPlacement(GroupKind kind) const { return m_layout.of(kind); }
+    // True when some group of `kind` spans more than one node.
+    bool anyGroupCrossesNodes(GroupKind kind) const { return m_layout.of(kind).crossesNodes; }
     // The largest number of nodes one group of `kind` spans.
-    int maxNodesSpanned(GroupKind kind) const;
+    int maxNodesSpanned(GroupKind kind) const { return m_layout.of(kind).nodesSpanned; }
 
 private:
     int dpcpIndex(int dp, int cp) const;

@@ -1,8 +1,15 @@
-// Where the members of a parallel group sit, from the rank order (Megatron's default tp-cp-ep-dp-pp: the
+// Where the members of the parallel groups sit, from the rank order (Megatron's default tp-cp-ep-dp-pp: the
 // first name varies fastest). Dense layers use the order without ep; expert layers carve ep out of the
-// data-parallel ranks, as Megatron's expert rank generator does.
+// data-parallel ranks (dp*cp, the faster of the two first), as Megatron's expert rank generator does.
+//
+// One rule for node crossing, used by the cost model, the GPU grid (RankGrid), the communication view and
+// validation: for each kind, every group of that kind is looked at and the worst one is reported (the most
+// nodes spanned; among those, the fewest members on its fullest node). A group is base + offsets, where the
+// offsets are the same for every group of a kind and only base % gpusPerNode decides where a node boundary
+// falls, so each kind costs at most gpusPerNode passes over one group, not one pass over every rank.
 #pragma once
 
+#include "GroupKind.h"
 #include "spec/Plan.h"
 
 #include <string>
@@ -16,14 +23,19 @@ struct GroupPlacement {
     int size = 1;
     int stride = 1;           // distance in ranks between neighbours of the innermost dim
     int nodesSpanned = 1;
-    int perNode = 1;          // members on one node (max over nodes)
+    int perNode = 1;          // members on one node (the fullest node)
     bool crossesNodes = false;
 };
 
 struct RankLayout {
     int strideTp = 1, strideCp = 1, strideDp = 1, stridePp = 1;
+    bool cpFasterThanDp = true; // which of cp and dp varies faster inside the combined dp*cp index
+    int epDegree = 1;           // the plan's ep, or 1 when it does not divide dp*cp
+    // The worst group of each kind (see above).
     GroupPlacement tp, cp, dpCp, pp, ep, expertDp;
-    bool ppNeighboursCrossNodes = false; // some stage boundary (rank 0's pipeline) crosses a node
+    bool ppNeighboursCrossNodes = false; // some stage boundary of some pipeline crosses a node
+
+    const GroupPlacement& of(GroupKind kind) const;
 };
 
 // Parses "tp-cp-ep-dp-pp"-style orders; false and a message when a name is missing, repeated or unknown.

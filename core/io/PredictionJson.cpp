@@ -65,7 +65,7 @@ json predictionToJson(const Prediction& p)
         { "stages", times } };
     json groups = json::array();
     for (const CommGroup& g : p.comm)
-        groups.push_back({ { "kind", g.kind }, { "size", g.size }, { "crossesNodes", g.crossesNodes },
+        groups.push_back({ { "kind", std::string(toString(g.kind)) }, { "size", g.size }, { "crossesNodes", g.crossesNodes },
             { "nodesSpanned", g.nodesSpanned }, { "perNode", g.perNode }, { "collective", g.collective },
             { "algorithm", g.algorithm }, { "linkBandwidth", g.linkBandwidth }, { "bytesPerStep", g.bytesPerStep },
             { "seconds", g.seconds }, { "exposedSeconds", g.exposedSeconds } });

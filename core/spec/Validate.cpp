@@ -73,9 +73,6 @@ Issues validate(const Plan& plan)
     const std::int64_t ffn = m.isMoe() ? m.moe.expertFfnHidden : m.ffnHidden;
     if (ffn > 0 && ffn % p.tp != 0)
         c.error("parallel.tp", "tp " + str(p.tp) + " does not divide the FFN hidden size " + str(ffn));
-    if (p.tp > cl.gpusPerNode)
-        c.warning("parallel.tp", "tp " + str(p.tp) + " is larger than a node (" + str(cl.gpusPerNode)
-                + " GPUs): every layer's all-reduces cross the inter-node network");
     if (m.vocab > 0 && m.vocab % (128LL * p.tp) != 0)
         c.warning("model.vocab", "Megatron pads the vocabulary to a multiple of 128*tp = " + str(128LL * p.tp)
                 + "; the model counts " + str(m.vocab) + " as given");
@@ -103,6 +100,22 @@ Issues validate(const Plan& plan)
     std::vector<Dim> dims;
     std::string message;
     if (!parseOrder(p.order, dims, message)) c.error("parallel.order", "\"" + p.order + "\": " + message);
+
+    // Groups whose collectives run inside every layer, judged by RankLayout's one rule: any group of the kind
+    // that spans nodes (tp 3 on 8-GPU nodes keeps rank 0's group {0, 1, 2} inside a node, but {6, 7, 8} crosses).
+    if (product == cl.gpus()) {
+        const RankLayout layout = rankLayout(plan);
+        for (GroupKind kind : { GroupKind::TP, GroupKind::CP, GroupKind::EP }) {
+            const GroupPlacement& g = layout.of(kind);
+            if (!g.crossesNodes || (kind == GroupKind::EP && !m.isMoe())) continue;
+            const std::string name(toString(kind));
+            c.warning("parallel." + name, name + " " + str(g.size)
+                    + (g.size > cl.gpusPerNode ? " is larger than a node (" + str(cl.gpusPerNode) + " GPUs)"
+                                               : " does not fit the " + str(cl.gpusPerNode) + "-GPU nodes")
+                    + ": some " + name + " group spans " + str(g.nodesSpanned) + " nodes under the order " + p.order
+                    + "; its per-layer collectives run over the inter-node network");
+        }
+    }
 
     // Pipeline split.
     const int chunks = plan.chunksPerRank();

@@ -624,7 +624,7 @@ private slots:
         QCOMPARE(before.comm.size(), after.comm.size());
         double commBefore = 0, commAfter = 0;
         for (std::size_t i = 0; i < before.comm.size(); ++i) {
-            QVERIFY2(after.comm[i].seconds >= before.comm[i].seconds, before.comm[i].kind.c_str());
+            QVERIFY2(after.comm[i].seconds >= before.comm[i].seconds, toString(before.comm[i].kind).data());
             commBefore += before.comm[i].seconds;
             commAfter += after.comm[i].seconds;
         }

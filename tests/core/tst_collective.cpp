@@ -280,9 +280,9 @@ private slots:
         const CommGroup* tp = nullptr;
         const CommGroup* pp = nullptr;
         for (const CommGroup& g : pr.comm) {
-            if (g.kind == "dp") dp = &g;
-            if (g.kind == "tp") tp = &g;
-            if (g.kind == "pp") pp = &g;
+            if (g.kind == GroupKind::DPCP) dp = &g;
+            if (g.kind == GroupKind::TP) tp = &g;
+            if (g.kind == GroupKind::PP) pp = &g;
         }
         QVERIFY(dp && tp && pp);
         QCOMPARE(dp->size, 4);

@@ -169,7 +169,7 @@ private slots:
         QVERIFY(p.valid);
         bool found = false;
         for (const CommGroup& g : p.comm)
-            if (g.kind == "tp") {
+            if (g.kind == GroupKind::TP) {
                 found = true;
                 QVERIFY(g.crossesNodes);
                 QCOMPARE(g.nodesSpanned, 2);
@@ -187,14 +187,14 @@ private slots:
         const Prediction p = evaluate(test::planFromText(j.dump()));
         QVERIFY(p.valid);
         for (const CommGroup& g : p.comm) {
-            if (g.kind == "tp") QVERIFY(g.crossesNodes);
-            if (g.kind == "dp") QVERIFY(!g.crossesNodes);
+            if (g.kind == GroupKind::TP) QVERIFY(g.crossesNodes);
+            if (g.kind == GroupKind::DPCP) QVERIFY(!g.crossesNodes);
         }
         j["parallel"]["order"] = "tp-cp-ep-dp-pp";
         const Prediction q = evaluate(test::planFromText(j.dump()));
         for (const CommGroup& g : q.comm) {
-            if (g.kind == "tp") QVERIFY(!g.crossesNodes);
-            if (g.kind == "dp") QVERIFY(g.crossesNodes); // dp 8 x tp 2 = 16 ranks: two nodes
+            if (g.kind == GroupKind::TP) QVERIFY(!g.crossesNodes);
+            if (g.kind == GroupKind::DPCP) QVERIFY(g.crossesNodes); // dp 8 x tp 2 = 16 ranks: two nodes
         }
     }
 };

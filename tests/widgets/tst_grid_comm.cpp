@@ -192,7 +192,7 @@ private Q_SLOTS:
         // The prediction agrees: its TP group crosses nodes.
         bool tpCrosses = false;
         for (const CommGroup& g : doc.prediction()->comm)
-            if (g.kind == "tp") tpCrosses = g.crossesNodes;
+            if (g.kind == GroupKind::TP) tpCrosses = g.crossesNodes;
         QVERIFY(tpCrosses);
         // ... and the table writes it in red.
         CommView comm;

@@ -406,7 +406,7 @@ void CommView::fillTable()
             const QString crosses
                 = g.crossesNodes ? tr("yes (%1 nodes)").arg(g.nodesSpanned) : tr("no (inside one node)");
             QList<QTableWidgetItem*> items {
-                item(qs(g.kind).toUpper()),
+                item(qs(std::string(toString(g.kind))).toUpper()),
                 item(QString::number(g.size)),
                 item(crosses, tr("%1 GPUs of the group on the fullest node").arg(g.perNode)),
                 item(qs(g.collective)),

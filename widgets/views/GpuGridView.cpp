@@ -369,8 +369,10 @@ void GpuGridView::rebuild()
     const int perNode = m_grid.gpusPerNode();
     for (GroupKind kind : { GroupKind::TP, GroupKind::CP, GroupKind::EP }) {
         const int size = m_grid.size(kind);
-        if (size <= 1 || (kind == GroupKind::EP && !plan.model.isMoe())) continue;
-        int most = 1;
+        // Whether a group crosses, and how far, is RankLayout's rule (the cost model's and validation's);
+        // the loop below only finds which nodes and links to mark.
+        if (size <= 1 || (kind == GroupKind::EP && !plan.model.isMoe()) || !m_grid.anyGroupCrossesNodes(kind)) continue;
+        const int most = m_grid.maxNodesSpanned(kind);
         for (long long r = 0; r < m_grid.gpus(); ++r) {
             if (m_grid.indexInGroup(kind, int(r)) != 0) continue;
             int previous = -1, spanned = 0;
@@ -384,9 +386,7 @@ void GpuGridView::rebuild()
             if (spanned > 1)
                 for (int m : m_grid.members(kind, int(r)))
                     m_alarmNode[std::size_t(m / perNode)] = 1;
-            most = std::max(most, spanned);
         }
-        if (most <= 1) continue;
         if (kind == GroupKind::TP)
             m_warnings << tr("TP group of %1 spans %2 nodes: every layer's all-reduce crosses InfiniBand "
                              "(%3 GB/s per GPU per direction instead of %4 GB/s over NVLink)")
