@@ -149,7 +149,9 @@ std::string TraceLanes::label(std::size_t lane, std::size_t i, double widthPx) c
     const double columns = (widthPx - 2 * metrics.labelPadding) / metrics.charWidth;
     if (row.ghost()) {
         if (widthPx < 28 || !predicted || it.index >= predicted->spans.size()) return {};
-        return fitText(pipelineActionText(predicted->spans[it.index]), columns);
+        // An action ("0B10") is shown whole or not at all.
+        std::string action = pipelineActionText(predicted->spans[it.index]);
+        return textColumns(action) <= columns ? action : std::string();
     }
     if (widthPx < 40 || !ranks || row.rankIndex >= ranks->size()) return {};
     const MeasuredRank& rank = (*ranks)[row.rankIndex];

@@ -55,7 +55,8 @@ std::vector<TraceRow> buildTraceRows(const std::vector<MeasuredRank>& ranks, con
 
 // The rows as lanes of the timeline engine (LaneEngine.h), times in seconds from the overlay's origin. An item's
 // style is its TraceColor; predicted rows are ghosts (DrawGhost). Labels: a measured item 40 px wide or more
-// carries its event name (from ranks), cut to fit; a predicted one 28 px wide or more its PP action ("0F3").
+// carries its event name (from ranks), cut to fit; a predicted one 28 px wide or more its PP action ("0F3") when
+// it fits whole.
 struct TraceLanes {
     const std::vector<TraceRow>& rows;
     const std::vector<MeasuredRank>* ranks = nullptr;

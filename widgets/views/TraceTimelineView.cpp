@@ -28,6 +28,24 @@ constexpr int kAxisHeight = 24;
 
 QString ms(double seconds) { return QString::fromStdString(units::formatSeconds(seconds)); }
 QString signedMs(double seconds) { return QString::fromStdString(units::formatSignedSeconds(seconds)); }
+
+// An axis label as precise as the tick step: in the unit of the window's largest time (s, ms, us as
+// units::formatSeconds writes them), with the decimals the step needs, so ticks 100 us apart at 1.6 s read
+// 1.6312 s, 1.6313 s.
+QString axisLabel(double t, double step, double magnitude)
+{
+    double scale = 1;
+    QString unit = QStringLiteral("s");
+    if (magnitude < 1e-3) {
+        scale = 1e6;
+        unit = QStringLiteral("us");
+    } else if (magnitude < 1) {
+        scale = 1e3;
+        unit = QStringLiteral("ms");
+    }
+    const int decimals = std::clamp(int(std::ceil(-std::log10(step * scale) - 1e-9)), 0, 9);
+    return QStringLiteral("%1 %2").arg(t * scale, 0, 'f', decimals).arg(unit);
+}
 } // namespace
 
 TraceTimelineView::TraceTimelineView(QWidget* parent) : QWidget(parent), m_scroll(new QScrollBar(Qt::Vertical, this))
@@ -202,7 +220,8 @@ void TraceTimelineView::paintEvent(QPaintEvent*)
     p.setPen(Theme::text());
     for (double t : ticks) {
         const double x = area.left() + std::round(m_viewport.toX(t));
-        const QString label = ms(std::abs(t) < step * 1e-6 ? 0.0 : t); // no "-0.00 us" at the origin
+        const double magnitude = std::max(std::abs(m_viewport.start), std::abs(m_viewport.end));
+        const QString label = axisLabel(std::abs(t) < step * 1e-6 ? 0.0 : t, step, magnitude); // no "-0" at the origin
         const int w = fm.horizontalAdvance(label);
         if (x - w / 2 < area.left() || x + w / 2 > area.right()) continue;
         p.drawText(QRectF(x - w / 2.0 - 2, 2, w + 4, kAxisHeight - 4), Qt::AlignCenter, label);
@@ -285,12 +304,13 @@ void TraceTimelineView::paintItems(QPainter& p, const QRect& area)
         return ((std::size_t(style) % 16) * 16 + std::size_t(kind) % 16) * 2 + ((flags & DrawGhost) ? 1 : 0);
     };
     for (const DrawRect& r : m_draw.rects) m_buckets[bucketOf(r.style, r.kind, r.flags)].push_back(insetRect(r.x, r.y, r.w, r.h));
-    QVector<QRectF> folds;
-    for (const FoldedBlock& b : m_draw.folds) {
+    // Folded blocks at full height (a measured row has no idle hatching to fill the rest), the commonest colour
+    // over the second.
+    for (FoldedBlock b : m_draw.folds) {
+        b.busy = 1;
         const FoldRects f = foldRects(b);
         m_buckets[bucketOf(b.style, b.kind, b.flags)].push_back(f.top);
         m_buckets[bucketOf(b.style2, b.kind2, b.flags)].push_back(f.bottom);
-        if (!(b.flags & DrawGhost)) folds.push_back(f.full);
     }
     for (std::size_t k = 0; k < m_buckets.size(); ++k) {
         QVector<QRectF>& rects = m_buckets[k];
@@ -310,11 +330,6 @@ void TraceTimelineView::paintItems(QPainter& p, const QRect& area)
         p.setPen(QPen(c, 1));
         p.drawRects(rects.constData(), int(rects.size()));
         p.setPen(Qt::NoPen);
-    }
-    // Folded blocks get a dotted texture: many items, not one long one.
-    if (!folds.isEmpty()) {
-        p.setBrush(QBrush(Theme::pick(QColor(255, 255, 255, 150), QColor(0, 0, 0, 110)), Qt::Dense6Pattern));
-        p.drawRects(folds.constData(), int(folds.size()));
     }
     // Names where they fit (the engine cut them by the average character width; long ones are elided exactly).
     const QFontMetricsF fm(font());
