@@ -181,6 +181,18 @@ template <class Keep> std::size_t partitionIndex(std::size_t lo, std::size_t hi,
     return lo;
 }
 
+// The same from lo by galloping (lo + 1, 2, 4, ... then a binary search), for a boundary expected near lo: it
+// touches memory near lo only, where a plain binary search over a long range misses the cache at every step.
+template <class Keep> std::size_t gallopIndex(std::size_t lo, std::size_t hi, Keep&& keep)
+{
+    std::size_t step = 1, from = lo;
+    while (from + step < hi && keep(from + step)) {
+        lo = from + step + 1;
+        step *= 2;
+    }
+    return partitionIndex(lo, std::min(hi, from + step), keep);
+}
+
 // First item of the lane starting at or after t.
 template <class Source> std::size_t firstStartingAtOrAfter(const Source& s, std::size_t lane, double t)
 {
@@ -226,7 +238,7 @@ void foldRuns(const Source& s, const LaneIndex& index, std::size_t lane, std::si
         std::size_t j = i + 1;
         for (;;) {
             const double limit = end + minSeconds;
-            std::size_t k = partitionIndex(j, last, [&](std::size_t x) { return s.start(lane, x) < limit; });
+            std::size_t k = gallopIndex(j, last, [&](std::size_t x) { return s.start(lane, x) < limit; });
             if (k == j) break;
             // An item of [j, k) reaching past limit + minSeconds started before limit, so it is wide: stop there.
             const double far = std::max(before, limit + minSeconds);
@@ -286,13 +298,14 @@ public:
 
     void emitFold(std::size_t lane, std::size_t first, std::size_t last, double start, double end, const LaneItem& row)
     {
-        // The two (style, kind) pairs with the most time, from at most 16 evenly spaced runs of 4 consecutive
-        // items: bounded work per block, and runs rather than single items so a periodic order (F B F B, F I W)
-        // is not aliased into one kind.
-        constexpr std::size_t kKinds = 16, kKeys = 16 * kKinds;
-        std::array<double, kKeys> weight {};
+        // The two (style, kind) pairs with the most time, from at most 8 evenly spaced runs of 4 consecutive items:
+        // bounded work per block (the runs are far apart in memory), and runs rather than single items so a
+        // periodic order (F B F B, F I W) is not aliased into one kind. Equal weights go to the smaller key.
+        constexpr std::size_t kKinds = 16;
+        std::array<std::pair<std::size_t, double>, 32> weight {}; // (key, seconds), keys as met
+        std::size_t keys = 0;
         const std::size_t count = last - first;
-        const std::size_t runs = std::min<std::size_t>((count + 3) / 4, 16);
+        const std::size_t runs = std::min<std::size_t>((count + 3) / 4, 8);
         double sampledSeconds = 0;
         std::size_t sampled = 0;
         for (std::size_t k = 0; k < runs; ++k) {
@@ -300,17 +313,23 @@ public:
             for (std::size_t i = from; i < std::min(from + 4, last); ++i) {
                 const double d = s.end(lane, i) - s.start(lane, i);
                 const std::size_t key = (std::size_t(s.style(lane, i)) % 16) * kKinds + std::size_t(s.kind(lane, i)) % kKinds;
-                weight[key] += std::max(d, 1e-300);
+                std::size_t w = 0;
+                while (w < keys && weight[w].first != key) ++w;
+                if (w == keys) weight[keys++] = { key, 0.0 };
+                weight[w].second += std::max(d, 1e-300);
                 sampledSeconds += d;
                 ++sampled;
             }
         }
-        std::size_t top = 0, second = 0;
-        for (std::size_t k = 1; k < kKeys; ++k)
-            if (weight[k] > weight[top]) top = k;
-        second = top;
-        for (std::size_t k = 0; k < kKeys; ++k)
-            if (k != top && weight[k] > 0 && (second == top || weight[k] > weight[second])) second = k;
+        auto heavier = [&](std::size_t a, std::size_t b) {
+            return weight[a].second > weight[b].second || (weight[a].second == weight[b].second && weight[a].first < weight[b].first);
+        };
+        std::size_t top = 0;
+        for (std::size_t w = 1; w < keys; ++w)
+            if (heavier(w, top)) top = w;
+        std::size_t second = top;
+        for (std::size_t w = 0; w < keys; ++w)
+            if (w != top && (second == top || heavier(w, second))) second = w;
 
         FoldedBlock b;
         b.x = clipX(vp.toX(start));
@@ -318,10 +337,10 @@ public:
         b.y = row.y;
         b.h = row.h;
         b.count = std::uint32_t(count);
-        b.style = std::uint8_t(top / kKinds);
-        b.kind = SpanKind(top % kKinds);
-        b.style2 = std::uint8_t(second / kKinds);
-        b.kind2 = SpanKind(second % kKinds);
+        b.style = std::uint8_t(weight[top].first / kKinds);
+        b.kind = SpanKind(weight[top].first % kKinds);
+        b.style2 = std::uint8_t(weight[second].first / kKinds);
+        b.kind2 = SpanKind(weight[second].first % kKinds);
         b.firstSpan = first;
         b.lane = std::uint32_t(lane);
         b.stream = row.stream;
