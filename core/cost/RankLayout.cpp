@@ -260,7 +260,31 @@ GroupPlacement placeRanks(std::vector<long> ranks, int gpusPerNode)
     return g;
 }
 
+namespace {
+RankLayout computeLayout(const Plan& plan);
+}
+
 RankLayout rankLayout(const Plan& plan)
+{
+    // validate() and evaluate() both ask for the same plan's layout: keep the last one per thread.
+    struct Key {
+        int tp = 0, cp = 0, dp = 0, pp = 0, ep = 0, gpusPerNode = -1;
+        std::string order;
+        bool operator==(const Key&) const = default;
+    };
+    thread_local Key lastKey;
+    thread_local RankLayout last;
+    const ParallelSpec& p = plan.parallel;
+    Key key { p.tp, p.cp, p.dp, p.pp, p.ep, plan.cluster.gpusPerNode, p.order };
+    if (key == lastKey) return last;
+    last = computeLayout(plan);
+    lastKey = std::move(key);
+    return last;
+}
+
+namespace {
+
+RankLayout computeLayout(const Plan& plan)
 {
     const ParallelSpec& p = plan.parallel;
     std::vector<Dim> dims;
@@ -324,5 +348,7 @@ RankLayout rankLayout(const Plan& plan)
     out.ppNeighboursCrossNodes = out.pp.crossesNodes;
     return out;
 }
+
+} // namespace
 
 } // namespace planscope

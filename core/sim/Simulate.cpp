@@ -200,7 +200,7 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
         }
         tl.stepSeconds = std::max(tl.stepSeconds, end);
 
-        // Memory: the static terms, plus activations in flight (SCHEDULES.md 1.7) in bytes.
+        // Memory: the static terms, plus activations in flight (docs/SCHEDULES.md section 1.7) in bytes.
         RankMetrics& rm = tl.ranks[std::size_t(r)];
         rm.busy = run.busy[std::size_t(r)];
         rm.idle = run.makespan - rm.busy;
