@@ -1,4 +1,5 @@
 #include "MemoryBarsView.h"
+#include "WidgetExporter.h"
 
 #include "ViewState.h"
 #include "sim/Timeline.h"
@@ -11,7 +12,6 @@
 #include <QEvent>
 #include <QFileInfo>
 #include <QMouseEvent>
-#include <QSvgGenerator>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -277,32 +277,23 @@ bool MemoryBarsView::exportTo(const QString& path, int width, int height)
         width = sized ? m_plot->width() : 1400;
         height = sized ? m_plot->height() : 900;
     }
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    bool ok = false;
-    if (suffix == QLatin1String("png")) {
-        ok = m_plot->savePng(path, width, height);
-    } else if (suffix == QLatin1String("pdf")) {
-        ok = m_plot->savePdf(
-            path, width, height, QCP::epNoCosmetic, QStringLiteral("PlanScope"), m_title->text());
-    } else if (suffix == QLatin1String("svg")) {
-        QSvgGenerator generator;
-        generator.setFileName(path);
-        generator.setSize(QSize(width, height));
-        generator.setViewBox(QRect(0, 0, width, height));
-        generator.setResolution(
-            96); // QCustomPlot lays out in pixels at 96 dpi; the SVG then has the same size
-        generator.setTitle(m_title->text());
-        generator.setDescription(QStringLiteral("PlanScope memory per GPU"));
-        QCPPainter painter;
-        ok = painter.begin(&generator);
-        if (ok) {
+    // QCustomPlot paints through its own QCPPainter, laid out in pixels at 96 dpi.
+    const bool ok = WidgetExporter::exportPainted(
+        path, QSize(width, height),
+        [this, width, height](QPaintDevice* device, const QRectF&) {
+            QCPPainter painter;
+            if (!painter.begin(device)) return false;
+            if (!dynamic_cast<QImage*>(device)) { // SVG, PDF: vector output, as QCustomPlot's own savePdf
+                painter.setMode(QCPPainter::pmVectorized);
+                painter.setMode(QCPPainter::pmNoCaching);
+            }
             m_plot->toPainter(&painter, width, height);
-            ok = painter.end();
-        }
-    }
+            return painter.end();
+        },
+        nullptr, m_title->text(), Theme::background());
     // Draw again at the widget's own size: the exports above lay the chart out at theirs.
     replotIfSized(m_plot);
-    return ok && QFileInfo(path).size() > 0;
+    return ok;
 }
 
 int MemoryBarsView::stageCount() const

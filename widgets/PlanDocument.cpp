@@ -1,6 +1,5 @@
 #include "PlanDocument.h"
 
-#include "cost/Evaluate.h"
 #include "io/PlanJson.h"
 
 #include <QDir>
@@ -44,13 +43,12 @@ bool PlanDocument::load(const QString& path)
     Result<LoadedPlan> loaded = loadPlanFile(QFile::encodeName(path).toStdString());
     if (!loaded) {
         m_error = tr("Cannot load %1:\n%2").arg(QDir::toNativeSeparators(path), describe(loaded.errors()));
-        // Publish the reasons as an invalid prediction: the views show errors in one place, whatever their
-        // source.
-        auto failed = std::make_shared<Prediction>();
-        failed->errors = loaded.errors();
-        m_predictedPlan = Plan {};
-        m_prediction = std::move(failed);
-        m_explainer = std::make_shared<const Explainer>();
+        // Publish the reasons as an invalid analysis: the views show errors in one place, whatever their source.
+        auto failed = std::make_shared<Analysis>();
+        failed->prediction.errors = loaded.errors();
+        failed->analytic = failed->prediction;
+        failed->explainer = std::make_shared<const Explainer>();
+        m_analysis = std::move(failed);
         ++m_generation; // a result still on its way belongs to the plan before
         Q_EMIT predictionChanged();
         return false;
@@ -95,47 +93,48 @@ void PlanDocument::setPlan(const Plan& plan)
     evaluateAsync();
 }
 
+std::shared_ptr<const Prediction> PlanDocument::prediction() const
+{
+    return m_analysis ? std::shared_ptr<const Prediction>(m_analysis, &m_analysis->prediction) : nullptr;
+}
+
+std::shared_ptr<const Explainer> PlanDocument::explainer() const
+{
+    return m_analysis ? m_analysis->explainer : nullptr;
+}
+
+QString PlanDocument::timelineError() const
+{
+    return m_analysis ? describe(m_analysis->timelineErrors) : QString();
+}
+
+const Plan& PlanDocument::predictedPlan() const
+{
+    static const Plan none;
+    return m_analysis ? m_analysis->plan : none;
+}
+
 void PlanDocument::evaluateAsync()
 {
     const quint64 generation = ++m_generation;
     ++m_pending;
-    QtConcurrent::run([plan = m_plan, generation, calibration = m_calibration] {
-        auto explainer = std::make_shared<Explainer>();
-        const Plan evaluated = calibration ? applyCalibration(plan, *calibration) : plan;
-        Prediction predicted = evaluate(evaluated, explainer.get());
-        if (calibration && predicted.valid)
-            for (const std::string& term : calibration->terms) predicted.warnings.insert(predicted.warnings.begin(), "calibrated: " + term);
-        std::shared_ptr<const Timeline> timeline;
-        QString timelineError;
-        if (predicted.valid) {
-            // The schedule simulation runs on the same worker: every view gets prediction and timeline together.
-            auto simulated = simulate(evaluated, predicted);
-            if (simulated) {
-                timeline = std::make_shared<const Timeline>(std::move(simulated).value());
-                // Every view shows one step time: the simulated one; the analytic stays explained beside it.
-                applySimulation(predicted, evaluated, *timeline, explainer.get());
-            }
-            else
-                timelineError = describe(simulated.errors());
-        }
-        auto prediction = std::make_shared<const Prediction>(predicted);
-        return Evaluation { generation, plan, std::move(prediction), std::move(explainer), std::move(timeline),
-            std::move(timelineError) };
-    }).then(this, [this](Evaluation evaluation) {
-        --m_pending;
-        publish(std::move(evaluation));
-    });
+    AnalysisOptions options;
+    options.explain = true;
+    options.inputWarnings = m_loadWarnings;
+    if (m_calibration) options.calibration = *m_calibration;
+    // The one analysis (core), off the GUI thread: prediction, simulated timeline and explanations together.
+    QtConcurrent::run([plan = m_plan, options = std::move(options)] { return analyse(plan, options); })
+        .then(this, [this, generation](std::shared_ptr<const Analysis> analysis) {
+            --m_pending;
+            publish(generation, std::move(analysis));
+        });
 }
 
-void PlanDocument::publish(Evaluation evaluation)
+void PlanDocument::publish(quint64 generation, std::shared_ptr<const Analysis> analysis)
 {
     // Only the newest request is shown: an older one finishing late would show numbers of a plan gone.
-    if (evaluation.generation != m_generation) return;
-    m_predictedPlan = std::move(evaluation.plan);
-    m_prediction = std::move(evaluation.prediction);
-    m_explainer = std::move(evaluation.explainer);
-    m_timeline = std::move(evaluation.timeline);
-    m_timelineError = std::move(evaluation.timelineError);
+    if (generation != m_generation) return;
+    m_analysis = std::move(analysis);
     Q_EMIT predictionChanged();
 }
 

@@ -1,12 +1,11 @@
-// The open plan: its file, the latest prediction and its explanations. Evaluation runs off the GUI
-// thread and is published with predictionChanged(); results are immutable shared_ptr<const> values
-// (docs/ARCHITECTURE.md section 2). Saving is atomic (QSaveFile) and a timer autosaves every change.
+// The open plan: its file and the latest Analysis of it (core/analysis/Analysis.h: prediction, simulated
+// timeline, explanations). Analysis runs off the GUI thread and is published with predictionChanged(); the newest
+// edit wins, a result of an older plan arriving late is dropped. Results are immutable shared_ptr<const> values.
+// Saving is atomic (QSaveFile) and a timer autosaves every change.
 #pragma once
 
-#include "cost/Explain.h"
+#include "analysis/Analysis.h"
 #include "calib/Profile.h"
-#include "cost/Prediction.h"
-#include "sim/Timeline.h"
 #include "spec/Plan.h"
 #include "util/Result.h"
 
@@ -43,14 +42,18 @@ public:
     // Warnings met while reading the file (unknown fields, defaults applied).
     const Issues& loadWarnings() const { return m_loadWarnings; }
 
-    // The latest published result and the plan it was computed from; null before the first one.
-    std::shared_ptr<const Prediction> prediction() const { return m_prediction; }
-    std::shared_ptr<const Explainer> explainer() const { return m_explainer; }
+    // The latest published analysis (null before the first one). Everything below is a view into it.
+    std::shared_ptr<const Analysis> analysis() const { return m_analysis; }
+    // Its prediction (the simulated step time where simulated) and explanations; aliasing pointers that keep the
+    // whole analysis alive.
+    std::shared_ptr<const Prediction> prediction() const;
+    std::shared_ptr<const Explainer> explainer() const;
     // The simulated timeline of one step (null when the plan is invalid or cannot be simulated);
     // timelineError() says why it is missing.
-    std::shared_ptr<const Timeline> timeline() const { return m_timeline; }
-    QString timelineError() const { return m_timelineError; }
-    const Plan& predictedPlan() const { return m_predictedPlan; }
+    std::shared_ptr<const Timeline> timeline() const { return m_analysis ? m_analysis->timeline : nullptr; }
+    QString timelineError() const;
+    // The plan the published analysis was computed from (as edited; without calibration).
+    const Plan& predictedPlan() const;
     bool isEvaluating() const { return m_pending > 0; }
 
     QString autosavePath() const;
@@ -70,16 +73,8 @@ Q_SIGNALS:
     void autosaved(const QString& path);
 
 private:
-    struct Evaluation {
-        quint64 generation = 0;
-        Plan plan;
-        std::shared_ptr<const Prediction> prediction;
-        std::shared_ptr<const Explainer> explainer;
-        std::shared_ptr<const Timeline> timeline;
-        QString timelineError;
-    };
     void evaluateAsync();
-    void publish(Evaluation evaluation);
+    void publish(quint64 generation, std::shared_ptr<const Analysis> analysis);
     void setModified(bool modified);
     bool writeAtomically(const QString& path, const QByteArray& bytes);
 
@@ -90,11 +85,7 @@ private:
     Issues m_loadWarnings;
     bool m_modified = false;
 
-    std::shared_ptr<const Prediction> m_prediction;
-    std::shared_ptr<const Explainer> m_explainer;
-    std::shared_ptr<const Timeline> m_timeline;
-    QString m_timelineError;
-    Plan m_predictedPlan;
+    std::shared_ptr<const Analysis> m_analysis;
     quint64 m_generation = 0;
     int m_pending = 0;
 

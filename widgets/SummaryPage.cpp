@@ -1,4 +1,5 @@
 #include "SummaryPage.h"
+#include "WidgetExporter.h"
 
 #include "MemorySegments.h"
 #include "Palette.h"
@@ -509,6 +510,17 @@ void SummaryPage::showExplanation()
     const QString title = item->text(QuantityColumn) + QStringLiteral(" = ") + item->text(ValueColumn);
     m_explanation->setPlainText(title + QStringLiteral("\n\n")
         + QString::fromStdString(formatExplanation(*m_explainer, field.toStdString())));
+}
+
+QString SummaryPage::pageTitle() const
+{
+    return tr("Metrics");
+}
+
+bool SummaryPage::exportTo(const QString& path, QSize size, QString* error)
+{
+    if (size.isValid() && !size.isEmpty()) resize(size);
+    return WidgetExporter::exportWidget(this, path, error);
 }
 
 } // namespace planscope

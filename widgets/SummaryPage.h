@@ -2,6 +2,7 @@
 // selecting it shows how it was computed (the Explainer's formula with the values filled in).
 #pragma once
 
+#include "Page.h"
 #include "cost/Explain.h"
 #include "cost/Prediction.h"
 #include "spec/Plan.h"
@@ -22,7 +23,7 @@ namespace planscope {
 
 class PlanDocument;
 
-class SummaryPage : public QWidget {
+class SummaryPage : public QWidget, public Page {
     Q_OBJECT
 public:
     enum Role {
@@ -34,7 +35,10 @@ public:
     explicit SummaryPage(QWidget* parent = nullptr);
 
     // Follows the document: every published prediction is shown.
-    void setDocument(PlanDocument* document);
+    QString pageName() const override { return QStringLiteral("metrics"); }
+    QString pageTitle() const override;
+    bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) override;
+    void setDocument(PlanDocument* document) override;
     void showPrediction(const Plan& plan, std::shared_ptr<const Prediction> prediction,
         std::shared_ptr<const Explainer> explainer, const Issues& fileWarnings = {});
 

@@ -1,10 +1,11 @@
 // The measured side of the app: Kineto traces (one file per rank, or a folder of them) imported off the GUI
-// thread with progress and cancel, published as one immutable set (docs/ARCHITECTURE.md section 2), and the overlay of that
-// set on the open plan's predicted timeline, rebuilt when either side changes.
+// thread with progress and cancel, published as one immutable set, and the overlay of that set on the open plan's
+// analysis (its simulated timeline), rebuilt when either side changes.
 #pragma once
 
 #include "trace/KinetoImport.h"
 #include "trace/Overlay.h"
+#include "trace/TraceFiles.h"
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -18,12 +19,6 @@ namespace planscope {
 
 class PlanDocument;
 
-struct TraceImport {
-    std::vector<MeasuredRank> ranks; // sorted by rank (unknown ranks last, in file order)
-    std::vector<SkippedRegion> skipped; // damaged files (partly imported) and files that could not be read
-    bool cancelled = false;
-};
-
 class TraceSet : public QObject {
     Q_OBJECT
 public:
@@ -32,8 +27,9 @@ public:
 
     void setDocument(PlanDocument* document);
 
-    // Imports the files (folders expand to their *.json and *.json.gz files) in the background, replacing the
-    // current set when done. A running import is cancelled first.
+    // Imports the files (folders expand to their *.json and *.json.gz files; core's importTraces, as
+    // planscope-cli import) in the background, replacing the current set when done. A running import is
+    // cancelled first.
     void importPaths(const QStringList& paths);
     void cancel();
     void clear();
@@ -49,11 +45,6 @@ public:
     int step() const { return m_step; }
     QString statusText() const { return m_status; }
 
-    // A dropped or opened path that is a trace rather than a plan: a folder, a gzip file, or JSON whose head
-    // has "traceEvents" and not the plan schema.
-    static bool looksLikeTrace(const QString& path);
-    // The *.json / *.json.gz files a path stands for (a folder's, sorted; a file itself).
-    static QStringList expand(const QString& path);
 
 Q_SIGNALS:
     void importStarted();

@@ -2,11 +2,11 @@
 
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QImage>
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QPixmap>
 #include <QSvgGenerator>
 #include <QWidget>
 
@@ -17,49 +17,59 @@ QStringList WidgetExporter::supportedSuffixes()
     return { QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf") };
 }
 
-bool WidgetExporter::exportWidget(QWidget* widget, const QString& path, QString* error)
+bool WidgetExporter::exportPainted(const QString& path, QSize size, const Paint& paint, QString* error,
+    const QString& title, const QColor& background)
 {
     auto fail = [&](const QString& why) {
         if (error) *error = why;
         return false;
     };
+    const QString cannot = QCoreApplication::translate("WidgetExporter", "Cannot write %1").arg(path);
     const QString suffix = QFileInfo(path).suffix().toLower();
-    const QSize size = widget->size();
+    if (!supportedSuffixes().contains(suffix))
+        return fail(QCoreApplication::translate("WidgetExporter", "Unknown file type \"%1\"; use one of: %2")
+                        .arg(suffix, supportedSuffixes().join(QStringLiteral(", "))));
+    if (size.isEmpty()) return fail(cannot);
+    const QRectF rect(QPointF(0, 0), QSizeF(size));
     if (suffix == QLatin1String("png")) {
-        if (!widget->grab().save(path, "PNG"))
-            return fail(QCoreApplication::translate("WidgetExporter", "Cannot write %1").arg(path));
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        image.fill(background.isValid() ? background : QColor(Qt::transparent));
+        if (!paint(&image, rect) || !image.save(path, "PNG")) return fail(cannot);
     } else if (suffix == QLatin1String("pdf")) {
         QPdfWriter writer(path);
         writer.setCreator(QStringLiteral("PlanScope"));
-        // One page the widget's size at 96 dpi, so the PDF looks like the screen.
+        writer.setTitle(title.isEmpty() ? QStringLiteral("PlanScope") : title);
+        // One page the picture's size at 96 dpi, so the PDF looks like the screen.
         writer.setResolution(96);
         writer.setPageSize(
             QPageSize(QSizeF(size.width() * 72.0 / 96.0, size.height() * 72.0 / 96.0), QPageSize::Point));
         writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-        QPainter painter;
-        if (!painter.begin(&writer))
-            return fail(QCoreApplication::translate("WidgetExporter", "Cannot write %1").arg(path));
-        widget->render(&painter);
-        painter.end();
-    } else if (suffix == QLatin1String("svg")) {
+        if (!paint(&writer, rect)) return fail(cannot);
+    } else {
         QSvgGenerator generator;
         generator.setFileName(path);
         generator.setSize(size);
-        generator.setViewBox(QRect(QPoint(0, 0), size));
-        generator.setResolution(widget->logicalDpiX()); // so the SVG's size in pixels is the widget's
-        generator.setTitle(QStringLiteral("PlanScope"));
-        QPainter painter;
-        if (!painter.begin(&generator))
-            return fail(QCoreApplication::translate("WidgetExporter", "Cannot write %1").arg(path));
-        widget->render(&painter);
-        painter.end();
-    } else {
-        return fail(QCoreApplication::translate("WidgetExporter", "Unknown file type \"%1\"; use one of: %2")
-                        .arg(suffix, supportedSuffixes().join(QStringLiteral(", "))));
+        generator.setViewBox(rect);
+        generator.setResolution(96); // the SVG's size in pixels is the picture's
+        generator.setTitle(title.isEmpty() ? QStringLiteral("PlanScope") : title);
+        if (!paint(&generator, rect)) return fail(cannot);
     }
     if (QFileInfo(path).size() <= 0)
         return fail(QCoreApplication::translate("WidgetExporter", "Nothing was written to %1").arg(path));
     return true;
+}
+
+bool WidgetExporter::exportWidget(QWidget* widget, const QString& path, QString* error)
+{
+    return exportPainted(
+        path, widget->size(),
+        [widget](QPaintDevice* device, const QRectF&) {
+            QPainter painter;
+            if (!painter.begin(device)) return false;
+            widget->render(&painter);
+            return painter.end();
+        },
+        error, widget->windowTitle());
 }
 
 } // namespace planscope

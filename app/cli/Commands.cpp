@@ -1,6 +1,7 @@
 #include "Commands.h"
 
 #include "Args.h"
+#include "PlanInput.h"
 #include "ScheduleCommands.h"
 #include "TraceCommands.h"
 
@@ -8,6 +9,7 @@
 #include "cost/Evaluate.h"
 #include "cost/Parameters.h"
 #include "cost/RealityCheck.h"
+#include "io/AnalysisJson.h"
 #include "io/PlanJson.h"
 #include "io/PredictionJson.h"
 #include "sim/Timeline.h"
@@ -31,14 +33,16 @@ namespace {
 constexpr const char* kUsage = R"(planscope-cli: the numbers of a parallel training plan, headless.
 
 usage:
-  planscope-cli evaluate PLAN [--simulate] [--calibration PROFILE.profile.json]
-                                                   prediction JSON (schema planscope/prediction/v1); --simulate
-                                                   takes the step time from the schedule simulation; --calibration
+  planscope-cli evaluate PLAN [--analytic] [--calibration PROFILE.profile.json]
+                                                   prediction JSON (schema planscope/prediction/v1): time.stepSeconds
+                                                   is the simulated step, the figure the app shows; --analytic gives
+                                                   the closed form (both are always in time.analyticStepSeconds and
+                                                   time.simulatedStepSeconds); --calibration
                                                    replaces link latency/efficiency, GEMM efficiency and HBM
                                                    bandwidth with a profile's measurements ("calibration" object)
   planscope-cli validate PLAN                      {"valid", "errors", "warnings"}
   planscope-cli summary PLAN                       the prediction as readable text
-  planscope-cli explain PLAN [--field PATH] [--json] [--depth N] [--list] [--simulate]
+  planscope-cli explain PLAN [--field PATH] [--json] [--depth N] [--list] [--analytic]
                                                    how a number was computed (default field time.stepSeconds)
   planscope-cli check PLAN [--days D] [--tokens T] [--mfu X] [--json]
                                                    is a claimed run possible, and by what factor is it short
@@ -73,117 +77,47 @@ Exit codes: 0 ok, 1 usage or file error, 2 invalid plan (errors name the field o
 Units: bytes, seconds, FLOP; GB = 1e9 bytes, GiB = 2^30 bytes; link bandwidths per direction.
 )";
 
-void printIssues(const Issues& issues, std::ostream& err)
-{
-    for (const Issue& i : issues) {
-        err << (i.severity == Severity::Error ? "error" : "warning");
-        if (!i.path.empty()) err << " at " << i.path;
-        if (i.offset >= 0) err << " (byte offset " << i.offset << ")";
-        err << ": " << i.message << "\n";
-    }
-}
-
-// Loads and validates; on failure prints the JSON error document (and a readable copy on stderr).
-std::optional<LoadedPlan> load(const std::string& path, std::ostream& out, std::ostream& err, int& code, bool jsonErrors = true)
-{
-    auto loaded = loadPlanFile(path);
-    if (!loaded) {
-        Issues errors = loaded.errors();
-        // A file that cannot be opened is an I/O problem, not an invalid plan.
-        if (errors.size() == 1 && errors[0].path == path && errors[0].message == "cannot open file") {
-            err << "planscope-cli: cannot open " << path << "\n";
-            code = 1;
-            return std::nullopt;
-        }
-        if (jsonErrors) out << invalidToJson(errors).dump(2) << "\n";
-        printIssues(errors, err);
-        code = 2;
-        return std::nullopt;
-    }
-    return std::move(loaded).value();
-}
-
-// Loads a profile for --calibration or profile-fit; nccl-tests output is accepted too. Exit code 1 on failure.
-std::optional<Profile> loadProfileArg(const std::string& path, std::ostream& err)
-{
-    auto text = readTextFile(path);
-    if (!text) {
-        err << "planscope-cli: cannot open " << path << "\n";
-        return std::nullopt;
-    }
-    auto loaded = parseProfile(text.value());
-    bool noSchema = false;
-    if (loaded)
-        for (const Issue& w : loaded->warnings) noSchema = noSchema || w.path == "schema";
-    if (!loaded || noSchema) {
-        // Not a profile: nccl-tests output (text or -J JSON) with the op from the file name.
-        const std::string base = path.substr(path.find_last_of("/\\") + 1);
-        auto imported = importNcclTests(text.value(), base);
-        if (imported) return std::move(imported).value();
-        if (loaded) return std::move(loaded).value();
-        err << "planscope-cli: " << path << " is neither a profile (schema " << kProfileSchema
-            << ") nor nccl-tests output:\n";
-        printIssues(loaded.errors(), err);
-        return std::nullopt;
-    }
-    return std::move(loaded).value();
-}
-
 int cmdEvaluate(const Args& a, std::ostream& out, std::ostream& err)
 {
     if (a.positional.empty()) {
-        err << "usage: planscope-cli evaluate PLAN [--simulate] [--calibration PROFILE]\n";
+        err << "usage: planscope-cli evaluate PLAN [--analytic] [--calibration PROFILE]\n";
         return 1;
     }
     if (a.has("--calibration") && !a.options.count("--calibration")) {
         err << "planscope-cli: --calibration needs a profile file\n";
         return 1;
     }
-    int code = 0;
-    auto plan = load(a.positional[0], out, err, code);
-    if (!plan) return code;
-    // --calibration: the profile's measurements replace the presets' link and GEMM efficiencies.
-    std::optional<Calibration> calibration;
-    Issues profileWarnings;
+    AnalysisOptions options;
     if (a.options.count("--calibration")) {
+        // The profile's measurements replace the presets' link and GEMM efficiencies; they are fitted to the plan,
+        // so the plan is read first.
+        auto plan = loadPlanFile(a.positional[0]);
         const std::string& path = a.options.at("--calibration");
-        auto profile = loadProfileArg(path, err);
-        if (!profile) return 1;
-        profileWarnings = profile->warnings;
-        calibration = calibrationFromProfile(*profile, plan->plan);
-        if (calibration->source.empty()) calibration->source = path;
-        plan->plan = applyCalibration(plan->plan, *calibration);
-    }
-    Prediction p = evaluate(plan->plan);
-    for (const Issue& w : plan->warnings) p.warnings.insert(p.warnings.begin(), w.path + ": " + w.message);
-    if (calibration) {
-        std::vector<std::string> lines;
-        for (const std::string& term : calibration->terms) lines.push_back("calibrated: " + term);
-        if (calibration->terms.empty())
-            lines.push_back("calibration: the profile measured nothing this plan uses; preset values kept");
-        for (const Issue& w : profileWarnings)
-            lines.push_back("calibration: " + (w.path.empty() ? std::string() : w.path + ": ") + w.message);
-        p.warnings.insert(p.warnings.begin(), lines.begin(), lines.end());
-    }
-    if (p.valid && a.has("--simulate")) {
-        // The step time from simulating the schedule instead of the analytic bubble formula.
-        auto tl = simulate(plan->plan, p);
-        if (!tl) {
-            out << invalidToJson(tl.errors()).dump(2) << "\n";
-            printIssues(tl.errors(), err);
-            return 2;
+        auto profile = loadMeasurements(path);
+        if (!profile) {
+            err << "planscope-cli: " << path << ":\n";
+            printIssues(profile.errors(), err);
+            return 1;
         }
-        applySimulation(p, plan->plan, tl.value());
+        if (plan) {
+            Calibration c = calibrationFromProfile(profile.value(), plan->plan);
+            if (c.source.empty()) c.source = path;
+            options.calibration = std::move(c);
+        }
     }
-    json doc = predictionToJson(p);
-    if (calibration && p.valid)
-        doc["calibration"] = { { "source", calibration->source }, { "file", a.options.at("--calibration") },
-            { "terms", calibration->terms } };
+    int code = 0;
+    const auto analysis = analysePlanFile(a.positional[0], options, out, err, code);
+    if (!analysis) return code;
+    if (!analysis->valid()) return exitInvalid(*analysis, out, err);
+    // The simulated step, as the app shows it; --analytic: the closed form. Both figures are in time.*.
+    const bool analytic = a.has("--analytic");
+    if (!analytic && !analysis->timeline) {
+        err << "planscope-cli: the schedule cannot be simulated; time.stepSeconds is the analytic estimate:\n";
+        printIssues(analysis->timelineErrors, err);
+    }
+    json doc = analysisToJson(*analysis, analytic ? StepFigure::Analytic : StepFigure::Simulated);
+    if (options.calibration) doc["calibration"]["file"] = a.options.at("--calibration");
     out << doc.dump(2) << "\n";
-    if (!p.valid) {
-        printIssues(p.errors, err);
-        return 2;
-    }
     return 0;
 }
 
@@ -216,20 +150,15 @@ int cmdExplain(const Args& a, std::ostream& out, std::ostream& err)
         err << "usage: planscope-cli explain PLAN [--field PATH] [--json]\n";
         return 1;
     }
+    AnalysisOptions options;
+    options.explain = true;
+    // The explanations of the simulated figures, as the app shows them; --analytic: the closed form's.
+    options.simulate = !a.has("--analytic");
     int code = 0;
-    auto plan = load(a.positional[0], out, err, code);
-    if (!plan) return code;
-    Explainer ex;
-    Prediction p = evaluate(plan->plan, &ex);
-    if (p.valid && a.has("--simulate")) {
-        auto tl = simulate(plan->plan, p);
-        if (tl) applySimulation(p, plan->plan, tl.value(), &ex);
-    }
-    if (!p.valid) {
-        out << invalidToJson(p.errors).dump(2) << "\n";
-        printIssues(p.errors, err);
-        return 2;
-    }
+    const auto analysis = analysePlanFile(a.positional[0], options, out, err, code);
+    if (!analysis) return code;
+    if (!analysis->valid()) return exitInvalid(*analysis, out, err);
+    const Explainer& ex = *analysis->explainer;
     if (a.has("--list")) {
         for (const auto& [field, e] : ex.entries()) out << field << "\n";
         return 0;
@@ -261,15 +190,10 @@ int cmdCheck(const Args& a, std::ostream& out, std::ostream& err)
         return 1;
     }
     int code = 0;
-    auto plan = load(a.positional[0], out, err, code);
-    if (!plan) return code;
-    Prediction p = evaluate(plan->plan);
-    if (!p.valid) {
-        out << invalidToJson(p.errors).dump(2) << "\n";
-        printIssues(p.errors, err);
-        return 2;
-    }
-    RealityCheck rc = realityCheck(plan->plan, p, *days, *tokens, *mfu);
+    const auto analysis = analysePlanFile(a.positional[0], {}, out, err, code);
+    if (!analysis) return code;
+    if (!analysis->valid()) return exitInvalid(*analysis, out, err);
+    RealityCheck rc = realityCheck(analysis->plan, analysis->prediction, *days, *tokens, *mfu);
     if (a.has("--json"))
         out << realityCheckToJson(rc).dump(2) << "\n";
     else
@@ -284,14 +208,11 @@ int cmdSummary(const Args& a, std::ostream& out, std::ostream& err)
         return 1;
     }
     int code = 0;
-    auto plan = load(a.positional[0], out, err, code, false);
-    if (!plan) return code;
-    const Plan& pl = plan->plan;
-    Prediction p = evaluate(pl);
-    if (!p.valid) {
-        printIssues(p.errors, err);
-        return 2;
-    }
+    const auto analysis = analysePlanFile(a.positional[0], {}, out, err, code, false);
+    if (!analysis) return code;
+    if (!analysis->valid()) return exitInvalid(*analysis, out, err, false);
+    const Plan& pl = analysis->plan;
+    const Prediction& p = analysis->prediction;
     char buf[512];
     out << (pl.name.empty() ? a.positional[0] : pl.name) << "\n";
     std::snprintf(buf, sizeof buf, "  %s on %d x %s (%d nodes); dp=%d tp=%d pp=%d cp=%d ep=%d vpp=%d zero=%d, %s, m=%lld\n",
@@ -466,8 +387,12 @@ int cmdProfileFit(const Args& a, std::ostream& out, std::ostream& err)
         err << "usage: planscope-cli profile-fit PROFILE [--json]\n";
         return 1;
     }
-    auto profile = loadProfileArg(a.positional[0], err);
-    if (!profile) return 1;
+    auto profile = loadMeasurements(a.positional[0]);
+    if (!profile) {
+        err << "planscope-cli: " << a.positional[0] << ":\n";
+        printIssues(profile.errors(), err);
+        return 1;
+    }
     // Fitted afresh from the measurements where there are any, else the fits the file carries.
     const std::vector<LinkFit> fits = profile->collectives.empty() ? profile->fits : fitCollectives(profile->collectives);
     if (a.has("--json")) {

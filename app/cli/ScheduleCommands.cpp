@@ -1,6 +1,8 @@
 #include "ScheduleCommands.h"
 
-#include "cost/Evaluate.h"
+#include "PlanInput.h"
+
+#include "io/AnalysisJson.h"
 #include "io/PlanJson.h"
 #include "io/PredictionJson.h"
 #include "sim/Timeline.h"
@@ -60,8 +62,6 @@ std::string textGrid(const Schedule& s, const ScheduleRun& run)
 }
 
 } // namespace
-
-nlohmann::json timelineSummary(const Timeline& tl);
 
 int cmdSchedule(const Args& a, std::ostream& out, std::ostream& err)
 {
@@ -159,63 +159,29 @@ int cmdSchedule(const Args& a, std::ostream& out, std::ostream& err)
     return 0;
 }
 
-nlohmann::json timelineSummary(const Timeline& tl)
-{
-    json ranks = json::array();
-    for (int r = 0; r < int(tl.ranks.size()); ++r) {
-        const RankMetrics& m = tl.ranks[std::size_t(r)];
-        ranks.push_back({ { "rank", r }, { "busySeconds", m.busy }, { "idleSeconds", m.idle },
-            { "peakInFlight", m.peakInFlight }, { "staticBytes", m.staticBytes }, { "peakBytes", m.peakBytes } });
-    }
-    json path = json::array();
-    for (int i : tl.criticalPath) {
-        const Span& sp = tl.spans[std::size_t(i)];
-        path.push_back({ { "rank", sp.rank }, { "kind", std::string(toString(sp.kind)) }, { "stage", sp.stage },
-            { "microbatch", sp.microbatch }, { "start", sp.start }, { "end", sp.end } });
-    }
-    return { { "schedule", std::string(toString(tl.schedule.kind)) }, { "ranks", tl.schedule.ranks },
-        { "virtualStages", tl.schedule.stages }, { "spans", tl.spans.size() }, { "pipelineSeconds", tl.pipelineSeconds },
-        { "stepSeconds", tl.stepSeconds }, { "bubbleFraction", tl.bubbleFraction }, { "bubbleOverhead", tl.bubbleOverhead },
-        { "peakBytes", tl.peakBytes }, { "perRank", ranks }, { "criticalPathLength", tl.criticalPath.size() },
-        { "criticalPath", path } };
-}
-
 int cmdSimulate(const Args& a, std::ostream& out, std::ostream& err)
 {
     if (a.positional.empty()) {
         err << "usage: planscope-cli simulate PLAN [--chrome-trace OUT.json] [--kineto-traces DIR]\n";
         return 1;
     }
-    auto loaded = loadPlanFile(a.positional[0]);
-    if (!loaded) {
-        if (loaded.errors().size() == 1 && loaded.errors()[0].message == "cannot open file") {
-            err << "planscope-cli: cannot open " << a.positional[0] << "\n";
-            return 1;
-        }
-        out << invalidToJson(loaded.errors()).dump(2) << "\n";
-        for (const Issue& i : loaded.errors()) err << "error at " << i.path << ": " << i.message << "\n";
+    int code = 0;
+    const auto analysis = analysePlanFile(a.positional[0], {}, out, err, code);
+    if (!analysis) return code;
+    if (!analysis->valid()) return exitInvalid(*analysis, out, err);
+    if (!analysis->timeline) {
+        out << invalidToJson(analysis->timelineErrors).dump(2) << "\n";
+        printIssues(analysis->timelineErrors, err);
         return 2;
     }
-    const Plan& plan = loaded->plan;
-    Prediction pred = evaluate(plan);
-    if (!pred.valid) {
-        out << invalidToJson(pred.errors).dump(2) << "\n";
-        for (const Issue& i : pred.errors) err << "error at " << i.path << ": " << i.message << "\n";
-        return 2;
-    }
-    auto tl = simulate(plan, pred);
-    if (!tl) {
-        for (const Issue& i : tl.errors()) err << "error at " << i.path << ": " << i.message << "\n";
-        out << invalidToJson(tl.errors()).dump(2) << "\n";
-        return 2;
-    }
-    applySimulation(pred, plan, tl.value());
-    json j = predictionToJson(pred);
-    j["timeline"] = timelineSummary(tl.value());
+    const Plan& plan = analysis->plan;
+    const Timeline& timeline = *analysis->timeline;
+    json j = analysisToJson(*analysis);
+    j["timeline"] = timelineSummaryToJson(timeline);
     if (a.options.count("--chrome-trace")) {
         const std::string path = a.options.at("--chrome-trace");
         std::ofstream f(path, std::ios::binary | std::ios::trunc);
-        f << chromeTrace(tl.value(), plan.name);
+        f << chromeTrace(timeline, plan.name);
         if (!f) {
             err << "planscope-cli: cannot write " << path << "\n";
             return 1;
@@ -230,7 +196,7 @@ int cmdSimulate(const Args& a, std::ostream& out, std::ostream& err)
         std::error_code ec;
         fs::create_directories(dir, ec);
         json files = json::array();
-        const auto texts = syntheticKinetoTraces(tl.value(), plan);
+        const auto texts = syntheticKinetoTraces(timeline, plan);
         for (std::size_t r = 0; r < texts.size(); ++r) {
             const fs::path path = dir / ("rank" + std::to_string(r) + ".json");
             std::ofstream f(path, std::ios::binary | std::ios::trunc);

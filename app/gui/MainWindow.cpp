@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include "io/FileKind.h"
+
 #include "LanguageManager.h"
 #include "ViewState.h"
 #include "timeline/TimelinePage.h"
@@ -18,6 +20,7 @@
 
 #include <QAction>
 #include <QActionGroup>
+#include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -39,12 +42,6 @@ namespace planscope {
 namespace {
 constexpr int kMaxRecent = 8;
 
-// Every page exports itself the same way: exportTo(path, size, error).
-template<typename View>
-auto exporterOf(View* view)
-{
-    return [view](const QString& path, QSize size, QString* error) { return view->exportTo(path, size, error); };
-}
 const char* kRecentKey = "recentFiles";
 } // namespace
 
@@ -69,31 +66,19 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
     auto* memory = new MemoryPage(m_tabs);
     auto* comm = new CommView(m_tabs);
     auto* metrics = new SummaryPage(m_tabs);
-    timeline->setDocument(m_document);
-    timeline->setViewState(m_state);
-    grid->setDocument(m_document);
-    grid->setViewState(m_state);
-    memory->setDocument(m_document);
-    memory->setViewState(m_state);
-    comm->setDocument(m_document);
-    comm->setViewState(m_state);
-    metrics->setDocument(m_document);
-    m_editor->setDocument(m_document);
-
-    addPage(QStringLiteral("timeline"), timeline, exporterOf(timeline));
-    addPage(QStringLiteral("grid"), grid, exporterOf(grid));
-    addPage(QStringLiteral("memory"), memory, exporterOf(memory));
-    addPage(QStringLiteral("comm"), comm, exporterOf(comm));
-    addPage(QStringLiteral("metrics"), metrics,
-        [metrics](const QString& path, QSize, QString* error) { return WidgetExporter::exportWidget(metrics, path, error); });
     m_profile = new ProfilePage(m_tabs);
-    m_profile->setDocument(m_document);
-    addPage(QStringLiteral("profile"), m_profile, exporterOf(m_profile));
-    m_traces->setDocument(m_document);
     auto* trace = new TracePage(m_tabs);
-    trace->setDocument(m_document);
+    // Every page through the one interface: the document, the shared view state, a tab.
+    addPage(timeline);
+    addPage(grid);
+    addPage(memory);
+    addPage(comm);
+    addPage(metrics);
+    addPage(m_profile);
+    addPage(trace);
+    m_editor->setDocument(m_document);
+    m_traces->setDocument(m_document);
     trace->setTraceSet(m_traces);
-    addPage(QStringLiteral("trace"), trace, exporterOf(trace));
 
     // The editor is a dock beside the views so that an edit and its effect are seen together.
     m_editorDock->setObjectName(QStringLiteral("editorDock"));
@@ -111,6 +96,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
         if (const auto tl = m_document->timeline()) m_state->setDuration(tl->stepSeconds);
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
+        m_exportEditor = false;
         if (index >= 0 && index < int(m_pages.size())) m_pages[std::size_t(index)].action->setChecked(true);
     });
 
@@ -120,10 +106,13 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::addPage(const QString& name, QWidget* widget, std::function<bool(const QString&, QSize, QString*)> exportTo)
+template<typename P>
+void MainWindow::addPage(P* page)
 {
-    m_tabs->addTab(widget, QString());
-    m_pages.push_back({ name, widget, std::move(exportTo), nullptr });
+    page->setDocument(m_document);
+    page->setViewState(m_state);
+    m_tabs->addTab(page, QString());
+    m_pages.push_back({ page, page, nullptr });
 }
 
 QStringList MainWindow::viewNames()
@@ -136,12 +125,13 @@ QStringList MainWindow::viewNames()
 bool MainWindow::setCurrentView(const QString& requested)
 {
     const QString name = requested == QLatin1String("summary") ? QStringLiteral("metrics") : requested;
-    if (name == QLatin1String("editor")) {
+    m_exportEditor = name == QLatin1String("editor");
+    if (m_exportEditor) {
         m_editorDock->show();
         return true;
     }
     for (std::size_t i = 0; i < m_pages.size(); ++i)
-        if (m_pages[i].name == name) {
+        if (m_pages[i].page->pageName() == name) {
             m_tabs->setCurrentIndex(int(i));
             return true;
         }
@@ -151,7 +141,7 @@ bool MainWindow::setCurrentView(const QString& requested)
 QString MainWindow::currentView() const
 {
     const int i = m_tabs->currentIndex();
-    return i >= 0 && i < int(m_pages.size()) ? m_pages[std::size_t(i)].name : QString();
+    return i >= 0 && i < int(m_pages.size()) ? m_pages[std::size_t(i)].page->pageName() : QString();
 }
 
 void MainWindow::createMenus()
@@ -236,15 +226,13 @@ void MainWindow::createMenus()
 
 void MainWindow::retranslateUi()
 {
-    const QString titles[] = { tr("Timeline"), tr("GPU Grid"), tr("Memory"), tr("Communication"), tr("Metrics"),
-        tr("Profile"), tr("Measured Run") };
     const QString menuTitles[] = { tr("&Timeline"), tr("&GPU Grid"), tr("&Memory"), tr("&Communication"), tr("M&etrics"),
         tr("&Profile This Machine…"), tr("Measured &Run") };
-    for (std::size_t i = 0; i < m_pages.size() && i < std::size(titles); ++i) {
-        m_tabs->setTabText(int(i), titles[i]);
-        m_pages[i].action->setText(menuTitles[i]);
+    for (std::size_t i = 0; i < m_pages.size(); ++i) {
+        m_tabs->setTabText(int(i), m_pages[i].page->pageTitle());
+        m_pages[i].action->setText(i < std::size(menuTitles) ? menuTitles[i] : m_pages[i].page->pageTitle());
     }
-    m_editorDock->setWindowTitle(tr("Plan"));
+    m_editorDock->setWindowTitle(m_editor->pageTitle());
     m_fileMenu->setTitle(tr("&File"));
     m_open->setText(tr("&Open…"));
     m_openTraces->setText(tr("Open &Traces…"));
@@ -298,9 +286,15 @@ void MainWindow::dropEvent(QDropEvent* event)
     for (const QUrl& url : event->mimeData()->urls()) {
         if (!url.isLocalFile()) continue;
         const QString path = url.toLocalFile();
-        if (TraceSet::looksLikeTrace(path)) traces << path;
-        else if (ProfilePage::looksLikeProfile(path)) profile = path;
-        else if (plan.isEmpty()) plan = path;
+        switch (fileKindOf(QFile::encodeName(path).toStdString())) {
+        case FileKind::Trace: traces << path; break;
+        case FileKind::Profile:
+        case FileKind::NcclTests: profile = path; break;
+        case FileKind::Plan:
+        case FileKind::Unreadable: // opened as a plan, whose reader says what is wrong with it
+            if (plan.isEmpty()) plan = path;
+            break;
+        }
     }
     if (!plan.isEmpty()) openPlan(plan);
     if (!profile.isEmpty()) {
@@ -433,14 +427,15 @@ bool MainWindow::saveAs()
 
 bool MainWindow::exportView(const QString& path, QString* error)
 {
+    // The editor when it was asked for (--view editor) or has the focus, else the current tab.
+    if (m_editorDock->isVisible() && (m_exportEditor || m_editor->isAncestorOf(QApplication::focusWidget())))
+        return m_editor->exportTo(path, QSize(), error);
     const int i = m_tabs->currentIndex();
-    if (m_editorDock->isVisible() && m_editorDock->isFloating() == false && currentView().isEmpty())
-        return WidgetExporter::exportWidget(m_editor, path, error);
     if (i < 0 || i >= int(m_pages.size())) {
         if (error) *error = tr("No view to export");
         return false;
     }
-    return m_pages[std::size_t(i)].exportTo(path, QSize(), error);
+    return m_pages[std::size_t(i)].page->exportTo(path, QSize(), error);
 }
 
 void MainWindow::exportViewInteractively()

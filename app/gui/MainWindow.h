@@ -3,6 +3,8 @@
 // page draws and exports itself.
 #pragma once
 
+#include "Page.h"
+
 #include <QMainWindow>
 #include <QSize>
 #include <QStringList>
@@ -55,13 +57,13 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
-    struct Page {
-        QString name;
+    struct PageEntry {
+        Page* page = nullptr;
         QWidget* widget = nullptr;
-        std::function<bool(const QString&, QSize, QString*)> exportTo;
         QAction* action = nullptr;
     };
-    void addPage(const QString& name, QWidget* widget, std::function<bool(const QString&, QSize, QString*)> exportTo);
+    template<typename P>
+    void addPage(P* page);
     void createMenus();
     void retranslateUi();
     void updateTitle();
@@ -83,7 +85,8 @@ private:
     PlanEditorPage* m_editor;
     QDockWidget* m_editorDock;
     QLabel* m_statusLabel;
-    std::vector<Page> m_pages;
+    std::vector<PageEntry> m_pages;
+    bool m_exportEditor = false; // the last setCurrentView() asked for the editor
 
     QMenu* m_fileMenu = nullptr;
     QMenu* m_recentMenu = nullptr;

@@ -158,6 +158,7 @@ int main(int argc, char* argv[])
     if (screenshot.isEmpty()) {
         // Interactive: the plan editor beside the views, so an edit and its effect are seen together.
         window.setCurrentView(QStringLiteral("editor"));
+        if (view != QLatin1String("editor")) window.setCurrentView(view); // the dock stays open beside it
         window.show();
         return app.exec();
     }

@@ -83,6 +83,7 @@ Calibration calibrationFromProfile(const Profile& profile, const Plan& plan)
     Calibration cal;
     cal.source = profile.source;
     if (!profile.host.empty()) cal.source += (cal.source.empty() ? "" : " on ") + profile.host;
+    for (const Issue& w : profile.warnings) cal.warnings.push_back(w.path.empty() ? w.message : w.path + ": " + w.message);
     const std::vector<LinkFit> fits = profile.fits.empty() ? fitCollectives(profile.collectives) : profile.fits;
 
     if (const LinkFit* f = pickFit(fits, "intra")) {

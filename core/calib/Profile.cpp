@@ -253,4 +253,35 @@ Result<Profile> loadProfileFile(const std::string& path)
     return parseProfile(text.value());
 }
 
+Result<Profile> loadMeasurements(const std::string& path)
+{
+    auto text = readTextFile(path);
+    if (!text) return Result<Profile>(text.errors());
+    const std::string base = path.substr(path.find_last_of("/\\") + 1);
+    auto loaded = parseProfile(text.value());
+    bool noSchema = false;
+    if (loaded)
+        for (const Issue& w : loaded->warnings) noSchema = noSchema || w.path == "schema";
+    std::optional<Profile> profile;
+    if (loaded && !noSchema) {
+        profile = std::move(loaded).value();
+    } else {
+        // Not a profile: nccl-tests output (text or -J JSON), the op from the output's header or the file name.
+        auto imported = importNcclTests(text.value(), base);
+        if (imported)
+            profile = std::move(imported).value();
+        else if (loaded)
+            profile = std::move(loaded).value();
+        else {
+            Issues errors = loaded.errors();
+            errors.insert(errors.begin(), Issue { Severity::Error, "", "neither a profile (schema " + std::string(kProfileSchema)
+                    + ") nor nccl-tests output" });
+            return Result<Profile>(std::move(errors));
+        }
+    }
+    if (profile->fits.empty()) profile->fits = fitCollectives(profile->collectives);
+    if (profile->source.empty()) profile->source = base;
+    return std::move(*profile);
+}
+
 } // namespace planscope

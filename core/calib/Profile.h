@@ -85,6 +85,10 @@ nlohmann::json profileToJson(const Profile& profile);
 Result<Profile> profileFromJson(const nlohmann::json& j);
 Result<Profile> parseProfile(std::string_view text);
 Result<Profile> loadProfileFile(const std::string& path);
+// What a user opens as measurements: a profile file, or nccl-tests output (text or -J JSON) imported as one; the
+// fits are computed where the file has none and the source defaults to the file name. One rule for the app's
+// profile page and planscope-cli (--calibration, profile-fit).
+Result<Profile> loadMeasurements(const std::string& path);
 
 // nccl-tests output: the text table (columns found by their header row) or the -J JSON. The op comes from
 // the binary's name in the header ("# nccl-tests ... all_reduce_perf") or from `op` where given.
@@ -103,6 +107,7 @@ struct Calibration {
     std::optional<double> gemmEfficiency;
     std::optional<double> hbmBandwidth;
     std::vector<std::string> terms; // e.g. "cluster.intraNode: AllReduce on 8 GPUs, busBw 231 GB/s"
+    std::vector<std::string> warnings; // what reading the profile met ("path: message"), carried to the prediction
     std::string source;
 };
 Calibration calibrationFromProfile(const Profile& profile, const Plan& plan);

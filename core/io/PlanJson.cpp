@@ -283,9 +283,7 @@ Result<LoadedPlan> planFromJson(const json& j, const PresetCatalog& presets)
     }
     ModelSpec& model = plan.model;
     if (top.has("model")) {
-        if (model.kvHeads == 0) model.kvHeads = model.heads;
-        if (model.ffnHidden == 0) model.ffnHidden = 4 * model.hidden;
-        if (model.isMoe() && model.moe.expertFfnHidden == 0) model.moe.expertFfnHidden = model.ffnHidden;
+        applyModelDefaults(model);
         const std::pair<const char*, bool> required[] = { { "layers", model.layers > 0 },
             { "hidden", model.hidden > 0 }, { "heads", model.heads > 0 }, { "vocab", model.vocab > 0 },
             { "seqLength", model.seqLength > 0 } };
@@ -302,11 +300,7 @@ Result<LoadedPlan> planFromJson(const json& j, const PresetCatalog& presets)
     bool dpGiven = false;
     if (const auto* p = top.find("parallel")) readParallel(*p, plan, issues, dpGiven);
     ParallelSpec& par = plan.parallel;
-    if (!dpGiven) {
-        const int rest = par.tp * par.pp * par.cp;
-        if (rest > 0 && plan.cluster.gpus() % rest == 0 && plan.cluster.gpus() >= rest)
-            par.dp = plan.cluster.gpus() / rest;
-    }
+    if (!dpGiven) par.dp = impliedDp(plan);
     if (!batchGiven) {
         // Documented default: 4*pp microbatches per step, so a pipelined plan keeps its bubble small.
         plan.training.globalBatch = std::int64_t(plan.training.microBatch) * par.dp * 4 * par.pp;
@@ -473,7 +467,6 @@ Result<ModelSpec> modelFromHuggingFaceConfig(std::string_view text)
     } else {
         m.ffnHidden = num({ "intermediate_size", "ffn_hidden_size", "n_inner" }, 0);
     }
-    if (m.ffnHidden <= 0) m.ffnHidden = 4 * m.hidden;
     const std::int64_t experts = num({ "num_local_experts", "num_experts", "n_routed_experts" }, 0);
     if (experts > 0) {
         m.moe.experts = int(experts);
@@ -481,6 +474,7 @@ Result<ModelSpec> modelFromHuggingFaceConfig(std::string_view text)
         m.moe.expertFfnHidden = num({ "moe_intermediate_size" }, m.ffnHidden);
         m.moe.sharedExperts = int(num({ "n_shared_experts" }, 0));
     }
+    applyModelDefaults(m);
     Issues missing;
     if (m.layers <= 0) missing.push_back({ Severity::Error, "num_hidden_layers", "missing in config.json" });
     if (m.hidden <= 0) missing.push_back({ Severity::Error, "hidden_size", "missing in config.json" });

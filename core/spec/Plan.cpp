@@ -1,5 +1,7 @@
 #include "Plan.h"
 
+#include <algorithm>
+
 #include <array>
 #include <utility>
 
@@ -33,6 +35,21 @@ int Plan::chunksPerRank() const
     if (training.schedule == ScheduleKind::Interleaved1F1B || training.schedule == ScheduleKind::LoopedBFS)
         return parallel.vpp;
     return 1;
+}
+
+void applyModelDefaults(ModelSpec& m)
+{
+    if (m.kvHeads == 0) m.kvHeads = m.heads;
+    if (m.ffnHidden == 0) m.ffnHidden = 4 * m.hidden;
+    if (m.isMoe() && m.moe.expertFfnHidden <= 0) m.moe.expertFfnHidden = m.ffnHidden;
+    if (m.isMoe() && m.moe.topK <= 0) m.moe.topK = 1;
+}
+
+int impliedDp(const Plan& plan)
+{
+    const long long rest = 1LL * plan.parallel.tp * plan.parallel.pp * plan.parallel.cp;
+    if (rest <= 0) return 1;
+    return int(std::max<long long>(1, plan.cluster.gpus() / rest));
 }
 
 namespace {

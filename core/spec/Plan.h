@@ -168,4 +168,14 @@ struct Plan {
     int chunksPerRank() const;
 };
 
+// The defaults a model's shape implies where a field is 0 (docs/PLAN-FILE.md): kvHeads = heads (multi-head
+// attention), ffnHidden = 4*hidden (the GPT MLP, Radford et al. 2019), and for an MoE model expertFfnHidden =
+// ffnHidden and topK = 1 (Switch routing, Fedus et al., JMLR 2022). One rule for plan files, presets, the
+// Hugging Face import and the editor.
+void applyModelDefaults(ModelSpec& model);
+
+// The data-parallel degree the cluster leaves for the others: GPUs / (tp*pp*cp), at least 1. Where it does not
+// divide, validation names the mismatch on "parallel".
+int impliedDp(const Plan& plan);
+
 } // namespace planscope

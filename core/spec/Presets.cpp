@@ -43,9 +43,7 @@ PresetCatalog PresetCatalog::fromJson(std::string_view models, std::string_view 
             ModelPreset p;
             p.spec.preset = e.value("id", std::string());
             readModel(e, path, p.spec, c.m_issues);
-            if (p.spec.kvHeads == 0) p.spec.kvHeads = p.spec.heads;
-            if (p.spec.ffnHidden == 0) p.spec.ffnHidden = 4 * p.spec.hidden;
-            if (p.spec.isMoe() && p.spec.moe.expertFfnHidden == 0) p.spec.moe.expertFfnHidden = p.spec.ffnHidden;
+            applyModelDefaults(p.spec);
             p.sources = readSources(e);
             c.m_models.push_back(std::move(p));
         }

@@ -138,6 +138,10 @@ Step %2 of %3</source>
 <context>
     <name>planscope::CommView</name>
     <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
@@ -364,6 +368,10 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
 </context>
 <context>
     <name>planscope::GpuGridView</name>
+    <message>
+        <source>GPU Grid</source>
+        <translation>GPU 网格</translation>
+    </message>
     <message>
         <source>Which coordinate of each GPU its colour shows</source>
         <translation>各 GPU 的颜色所表示的坐标维度</translation>
@@ -840,6 +848,10 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
 <context>
     <name>planscope::MemoryPage</name>
     <message>
+        <source>Memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
         <source>Bars: peak per stage</source>
         <translation>柱状图：各阶段峰值</translation>
     </message>
@@ -898,6 +910,10 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
 </context>
 <context>
     <name>planscope::PlanEditorPage</name>
+    <message>
+        <source>Plan</source>
+        <translation>方案</translation>
+    </message>
     <message>
         <source>Model</source>
         <translation>模型</translation>
@@ -1341,6 +1357,10 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
 <context>
     <name>planscope::ProfilePage</name>
     <message>
+        <source>Profile</source>
+        <translation>性能测量</translation>
+    </message>
+    <message>
         <source>Open Profile</source>
         <translation>打开测量结果</translation>
     </message>
@@ -1602,6 +1622,10 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
 </context>
 <context>
     <name>planscope::SummaryPage</name>
+    <message>
+        <source>Metrics</source>
+        <translation>指标</translation>
+    </message>
     <message>
         <source>%1 bytes
 = %2 GiB (2^30 bytes)
@@ -2086,6 +2110,10 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
 </context>
 <context>
     <name>planscope::TracePage</name>
+    <message>
+        <source>Measured Run</source>
+        <translation>实测运行</translation>
+    </message>
     <message>
         <source>Open Traces</source>
         <translation>打开跟踪文件</translation>

@@ -296,12 +296,31 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const json t = json::parse(f.readAll().toStdString());
         QVERIFY(t["traceEvents"].size() > std::size_t(2 * 192 * 32)); // every F and B of 192 microbatches on 32 chunks
-        // evaluate --simulate reports the simulated step.
-        const Run e = cli({ "evaluate", sample("gpt3-175b-1024xa100.plan.json"), "--simulate" });
+        // evaluate reports the simulated step by default, the figure the app shows; --analytic the closed form.
+        // Both figures are in time.* either way.
+        const Run e = cli({ "evaluate", sample("gpt3-175b-1024xa100.plan.json") });
         QCOMPARE(e.code, 0);
         const json ej = json::parse(e.out);
         QCOMPARE(ej["time"]["source"].get<std::string>(), std::string("simulation"));
-        QVERIFY(test::near(ej["time"]["stepSeconds"].get<double>(), j["time"]["stepSeconds"].get<double>()));
+        QCOMPARE(ej["time"]["stepSeconds"].get<double>(), j["time"]["stepSeconds"].get<double>());
+        QCOMPARE(ej["time"]["simulatedStepSeconds"].get<double>(), j["timeline"]["stepSeconds"].get<double>());
+        const Run an = cli({ "evaluate", sample("gpt3-175b-1024xa100.plan.json"), "--analytic" });
+        QCOMPARE(an.code, 0);
+        const json aj = json::parse(an.out);
+        QCOMPARE(aj["time"]["source"].get<std::string>(), std::string("analytic"));
+        QCOMPARE(aj["time"]["stepSeconds"].get<double>(), ej["time"]["analyticStepSeconds"].get<double>());
+        QCOMPARE(aj["time"]["simulatedStepSeconds"].get<double>(), ej["time"]["stepSeconds"].get<double>());
+        QVERIFY(aj["time"]["stepSeconds"].get<double>() != ej["time"]["stepSeconds"].get<double>());
+        // MFU follows the figure shown: modelPerStep / (step * GPUs * peak), 1024 A100s at 312 TFLOP/s bf16 dense.
+        for (const json* d : { &ej, &aj })
+            QVERIFY(test::near((*d)["time"]["mfu"].get<double>(),
+                (*d)["flops"]["modelPerStep"].get<double>() / ((*d)["time"]["stepSeconds"].get<double>() * 1024 * 312e12)));
+        // explain follows the same rule: the simulated step by default, the closed form with --analytic.
+        const json ex = json::parse(cli({ "explain", sample("gpt3-175b-1024xa100.plan.json"), "--json" }).out);
+        QCOMPARE(ex["value"].get<double>(), ej["time"]["stepSeconds"].get<double>());
+        const json exa
+            = json::parse(cli({ "explain", sample("gpt3-175b-1024xa100.plan.json"), "--json", "--analytic" }).out);
+        QCOMPARE(exa["value"].get<double>(), aj["time"]["stepSeconds"].get<double>());
     }
 };
 

@@ -172,8 +172,8 @@ private slots:
         for (const json& g : jb["comm"]["groups"]) commBase += g["seconds"].get<double>();
         for (const json& g : j["comm"]["groups"]) comm += g["seconds"].get<double>();
         QVERIFY(comm != commBase);
-        // --simulate composes with it.
-        const Run sim = cli({ "evaluate", p, "--calibration", profile, "--simulate" });
+        // --analytic composes with it.
+        const Run sim = cli({ "evaluate", p, "--calibration", profile, "--analytic" });
         QCOMPARE(sim.code, 0);
         QVERIFY(json::parse(sim.out).contains("calibration"));
     }

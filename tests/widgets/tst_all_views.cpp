@@ -1,4 +1,5 @@
 // Every view renders every sample plan offscreen: a non-empty, non-uniform picture and no Qt warnings.
+#include "ImageUtil.h"
 #include "TestUtil.h"
 
 #include "PlanDocument.h"
@@ -32,13 +33,7 @@ void collectWarnings(QtMsgType type, const QMessageLogContext& context, const QS
 }
 
 // Distinct colours in a coarse sample of the picture: an empty or one-colour pane has 1 or 2.
-int distinctColours(const QImage& image)
-{
-    QSet<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 7)
-        for (int x = 0; x < image.width(); x += 7) colours.insert(image.pixel(x, y));
-    return int(colours.size());
-}
+using test::distinctColours;
 } // namespace
 
 class TestAllViews : public QObject {

@@ -48,24 +48,6 @@ void loadDefault(PlanDocument& doc)
 class TestTracePage : public QObject {
     Q_OBJECT
 private slots:
-    void tracesAreToldFromPlans()
-    {
-        QVERIFY(TraceSet::looksLikeTrace(tracePath("nccl_data.json.gz")));
-        QVERIFY(TraceSet::looksLikeTrace(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/traces"))); // a folder of ranks
-        QVERIFY(!TraceSet::looksLikeTrace(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/default.plan.json")));
-        QTemporaryDir dir;
-        const QString plain = dir.filePath(QStringLiteral("rank0.json"));
-        QFile f(plain);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("{\"schemaVersion\": 1, \"traceEvents\": []}");
-        f.close();
-        QVERIFY(TraceSet::looksLikeTrace(plain));
-        // A folder expands to its trace files only, sorted.
-        const QStringList files = TraceSet::expand(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/traces"));
-        QCOMPARE(files.size(), 4); // the four .json.gz of samples/traces (README.md and the licence are not traces)
-        QVERIFY(files.first().endsWith(QLatin1String("df_index_resolver.json.gz")));
-    }
-
     void ncclTraceShowsLanesCollectivesAndTheComparison()
     {
         Wired w;

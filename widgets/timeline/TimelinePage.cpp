@@ -107,4 +107,9 @@ bool TimelinePage::exportTo(const QString& path, QSize size, QString* error)
     return WidgetExporter::exportWidget(&copy, path, error);
 }
 
+QString TimelinePage::pageTitle() const
+{
+    return tr("Timeline");
+}
+
 } // namespace planscope

@@ -2,6 +2,7 @@
 // three follow one ViewState; export renders the whole page (PNG, SVG or PDF by the file's extension).
 #pragma once
 
+#include "Page.h"
 #include <QPointer>
 #include <QWidget>
 
@@ -15,20 +16,22 @@ class TimelineLegend;
 class TimelineView;
 class ViewState;
 
-class TimelinePage : public QWidget {
+class TimelinePage : public QWidget, public Page {
     Q_OBJECT
 public:
     explicit TimelinePage(QWidget* parent = nullptr);
     ~TimelinePage() override;
 
-    void setDocument(PlanDocument* document);
+    QString pageName() const override { return QStringLiteral("timeline"); }
+    QString pageTitle() const override;
+    void setDocument(PlanDocument* document) override;
     // The shared state (playhead, view range, selection); without one the page keeps a private one.
-    void setViewState(ViewState* state);
+    void setViewState(ViewState* state) override;
     ViewState* viewState() const;
 
     // Saves the page as it looks, by extension (.png, .svg, .pdf); size empty: the page's size (or
     // 1600 x 900 for a page never shown).
-    bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr);
+    bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) override;
 
     TimelineView* view() const { return m_view; }
     PlaybackBar* playbackBar() const { return m_bar; }

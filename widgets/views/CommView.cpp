@@ -719,4 +719,9 @@ bool CommView::exportTo(const QString& path, QSize size, QString* error)
     return ok;
 }
 
+QString CommView::pageTitle() const
+{
+    return tr("Communication");
+}
+
 } // namespace planscope

@@ -4,6 +4,7 @@
 // over the plan's links. QCustomPlot stays out of this header.
 #pragma once
 
+#include "Page.h"
 #include "spec/Plan.h"
 
 #include <QList>
@@ -30,18 +31,20 @@ class CommRingWidget;
 enum class CommAlgorithm { Ring, Tree, Hierarchical, ParameterServer };
 enum class CommChart { GpuCount, MessageSize };
 
-class CommView : public QWidget {
+class CommView : public QWidget, public Page {
     Q_OBJECT
 public:
     explicit CommView(QWidget* parent = nullptr);
     ~CommView() override;
 
-    void setDocument(PlanDocument* document);
+    QString pageName() const override { return QStringLiteral("comm"); }
+    QString pageTitle() const override;
+    void setDocument(PlanDocument* document) override;
     // Follows the highlighted GPU: the line above the table names its groups.
-    void setViewState(ViewState* state);
+    void setViewState(ViewState* state) override;
     // Saves the whole view by the file's extension (.png, .svg, .pdf). An empty size: the view's own size,
     // or 1400 x 900 when it has none.
-    bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr);
+    bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) override;
 
     // The link a flat ring, a tree or a parameter server over n GPUs runs on: NVLink while the n GPUs fit
     // in one node, the inter-node network beyond.

@@ -1,4 +1,5 @@
 #include "GpuGridView.h"
+#include "WidgetExporter.h"
 
 #include "Palette.h"
 #include "Theme.h"
@@ -18,9 +19,7 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPainterPath>
-#include <QPdfWriter>
 #include <QPushButton>
-#include <QSvgGenerator>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 #include <algorithm>
@@ -951,10 +950,6 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
 
 bool GpuGridView::exportTo(const QString& path, QSize size, QString* error)
 {
-    auto fail = [&](const QString& why) {
-        if (error) *error = why;
-        return false;
-    };
     if (layout()) layout()->activate(); // a hidden view has not laid its canvas out yet
     if (!m_zoomed) refit();
     const bool onScreen = !size.isValid() || size.isEmpty();
@@ -966,45 +961,20 @@ bool GpuGridView::exportTo(const QString& path, QSize size, QString* error)
         geometry.setGrid(m_hasGrid ? m_grid.nodes() : 0, m_hasGrid ? m_grid.gpusPerNode() : 8);
         geometry.fit(sceneParts(QRectF(QPointF(0, 0), QSizeF(size))).grid);
     }
-    const QRectF rect(QPointF(0, 0), QSizeF(size));
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    const QString cannot = tr("Cannot write %1").arg(path);
-    if (suffix == QLatin1String("png")) {
-        QImage image(size, QImage::Format_ARGB32_Premultiplied);
-        image.fill(Theme::background());
-        QPainter painter(&image);
-        paintScene(painter, rect, geometry);
-        painter.end();
-        if (!image.save(path, "PNG")) return fail(cannot);
-    } else if (suffix == QLatin1String("svg")) {
-        QSvgGenerator generator;
-        generator.setFileName(path);
-        generator.setSize(size);
-        generator.setViewBox(rect);
-        generator.setResolution(96);
-        generator.setTitle(tr("PlanScope GPU grid"));
-        generator.setDescription(m_title);
-        QPainter painter;
-        if (!painter.begin(&generator)) return fail(cannot);
-        paintScene(painter, rect, geometry);
-        painter.end();
-    } else if (suffix == QLatin1String("pdf")) {
-        QPdfWriter writer(path);
-        writer.setCreator(QStringLiteral("PlanScope"));
-        writer.setTitle(tr("PlanScope GPU grid"));
-        writer.setResolution(96);
-        writer.setPageSize(
-            QPageSize(QSizeF(size.width() * 72.0 / 96.0, size.height() * 72.0 / 96.0), QPageSize::Point));
-        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-        QPainter painter;
-        if (!painter.begin(&writer)) return fail(cannot);
-        paintScene(painter, rect, geometry);
-        painter.end();
-    } else {
-        return fail(tr("Unknown file type \"%1\"; use png, svg or pdf").arg(suffix));
-    }
-    if (QFileInfo(path).size() <= 0) return fail(tr("Nothing was written to %1").arg(path));
-    return true;
+    return WidgetExporter::exportPainted(
+        path, size,
+        [&](QPaintDevice* device, const QRectF& rect) {
+            QPainter painter;
+            if (!painter.begin(device)) return false;
+            paintScene(painter, rect, geometry);
+            return painter.end();
+        },
+        error, tr("PlanScope GPU grid") + QStringLiteral(": ") + m_title, Theme::background());
+}
+
+QString GpuGridView::pageTitle() const
+{
+    return tr("GPU Grid");
 }
 
 } // namespace planscope

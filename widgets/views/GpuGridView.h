@@ -6,6 +6,7 @@
 // nodes are painted, and when cells get smaller than ~6 px each node is drawn as one cell.
 #pragma once
 
+#include "Page.h"
 #include "cost/RankGrid.h"
 #include "views/GridGeometry.h"
 
@@ -30,17 +31,19 @@ struct Timeline;
 
 enum class GridColour { TP, PP, DP, CP, EP, Node };
 
-class GpuGridView : public QWidget {
+class GpuGridView : public QWidget, public Page {
     Q_OBJECT
 public:
     explicit GpuGridView(QWidget* parent = nullptr);
     ~GpuGridView() override;
 
-    void setDocument(PlanDocument* document);
-    void setViewState(ViewState* state);
+    QString pageName() const override { return QStringLiteral("grid"); }
+    QString pageTitle() const override;
+    void setDocument(PlanDocument* document) override;
+    void setViewState(ViewState* state) override;
     // Saves the grid by the file's extension: .png, .svg or .pdf. An empty size: the view's own size (what
     // is on screen, or 1400 x 900 when it has none); another size shows the whole grid fitted to it.
-    bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr);
+    bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) override;
 
     // The dimension the cells' colours show; by default tp, or pp for grids of more than 4,096 GPUs.
     void setColourBy(GridColour colour);

@@ -68,4 +68,9 @@ void MemoryPage::retranslate()
     m_mode->setItemText(1, tr("Bars: at the playhead"));
 }
 
+QString MemoryPage::pageTitle() const
+{
+    return tr("Memory");
+}
+
 } // namespace planscope

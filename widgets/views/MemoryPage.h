@@ -1,6 +1,7 @@
 // The memory page: stacked bars per stage (peak, or at the playhead) over the memory-over-time plot.
 #pragma once
 
+#include "Page.h"
 #include <QPointer>
 #include <QWidget>
 
@@ -13,14 +14,16 @@ class MemoryTimelineView;
 class PlanDocument;
 class ViewState;
 
-class MemoryPage : public QWidget {
+class MemoryPage : public QWidget, public Page {
     Q_OBJECT
 public:
     explicit MemoryPage(QWidget* parent = nullptr);
 
-    void setDocument(PlanDocument* document);
-    void setViewState(ViewState* state);
-    bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr);
+    QString pageName() const override { return QStringLiteral("memory"); }
+    QString pageTitle() const override;
+    void setDocument(PlanDocument* document) override;
+    void setViewState(ViewState* state) override;
+    bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) override;
 
     MemoryBarsView* bars() const { return m_bars; }
     MemoryTimelineView* overTime() const { return m_overTime; }

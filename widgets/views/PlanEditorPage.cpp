@@ -1,4 +1,5 @@
 #include "PlanEditorPage.h"
+#include "WidgetExporter.h"
 
 #include "FieldScientificSpinBox.h"
 #include "Palette.h"
@@ -85,15 +86,6 @@ private:
     Plan m_before;
     Plan m_after;
 };
-
-// GPUs / (tp*pp*cp), the loader's default for a missing dp; at least 1 when it does not divide (the
-// mismatch is then validate()'s error on "parallel").
-int derivedDp(const Plan& plan)
-{
-    const long long rest = 1LL * plan.parallel.tp * plan.parallel.pp * plan.parallel.cp;
-    if (rest <= 0) return 1;
-    return int(std::max<long long>(1, plan.cluster.gpus() / rest));
-}
 
 // The preset whose shape this model has, if any (name and published parameter count aside).
 std::string matchingPreset(const ModelSpec& model)
@@ -688,12 +680,11 @@ void PlanEditorPage::edit(int field, const std::function<void(Plan&)>& change)
 
 void PlanEditorPage::normalise(Plan& plan, const QString& path) const
 {
-    if (m_autoDp->isChecked()) plan.parallel.dp = derivedDp(plan);
+    if (m_autoDp->isChecked()) plan.parallel.dp = impliedDp(plan);
     if (path.startsWith(QLatin1String("model.")) && path != QLatin1String("model.preset")) {
         ModelSpec& m = plan.model;
         // A model that becomes MoE starts from the loader's defaults rather than from zeros.
-        if (m.moe.experts > 0 && m.moe.expertFfnHidden <= 0) m.moe.expertFfnHidden = m.ffnHidden;
-        if (m.moe.experts > 0 && m.moe.topK <= 0) m.moe.topK = 1;
+        applyModelDefaults(m);
         const std::string preset = matchingPreset(m);
         if (preset != m.preset) {
             m.preset = preset;
@@ -737,7 +728,7 @@ void PlanEditorPage::followDocumentPlan()
     m_content->setEnabled(m_document && m_document->hasPlan());
     {
         const QSignalBlocker block(m_autoDp);
-        m_autoDp->setChecked(m_plan.parallel.dp == derivedDp(m_plan));
+        m_autoDp->setChecked(m_plan.parallel.dp == impliedDp(m_plan));
     }
     refreshFields();
     showIssues();
@@ -996,6 +987,17 @@ QLineEdit* PlanEditorPage::lineEdit(const QString& path) const
 QSpinBox* PlanEditorPage::degreeSpin(const QString& name) const
 {
     return spinBox(QStringLiteral("parallel.") + name);
+}
+
+QString PlanEditorPage::pageTitle() const
+{
+    return tr("Plan");
+}
+
+bool PlanEditorPage::exportTo(const QString& path, QSize size, QString* error)
+{
+    if (size.isValid() && !size.isEmpty()) resize(size);
+    return WidgetExporter::exportWidget(this, path, error);
 }
 
 } // namespace planscope

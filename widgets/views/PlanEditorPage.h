@@ -4,6 +4,7 @@
 // field whose path they name (errors red, warnings amber), with a "valid / N errors" line on top.
 #pragma once
 
+#include "Page.h"
 #include "spec/Plan.h"
 #include "util/Result.h"
 
@@ -29,7 +30,7 @@ namespace planscope {
 class PlanDocument;
 class RealityCheckBox;
 
-class PlanEditorPage : public QWidget {
+class PlanEditorPage : public QWidget, public Page {
     Q_OBJECT
 public:
     explicit PlanEditorPage(QWidget* parent = nullptr);
@@ -37,7 +38,10 @@ public:
 
     // Shows the document's plan and edits it. A plan the document gets from elsewhere (a file loaded)
     // refreshes the fields and clears the undo stack.
-    void setDocument(PlanDocument* document);
+    QString pageName() const override { return QStringLiteral("editor"); }
+    QString pageTitle() const override;
+    bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) override;
+    void setDocument(PlanDocument* document) override;
     // One command per field edit (consecutive edits of one field merge); for the Edit menu's Undo/Redo.
     QUndoStack* undoStack() const { return m_undoStack; }
     // The plan the fields show.

@@ -6,7 +6,6 @@
 #include "ReadOnlyTable.h"
 #include "WidgetExporter.h"
 #include "cost/Collective.h"
-#include "cost/Evaluate.h"
 #include "io/PlanJson.h"
 #include "util/Units.h"
 
@@ -26,6 +25,7 @@
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
 #include <qcustomplot.h>
 
@@ -134,8 +134,32 @@ void ProfilePage::setDocument(PlanDocument* document)
 {
     if (m_document) disconnect(m_document, nullptr, this, nullptr);
     m_document = document;
-    if (document) connect(document, &PlanDocument::predictionChanged, this, &ProfilePage::rebuild);
+    if (document) {
+        connect(document, &PlanDocument::predictionChanged, this, &ProfilePage::rebuild);
+        connect(document, &PlanDocument::planChanged, this, &ProfilePage::compareAsync);
+    }
+    compareAsync();
     rebuild();
+}
+
+void ProfilePage::compareAsync()
+{
+    const quint64 generation = ++m_compareGeneration;
+    m_before.reset();
+    m_after.reset();
+    if (!m_document || !m_document->hasPlan() || !m_profile) return;
+    // Both sides through the one analysis (simulated step, as every view shows it), off the GUI thread.
+    QtConcurrent::run([plan = m_document->plan(), profile = m_profile] {
+        AnalysisOptions calibrated;
+        calibrated.calibration = calibrationFromProfile(*profile, plan);
+        return std::pair { analyse(plan), analyse(plan, calibrated) };
+    }).then(this, [this, generation](std::pair<std::shared_ptr<const Analysis>, std::shared_ptr<const Analysis>> result) {
+        if (generation != m_compareGeneration) return; // an older plan or profile
+        m_before = std::move(result.first);
+        m_after = std::move(result.second);
+        fillComparison();
+        Q_EMIT comparisonReady();
+    });
 }
 
 QString ProfilePage::profilerPath()
@@ -207,26 +231,9 @@ void ProfilePage::processFinished(int exitCode, QProcess::ExitStatus status)
     Q_EMIT profilingFinished(ok);
 }
 
-bool ProfilePage::looksLikeProfile(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return false;
-    const QByteArray head = f.read(1 << 16);
-    return head.contains("planscope/profile/") || head.contains("# nThread")
-        || (head.contains("\"nccl_version\"") && head.contains("\"config\""));
-}
-
 bool ProfilePage::openProfile(const QString& path)
 {
-    auto loaded = loadProfileFile(path.toStdString());
-    if (!loaded) {
-        // Not a profile: perhaps nccl-tests output.
-        auto text = readTextFile(path.toStdString());
-        if (text) {
-            auto imported = importNcclTests(text.value(), QFileInfo(path).fileName().toStdString());
-            if (imported) loaded = std::move(imported);
-        }
-    }
+    auto loaded = loadMeasurements(path.toStdString());
     if (!loaded) {
         m_lastError = tr("%1: %2").arg(QDir::toNativeSeparators(path), PlanDocument::describe(loaded.errors()));
         rebuild();
@@ -234,8 +241,6 @@ bool ProfilePage::openProfile(const QString& path)
     }
     m_lastError.clear();
     auto profile = std::make_shared<Profile>(std::move(loaded).value());
-    if (profile->fits.empty()) profile->fits = fitCollectives(profile->collectives);
-    if (profile->source.empty()) profile->source = QFileInfo(path).fileName().toStdString();
     setProfile(std::move(profile));
     return true;
 }
@@ -245,6 +250,7 @@ void ProfilePage::setProfile(std::shared_ptr<const Profile> profile)
     m_profile = std::move(profile);
     m_use->setEnabled(m_profile != nullptr);
     if (m_use->isChecked()) applyCalibration(true);
+    compareAsync();
     rebuild();
     Q_EMIT profileChanged();
 }
@@ -413,31 +419,36 @@ void ProfilePage::rebuild()
             m_gemm->setItem(r, 5, readOnlyCell(peak > 0 && g.dtype == "bf16" ? QStringLiteral("%1 %").arg(g.tflops * 1e12 / peak * 100, 0, 'f', 1) : QStringLiteral("–")));
         }
     }
-    // Default vs calibrated, side by side.
-    if (m_document && m_document->hasPlan() && m_profile) {
-        const Plan& plan = m_document->plan();
-        const Prediction before = evaluate(plan);
-        const Prediction after = evaluate(planscope::applyCalibration(plan, calibrationFromProfile(*m_profile, plan)));
-        if (before.valid && after.valid) {
-            m_compare->setColumnCount(3);
-            m_compare->setHorizontalHeaderLabels({ tr("Quantity"), tr("Preset defaults"), tr("Calibrated") });
-            const std::pair<QString, std::pair<QString, QString>> rows[] = {
-                { tr("Step time"), { QString::fromStdString(units::formatSeconds(before.stepSeconds)), QString::fromStdString(units::formatSeconds(after.stepSeconds)) } },
-                { tr("MFU"), { QStringLiteral("%1 %").arg(before.mfu * 100, 0, 'f', 1), QStringLiteral("%1 %").arg(after.mfu * 100, 0, 'f', 1) } },
-                { tr("Exposed communication"), { QString::fromStdString(units::formatSeconds(before.exposedCommSeconds)), QString::fromStdString(units::formatSeconds(after.exposedCommSeconds)) } },
-                { tr("Training time"), { tr("%1 days").arg(before.trainingDays, 0, 'f', 1), tr("%1 days").arg(after.trainingDays, 0, 'f', 1) } },
-            };
-            m_compare->setRowCount(int(std::size(rows)));
-            int r = 0;
-            for (const auto& [name, values] : rows) {
-                m_compare->setItem(r, 0, readOnlyCell(name, Qt::AlignLeft | Qt::AlignVCenter));
-                m_compare->setItem(r, 1, readOnlyCell(values.first));
-                m_compare->setItem(r, 2, readOnlyCell(values.second));
-                ++r;
-            }
-        }
-    }
+    fillComparison();
     replotIfSized(m_plot);
+}
+
+void ProfilePage::fillComparison()
+{
+    // Default vs calibrated, side by side, from the analyses compareAsync() published (without a profile the
+    // table lists the preset values in use instead).
+    if (!m_profile) return;
+    m_compare->clear();
+    m_compare->setRowCount(0);
+    if (!m_before || !m_after || !m_before->valid() || !m_after->valid()) return;
+    const Prediction& before = m_before->prediction;
+    const Prediction& after = m_after->prediction;
+    m_compare->setColumnCount(3);
+    m_compare->setHorizontalHeaderLabels({ tr("Quantity"), tr("Preset defaults"), tr("Calibrated") });
+    const std::pair<QString, std::pair<QString, QString>> rows[] = {
+        { tr("Step time"), { QString::fromStdString(units::formatSeconds(before.stepSeconds)), QString::fromStdString(units::formatSeconds(after.stepSeconds)) } },
+        { tr("MFU"), { QStringLiteral("%1 %").arg(before.mfu * 100, 0, 'f', 1), QStringLiteral("%1 %").arg(after.mfu * 100, 0, 'f', 1) } },
+        { tr("Exposed communication"), { QString::fromStdString(units::formatSeconds(before.exposedCommSeconds)), QString::fromStdString(units::formatSeconds(after.exposedCommSeconds)) } },
+        { tr("Training time"), { tr("%1 days").arg(before.trainingDays, 0, 'f', 1), tr("%1 days").arg(after.trainingDays, 0, 'f', 1) } },
+    };
+    m_compare->setRowCount(int(std::size(rows)));
+    int r = 0;
+    for (const auto& [name, values] : rows) {
+        m_compare->setItem(r, 0, readOnlyCell(name, Qt::AlignLeft | Qt::AlignVCenter));
+        m_compare->setItem(r, 1, readOnlyCell(values.first));
+        m_compare->setItem(r, 2, readOnlyCell(values.second));
+        ++r;
+    }
 }
 
 bool ProfilePage::exportTo(const QString& path, QSize size, QString* error)
@@ -460,6 +471,11 @@ void ProfilePage::retranslate()
     m_cancel->setText(tr("Cancel"));
     m_use->setText(tr("Use this calibration"));
     rebuild();
+}
+
+QString ProfilePage::pageTitle() const
+{
+    return tr("Profile");
 }
 
 } // namespace planscope

@@ -3,6 +3,8 @@
 // GEMM table, and applies the calibration to the document with default vs calibrated numbers side by side.
 #pragma once
 
+#include "Page.h"
+#include "analysis/Analysis.h"
 #include "calib/Profile.h"
 
 #include <QPointer>
@@ -21,23 +23,22 @@ namespace planscope {
 
 class PlanDocument;
 
-class ProfilePage : public QWidget {
+class ProfilePage : public QWidget, public Page {
     Q_OBJECT
 public:
     explicit ProfilePage(QWidget* parent = nullptr);
     ~ProfilePage() override;
 
-    void setDocument(PlanDocument* document);
-    bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr);
+    QString pageName() const override { return QStringLiteral("profile"); }
+    QString pageTitle() const override;
+    void setDocument(PlanDocument* document) override;
+    bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) override;
 
     // Loads a profile (planscope/profile/v1 JSON, or nccl-tests output); false and statusText() says why.
     bool openProfile(const QString& path);
     void setProfile(std::shared_ptr<const Profile> profile);
     std::shared_ptr<const Profile> profile() const { return m_profile; }
 
-    // A dropped file that is a profile or nccl-tests output rather than a plan: JSON with the profile schema or
-    // nccl-tests' -J keys, or text with nccl-tests' "# nThread" header.
-    static bool looksLikeProfile(const QString& path);
     // Where planscope-profile is looked for: next to this executable, then on PATH.
     static QString profilerPath();
     // Starts the profiling pass; the page shows why when it cannot (no binary, no GPU).
@@ -46,13 +47,17 @@ public:
     bool isProfiling() const { return m_process.state() != QProcess::NotRunning; }
 
     QString statusText() const;
-    // For tests: the rows of the comparison table (default vs calibrated).
+    // For tests: the rows of the comparison table (default vs calibrated), once comparisonReady() was emitted.
     QStringList comparisonRows() const;
+    // The two analyses of the open plan the table shows (preset defaults, calibrated); null until computed.
+    std::shared_ptr<const Analysis> defaultAnalysis() const { return m_before; }
+    std::shared_ptr<const Analysis> calibratedAnalysis() const { return m_after; }
     int curveCount() const;
 
 Q_SIGNALS:
     void profileChanged();
     void profilingFinished(bool ok);
+    void comparisonReady();
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -63,12 +68,18 @@ private:
     void readProgress();
     void processFinished(int exitCode, QProcess::ExitStatus status);
     void applyCalibration(bool on);
+    // Analyses the open plan with and without the profile's calibration off the GUI thread; the newest request
+    // wins.
+    void compareAsync();
+    void fillComparison();
 
     QPointer<PlanDocument> m_document;
     std::shared_ptr<const Profile> m_profile;
     QProcess m_process;
     QString m_outputPath;
     QString m_lastError;
+    std::shared_ptr<const Analysis> m_before, m_after;
+    quint64 m_compareGeneration = 0;
 
     QLabel* m_title;
     QLabel* m_status;

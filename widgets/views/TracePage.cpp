@@ -508,4 +508,9 @@ bool TracePage::exportTo(const QString& path, QSize size, QString* error)
     return WidgetExporter::exportWidget(this, path, error);
 }
 
+QString TracePage::pageTitle() const
+{
+    return tr("Measured Run");
+}
+
 } // namespace planscope

@@ -5,6 +5,7 @@
 // measured memory against predicted memory. planscope-cli import --against computes the same comparison.
 #pragma once
 
+#include "Page.h"
 #include <QPointer>
 #include <QWidget>
 #include <memory>
@@ -27,14 +28,16 @@ struct TraceImport;
 struct Overlay;
 class TraceTimelineView;
 
-class TracePage : public QWidget {
+class TracePage : public QWidget, public Page {
     Q_OBJECT
 public:
     explicit TracePage(QWidget* parent = nullptr);
 
-    void setDocument(PlanDocument* document);
+    QString pageName() const override { return QStringLiteral("trace"); }
+    QString pageTitle() const override;
+    void setDocument(PlanDocument* document) override;
     void setTraceSet(TraceSet* traces);
-    bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr);
+    bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) override;
 
     TraceTimelineView* timelineView() const { return m_view; }
     // For tests: the summary line and the rows of the tables, cells joined by " | ".

@@ -1,0 +1,49 @@
+#include "PlanInput.h"
+
+#include "io/PlanJson.h"
+#include "io/PredictionJson.h"
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+namespace planscope::cli {
+
+void printIssues(const Issues& issues, std::ostream& err)
+{
+    for (const Issue& i : issues) {
+        err << (i.severity == Severity::Error ? "error" : "warning");
+        if (!i.path.empty()) err << " at " << i.path;
+        if (i.offset >= 0) err << " (byte offset " << i.offset << ")";
+        err << ": " << i.message << "\n";
+    }
+}
+
+std::shared_ptr<const Analysis> analysePlanFile(const std::string& path, AnalysisOptions options, std::ostream& out,
+    std::ostream& err, int& code, bool jsonErrors)
+{
+    auto loaded = loadPlanFile(path);
+    if (!loaded) {
+        const Issues& errors = loaded.errors();
+        // A file that cannot be opened is an I/O problem, not an invalid plan.
+        if (errors.size() == 1 && errors[0].path == path && errors[0].message == "cannot open file") {
+            err << "planscope-cli: cannot open " << path << "\n";
+            code = 1;
+            return nullptr;
+        }
+        if (jsonErrors) out << invalidToJson(errors).dump(2) << "\n";
+        printIssues(errors, err);
+        code = 2;
+        return nullptr;
+    }
+    options.inputWarnings = std::move(loaded.value().warnings);
+    return analyse(loaded.value().plan, options);
+}
+
+int exitInvalid(const Analysis& analysis, std::ostream& out, std::ostream& err, bool json)
+{
+    if (json) out << invalidToJson(analysis.prediction.errors).dump(2) << "\n";
+    printIssues(analysis.prediction.errors, err);
+    return 2;
+}
+
+} // namespace planscope::cli

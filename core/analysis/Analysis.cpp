@@ -1,0 +1,52 @@
+#include "Analysis.h"
+
+#include "cost/Evaluate.h"
+
+namespace planscope {
+
+std::vector<std::string> issueLines(const Issues& issues)
+{
+    std::vector<std::string> lines;
+    lines.reserve(issues.size());
+    for (const Issue& i : issues) lines.push_back(i.path.empty() ? i.message : i.path + ": " + i.message);
+    return lines;
+}
+
+std::shared_ptr<const Analysis> analyse(const Plan& plan, const AnalysisOptions& options)
+{
+    auto a = std::make_shared<Analysis>();
+    a->plan = plan;
+    a->evaluatedPlan = options.calibration ? applyCalibration(plan, *options.calibration) : plan;
+    std::shared_ptr<Explainer> explainer = options.explain ? std::make_shared<Explainer>() : nullptr;
+
+    Prediction predicted = evaluate(a->evaluatedPlan, explainer.get());
+    a->inputWarnings = options.inputWarnings;
+    // The front of the model's warnings: what the calibration did.
+    std::vector<std::string> front;
+    if (options.calibration) {
+        const Calibration& c = *options.calibration;
+        a->calibration = c;
+        for (const std::string& term : c.terms) a->calibrationNotes.push_back("calibrated: " + term);
+        if (c.terms.empty())
+            a->calibrationNotes.push_back("calibration: the profile measured nothing this plan uses; preset values kept");
+        for (const std::string& w : c.warnings) a->calibrationNotes.push_back("calibration: " + w);
+        front.insert(front.end(), a->calibrationNotes.begin(), a->calibrationNotes.end());
+    }
+    predicted.warnings.insert(predicted.warnings.begin(), front.begin(), front.end());
+    a->analytic = predicted;
+
+    if (predicted.valid && options.simulate) {
+        auto simulated = simulate(a->evaluatedPlan, predicted);
+        if (simulated) {
+            a->timeline = std::make_shared<const Timeline>(std::move(simulated).value());
+            applySimulation(predicted, a->evaluatedPlan, *a->timeline, explainer.get());
+        } else {
+            a->timelineErrors = simulated.errors();
+        }
+    }
+    a->prediction = std::move(predicted);
+    a->explainer = explainer ? std::shared_ptr<const Explainer>(std::move(explainer)) : std::make_shared<const Explainer>();
+    return a;
+}
+
+} // namespace planscope

@@ -1,0 +1,28 @@
+// Measured runs as JSON: the document of `planscope-cli import` (docs/FORMATS.md section 5, additions in
+// docs/TRACES.md): ranks, collective statistics, alignment, the comparison with a plan and the overlay.
+#pragma once
+
+#include "trace/Compare.h"
+#include "trace/Overlay.h"
+#include "trace/TraceAnalysis.h"
+#include "trace/TraceFiles.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace planscope {
+
+inline constexpr const char* kImportSchema = "planscope/import/v1";
+
+nlohmann::json measuredRankToJson(const MeasuredRank& rank);
+nlohmann::json alignmentToJson(const Alignment& alignment);
+nlohmann::json comparisonToJson(const Comparison& comparison);
+// The overlay as the Measured Run page shows it: per-rank decompositions, phases, matched PP: actions (the 20
+// furthest off by duration; counts for all), the summary and its caveats.
+nlohmann::json overlayToJson(const Overlay& overlay, const std::vector<MeasuredRank>& ranks);
+nlohmann::json skippedToJson(const std::vector<SkippedRegion>& skipped);
+
+// The whole import document; comparison and overlay may be null (no plan, or no simulated timeline).
+nlohmann::json importToJson(const TraceImport& traces, const Alignment& alignment, const Comparison* comparison,
+    const Overlay* overlay);
+
+} // namespace planscope
