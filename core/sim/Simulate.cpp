@@ -344,10 +344,20 @@ void applySimulation(Prediction& pred, const Plan& plan, const Timeline& tl, Exp
     if (!ex) return;
     const char* source = "List-scheduling simulation of the schedule's op order (docs/SCHEDULES.md section 1.8) with "
                          "per-stage op durations from the cost model";
-    if (const Explanation* analytic = ex->find("time.stepSeconds")) {
+    // Once: a second simulation into the same explainer must not take the simulated figures for analytic ones.
+    const bool first = ex->find("time.analyticStepSeconds") == nullptr;
+    if (const Explanation* analytic = first ? ex->find("time.stepSeconds") : nullptr) {
         Explanation a = *analytic;
         a.field = "time.analyticStepSeconds";
+        // Its bubble term stays the analytic one: time.bubbleSeconds is the simulated idle below.
+        for (std::string& child : a.children)
+            if (child == "time.bubbleSeconds") child = "time.analyticBubbleSeconds";
         ex->add(std::move(a));
+    }
+    if (const Explanation* analytic = first ? ex->find("time.bubbleSeconds") : nullptr) {
+        Explanation b = *analytic;
+        b.field = "time.analyticBubbleSeconds";
+        ex->add(std::move(b));
     }
     double busy = 0, idle = 0;
     for (const RankMetrics& r : tl.ranks) {
