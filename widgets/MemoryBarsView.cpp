@@ -1,4 +1,5 @@
 #include "MemoryBarsView.h"
+#include "Format.h"
 #include "WidgetExporter.h"
 
 #include "ViewState.h"
@@ -20,9 +21,10 @@
 namespace planscope {
 
 namespace {
+// The chart's values are GiB already.
 QString gib(double gibValue)
 {
-    return QStringLiteral("%1 GiB").arg(gibValue, 0, 'f', 2);
+    return display::gib(gibValue * units::kGiB);
 }
 } // namespace
 

@@ -1,4 +1,5 @@
 #include "SummaryPage.h"
+#include "Format.h"
 #include "WidgetExporter.h"
 
 #include "MemorySegments.h"
@@ -28,15 +29,8 @@ QString fromStd(const std::string& s)
     return QString::fromStdString(s);
 }
 
-QString gib(double bytes)
-{
-    return QStringLiteral("%1 GiB").arg(units::toGiB(bytes), 0, 'f', 2);
-}
-
-QString percent(double share)
-{
-    return QStringLiteral("%1 %").arg(share * 100.0, 0, 'f', 1);
-}
+using display::gib;
+using display::percent;
 
 QString exactNumber(double v)
 {

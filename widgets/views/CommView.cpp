@@ -1,4 +1,5 @@
 #include "CommView.h"
+#include "Format.h"
 
 #include "Palette.h"
 #include "Theme.h"
@@ -51,15 +52,8 @@ QString qs(const std::string& s)
     return QString::fromStdString(s);
 }
 
-QString bytesText(double bytes)
-{
-    return QString::fromStdString(units::formatBytes(bytes));
-}
-
-QString secondsText(double seconds)
-{
-    return QString::fromStdString(units::formatSeconds(seconds));
-}
+const auto bytesText = display::bytes;
+const auto secondsText = display::seconds;
 
 // Decades of seconds written as times ("1 ms"), not as powers of ten.
 class SecondsTicker : public QCPAxisTickerLog {

@@ -1,4 +1,5 @@
 #include "TracePage.h"
+#include "Format.h"
 
 #include "Palette.h"
 #include "PlanDocument.h"
@@ -31,10 +32,10 @@ namespace planscope {
 
 namespace {
 
-QString ms(double seconds) { return QString::fromStdString(units::formatSeconds(seconds)); }
-QString signedMs(double seconds) { return QString::fromStdString(units::formatSignedSeconds(seconds)); }
-QString gib(double bytes) { return QString::number(units::toGiB(bytes), 'f', 2) + QStringLiteral(" GiB"); }
-QString gbps(double bytesPerSecond) { return QString::number(bytesPerSecond / 1e9, 'f', 2) + QStringLiteral(" GB/s"); }
+const auto ms = display::seconds;
+const auto signedMs = display::signedSeconds;
+QString gib(double bytes) { return display::gib(bytes); }
+QString gbps(double bytesPerSecond) { return display::gbPerSecond(bytesPerSecond); }
 
 void setRows(QTableWidget* t, const QStringList& headers, const std::vector<QStringList>& rows)
 {
