@@ -469,6 +469,16 @@ private Q_SLOTS:
         QCOMPARE(int(hitTest(tl, index, TimeViewport { 0, 0.5, 1000 }, geometry(), x, y)), span);
     }
 
+    void fitTextCutsWithAnEllipsis()
+    {
+        QCOMPARE(fitText("abc", 3), std::string("abc"));
+        QCOMPARE(fitText("ncclKernel_AllReduce", 8), std::string("ncclKer\u2026")); // 7 characters and the ellipsis
+        QCOMPARE(fitText("abcdef", 1), std::string());
+        // Wide characters count two columns: two of them (4 columns) and the ellipsis fit in 5.
+        QCOMPARE(fitText("\u6d41\u6c34\u7ebf\u5e76\u884c", 5), std::string("\u6d41\u6c34\u2026"));
+        QCOMPARE(textColumns(fitText("\u6d41\u6c34\u7ebf\u5e76\u884c", 5)), 5.0);
+    }
+
     void oneSpanLongerThanTheScreenIsOneClippedRect()
     {
         // A p2p lane whose spans overlap: a send over [0.1, 0.4] s, and 20,000 sends of 4 us every 10 us from 0.1 s,

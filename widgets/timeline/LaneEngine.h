@@ -193,12 +193,6 @@ template <class Keep> std::size_t gallopIndex(std::size_t lo, std::size_t hi, Ke
     return partitionIndex(lo, std::min(hi, from + step), keep);
 }
 
-// First item of the lane starting at or after t.
-template <class Source> std::size_t firstStartingAtOrAfter(const Source& s, std::size_t lane, double t)
-{
-    return partitionIndex(0, s.size(lane), [&](std::size_t i) { return s.start(lane, i) < t; });
-}
-
 // [first, last): the lane's items that can touch (t0, t1), by two binary searches.
 template <class Source>
 std::pair<std::size_t, std::size_t> visibleRange(const Source& s, const LaneIndex& index, std::size_t lane, double t0, double t1)
