@@ -1,6 +1,7 @@
 // Schedule generation and list-scheduling simulation throughput (issue 3; target: a 1M-op schedule, e.g.
 // pp=32, vpp=4, 4096 microbatches, simulated in at most 1 s and 200 bytes per op on one core).
 // Run: build/bin/bench_schedule --benchmark_format=json
+#include "analysis/Analysis.h"
 #include "cost/Evaluate.h"
 #include "io/PlanJson.h"
 #include "schedule/Schedule.h"
@@ -99,8 +100,8 @@ BENCHMARK_CAPTURE(run, interleaved_p32_v4_m4096_1M_ops, ScheduleKind::Interleave
 BENCHMARK_CAPTURE(run, onefoneb_p8_m64, ScheduleKind::OneFOneB, 8, 64, 1)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(simulatePlan, gpt3_1024gpu_pp16_vpp2_m192, "gpt3-175b-1024xa100.plan.json")->Unit(benchmark::kMillisecond);
 
-// What one edit costs before every view can update: evaluate with explanations, then simulate (the work
-// PlanDocument does off the GUI thread). Target: at most 100 ms for every sample.
+// What one edit costs before every view can update: the analysis PlanDocument runs off the GUI thread
+// (analyse() with explanations: evaluate, then the schedule simulation). bench_edit adds the pages' redraw. Target: at most 100 ms for every sample.
 void editToViews(benchmark::State& state, const char* name)
 {
     auto loaded = loadPlanFile(std::string(PLANSCOPE_SAMPLES_DIR) + "/plans/" + name);
@@ -108,11 +109,11 @@ void editToViews(benchmark::State& state, const char* name)
         state.SkipWithError("cannot load plan");
         return;
     }
+    AnalysisOptions options;
+    options.explain = true;
     for (auto _ : state) {
-        Explainer ex;
-        const Prediction pred = evaluate(loaded->plan, &ex);
-        auto tl = simulate(loaded->plan, pred);
-        benchmark::DoNotOptimize(tl.ok());
+        const auto analysis = analyse(loaded->plan, options);
+        benchmark::DoNotOptimize(analysis->timeline.get());
     }
 }
 BENCHMARK_CAPTURE(editToViews, default_plan, "default.plan.json")->Unit(benchmark::kMillisecond);

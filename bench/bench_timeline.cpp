@@ -1,11 +1,11 @@
 // Frame time of the timeline (docs/ARCHITECTURE.md section 4): layout + paint of a 1M-span synthetic timeline into a
 // 1920 x 1080 image at several zoom levels; the target is 16 ms a frame. Run with --benchmark_format=json.
 // With --screenshots=DIR it instead writes PNGs of the timeline page for the sample plans (to look at).
-#include "PlanDocument.h"
-#include "ViewState.h"
-#include "timeline/SyntheticTimeline.h"
+#include "document/PlanDocument.h"
+#include "document/ViewState.h"
+#include "SyntheticTimeline.h"
 #include "timeline/TimelineLayout.h"
-#include "timeline/TimelinePage.h"
+#include "pages/TimelinePage.h"
 #include "timeline/TimelineView.h"
 
 #include <QApplication>

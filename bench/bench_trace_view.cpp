@@ -5,11 +5,11 @@
 // --screenshots=DIR it writes those five frames as PNGs instead.
 // Input: df_index_resolver (216,092 events, 81,005 kept) from samples/traces, PLANSCOPE_BENCH_TRACE=FILE for another
 // (scripts/bench-trace-large.sh writes a 1 GB one). Run with --benchmark_format=json.
-#include "TraceSet.h"
+#include "document/TraceSet.h"
 #include "io/PlanJson.h"
-#include "cost/Evaluate.h"
-#include "views/TraceRows.h"
-#include "views/TraceTimelineView.h"
+#include "analysis/Analysis.h"
+#include "timeline/TraceRows.h"
+#include "timeline/TraceTimelineView.h"
 
 #include <QApplication>
 #include <QDir>
@@ -46,9 +46,8 @@ const Inputs& inputs()
         }
         i.traces->ranks.push_back(std::move(rank.value()));
         i.plan = plan->plan;
-        auto tl = simulate(i.plan, evaluate(i.plan));
-        if (!tl) std::exit(1);
-        i.timeline = std::make_shared<const Timeline>(std::move(tl.value()));
+        i.timeline = analyse(i.plan)->timeline; // the predicted step, as the app's document has it
+        if (!i.timeline) std::exit(1);
         return i;
     }();
     return in;

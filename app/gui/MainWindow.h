@@ -3,7 +3,7 @@
 // page draws and exports itself.
 #pragma once
 
-#include "Page.h"
+#include "pages/Page.h"
 
 #include <QMainWindow>
 #include <QSize>

@@ -2,9 +2,9 @@
 // README pictures and the CI smoke test are made (QT_QPA_PLATFORM=offscreen needs no display).
 #include "LanguageManager.h"
 #include "MainWindow.h"
-#include "PlanDocument.h"
+#include "document/PlanDocument.h"
 #include "Theme.h"
-#include "TraceSet.h"
+#include "document/TraceSet.h"
 #include "WidgetExporter.h"
 
 #include <QApplication>

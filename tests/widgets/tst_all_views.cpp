@@ -2,14 +2,14 @@
 #include "ImageUtil.h"
 #include "TestUtil.h"
 
-#include "PlanDocument.h"
-#include "SummaryPage.h"
-#include "ViewState.h"
-#include "timeline/TimelinePage.h"
-#include "views/CommView.h"
-#include "views/GpuGridView.h"
-#include "views/MemoryPage.h"
-#include "views/PlanEditorPage.h"
+#include "document/PlanDocument.h"
+#include "pages/SummaryPage.h"
+#include "document/ViewState.h"
+#include "pages/TimelinePage.h"
+#include "pages/CommView.h"
+#include "pages/GpuGridView.h"
+#include "pages/MemoryPage.h"
+#include "pages/PlanEditorPage.h"
 
 #include <QApplication>
 #include <QDir>

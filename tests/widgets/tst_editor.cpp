@@ -2,12 +2,12 @@
 // planscope::validate says about that field, and the verdict is planscope::realityCheck's.
 #include "TestUtil.h"
 
-#include "PlanDocument.h"
+#include "document/PlanDocument.h"
 #include "cost/RealityCheck.h"
 #include "spec/Presets.h"
 #include "spec/Validate.h"
-#include "views/PlanEditorPage.h"
-#include "views/RealityCheckBox.h"
+#include "pages/PlanEditorPage.h"
+#include "charts/RealityCheckBox.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -2,14 +2,14 @@
 // busy GPUs from the simulated timeline, chart values from the alpha-beta functions of Collective.h.
 #include "TestUtil.h"
 
-#include "PlanDocument.h"
-#include "ViewState.h"
+#include "document/PlanDocument.h"
+#include "document/ViewState.h"
 #include "cost/Collective.h"
 #include "cost/RankGrid.h"
 #include "sim/Timeline.h"
-#include "views/CommRingAllReduce.h"
-#include "views/CommView.h"
-#include "views/GpuGridView.h"
+#include "charts/CommRingAllReduce.h"
+#include "pages/CommView.h"
+#include "pages/GpuGridView.h"
 
 #include <QApplication>
 #include <QDir>

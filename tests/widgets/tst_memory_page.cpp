@@ -2,12 +2,12 @@
 // over-time plot's marker; the over-time lines are the simulated memory of each stage.
 #include "TestUtil.h"
 
-#include "MemoryBarsView.h"
-#include "PlanDocument.h"
-#include "ViewState.h"
+#include "charts/MemoryBarsView.h"
+#include "document/PlanDocument.h"
+#include "document/ViewState.h"
 #include "sim/Timeline.h"
-#include "views/MemoryPage.h"
-#include "views/MemoryTimelineView.h"
+#include "pages/MemoryPage.h"
+#include "charts/MemoryTimelineView.h"
 
 #include <QApplication>
 #include <QSignalSpy>
@@ -69,6 +69,54 @@ private slots:
             QVERIFY2(page.exportTo(path, QSize(1200, 900), &error), qPrintable(error));
             QVERIFY(QFileInfo(path).size() > 1000);
         }
+    }
+
+    void longStepsAreDrawnFromTheirEnvelope()
+    {
+        // A sawtooth of 100,000 points (one per microsecond, period 7): thinned to 4 points a slice at most,
+        // every kept point on the original step function, the highest and lowest kept, each slice's ends kept.
+        std::vector<MemoryPoint> saw;
+        for (int i = 0; i < 100000; ++i) saw.push_back({ i * 1e-6, std::int64_t(1000 + (i % 7) * 10 + (i == 54321) * 5000) });
+        const int buckets = 512;
+        const auto env = memoryEnvelope(saw, 0.0, 0.1, buckets);
+        QVERIFY(env.size() <= std::size_t(4 * buckets));
+        QVERIFY(env.size() >= std::size_t(2 * buckets));
+        std::int64_t hi = 0, lo = INT64_MAX;
+        for (std::size_t k = 0; k < env.size(); ++k) {
+            QCOMPARE(env[k].bytes, memoryAt(saw, env[k].time)); // a point of the original, at its own time
+            if (k > 0) QVERIFY(env[k].time > env[k - 1].time);
+            hi = std::max(hi, env[k].bytes);
+            lo = std::min(lo, env[k].bytes);
+        }
+        QCOMPARE(hi, std::int64_t(1000 + (54321 % 7) * 10 + 5000)); // the one spike survives
+        QCOMPARE(lo, std::int64_t(1000));
+        QCOMPARE(env.front().time, saw.front().time);
+        QCOMPARE(env.back().time, saw.back().time);
+        // Short series are drawn as they are.
+        const std::vector<MemoryPoint> few(saw.begin(), saw.begin() + 100);
+        QCOMPARE(memoryEnvelope(few, 0.0, 1e-4, buckets).size(), few.size());
+
+        // A long simulated step (GLM-130B on 64 GPUs, 4,224 microbatches): each line stays a few thousand points
+        // and still reaches the stage's simulated peak.
+        PlanDocument doc;
+        MemoryTimelineView view;
+        view.resize(1200, 600);
+        view.setDocument(&doc);
+        QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
+        QVERIFY(doc.load(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/interview-130b-64xa100.plan.json")));
+        QVERIFY(spy.count() > 0 || spy.wait(60000));
+        const auto tl = doc.timeline();
+        QVERIFY(tl);
+        QVERIFY(tl->memory[0].size() > std::size_t(4 * 1024)); // long enough to be thinned
+        QVERIFY(view.pointCount(0) <= 4 * 1024 + 1);
+        std::int64_t peak = 0;
+        for (const MemoryPoint& p : tl->memory[0]) peak = std::max(peak, p.bytes);
+        const double peakGiB = double(peak) / 1073741824.0;
+        double drawn = 0;
+        for (double t = 0; t <= tl->stepSeconds; t += tl->stepSeconds / 4096) drawn = std::max(drawn, view.valueAt(0, t));
+        QVERIFY(drawn <= peakGiB);
+        // The peak is held for a while in the steady state, so sampling finds it on the drawn line too.
+        QCOMPARE(drawn, peakGiB);
     }
 };
 

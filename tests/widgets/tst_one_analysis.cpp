@@ -4,8 +4,8 @@
 // (core/analysis/Analysis.h), so a consumer that assembled its own pipeline would show up here as a difference.
 #include "CliRunner.h"
 
-#include "PlanDocument.h"
-#include "SummaryPage.h"
+#include "document/PlanDocument.h"
+#include "pages/SummaryPage.h"
 #include "analysis/Analysis.h"
 #include "io/PlanJson.h"
 

@@ -2,10 +2,10 @@
 // shows its curves and the default-vs-calibrated table, and "Use this calibration" re-predicts the document.
 #include "TestUtil.h"
 
-#include "PlanDocument.h"
+#include "document/PlanDocument.h"
 #include "calib/Profile.h"
 #include "cost/Collective.h"
-#include "views/ProfilePage.h"
+#include "pages/ProfilePage.h"
 
 #include <QCheckBox>
 #include <QFile>

@@ -2,12 +2,12 @@
 // paint their backgrounds and text from the theme (the data colours stay), and Light restores the look.
 #include "TestUtil.h"
 
-#include "MemoryBarsView.h"
-#include "PlanDocument.h"
+#include "charts/MemoryBarsView.h"
+#include "document/PlanDocument.h"
 #include "Theme.h"
 #include "timeline/TimelinePalette.h"
 #include "timeline/TimelineView.h"
-#include "views/GpuGridView.h"
+#include "pages/GpuGridView.h"
 
 #include <QApplication>
 #include <QImage>

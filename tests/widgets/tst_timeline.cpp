@@ -3,14 +3,14 @@
 // playback).
 #include "TestUtil.h"
 
-#include "PlanDocument.h"
-#include "ViewState.h"
+#include "document/PlanDocument.h"
+#include "document/ViewState.h"
 #include "sim/Timeline.h"
 #include "timeline/PlaybackBar.h"
-#include "timeline/SyntheticTimeline.h"
+#include "SyntheticTimeline.h"
 #include "timeline/TimelineLayout.h"
 #include "timeline/TimelineLegend.h"
-#include "timeline/TimelinePage.h"
+#include "pages/TimelinePage.h"
 #include "timeline/TimelinePalette.h"
 #include "timeline/TimelineView.h"
 

@@ -3,12 +3,12 @@
 // the open plan's own prediction overlaying with zero deltas in the view as in core.
 #include "TestUtil.h"
 
-#include "PlanDocument.h"
-#include "TraceSet.h"
+#include "document/PlanDocument.h"
+#include "document/TraceSet.h"
 #include "trace/TraceAnalysis.h"
 #include "util/Units.h"
-#include "views/TracePage.h"
-#include "views/TraceTimelineView.h"
+#include "pages/TracePage.h"
+#include "timeline/TraceTimelineView.h"
 
 #include <QFile>
 #include <QImage>

@@ -2,7 +2,7 @@
 // (LaneEngine.h): the 1 px gap between back-to-back items, and a folded block cut into its two colours.
 #pragma once
 
-#include "LaneEngine.h"
+#include "timeline/LaneEngine.h"
 
 #include <QRectF>
 #include <algorithm>

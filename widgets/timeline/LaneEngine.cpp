@@ -1,4 +1,4 @@
-#include "LaneEngine.h"
+#include "timeline/LaneEngine.h"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
-#include "PlaybackBar.h"
+#include "timeline/PlaybackBar.h"
 
-#include "PlanDocument.h"
-#include "TimelineLayout.h"
-#include "ViewState.h"
+#include "document/PlanDocument.h"
+#include "timeline/TimelineLayout.h"
+#include "document/ViewState.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -147,8 +147,9 @@ void PlaybackBar::setDocument(PlanDocument* document)
 
 void PlaybackBar::takeTimeline()
 {
-    const auto timeline = m_document ? m_document->timeline() : nullptr;
-    m_boundaries = timeline ? spanBoundaries(*timeline) : std::vector<double>();
+    // Built when first stepped through (sorting every span's ends is O(n log n); most edits never step).
+    m_boundaries.clear();
+    m_boundariesOf.reset();
 }
 
 double PlaybackBar::speedFactor() const
@@ -175,6 +176,11 @@ void PlaybackBar::stepToBoundary(int direction)
 {
     if (!m_state) return;
     m_state->setPlaying(false);
+    const auto timeline = m_document ? m_document->timeline() : nullptr;
+    if (timeline != m_boundariesOf.lock()) {
+        m_boundaries = timeline ? spanBoundaries(*timeline) : std::vector<double>();
+        m_boundariesOf = timeline;
+    }
     m_state->setPlayhead(stepBoundary(m_boundaries, m_state->playhead(), direction));
 }
 

@@ -17,6 +17,8 @@ class QToolButton;
 
 namespace planscope {
 
+struct Timeline;
+
 class PlanDocument;
 class ViewState;
 
@@ -56,6 +58,7 @@ private:
     QPointer<ViewState> m_state;
     QPointer<PlanDocument> m_document;
     std::vector<double> m_boundaries;
+    std::weak_ptr<const Timeline> m_boundariesOf; // the timeline m_boundaries were taken from
     QToolButton* m_play = nullptr;
     QToolButton* m_back = nullptr;
     QToolButton* m_forward = nullptr;

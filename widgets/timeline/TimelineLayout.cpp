@@ -1,4 +1,4 @@
-#include "TimelineLayout.h"
+#include "timeline/TimelineLayout.h"
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 // this returns. A frame costs O(lanes x pixels x log spans), never O(spans).
 #pragma once
 
-#include "LaneEngine.h"
+#include "timeline/LaneEngine.h"
 #include "sim/Timeline.h"
 
 #include <array>

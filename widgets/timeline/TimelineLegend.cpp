@@ -1,6 +1,6 @@
-#include "TimelineLegend.h"
+#include "timeline/TimelineLegend.h"
 
-#include "TimelinePalette.h"
+#include "timeline/TimelinePalette.h"
 
 #include <QEvent>
 #include <QPainter>

@@ -1,4 +1,4 @@
-#include "TimelinePalette.h"
+#include "timeline/TimelinePalette.h"
 
 #include "Palette.h"
 #include "Theme.h"

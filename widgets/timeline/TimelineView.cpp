@@ -1,10 +1,10 @@
-#include "TimelineView.h"
+#include "timeline/TimelineView.h"
 
-#include "PlanDocument.h"
-#include "DrawListPaint.h"
-#include "TimelinePalette.h"
+#include "document/PlanDocument.h"
+#include "timeline/DrawListPaint.h"
+#include "timeline/TimelinePalette.h"
 #include "Theme.h"
-#include "ViewState.h"
+#include "document/ViewState.h"
 #include "WidgetExporter.h"
 
 #include <QEvent>
@@ -13,12 +13,9 @@
 #include <QImage>
 #include <QKeyEvent>
 #include <QMouseEvent>
-#include <QPageSize>
 #include <QPainter>
 #include <QPainterPath>
-#include <QPdfWriter>
 #include <QScrollBar>
-#include <QSvgGenerator>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
@@ -83,7 +80,8 @@ void TimelineView::setDocument(PlanDocument* document)
 void TimelineView::takeDocumentTimeline()
 {
     if (!m_document) return;
-    setTimeline(m_document->timeline());
+    // The document built the index on its worker with the analysis: nothing O(n log n) on the GUI thread.
+    setTimeline(m_document->timeline(), m_document->timelineIndex());
 }
 
 void TimelineView::setViewState(ViewState* state)
@@ -104,10 +102,11 @@ ViewState* TimelineView::viewState() const
     return m_state;
 }
 
-void TimelineView::setTimeline(std::shared_ptr<const Timeline> timeline)
+void TimelineView::setTimeline(std::shared_ptr<const Timeline> timeline, std::shared_ptr<const TimelineIndex> index)
 {
     m_timeline = std::move(timeline);
-    m_index = m_timeline ? TimelineIndex(*m_timeline) : TimelineIndex();
+    if (!index) index = std::make_shared<const TimelineIndex>(m_timeline ? TimelineIndex(*m_timeline) : TimelineIndex());
+    m_index = std::move(index);
     m_layoutValid = false;
     m_scrollY = 0;
     updateMetrics();
@@ -136,8 +135,8 @@ QRectF TimelineView::spanRect(std::size_t span) const
 {
     if (!m_timeline || span >= m_timeline->spans.size()) return {};
     const QRect area = timeArea();
-    for (const LaneItem& row : laneRows(*m_timeline, m_index, m_geometry)) {
-        const TimelineLane& lane = m_index.lanes()[row.lane];
+    for (const LaneItem& row : laneRows(*m_timeline, *m_index, m_geometry)) {
+        const TimelineLane& lane = m_index->lanes()[row.lane];
         if (span < lane.begin || span >= lane.end) continue;
         const Span& s = m_timeline->spans[span];
         const double x0 = m_viewport.toX(s.start), x1 = m_viewport.toX(s.end);
@@ -159,7 +158,7 @@ QSize TimelineView::minimumSizeHint() const
 QString TimelineView::headerText(int rank) const
 {
     QStringList stages;
-    for (int s : m_index.stagesOfRank(rank))
+    for (int s : m_index->stagesOfRank(rank))
         stages << QString::number(s);
     if (stages.isEmpty()) return tr("rank %1").arg(rank);
     return tr("rank %1 · stage %2").arg(rank).arg(stages.join(QLatin1Char(',')));
@@ -180,7 +179,7 @@ void TimelineView::updateMetrics()
     m_axisHeight = int(std::ceil(label.height())) + 12;
     double widest = headerBold.horizontalAdvance(tr("rank %1").arg(0));
     int lastRank = -1;
-    for (const TimelineLane& lane : m_index.lanes()) {
+    for (const TimelineLane& lane : m_index->lanes()) {
         if (lane.rank != lastRank)
             widest = std::max(widest, headerBold.horizontalAdvance(headerText(lane.rank)));
         widest = std::max(widest, label.horizontalAdvance(TimelinePalette::streamName(lane.stream)));
@@ -234,7 +233,7 @@ void TimelineView::relayout()
     const QSize canvas = canvasSize();
     const int available = canvas.height() - m_axisHeight;
     LaneGeometry natural = m_geometry;
-    const std::vector<LaneItem> rows = laneRows(*m_timeline, m_index, natural);
+    const std::vector<LaneItem> rows = laneRows(*m_timeline, *m_index, natural);
     const double content = rows.empty() ? 0 : rows.back().y + rows.back().h;
     if (content > available && content > 0) {
         // On screen the rest scrolls; an export has no scroll bar, so there every lane is squeezed in.
@@ -261,7 +260,7 @@ void TimelineView::relayout()
             m_geometry.computeHeight = std::floor(
                 m_geometry.computeHeight + std::min(2 * m_geometry.computeHeight, room / computeLanes));
     }
-    const std::vector<LaneItem> scaled = laneRows(*m_timeline, m_index, m_geometry);
+    const std::vector<LaneItem> scaled = laneRows(*m_timeline, *m_index, m_geometry);
     const double contentHeight = scaled.empty() ? 0 : scaled.back().y + scaled.back().h;
     const int overflow = int(std::ceil(contentHeight)) - available;
     m_scrollBar->setVisible(overflow > 0 && m_exportSize.isEmpty() && !m_fitAllLanes);
@@ -288,7 +287,7 @@ void TimelineView::relayout()
         m_selection = selection;
         m_laidOutViewport = m_viewport;
         m_laidOutGeometry = m_geometry;
-        m_draw = layoutTimeline(*m_timeline, m_index, m_viewport, m_geometry, m_selection);
+        m_draw = layoutTimeline(*m_timeline, *m_index, m_viewport, m_geometry, m_selection);
         m_layoutValid = true;
         ++m_layoutCount;
     }
@@ -615,7 +614,7 @@ QString TimelineView::toolTipAt(const QPoint& pos) const
         if (x >= b.x && x < b.x + b.w && y >= b.y && y < b.y + b.h)
             return tr("%n ops folded here (mostly %1); zoom in to see them", nullptr, int(b.count))
                 .arg(TimelinePalette::name(b.kind));
-    const long long hit = hitTest(*m_timeline, m_index, m_viewport, m_geometry, x, y);
+    const long long hit = hitTest(*m_timeline, *m_index, m_viewport, m_geometry, x, y);
     if (hit >= 0) {
         const Span& s = m_timeline->spans[std::size_t(hit)];
         QStringList lines;
@@ -694,7 +693,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
         update();
     } else if (drag == Drag::Pending && area.contains(pos)) {
         const long long hit = hitTest(
-            *m_timeline, m_index, m_viewport, m_geometry, pos.x() - area.left(), pos.y() - area.top());
+            *m_timeline, *m_index, m_viewport, m_geometry, pos.x() - area.left(), pos.y() - area.top());
         const Span* s = hit >= 0 ? &m_timeline->spans[std::size_t(hit)] : nullptr;
         if (s && s->microbatch >= 0)
             m_state->select(s->rank, s->stage, s->microbatch);
@@ -751,60 +750,23 @@ void TimelineView::setFitAllLanes(bool fit)
 
 bool TimelineView::exportTo(const QString& path, QSize size, QString* error)
 {
-    auto fail = [&](const QString& why) {
-        if (error) *error = why;
-        return false;
-    };
     if (size.isEmpty()) size = width() >= 300 && height() >= 150 ? this->size() : QSize(1400, 800);
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (!WidgetExporter::supportedSuffixes().contains(suffix))
-        return fail(tr("Unknown file type \"%1\"; use one of: %2")
-                        .arg(suffix, WidgetExporter::supportedSuffixes().join(QStringLiteral(", "))));
-
     // Painted by the same code as the screen, at the export's size, without touching the widget's geometry
-    // (it may sit in a layout).
+    // (it may sit in a layout); written by the one exporter.
     m_exportSize = size;
     relayout();
-    bool ok = false;
-    if (suffix == QLatin1String("png")) {
-        QImage image(size, QImage::Format_ARGB32_Premultiplied);
-        image.fill(Theme::background());
-        QPainter p(&image);
-        paintAll(p);
-        p.end();
-        ok = image.save(path, "PNG");
-    } else if (suffix == QLatin1String("svg")) {
-        QSvgGenerator generator;
-        generator.setFileName(path);
-        generator.setSize(size);
-        generator.setViewBox(QRect(QPoint(0, 0), size));
-        generator.setResolution(logicalDpiX());
-        generator.setTitle(tr("PlanScope timeline"));
-        QPainter p;
-        ok = p.begin(&generator);
-        if (ok) {
+    const bool ok = WidgetExporter::exportPainted(
+        path, size,
+        [this](QPaintDevice* device, const QRectF&) {
+            QPainter p;
+            if (!p.begin(device)) return false;
             paintAll(p);
-            ok = p.end();
-        }
-    } else {
-        QPdfWriter writer(path);
-        writer.setCreator(QStringLiteral("PlanScope"));
-        writer.setResolution(logicalDpiX());
-        writer.setPageSize(
-            QPageSize(QSizeF(size.width() * 72.0 / logicalDpiX(), size.height() * 72.0 / logicalDpiY()),
-                QPageSize::Point));
-        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-        QPainter p;
-        ok = p.begin(&writer);
-        if (ok) {
-            paintAll(p);
-            ok = p.end();
-        }
-    }
+            return p.end();
+        },
+        error, tr("PlanScope timeline"), Theme::background());
     m_exportSize = QSize();
     relayout();
-    if (!ok || QFileInfo(path).size() <= 0) return fail(tr("Cannot write %1").arg(path));
-    return true;
+    return ok;
 }
 
 } // namespace planscope

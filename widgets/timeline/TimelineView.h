@@ -8,7 +8,7 @@
 // range, size, scroll or selection changes; a playhead move only repaints; paintEvent only paints.
 #pragma once
 
-#include "TimelineLayout.h"
+#include "timeline/TimelineLayout.h"
 
 #include <QPointer>
 #include <QVector>
@@ -36,7 +36,8 @@ public:
     void setViewState(ViewState* state);
     ViewState* viewState() const;
     // Shows a timeline that comes from no document (tests, benchmarks, a measured trace).
-    void setTimeline(std::shared_ptr<const Timeline> timeline);
+    // A timeline without a document; `index` is built here when not given (O(n log n)).
+    void setTimeline(std::shared_ptr<const Timeline> timeline, std::shared_ptr<const TimelineIndex> index = nullptr);
     std::shared_ptr<const Timeline> timeline() const { return m_timeline; }
 
     // Saves the view by the file's extension (.png, .svg, .pdf); size empty: the widget's size.
@@ -99,7 +100,7 @@ private:
     ViewState* m_ownState = nullptr;
     QPointer<ViewState> m_state;
     std::shared_ptr<const Timeline> m_timeline;
-    TimelineIndex m_index;
+    std::shared_ptr<const TimelineIndex> m_index = std::make_shared<const TimelineIndex>();
 
     TimeViewport m_viewport;
     LaneGeometry m_geometry;

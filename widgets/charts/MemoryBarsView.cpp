@@ -1,0 +1,343 @@
+#include "charts/MemoryBarsView.h"
+#include "Format.h"
+#include "WidgetExporter.h"
+
+#include "document/ViewState.h"
+#include "sim/Timeline.h"
+
+#include "Palette.h"
+#include "document/PlanDocument.h"
+#include "Theme.h"
+#include "util/Units.h"
+
+#include <QEvent>
+#include <QFileInfo>
+#include <QMouseEvent>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <qcustomplot.h>
+
+namespace planscope {
+
+namespace {
+// The chart's values are GiB already.
+QString gib(double gibValue)
+{
+    return display::gib(gibValue * units::kGiB);
+}
+} // namespace
+
+MemoryBarsView::MemoryBarsView(QWidget* parent)
+    : QWidget(parent)
+    , m_plot(new QCustomPlot(this))
+{
+    // Never laid out at 0 x 0 (a hidden page): QCustomPlot would paint into a null buffer and warn.
+    m_plot->setMinimumSize(160, 120);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+
+    m_plot->setNoAntialiasingOnDrag(true);
+    m_plot->plotLayout()->insertRow(0);
+    m_title
+        = new QCPTextElement(m_plot, QString(), QFont(font().family(), font().pointSize() + 2, QFont::Bold));
+    m_plot->plotLayout()->addElement(0, 0, m_title);
+
+    // The legend in its own row under the chart, so it never covers a bar.
+    auto* legendRow = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(2, 0, legendRow);
+    legendRow->setMargins(QMargins(5, 0, 5, 5));
+    legendRow->addElement(0, 0, m_plot->legend);
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_plot->legend->setBorderPen(Qt::NoPen);
+    m_plot->legend->setWrap(8);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    m_plot->plotLayout()->setRowStretchFactor(2, 0.001);
+
+    for (MemorySegment segment : kMemorySegments) {
+        auto* bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+        const QColor colour = segmentColor(segment);
+        bars->setBrush(colour);
+        bars->setPen(QPen(colour.darker(140), 1));
+        bars->setWidth(0.62);
+        bars->setAntialiased(false);
+        if (!m_bars.isEmpty()) bars->moveAbove(m_bars.back());
+        m_bars.push_back(bars);
+    }
+    m_capacity = m_plot->addGraph();
+    m_capacity->setPen(QPen(palette::capacityLine(), 2, Qt::DashLine));
+
+    m_plot->yAxis->grid()->setSubGridVisible(false);
+    m_plot->xAxis->grid()->setVisible(false);
+    m_plot->xAxis->setTickLength(0, 4);
+
+    connect(m_plot, &QCustomPlot::mouseMove, this, &MemoryBarsView::showToolTip);
+    connect(Theme::instance(), &Theme::changed, this, &MemoryBarsView::rebuild);
+    rebuild();
+}
+
+MemoryBarsView::~MemoryBarsView() = default;
+
+void MemoryBarsView::setDocument(PlanDocument* document)
+{
+    if (m_document) disconnect(m_document, nullptr, this, nullptr);
+    m_document = document;
+    if (!document) return;
+    connect(document, &PlanDocument::predictionChanged, this,
+        [this] { setPrediction(m_document->prediction()); });
+    if (document->prediction()) setPrediction(document->prediction());
+}
+
+void MemoryBarsView::setPrediction(std::shared_ptr<const Prediction> prediction)
+{
+    m_prediction = std::move(prediction);
+    rebuild();
+}
+
+void MemoryBarsView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange) rebuild();
+    QWidget::changeEvent(event);
+}
+
+void MemoryBarsView::rebuild()
+{
+    m_plot->clearItems();
+    m_overflowLabels.clear();
+    for (QCPBars* bars : m_bars)
+        bars->data()->clear();
+    m_capacity->data()->clear();
+    m_capacityGiB = 0;
+    styleCustomPlot(m_plot);
+    m_capacity->setPen(QPen(Theme::capacityLine(), 2, Qt::DashLine));
+
+    for (std::size_t i = 0; i < kMemorySegments.size(); ++i)
+        m_bars[int(i)]->setName(segmentName(kMemorySegments[i]));
+    m_capacity->setName(tr("GPU capacity"));
+    m_plot->yAxis->setLabel(tr("Memory per GPU (GiB, 2^30 bytes)"));
+    m_plot->xAxis->setLabel(tr("Pipeline stage (every GPU of a stage holds the same)"));
+
+    const Prediction* pr = m_prediction.get();
+    if (!pr || !pr->valid || pr->stages.empty()) {
+        m_title->setText(
+            pr ? tr("No memory to show: this plan cannot run (see the Summary page)") : tr("No plan loaded"));
+        m_title->setTextColor(pr ? Theme::alarmText() : Theme::text());
+        m_plot->legend->setVisible(false);
+        if (pr && !pr->errors.empty()) {
+            // The reasons, in the middle of the empty chart, so a picture of this view says why it is empty.
+            auto* reasons = new QCPItemText(m_plot);
+            reasons->position->setType(QCPItemPosition::ptAxisRectRatio);
+            reasons->position->setCoords(0.5, 0.4);
+            reasons->setPositionAlignment(Qt::AlignCenter);
+            reasons->setTextAlignment(Qt::AlignLeft);
+            reasons->setColor(Theme::alarmText());
+            reasons->setPadding(QMargins(12, 8, 12, 8));
+            reasons->setPen(QPen(Theme::alarmText()));
+            reasons->setBrush(Theme::background());
+            reasons->setText(PlanDocument::describe(pr->errors));
+        }
+        m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTickerText));
+        m_plot->xAxis->setRange(-0.5, 3.5);
+        m_plot->yAxis->setRange(0, 80);
+        replotIfSized(m_plot);
+        return;
+    }
+
+    m_plot->legend->setVisible(true);
+    const int stages = int(pr->stages.size());
+    const double capacity = units::toGiB(double(pr->capacityBytes));
+    m_capacityGiB = capacity;
+    double highest = capacity;
+    QVector<double> keys;
+    for (int s = 0; s < stages; ++s)
+        keys << s;
+    // At the playhead the activations are what the simulated step holds then; everything else is static.
+    const std::shared_ptr<const Timeline> timeline = m_document ? m_document->timeline() : nullptr;
+    const bool atPlayhead = m_mode == Mode::AtPlayhead && timeline && m_viewState
+        && int(timeline->memory.size()) == stages;
+    std::vector<StageMemory> shown = pr->stages;
+    if (atPlayhead) {
+        for (int s = 0; s < stages; ++s) {
+            StageMemory& st = shown[std::size_t(s)];
+            const std::int64_t now = memoryAt(timeline->memory[std::size_t(s)], m_viewState->playhead());
+            const std::int64_t fixed = st.weightsBytes + st.gradientsBytes + st.optimizerBytes + st.buffersBytes;
+            st.activationsBytes = std::max<std::int64_t>(0, now - fixed);
+            st.totalBytes = fixed + st.activationsBytes;
+        }
+    }
+    for (std::size_t i = 0; i < kMemorySegments.size(); ++i) {
+        QVector<double> values;
+        for (const StageMemory& st : shown)
+            values << units::toGiB(double(segmentBytes(st, kMemorySegments[i])));
+        m_bars[int(i)]->setData(keys, values, true);
+    }
+
+    // Labels above each bar: the total, and for a stage over capacity the overflow in red. With many
+    // stages only the overflows are written, so labels never collide.
+    const bool writeTotals = stages <= 24;
+    QFont labelFont = font();
+    QFont alarmFont = font();
+    alarmFont.setBold(true);
+    for (const StageMemory& st : shown) {
+        const double total = units::toGiB(double(st.totalBytes));
+        highest = std::max(highest, total);
+        const double over = total - capacity;
+        QStringList lines;
+        if (over > 0) lines << tr("over by %1").arg(gib(over));
+        if (writeTotals) lines << gib(total);
+        if (lines.isEmpty()) continue;
+        auto* text = new QCPItemText(m_plot);
+        text->position->setType(QCPItemPosition::ptPlotCoords);
+        text->position->setCoords(st.stage, total);
+        text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        text->setTextAlignment(Qt::AlignHCenter);
+        text->setPadding(QMargins(2, 1, 2, 1));
+        text->setBrush(Theme::labelBackdrop()); // stays readable where the capacity line runs behind it
+        text->setText(lines.join(QLatin1Char('\n')));
+        text->setFont(over > 0 ? alarmFont : labelFont);
+        text->setColor(over > 0 ? Theme::alarmText() : Theme::pick(QColor(0x30, 0x30, 0x30), Theme::text()));
+        if (over > 0) m_overflowLabels << lines.front();
+    }
+
+    const double left = -0.6, right = stages - 0.4; // the x range; SVG export does not clip, so not beyond it
+    m_capacity->setData({ left, right }, { capacity, capacity });
+    auto* capacityLabel = new QCPItemText(m_plot);
+    capacityLabel->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    capacityLabel->position->setTypeY(QCPItemPosition::ptPlotCoords);
+    capacityLabel->position->setCoords(0.995, capacity);
+    capacityLabel->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+    capacityLabel->setPadding(QMargins(4, 1, 4, 4));
+    capacityLabel->setText(tr("GPU capacity %1 GB = %2")
+                               .arg(units::toGB(double(pr->capacityBytes)), 0, 'f', 1)
+                               .arg(gib(capacity)));
+    capacityLabel->setColor(Theme::text());
+    capacityLabel->setClipToAxisRect(true);
+
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    const int every = std::max(1, (stages + 15) / 16);
+    for (int s = 0; s < stages; s += every)
+        ticker->addTick(s, stages <= 8 ? tr("Stage %1").arg(s) : QString::number(s));
+    m_plot->xAxis->setTicker(ticker);
+    m_plot->xAxis->setRange(left, right);
+    // Room above the tallest bar for its labels.
+    m_plot->yAxis->setRange(0, highest * (writeTotals ? 1.2 : 1.12));
+
+    const StageMemory& peak = pr->stages[std::size_t(pr->peakStage)];
+    if (atPlayhead)
+        m_title->setText(tr("Memory per GPU at %1 ms of the step (peak %2 on stage %3, capacity %4)")
+                             .arg(m_viewState->playhead() * 1e3, 0, 'f', 1)
+                             .arg(gib(units::toGiB(double(peak.totalBytes))))
+                             .arg(pr->peakStage)
+                             .arg(gib(capacity)));
+    else
+        m_title->setText(tr("Memory per GPU by pipeline stage: peak %1 on stage %2, capacity %3")
+                             .arg(gib(units::toGiB(double(peak.totalBytes))))
+                             .arg(pr->peakStage)
+                             .arg(gib(capacity)));
+    m_title->setTextColor(pr->fits ? Theme::text() : Theme::alarmText());
+    replotIfSized(m_plot);
+}
+
+void MemoryBarsView::showToolTip(QMouseEvent* event)
+{
+    if (!m_prediction || !m_prediction->valid || m_prediction->stages.empty()) return;
+    const double key = m_plot->xAxis->pixelToCoord(event->position().x());
+    const int stage = int(std::lround(key));
+    if (stage < 0 || stage >= int(m_prediction->stages.size()) || std::abs(key - stage) > 0.31) {
+        QToolTip::hideText();
+        return;
+    }
+    const StageMemory& st = m_prediction->stages[std::size_t(stage)];
+    const double y = m_plot->yAxis->pixelToCoord(event->position().y());
+    QStringList lines { tr("Stage %1: %2 (%3 bytes)")
+                            .arg(stage)
+                            .arg(gib(units::toGiB(double(st.totalBytes))))
+                            .arg(st.totalBytes) };
+    double bottom = 0;
+    // Top segment first, as stacked on screen; the one under the pointer in bold.
+    QStringList segments;
+    for (MemorySegment seg : kMemorySegments) {
+        const double bytes = double(segmentBytes(st, seg));
+        const double top = bottom + units::toGiB(bytes);
+        QString line = QStringLiteral("%1: %2 (%3 bytes)")
+                           .arg(segmentName(seg), gib(units::toGiB(bytes)))
+                           .arg(qint64(bytes));
+        if (y >= bottom && y < top) line = QStringLiteral("<b>%1</b>").arg(line);
+        segments.prepend(line);
+        bottom = top;
+    }
+    lines << segments;
+    QToolTip::showText(event->globalPosition().toPoint(), lines.join(QStringLiteral("<br>")), m_plot);
+}
+
+bool MemoryBarsView::exportTo(const QString& path, int width, int height)
+{
+    if (width <= 0 || height <= 0) {
+        const bool sized = m_plot->width() > 200 && m_plot->height() > 150;
+        width = sized ? m_plot->width() : 1400;
+        height = sized ? m_plot->height() : 900;
+    }
+    // QCustomPlot paints through its own QCPPainter, laid out in pixels at 96 dpi.
+    const bool ok = WidgetExporter::exportPainted(
+        path, QSize(width, height),
+        [this, width, height](QPaintDevice* device, const QRectF&) {
+            QCPPainter painter;
+            if (!painter.begin(device)) return false;
+            if (!dynamic_cast<QImage*>(device)) { // SVG, PDF: vector output, as QCustomPlot's own savePdf
+                painter.setMode(QCPPainter::pmVectorized);
+                painter.setMode(QCPPainter::pmNoCaching);
+            }
+            m_plot->toPainter(&painter, width, height);
+            return painter.end();
+        },
+        nullptr, m_title->text(), Theme::background());
+    // Draw again at the widget's own size: the exports above lay the chart out at theirs.
+    replotIfSized(m_plot);
+    return ok;
+}
+
+int MemoryBarsView::stageCount() const
+{
+    return m_bars.isEmpty() ? 0 : m_bars.front()->data()->size();
+}
+
+double MemoryBarsView::plottedGiB(MemorySegment segment, int stage) const
+{
+    const auto index = std::size_t(
+        std::find(kMemorySegments.begin(), kMemorySegments.end(), segment) - kMemorySegments.begin());
+    const QCPBars* bars = m_bars.value(int(index));
+    if (!bars || stage < 0 || stage >= bars->data()->size()) return -1;
+    return (bars->data()->constBegin() + stage)->value;
+}
+
+double MemoryBarsView::capacityGiB() const
+{
+    return m_capacityGiB;
+}
+
+QStringList MemoryBarsView::overflowLabels() const
+{
+    return m_overflowLabels;
+}
+
+void MemoryBarsView::setMode(Mode mode)
+{
+    if (mode == m_mode) return;
+    m_mode = mode;
+    rebuild();
+}
+
+void MemoryBarsView::setViewState(ViewState* state)
+{
+    if (m_viewState) disconnect(m_viewState, nullptr, this, nullptr);
+    m_viewState = state;
+    if (state)
+        connect(state, &ViewState::playheadChanged, this, [this] {
+            if (m_mode == Mode::AtPlayhead) rebuild();
+        });
+    rebuild();
+}
+
+} // namespace planscope

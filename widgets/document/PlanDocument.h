@@ -1,0 +1,106 @@
+// The open plan: its file and the latest Analysis of it (core/analysis/Analysis.h: prediction, simulated
+// timeline, explanations). Analysis runs off the GUI thread and is published with predictionChanged(); the newest
+// edit wins, a result of an older plan arriving late is dropped. Results are immutable shared_ptr<const> values.
+// Saving is atomic (QSaveFile) and a timer autosaves every change.
+#pragma once
+
+#include "analysis/Analysis.h"
+#include "calib/Profile.h"
+#include "spec/Plan.h"
+#include "util/Result.h"
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+#include <memory>
+
+namespace planscope {
+
+class TimelineIndex;
+
+class PlanDocument : public QObject {
+    Q_OBJECT
+public:
+    explicit PlanDocument(QObject* parent = nullptr);
+    ~PlanDocument() override;
+
+    // Reads a plan file. On failure returns false, errorString() says why (field path or byte offset),
+    // the previous plan stays, and the published prediction carries the errors so views can show them.
+    bool load(const QString& path);
+    // Writes the plan atomically; on success the document takes the path and is no longer modified.
+    bool save(const QString& path);
+    // Replaces the plan (an edit): marks the document modified, schedules an autosave, re-evaluates.
+    void setPlan(const Plan& plan);
+    // Measured efficiencies applied to every evaluation (null: the presets' defaults). The plan itself, as
+    // edited and saved, is not changed; predictions say which terms were measured.
+    void setCalibration(std::shared_ptr<const Calibration> calibration);
+    std::shared_ptr<const Calibration> calibration() const { return m_calibration; }
+
+    const Plan& plan() const { return m_plan; }
+    bool hasPlan() const { return m_hasPlan; }
+    QString filePath() const { return m_filePath; }
+    bool isModified() const { return m_modified; }
+    QString errorString() const { return m_error; }
+    // Warnings met while reading the file (unknown fields, defaults applied).
+    const Issues& loadWarnings() const { return m_loadWarnings; }
+
+    // The latest published analysis (null before the first one). Everything below is a view into it.
+    std::shared_ptr<const Analysis> analysis() const { return m_analysis; }
+    // Its prediction (the simulated step time where simulated) and explanations; aliasing pointers that keep the
+    // whole analysis alive.
+    std::shared_ptr<const Prediction> prediction() const;
+    std::shared_ptr<const Explainer> explainer() const;
+    // The simulated timeline of one step (null when the plan is invalid or cannot be simulated);
+    // timelineError() says why it is missing.
+    std::shared_ptr<const Timeline> timeline() const { return m_analysis ? m_analysis->timeline : nullptr; }
+    // The timeline engine's index over it (lanes, running maxima, microbatch lists), built with the analysis on
+    // the worker; null without a timeline.
+    std::shared_ptr<const TimelineIndex> timelineIndex() const { return m_timelineIndex; }
+    QString timelineError() const;
+    // The plan the published analysis was computed from (as edited; without calibration).
+    const Plan& predictedPlan() const;
+    bool isEvaluating() const { return m_pending > 0; }
+
+    QString autosavePath() const;
+    void setAutosaveInterval(int milliseconds) { m_autosaveTimer.setInterval(milliseconds); }
+    // Writes the plan to autosavePath() now; returns false (and sets errorString()) if it could not.
+    bool autosaveNow();
+
+    // "path: message" or "byte N: message" for each issue, one a line.
+    static QString describe(const Issues& issues);
+
+Q_SIGNALS:
+    void planChanged();
+    void calibrationChanged();
+    void predictionChanged();
+    void filePathChanged(const QString& path);
+    void modifiedChanged(bool modified);
+    void autosaved(const QString& path);
+
+private:
+    void evaluateAsync();
+    struct Published {
+        std::shared_ptr<const Analysis> analysis;
+        std::shared_ptr<const TimelineIndex> timelineIndex;
+    };
+    void publish(quint64 generation, Published result);
+    void setModified(bool modified);
+    bool writeAtomically(const QString& path, const QByteArray& bytes);
+
+    Plan m_plan;
+    bool m_hasPlan = false;
+    QString m_filePath;
+    QString m_error;
+    Issues m_loadWarnings;
+    bool m_modified = false;
+
+    std::shared_ptr<const Analysis> m_analysis;
+    std::shared_ptr<const TimelineIndex> m_timelineIndex;
+    quint64 m_generation = 0;
+    int m_pending = 0;
+
+    QTimer m_autosaveTimer;
+    std::shared_ptr<const Calibration> m_calibration;
+};
+
+} // namespace planscope

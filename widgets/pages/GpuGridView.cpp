@@ -1,0 +1,980 @@
+#include "pages/GpuGridView.h"
+#include "WidgetExporter.h"
+
+#include "Palette.h"
+#include "Theme.h"
+#include "document/PlanDocument.h"
+#include "document/ViewState.h"
+#include "sim/Timeline.h"
+#include "util/Units.h"
+
+#include <QComboBox>
+#include <QEvent>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QImage>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPainter>
+#include <QPainterPath>
+#include <QPushButton>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <set>
+
+namespace planscope {
+
+namespace {
+
+constexpr long long kMaxDrawableGpus = 1LL << 22;
+constexpr long long kAggregateColourGpus = 4096;
+constexpr double kPad = 8;
+
+QColor blend(const QColor& a, const QColor& b, double t)
+{
+    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * t),
+        float(a.greenF() + (b.greenF() - a.greenF()) * t), float(a.blueF() + (b.blueF() - a.blueF()) * t));
+}
+
+// Okabe & Ito for up to eight values (vermillion late: red means "crosses nodes" here); viridis beyond,
+// which stays ordered and readable for colour-blind viewers.
+QColor categorical(int i)
+{
+    static const std::array<QColor, 8> colours { palette::blue(), palette::orange(), palette::bluishGreen(),
+        palette::skyBlue(), palette::reddishPurple(), palette::yellow(), palette::vermillion(),
+        palette::grey() };
+    return colours[std::size_t(i) % colours.size()];
+}
+
+QColor viridis(double t)
+{
+    static const std::array<QColor, 10> stops { QColor(0x44, 0x01, 0x54), QColor(0x48, 0x28, 0x78),
+        QColor(0x3E, 0x4A, 0x89), QColor(0x31, 0x68, 0x8E), QColor(0x26, 0x82, 0x8E),
+        QColor(0x1F, 0x9E, 0x89), QColor(0x35, 0xB7, 0x79), QColor(0x6D, 0xCD, 0x59),
+        QColor(0xB4, 0xDE, 0x2C), QColor(0xFD, 0xE7, 0x25) };
+    t = std::clamp(t, 0.0, 1.0) * double(stops.size() - 1);
+    const int i = std::min(int(t), int(stops.size()) - 2);
+    return blend(stops[std::size_t(i)], stops[std::size_t(i) + 1], t - i);
+}
+
+QColor textOn(const QColor& fill)
+{
+    const double luminance = 0.299 * fill.redF() + 0.587 * fill.greenF() + 0.114 * fill.blueF();
+    return luminance > 0.55 ? QColor(0x10, 0x10, 0x10) : QColor(Qt::white);
+}
+
+// One line style per group kind, with dashes long and gaps wide enough to tell apart on small cells.
+QPen groupPen(GroupKind kind, const QColor& colour, double width)
+{
+    QPen pen(colour, width, Qt::SolidLine, Qt::FlatCap, Qt::MiterJoin);
+    switch (kind) {
+    case GroupKind::TP:
+        break;
+    case GroupKind::CP:
+        pen.setDashPattern({ 4, 1.5, 1, 1.5 });
+        break;
+    case GroupKind::DPCP:
+        pen.setDashPattern({ 3, 2 });
+        break;
+    case GroupKind::PP:
+        pen.setDashPattern({ 0.75, 1.5 });
+        break;
+    case GroupKind::EP:
+        pen.setDashPattern({ 4, 1.5, 1, 1.5, 1, 1.5 });
+        break;
+    case GroupKind::ExpertDP:
+        pen.setStyle(Qt::NoPen);
+        break;
+    }
+    return pen;
+}
+
+// The groups outlined around the highlighted GPU, innermost first.
+constexpr std::array<GroupKind, 5> kOutlined { GroupKind::TP, GroupKind::CP, GroupKind::EP, GroupKind::DPCP,
+    GroupKind::PP };
+
+QString spanLetter(int kind)
+{
+    switch (SpanKind(kind)) {
+    case SpanKind::Forward:
+        return QStringLiteral("F");
+    case SpanKind::Backward:
+        return QStringLiteral("B");
+    case SpanKind::InputGrad:
+        return QStringLiteral("B (input)");
+    case SpanKind::WeightGrad:
+        return QStringLiteral("W");
+    case SpanKind::OverlapFB:
+        return QStringLiteral("F&B");
+    default:
+        return QString();
+    }
+}
+
+} // namespace
+
+// The painted area: forwards input to the view, which owns the state and paints.
+class GpuGridCanvas : public QWidget {
+public:
+    explicit GpuGridCanvas(GpuGridView* view)
+        : QWidget(view)
+        , m_view(view)
+    {
+        setMouseTracking(true);
+        setMinimumSize(320, 240);
+        setAttribute(Qt::WA_OpaquePaintEvent);
+        setFocusPolicy(Qt::WheelFocus);
+    }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter p(this);
+        m_view->paintScene(p, QRectF(rect()), m_view->m_geometry);
+    }
+    void resizeEvent(QResizeEvent* event) override
+    {
+        QWidget::resizeEvent(event);
+        m_view->refit();
+    }
+    void mouseMoveEvent(QMouseEvent* event) override
+    {
+        const QPointF pos = event->position();
+        if (event->buttons() & Qt::LeftButton) {
+            const QPointF delta = pos - m_last;
+            if (m_dragging || delta.manhattanLength() > 3) {
+                m_dragging = true;
+                m_view->m_geometry.pan(delta);
+                m_view->m_zoomed = true;
+                m_last = pos;
+                update();
+            }
+            return;
+        }
+        m_view->hoverAt(pos);
+    }
+    void mousePressEvent(QMouseEvent* event) override
+    {
+        m_last = event->position();
+        m_dragging = false;
+    }
+    void mouseReleaseEvent(QMouseEvent* event) override
+    {
+        if (event->button() == Qt::LeftButton && !m_dragging) m_view->clickAt(event->position());
+        m_dragging = false;
+    }
+    void mouseDoubleClickEvent(QMouseEvent*) override { m_view->zoomToFit(); }
+    void wheelEvent(QWheelEvent* event) override
+    {
+        const double steps = event->angleDelta().y() / 120.0;
+        if (steps == 0) return;
+        m_view->m_geometry.zoomAt(event->position(), std::pow(1.25, steps));
+        m_view->m_zoomed = true;
+        update();
+        event->accept();
+    }
+    void leaveEvent(QEvent*) override { m_view->leave(); }
+
+private:
+    GpuGridView* m_view;
+    QPointF m_last;
+    bool m_dragging = false;
+};
+
+GpuGridView::GpuGridView(QWidget* parent)
+    : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(6, 4, 6, 0);
+    m_colourLabel = new QLabel(this);
+    m_colourCombo = new QComboBox(this);
+    m_fitButton = new QPushButton(this);
+    m_hint = new QLabel(this);
+    m_hint->setForegroundRole(QPalette::PlaceholderText);
+    bar->addWidget(m_colourLabel);
+    bar->addWidget(m_colourCombo);
+    bar->addWidget(m_fitButton);
+    bar->addStretch(1);
+    bar->addWidget(m_hint);
+    layout->addLayout(bar);
+    m_canvas = new GpuGridCanvas(this);
+    layout->addWidget(m_canvas, 1);
+    for (int i = 0; i < 6; ++i)
+        m_colourCombo->addItem(QString(), i);
+    connect(m_colourCombo, &QComboBox::currentIndexChanged, this,
+        [this](int index) { setColourBy(GridColour(m_colourCombo->itemData(index).toInt())); });
+    m_colourCombo->setToolTip(tr("Which coordinate of each GPU its colour shows"));
+    connect(m_fitButton, &QPushButton::clicked, this, &GpuGridView::zoomToFit);
+    connect(Theme::instance(), &Theme::changed, this, [this] { m_canvas->update(); });
+    retranslate();
+    rebuild();
+}
+
+GpuGridView::~GpuGridView() = default;
+
+QWidget* GpuGridView::canvas() const
+{
+    return m_canvas;
+}
+
+void GpuGridView::setDocument(PlanDocument* document)
+{
+    if (m_document) disconnect(m_document, nullptr, this, nullptr);
+    m_document = document;
+    if (document) connect(document, &PlanDocument::predictionChanged, this, &GpuGridView::rebuild);
+    rebuild();
+}
+
+void GpuGridView::setViewState(ViewState* state)
+{
+    if (m_state) disconnect(m_state, nullptr, this, nullptr);
+    m_state = state;
+    if (state) {
+        connect(state, &ViewState::playheadChanged, this, &GpuGridView::updateBusy);
+        connect(state, &ViewState::highlightedGpuChanged, this, [this] { m_canvas->update(); });
+    }
+    updateBusy();
+}
+
+void GpuGridView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange) {
+        retranslate();
+        rebuild();
+    }
+    QWidget::changeEvent(event);
+}
+
+QString GpuGridView::colourName(GridColour colour) const
+{
+    switch (colour) {
+    case GridColour::TP:
+        return tr("tp (tensor-parallel rank)");
+    case GridColour::PP:
+        return tr("pp (pipeline stage)");
+    case GridColour::DP:
+        return tr("dp (data-parallel replica)");
+    case GridColour::CP:
+        return tr("cp (context-parallel rank)");
+    case GridColour::EP:
+        return tr("ep (expert-parallel rank)");
+    case GridColour::Node:
+        return tr("node");
+    }
+    return QString();
+}
+
+QString GpuGridView::groupName(GroupKind kind) const
+{
+    switch (kind) {
+    case GroupKind::TP:
+        return tr("TP group");
+    case GroupKind::CP:
+        return tr("CP group");
+    case GroupKind::DPCP:
+        return tr("DP×CP group");
+    case GroupKind::PP:
+        return tr("pipeline");
+    case GroupKind::EP:
+        return tr("EP group");
+    case GroupKind::ExpertDP:
+        return tr("expert-DP group");
+    }
+    return QString();
+}
+
+void GpuGridView::retranslate()
+{
+    m_colourLabel->setText(tr("Colour by:"));
+    for (int i = 0; i < m_colourCombo->count(); ++i)
+        m_colourCombo->setItemText(i, colourName(GridColour(m_colourCombo->itemData(i).toInt())));
+    m_fitButton->setText(tr("Fit"));
+    m_fitButton->setToolTip(tr("Show the whole grid (or double-click it)"));
+    m_hint->setText(tr("Wheel: zoom · drag: pan · hover: a GPU's groups · click: select its pipeline rank"));
+}
+
+void GpuGridView::setColourBy(GridColour colour)
+{
+    m_colourChosen = true;
+    applyColour(colour);
+}
+
+void GpuGridView::applyColour(GridColour colour)
+{
+    m_colour = colour;
+    const int index = m_colourCombo->findData(int(colour));
+    if (index >= 0 && m_colourCombo->currentIndex() != index) {
+        const QSignalBlocker block(m_colourCombo);
+        m_colourCombo->setCurrentIndex(index);
+    }
+    m_canvas->update();
+}
+
+void GpuGridView::rebuild()
+{
+    m_hasGrid = false;
+    m_warnings.clear();
+    m_alarmNode.clear();
+    m_alarmLinks.clear();
+    m_compute.clear();
+    m_title.clear();
+    m_linkText.clear();
+    m_duration = 0;
+    if (!m_document || !m_document->prediction()) {
+        m_emptyReason = tr("No plan loaded");
+        refit();
+        updateBusy();
+        return;
+    }
+    const Plan& plan = m_document->predictedPlan();
+    const ParallelSpec& P = plan.parallel;
+    const long long gpus
+        = 1LL * std::max(1, P.tp) * std::max(1, P.cp) * std::max(1, P.dp) * std::max(1, P.pp);
+    if (P.tp <= 0 || P.cp <= 0 || P.dp <= 0 || P.pp <= 0 || gpus > kMaxDrawableGpus) {
+        m_emptyReason = tr("Cannot draw this grid: dp × tp × pp × cp = %L1 GPUs").arg(gpus);
+        refit();
+        updateBusy();
+        return;
+    }
+    m_grid = RankGrid(plan);
+    m_hasGrid = true;
+    const ClusterSpec& C = plan.cluster;
+    m_title = tr("%L1 GPUs = dp %2 × tp %3 × pp %4 × cp %5%6 on %L7 nodes of %8 GPUs, rank order %9")
+                  .arg(m_grid.gpus())
+                  .arg(P.dp)
+                  .arg(P.tp)
+                  .arg(P.pp)
+                  .arg(P.cp)
+                  .arg(m_grid.ep() > 1 ? tr(" (ep %1 inside dp × cp)").arg(m_grid.ep()) : QString())
+                  .arg(m_grid.nodes())
+                  .arg(m_grid.gpusPerNode())
+                  .arg(QString::fromStdString(P.order));
+    if (m_grid.gpus() != 1LL * C.gpus()) m_title += tr(" (the cluster has %L1 GPUs)").arg(C.gpus());
+    m_linkText = tr("inter-node network: %1 GB/s per GPU per direction; inside a node %2 GB/s per direction")
+                     .arg(units::toGB(C.interNode.bandwidth), 0, 'f', 1)
+                     .arg(units::toGB(C.intraNode.bandwidth), 0, 'f', 0);
+
+    // Groups whose collectives run inside every layer must not cross nodes: mark their nodes and links red.
+    m_alarmNode.assign(std::size_t(m_grid.nodes()), 0);
+    std::set<std::pair<int, int>> links;
+    const int perNode = m_grid.gpusPerNode();
+    for (GroupKind kind : { GroupKind::TP, GroupKind::CP, GroupKind::EP }) {
+        const int size = m_grid.size(kind);
+        // Whether a group crosses, and how far, is RankLayout's rule (the cost model's and validation's);
+        // the loop below only finds which nodes and links to mark.
+        if (size <= 1 || (kind == GroupKind::EP && !plan.model.isMoe()) || !m_grid.anyGroupCrossesNodes(kind)) continue;
+        const int most = m_grid.maxNodesSpanned(kind);
+        for (long long r = 0; r < m_grid.gpus(); ++r) {
+            if (m_grid.indexInGroup(kind, int(r)) != 0) continue;
+            int previous = -1, spanned = 0;
+            for (int m : m_grid.members(kind, int(r))) {
+                const int node = m / perNode;
+                if (node == previous) continue;
+                if (previous >= 0) links.insert({ previous, node });
+                previous = node;
+                ++spanned;
+            }
+            if (spanned > 1)
+                for (int m : m_grid.members(kind, int(r)))
+                    m_alarmNode[std::size_t(m / perNode)] = 1;
+        }
+        if (kind == GroupKind::TP)
+            m_warnings << tr("TP group of %1 spans %2 nodes: every layer's all-reduce crosses InfiniBand "
+                             "(%3 GB/s per GPU per direction instead of %4 GB/s over NVLink)")
+                              .arg(size)
+                              .arg(most)
+                              .arg(units::toGB(C.interNode.bandwidth), 0, 'f', 1)
+                              .arg(units::toGB(C.intraNode.bandwidth), 0, 'f', 0);
+        else if (kind == GroupKind::CP)
+            m_warnings << tr("CP group of %1 spans %2 nodes: every layer's K/V exchange crosses InfiniBand")
+                              .arg(size)
+                              .arg(most);
+        else
+            m_warnings << tr("EP group of %1 spans %2 nodes: every MoE layer's all-to-all crosses InfiniBand")
+                              .arg(size)
+                              .arg(most);
+    }
+    m_alarmLinks.assign(links.begin(), links.end());
+    // Until the user picks a colour: TP shows the groups of a small grid; a grid too large to show every
+    // GPU folds nodes into one cell each, where the pipeline stage tells more (a node holds a whole TP
+    // group).
+    if (!m_colourChosen) applyColour(m_grid.gpus() > kAggregateColourGpus ? GridColour::PP : GridColour::TP);
+
+    // Compute spans per pipeline rank, for "busy at the playhead".
+    if (const std::shared_ptr<const Timeline> tl = m_document->timeline()) {
+        m_duration = tl->stepSeconds;
+        m_compute.assign(std::size_t(m_grid.pp()), {});
+        for (const Span& s : tl->spans)
+            if (s.stream == Stream::Compute && s.rank >= 0 && s.rank < m_grid.pp())
+                m_compute[std::size_t(s.rank)].push_back({ s.start, s.end, int(s.kind), s.microbatch });
+        for (auto& lane : m_compute)
+            std::sort(lane.begin(), lane.end(),
+                [](const Interval& a, const Interval& b) { return a.start < b.start; });
+    }
+    m_zoomed = false;
+    refit();
+    updateBusy();
+}
+
+void GpuGridView::updateBusy()
+{
+    m_busyStage.assign(m_hasGrid ? std::size_t(m_grid.pp()) : 0, 0);
+    if (!m_hasGrid) {
+        m_status.clear();
+    } else if (m_compute.empty()) {
+        const QString why = m_document ? m_document->timelineError() : QString();
+        m_status = why.isEmpty()
+            ? tr("No simulated timeline: every GPU is drawn at full colour")
+            : tr("No simulated timeline (%1): every GPU is drawn at full colour").arg(why);
+    } else {
+        const double t = m_state ? m_state->playhead() : 0.0;
+        int busy = 0;
+        QStringList doing;
+        for (std::size_t r = 0; r < m_compute.size(); ++r) {
+            const auto& lane = m_compute[r];
+            auto it = std::upper_bound(
+                lane.begin(), lane.end(), t, [](double v, const Interval& i) { return v < i.start; });
+            if (it == lane.begin()) continue;
+            --it;
+            if (t >= it->start && t < it->end) {
+                m_busyStage[r] = 1;
+                ++busy;
+                if (doing.size() < 6)
+                    doing << tr("stage %1: %2 mb %3").arg(r).arg(spanLetter(it->kind)).arg(it->microbatch);
+            }
+        }
+        if (busy > 6) doing << QStringLiteral("…");
+        m_status = tr("Playhead %1 of %2: %3 of %4 pipeline stages computing (lit), the others idle (dimmed)")
+                       .arg(QString::fromStdString(units::formatSeconds(t)),
+                           QString::fromStdString(units::formatSeconds(m_duration)))
+                       .arg(busy)
+                       .arg(m_grid.pp());
+        if (!doing.isEmpty()) m_status += QStringLiteral(" — ") + doing.join(QStringLiteral(", "));
+    }
+    m_canvas->update();
+}
+
+bool GpuGridView::isBusy(int rank) const
+{
+    if (!m_hasGrid || m_busyStage.empty() || rank < 0 || rank >= m_grid.gpus()) return false;
+    return m_busyStage[std::size_t(m_grid.coords(rank).pp)] != 0;
+}
+
+int GpuGridView::busyGpuCount() const
+{
+    if (!m_hasGrid) return 0;
+    long long stages = std::count(m_busyStage.begin(), m_busyStage.end(), char(1));
+    return int(stages * (m_grid.gpus() / m_grid.pp()));
+}
+
+int GpuGridView::highlightedGpu() const
+{
+    return m_state ? m_state->highlightedGpu() : m_localHighlight;
+}
+
+GpuGridView::SceneParts GpuGridView::sceneParts(const QRectF& rect) const
+{
+    const double line = QFontMetricsF(font()).lineSpacing();
+    const int headerLines = 2 + int(m_warnings.size());
+    const double header = kPad + headerLines * line + 4;
+    const double footer = 3 * (line + 6) + kPad;
+    SceneParts parts;
+    parts.header = QRectF(rect.left(), rect.top(), rect.width(), header);
+    parts.footer = QRectF(rect.left(), rect.bottom() - footer, rect.width(), footer);
+    parts.grid = QRectF(rect.left() + kPad, parts.header.bottom(), rect.width() - 2 * kPad,
+        std::max(10.0, parts.footer.top() - parts.header.bottom()));
+    return parts;
+}
+
+void GpuGridView::refit()
+{
+    if (!m_hasGrid) {
+        m_geometry.setGrid(0, 8);
+        m_canvas->update();
+        return;
+    }
+    const QRectF area = sceneParts(QRectF(m_canvas->rect())).grid;
+    if (m_zoomed) {
+        // Keep the user's zoom; only the nodes per row follow a new size when fitted again.
+        m_canvas->update();
+        return;
+    }
+    m_geometry.setGrid(m_grid.nodes(), m_grid.gpusPerNode());
+    m_geometry.fit(area);
+    m_canvas->update();
+}
+
+void GpuGridView::zoomToFit()
+{
+    m_zoomed = false;
+    refit();
+}
+
+void GpuGridView::setZoom(double zoom)
+{
+    if (!m_hasGrid) return;
+    if (layout()) layout()->activate();
+    zoomToFit();
+    const QRectF area = m_geometry.area();
+    m_geometry.zoomAt(area.center(), zoom);
+    m_zoomed = zoom != 1.0;
+    m_canvas->update();
+}
+
+QRect GpuGridView::cellRect(int rank) const
+{
+    if (!m_hasGrid || rank < 0 || rank >= m_grid.gpus()) return {};
+    return m_geometry.cellRect(rank).toAlignedRect();
+}
+
+int GpuGridView::colourCount() const
+{
+    if (!m_hasGrid) return 1;
+    switch (m_colour) {
+    case GridColour::TP:
+        return m_grid.tp();
+    case GridColour::PP:
+        return m_grid.pp();
+    case GridColour::DP:
+        return m_grid.dp();
+    case GridColour::CP:
+        return m_grid.cp();
+    case GridColour::EP:
+        return m_grid.ep();
+    case GridColour::Node:
+        return int(m_grid.nodes());
+    }
+    return 1;
+}
+
+int GpuGridView::colourValue(int rank) const
+{
+    const RankCoords c = m_grid.coords(rank);
+    switch (m_colour) {
+    case GridColour::TP:
+        return c.tp;
+    case GridColour::PP:
+        return c.pp;
+    case GridColour::DP:
+        return c.dp;
+    case GridColour::CP:
+        return c.cp;
+    case GridColour::EP:
+        return c.ep;
+    case GridColour::Node:
+        return c.node;
+    }
+    return 0;
+}
+
+QColor GpuGridView::valueColour(int value) const
+{
+    const int count = colourCount();
+    if (count <= 8) return categorical(value);
+    return viridis(double(value) / double(count - 1));
+}
+
+void GpuGridView::hoverAt(const QPointF& pos)
+{
+    const long long rank = m_hasGrid ? m_geometry.rankAt(pos) : -1;
+    const int gpu = rank >= 0 && rank < m_grid.gpus() ? int(rank) : -1;
+    if (m_state) {
+        m_state->setHighlightedGpu(gpu);
+    } else if (gpu != m_localHighlight) {
+        m_localHighlight = gpu;
+        m_canvas->update();
+    }
+}
+
+void GpuGridView::clickAt(const QPointF& pos)
+{
+    const long long rank = m_hasGrid ? m_geometry.rankAt(pos) : -1;
+    if (!m_state || rank < 0 || rank >= m_grid.gpus()) return;
+    m_state->select(m_grid.coords(int(rank)).pp, -1, -1);
+}
+
+void GpuGridView::leave()
+{
+    if (m_state)
+        m_state->setHighlightedGpu(-1);
+    else if (m_localHighlight >= 0) {
+        m_localHighlight = -1;
+        m_canvas->update();
+    }
+}
+
+QString GpuGridView::hoverText() const
+{
+    const int gpu = highlightedGpu();
+    if (!m_hasGrid || gpu < 0 || gpu >= m_grid.gpus())
+        return tr("Hover a GPU to outline its groups. Cells: rank, then (dp, tp, pp, cp, ep).");
+    const RankCoords c = m_grid.coords(gpu);
+    QStringList parts;
+    parts << tr("GPU %L1 on node %L2 (GPU %3 there): dp %4, tp %5, pp %6, cp %7, ep %8")
+                 .arg(gpu)
+                 .arg(c.node)
+                 .arg(c.localGpu)
+                 .arg(c.dp)
+                 .arg(c.tp)
+                 .arg(c.pp)
+                 .arg(c.cp)
+                 .arg(c.ep);
+    for (GroupKind kind : kOutlined) {
+        if (m_grid.size(kind) <= 1) continue;
+        const GroupPlacement g = m_grid.placement(kind, gpu);
+        parts << (g.nodesSpanned == 1
+                ? tr("%1 of %2 inside one node").arg(groupName(kind)).arg(g.size)
+                : tr("%1 of %2 on %3 nodes").arg(groupName(kind)).arg(g.size).arg(g.nodesSpanned));
+    }
+    return parts.join(QStringLiteral(" · "));
+}
+
+void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry& g) const
+{
+    p.fillRect(rect, Theme::background());
+    const SceneParts parts = sceneParts(rect);
+    QFont base = font();
+    QFont bold = base;
+    bold.setBold(true);
+    QFont small = base;
+    small.setPointSizeF(std::max(6.0, base.pointSizeF() - 1.5));
+    QFont smallBold = small;
+    smallBold.setBold(true);
+    const QFontMetricsF fm(base, p.device());
+    const QFontMetricsF fmSmall(small, p.device());
+    const QColor ink = Theme::pick(QColor(0x20, 0x20, 0x20), Theme::text());
+    const QColor paper = Theme::background(); // idle cells fade towards it
+    const QColor quiet = Theme::pick(QColor(0x50, 0x50, 0x50), Theme::mutedText());
+
+    // ---- header: what the grid is, what is wrong with it, where the playhead is
+    double y = parts.header.top() + kPad;
+    const double width = rect.width() - 2 * kPad;
+    auto headerLine = [&](const QString& text, const QFont& f, const QColor& colour) {
+        p.setFont(f);
+        p.setPen(colour);
+        const QFontMetricsF m(f, p.device());
+        p.drawText(QPointF(rect.left() + kPad, y + m.ascent()), m.elidedText(text, Qt::ElideRight, width));
+        y += fm.lineSpacing();
+    };
+    if (!m_hasGrid) {
+        headerLine(m_emptyReason, bold, ink);
+        return;
+    }
+    headerLine(m_title, bold, ink);
+    for (const QString& w : m_warnings)
+        headerLine(w, bold, Theme::alarmText());
+    headerLine(m_status, base, Theme::pick(QColor(0x40, 0x40, 0x40), QColor(0xC0, 0xC0, 0xC0)));
+
+    // ---- the grid
+    p.save();
+    p.setClipRect(parts.grid.adjusted(-kPad, 0, kPad, 0));
+    long long firstRow = 0, lastRow = -1;
+    g.visibleRows(parts.grid, firstRow, lastRow);
+    const long long nodes = g.nodes();
+    const int perRow = g.nodesPerRow();
+    const bool aggregated = g.aggregated();
+    const double s = g.scale();
+    const bool timeline = !m_compute.empty();
+    const int perNode = m_grid.gpusPerNode();
+
+    // Inter-node links: a bus under each row of nodes with a stub from every node, and a spine on the left.
+    p.setRenderHint(QPainter::Antialiasing, false);
+    const QPen busPen(Theme::pick(QColor(0xA0, 0xA0, 0xA0), QColor(0x70, 0x70, 0x70)), s > 20 ? 2 : 1);
+    p.setPen(busPen);
+    double spineTop = -1, spineBottom = -1;
+    const double spineX = g.nodeRect(0).left() - GridGeometry::kGapX * 0.5 * s;
+    for (long long row = firstRow; row <= lastRow; ++row) {
+        const long long first = row * perRow, last = std::min(nodes - 1, first + perRow - 1);
+        const QRectF a = g.nodeRect(first), b = g.nodeRect(last);
+        const double busY = a.bottom() + GridGeometry::kGapY * 0.22 * s;
+        p.drawLine(QPointF(spineX, busY), QPointF(b.center().x(), busY));
+        if (a.width() >= 12)
+            for (long long n = first; n <= last; ++n) {
+                const QRectF r = g.nodeRect(n);
+                p.drawLine(QPointF(r.center().x(), r.bottom()), QPointF(r.center().x(), busY));
+            }
+        if (spineTop < 0) spineTop = busY;
+        spineBottom = busY;
+    }
+    if (nodes > 1 && spineTop >= 0) p.drawLine(QPointF(spineX, spineTop), QPointF(spineX, spineBottom));
+
+    // Groups that cross nodes: red links between the nodes they join (under the boxes, seen in the gaps).
+    p.setRenderHint(QPainter::Antialiasing, true);
+    if (!m_alarmLinks.empty()) {
+        p.setPen(QPen(palette::alarm(), std::clamp(s * 0.18, 2.0, 6.0), Qt::SolidLine, Qt::RoundCap));
+        for (const auto& [a, b] : m_alarmLinks) {
+            const long long ra = a / perRow, rb = b / perRow;
+            if (std::max(ra, rb) < firstRow || std::min(ra, rb) > lastRow) continue;
+            const QRectF na = g.nodeRect(a), nb = g.nodeRect(b);
+            if (ra == rb) {
+                p.drawLine(QPointF(na.right(), na.center().y()), QPointF(nb.left(), nb.center().y()));
+            } else {
+                // Wrapped to the next row: down from one box, along the gap, up into the other.
+                QPainterPath path(QPointF(na.center().x(), na.bottom()));
+                const double gapY = na.bottom() + GridGeometry::kGapY * 0.62 * s;
+                path.lineTo(na.center().x(), gapY);
+                path.lineTo(nb.center().x(), gapY);
+                path.lineTo(nb.center().x(), nb.top());
+                p.drawPath(path);
+            }
+        }
+    }
+    p.setRenderHint(QPainter::Antialiasing, false);
+
+    // Node boxes, then cells (or one cell per node when cells would be under ~6 px).
+    const QColor boxFill = Theme::pick(QColor(0xEE, 0xEE, 0xEE), Theme::surface());
+    const QColor boxEdge = Theme::pick(QColor(0x80, 0x80, 0x80), QColor(0x70, 0x70, 0x70));
+    const QPen boxPen(boxEdge, 1), alarmPen(palette::alarm(), aggregated ? 2 : 3);
+    const double dim = 0.62;
+    p.setFont(small);
+    const bool nodeLabels = !aggregated && GridGeometry::kGapY * 0.5 * s >= fmSmall.height() * 0.9;
+    for (long long row = firstRow; row <= lastRow; ++row) {
+        const long long first = row * perRow, last = std::min(nodes - 1, first + perRow - 1);
+        for (long long n = first; n <= last; ++n) {
+            const QRectF box = g.nodeRect(n);
+            if (box.right() < parts.grid.left() - kPad || box.left() > parts.grid.right() + kPad) continue;
+            const bool alarm = m_alarmNode.size() > std::size_t(n) && m_alarmNode[std::size_t(n)];
+            if (!aggregated) {
+                p.setPen(alarm ? alarmPen : boxPen);
+                p.setBrush(boxFill);
+                p.drawRect(box);
+                const double baseline = box.top() - fmSmall.descent() - 1;
+                if (nodeLabels && baseline - fmSmall.ascent() >= parts.grid.top()
+                    && baseline + fmSmall.descent() <= parts.grid.bottom()) {
+                    p.setPen(alarm ? Theme::alarmText() : quiet);
+                    p.drawText(QPointF(box.left(), baseline),
+                        fmSmall.elidedText(tr("node %L1").arg(n), Qt::ElideRight, box.width()));
+                }
+                const QSizeF cell = g.cellSize();
+                const bool twoLines = cell.height() >= 2 * fmSmall.lineSpacing() + 2;
+                for (int local = 0; local < perNode; ++local) {
+                    const long long rank = n * perNode + local;
+                    if (rank >= m_grid.gpus()) break;
+                    const QRectF r = g.cellRect(rank).adjusted(1, 1, -1, -1);
+                    const RankCoords c = m_grid.coords(int(rank));
+                    const bool busy = !timeline || m_busyStage[std::size_t(c.pp)];
+                    const QColor base = valueColour(colourValue(int(rank)));
+                    const QColor fill = busy ? base : blend(base, paper, dim);
+                    p.fillRect(r, fill);
+                    // Labels where they fit: the rank, then (dp,tp,pp,cp,ep).
+                    const QString rankText = QString::number(rank);
+                    if (fmSmall.horizontalAdvance(rankText) + 4 > r.width() || fmSmall.height() > r.height())
+                        continue;
+                    p.setPen(busy ? textOn(fill) : Theme::pick(QColor(0x60, 0x60, 0x60), QColor(0xB0, 0xB0, 0xB0)));
+                    const QString coordText = QStringLiteral("(%1,%2,%3,%4,%5)")
+                                                  .arg(c.dp)
+                                                  .arg(c.tp)
+                                                  .arg(c.pp)
+                                                  .arg(c.cp)
+                                                  .arg(c.ep);
+                    if (twoLines && fmSmall.horizontalAdvance(coordText) + 4 <= r.width()) {
+                        const double top = r.center().y() - fmSmall.lineSpacing();
+                        p.setFont(smallBold);
+                        p.drawText(QRectF(r.left(), top, r.width(), fmSmall.lineSpacing()), Qt::AlignCenter,
+                            rankText);
+                        p.setFont(small);
+                        p.drawText(
+                            QRectF(r.left(), top + fmSmall.lineSpacing(), r.width(), fmSmall.lineSpacing()),
+                            Qt::AlignCenter, coordText);
+                    } else {
+                        p.drawText(r, Qt::AlignCenter, rankText);
+                    }
+                }
+            } else {
+                // One cell per node: the most common value on it, dimmed by the share of its GPUs idle.
+                std::vector<int> values;
+                int busyCount = 0, ppMin = INT32_MAX, ppMax = -1;
+                const long long begin = n * perNode, end = std::min(m_grid.gpus(), begin + perNode);
+                for (long long rank = begin; rank < end; ++rank) {
+                    const RankCoords c = m_grid.coords(int(rank));
+                    values.push_back(colourValue(int(rank)));
+                    busyCount += !timeline || m_busyStage[std::size_t(c.pp)] ? 1 : 0;
+                    ppMin = std::min(ppMin, c.pp);
+                    ppMax = std::max(ppMax, c.pp);
+                }
+                int majority = values.empty() ? 0 : values.front(), best = 0;
+                for (int v : values) {
+                    const int k = int(std::count(values.begin(), values.end(), v));
+                    if (k > best) {
+                        best = k;
+                        majority = v;
+                    }
+                }
+                const double idleShare
+                    = values.empty() ? 1.0 : 1.0 - double(busyCount) / double(values.size());
+                const QColor base = valueColour(majority);
+                const QColor fill = blend(base, paper, dim * idleShare);
+                p.fillRect(box, fill);
+                if (alarm) {
+                    p.setPen(alarmPen);
+                    p.setBrush(Qt::NoBrush);
+                    p.drawRect(box);
+                }
+                const QString label
+                    = ppMin == ppMax ? tr("pp %1").arg(ppMin) : tr("pp %1–%2").arg(ppMin).arg(ppMax);
+                if (fmSmall.horizontalAdvance(label) + 4 <= box.width() && fmSmall.height() <= box.height()) {
+                    p.setPen(idleShare < 0.5 ? textOn(fill) : quiet);
+                    p.drawText(box, Qt::AlignCenter, label);
+                }
+            }
+        }
+    }
+
+    // The highlighted GPU's groups: one outline style per kind, nested so that none hides another.
+    const int gpu = highlightedGpu();
+    if (gpu >= 0 && gpu < m_grid.gpus()) {
+        p.setRenderHint(QPainter::Antialiasing, true);
+        p.setBrush(Qt::NoBrush);
+        const double step = aggregated ? 1.5 : std::clamp(g.cellSize().height() / 9.0, 1.5, 3.5);
+        int depth = 0;
+        const double width = aggregated ? 1.5 : 2;
+        const QPen halo(Theme::pick(QColor(255, 255, 255, 200), QColor(0x10, 0x10, 0x10, 200)), width + 2);
+        for (GroupKind kind : kOutlined) {
+            if (m_grid.size(kind) <= 1) continue;
+            const QPen pen = groupPen(kind, ink, width);
+            const double inset = 1.5 + step * depth++;
+            long long lastNode = -1;
+            QList<QRectF> rects;
+            for (int m : m_grid.members(kind, gpu)) {
+                const long long node = m / perNode;
+                if (node / perRow < firstRow || node / perRow > lastRow) continue;
+                if (aggregated) {
+                    if (node == lastNode) continue;
+                    lastNode = node;
+                    rects << g.nodeRect(node).adjusted(-inset, -inset, inset, inset);
+                } else {
+                    rects << g.cellRect(m).adjusted(inset, inset, -inset, -inset);
+                }
+            }
+            // A light halo under the line keeps it readable on every fill colour.
+            p.setPen(halo);
+            for (const QRectF& r : rects)
+                p.drawRect(r);
+            p.setPen(pen);
+            for (const QRectF& r : rects)
+                p.drawRect(r);
+        }
+        const QRectF own = aggregated ? g.nodeRect(gpu / perNode) : g.cellRect(gpu);
+        p.setPen(QPen(ink, 3));
+        p.drawRect(own.adjusted(-1.5, -1.5, 1.5, 1.5));
+    }
+    p.restore();
+
+    // ---- footer: colour legend, line styles, the hovered GPU
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.fillRect(parts.footer, Theme::background());
+    p.setPen(Theme::pick(QColor(0xD0, 0xD0, 0xD0), QColor(0x48, 0x48, 0x48)));
+    p.drawLine(
+        QPointF(rect.left() + kPad, parts.footer.top()), QPointF(rect.right() - kPad, parts.footer.top()));
+    const double lineH = fm.lineSpacing() + 6;
+    double x = rect.left() + kPad;
+    y = parts.footer.top() + kPad * 0.5;
+    p.setFont(base);
+    p.setPen(ink);
+    const QString colourTitle = tr("Colour = %1:").arg(colourName(m_colour));
+    p.drawText(QPointF(x, y + fm.ascent()), colourTitle);
+    x += fm.horizontalAdvance(colourTitle) + 8;
+    const int count = colourCount();
+    const double sw = fm.height();
+    const double right = rect.right() - kPad;
+    if (count <= 16) {
+        for (int v = 0; v < count; ++v) {
+            const QString label = QString::number(v);
+            if (x + sw + fm.horizontalAdvance(label) + 12 > right) break;
+            p.fillRect(QRectF(x, y + 1, sw, sw - 2), valueColour(v));
+            x += sw + 3;
+            p.drawText(QPointF(x, y + fm.ascent()), label);
+            x += fm.horizontalAdvance(label) + 10;
+        }
+    } else {
+        const double barW = std::min(260.0, right - x - 80);
+        p.drawText(QPointF(x, y + fm.ascent()), QStringLiteral("0"));
+        x += fm.horizontalAdvance(QStringLiteral("0")) + 4;
+        for (int i = 0; i < int(barW); ++i)
+            p.fillRect(QRectF(x + i, y + 1, 1, sw - 2), viridis(i / std::max(1.0, barW - 1)));
+        x += barW + 4;
+        p.drawText(QPointF(x, y + fm.ascent()), QString::number(count - 1));
+        x += fm.horizontalAdvance(QString::number(count - 1)) + 10;
+        if (aggregated && x + 200 < right)
+            p.drawText(
+                QPointF(x, y + fm.ascent()), tr("(zoomed out: each node shows its most common value)"));
+    }
+
+    // Line 2: what the outlines, the brightness and red mean.
+    x = rect.left() + kPad;
+    y += lineH;
+    auto item = [&](const QString& text, auto&& drawSwatch) {
+        const double w = fm.horizontalAdvance(text);
+        if (x + 30 + w > right) return;
+        drawSwatch(QRectF(x, y + 1, 24, sw - 2));
+        x += 28;
+        p.setPen(ink);
+        p.drawText(QPointF(x, y + fm.ascent()), text);
+        x += w + 14;
+    };
+    for (GroupKind kind : kOutlined) {
+        if (m_grid.size(kind) <= 1) continue;
+        item(groupName(kind), [&](const QRectF& r) {
+            p.setPen(groupPen(kind, ink, 2));
+            p.drawLine(QPointF(r.left(), r.center().y()), QPointF(r.right(), r.center().y()));
+        });
+    }
+    if (timeline) {
+        item(tr("computing at the playhead"), [&](const QRectF& r) { p.fillRect(r, palette::blue()); });
+        item(tr("idle"), [&](const QRectF& r) { p.fillRect(r, blend(palette::blue(), paper, dim)); });
+    }
+    if (!m_warnings.isEmpty())
+        item(tr("group crossing nodes"), [&](const QRectF& r) {
+            p.setPen(QPen(palette::alarm(), 3));
+            p.drawLine(QPointF(r.left(), r.center().y()), QPointF(r.right(), r.center().y()));
+        });
+    item(m_linkText, [&](const QRectF& r) {
+        p.setPen(busPen);
+        p.drawLine(QPointF(r.left(), r.center().y()), QPointF(r.right(), r.center().y()));
+    });
+
+    // Line 3: the hovered GPU and its groups.
+    y += lineH;
+    p.setPen(ink);
+    p.drawText(
+        QPointF(rect.left() + kPad, y + fm.ascent()), fm.elidedText(hoverText(), Qt::ElideRight, width));
+}
+
+bool GpuGridView::exportTo(const QString& path, QSize size, QString* error)
+{
+    if (layout()) layout()->activate(); // a hidden view has not laid its canvas out yet
+    if (!m_zoomed) refit();
+    const bool onScreen = !size.isValid() || size.isEmpty();
+    if (onScreen)
+        size = m_canvas->width() > 200 && m_canvas->height() > 150 ? m_canvas->size() : QSize(1400, 900);
+    // Another size than the screen's: the whole grid, fitted to it.
+    GridGeometry geometry = m_geometry;
+    if (!onScreen || size != m_canvas->size()) {
+        geometry.setGrid(m_hasGrid ? m_grid.nodes() : 0, m_hasGrid ? m_grid.gpusPerNode() : 8);
+        geometry.fit(sceneParts(QRectF(QPointF(0, 0), QSizeF(size))).grid);
+    }
+    return WidgetExporter::exportPainted(
+        path, size,
+        [&](QPaintDevice* device, const QRectF& rect) {
+            QPainter painter;
+            if (!painter.begin(device)) return false;
+            paintScene(painter, rect, geometry);
+            return painter.end();
+        },
+        error, tr("PlanScope GPU grid") + QStringLiteral(": ") + m_title, Theme::background());
+}
+
+QString GpuGridView::pageTitle() const
+{
+    return tr("GPU Grid");
+}
+
+} // namespace planscope

@@ -1,0 +1,132 @@
+// The GPU grid: every GPU of the plan as a cell in its node's box (an NVLink domain), placed by the rank
+// order, coloured by one parallel dimension. Hovering a GPU outlines all its groups and highlights it in
+// every view (ViewState::highlightedGpu); groups whose per-layer collectives cross nodes (TP, CP, EP) turn
+// red with a warning at the top; GPUs computing at the playhead are lit and idle ones dimmed, so the grid
+// animates with the timeline. 16K GPUs stay cheap: coordinates are arithmetic (RankGrid), only visible
+// nodes are painted, and when cells get smaller than ~6 px each node is drawn as one cell.
+#pragma once
+
+#include "pages/Page.h"
+#include "cost/RankGrid.h"
+#include "charts/GridGeometry.h"
+
+#include <QPointer>
+#include <QSize>
+#include <QStringList>
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QPainter;
+class QPushButton;
+
+namespace planscope {
+
+class PlanDocument;
+class ViewState;
+class GpuGridCanvas;
+struct Timeline;
+
+enum class GridColour { TP, PP, DP, CP, EP, Node };
+
+class GpuGridView : public QWidget, public Page {
+    Q_OBJECT
+public:
+    explicit GpuGridView(QWidget* parent = nullptr);
+    ~GpuGridView() override;
+
+    QString pageName() const override { return QStringLiteral("grid"); }
+    QString pageTitle() const override;
+    void setDocument(PlanDocument* document) override;
+    void setViewState(ViewState* state) override;
+    // Saves the grid by the file's extension: .png, .svg or .pdf. An empty size: the view's own size (what
+    // is on screen, or 1400 x 900 when it has none); another size shows the whole grid fitted to it.
+    bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) override;
+
+    // The dimension the cells' colours show; by default tp, or pp for grids of more than 4,096 GPUs.
+    void setColourBy(GridColour colour);
+    GridColour colourBy() const { return m_colour; }
+    void zoomToFit();
+    // Zooms about the centre of the grid area; 1 = the whole grid fits.
+    void setZoom(double zoom);
+    double zoom() const { return m_geometry.zoom(); }
+
+    // What is drawn, read back (for tests and MainWindow's status bar).
+    const RankGrid& rankGrid() const { return m_grid; }
+    long long gpuCount() const { return m_hasGrid ? m_grid.gpus() : 0; }
+    // One line per group kind whose groups cross nodes, e.g. "TP group of 16 spans 2 nodes: ...".
+    QStringList warnings() const { return m_warnings; }
+    QWidget* canvas() const;
+    // A GPU's cell in canvas coordinates (empty when there is no grid).
+    QRect cellRect(int rank) const;
+    bool isAggregated() const { return m_geometry.aggregated(); }
+    // Computing (a compute span of its pipeline rank covers the playhead); false without a timeline.
+    bool isBusy(int rank) const;
+    int busyGpuCount() const;
+    bool hasTimeline() const { return !m_compute.empty(); }
+    // The GPU whose groups are outlined: ViewState's highlighted GPU (or the hovered one without a state).
+    int highlightedGpu() const;
+    QString statusText() const { return m_status; }
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    friend class GpuGridCanvas;
+    struct Interval {
+        double start, end;
+        int kind; // SpanKind
+        int microbatch;
+    };
+    struct SceneParts {
+        QRectF header, grid, footer;
+    };
+
+    void rebuild();
+    void retranslate();
+    void applyColour(GridColour colour);
+    void updateBusy();
+    void refit();
+    SceneParts sceneParts(const QRectF& rect) const;
+    void paintScene(QPainter& painter, const QRectF& rect, const GridGeometry& geometry) const;
+    int colourValue(int rank) const;
+    int colourCount() const;
+    QColor valueColour(int value) const;
+    QString colourName(GridColour colour) const;
+    QString groupName(GroupKind kind) const;
+    QString hoverText() const;
+    void hoverAt(const QPointF& pos);
+    void clickAt(const QPointF& pos);
+    void leave();
+
+    QPointer<PlanDocument> m_document;
+    QPointer<ViewState> m_state;
+    QComboBox* m_colourCombo = nullptr;
+    QLabel* m_colourLabel = nullptr;
+    QPushButton* m_fitButton = nullptr;
+    QLabel* m_hint = nullptr;
+    GpuGridCanvas* m_canvas = nullptr;
+
+    RankGrid m_grid;
+    bool m_hasGrid = false;
+    QString m_emptyReason;
+    QString m_title;
+    QStringList m_warnings;
+    QString m_status;
+    QString m_linkText;
+    GridColour m_colour = GridColour::TP;
+    bool m_colourChosen = false;
+    GridGeometry m_geometry;
+    bool m_zoomed = false;
+    int m_localHighlight = -1;
+
+    std::vector<char> m_alarmNode; // a node holding a TP/CP/EP group that crosses nodes
+    std::vector<std::pair<int, int>> m_alarmLinks; // node pairs joined by such a group
+    std::vector<std::vector<Interval>> m_compute; // per pipeline rank, sorted by start
+    std::vector<char> m_busyStage;
+    double m_duration = 0;
+};
+
+} // namespace planscope

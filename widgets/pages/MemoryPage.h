@@ -1,0 +1,42 @@
+// The memory page: stacked bars per stage (peak, or at the playhead) over the memory-over-time plot.
+#pragma once
+
+#include "pages/Page.h"
+#include <QPointer>
+#include <QWidget>
+
+class QComboBox;
+
+namespace planscope {
+
+class MemoryBarsView;
+class MemoryTimelineView;
+class PlanDocument;
+class ViewState;
+
+class MemoryPage : public QWidget, public Page {
+    Q_OBJECT
+public:
+    explicit MemoryPage(QWidget* parent = nullptr);
+
+    QString pageName() const override { return QStringLiteral("memory"); }
+    QString pageTitle() const override;
+    void setDocument(PlanDocument* document) override;
+    void setViewState(ViewState* state) override;
+    bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) override;
+
+    MemoryBarsView* bars() const { return m_bars; }
+    MemoryTimelineView* overTime() const { return m_overTime; }
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslate();
+
+    QComboBox* m_mode;
+    MemoryBarsView* m_bars;
+    MemoryTimelineView* m_overTime;
+};
+
+} // namespace planscope

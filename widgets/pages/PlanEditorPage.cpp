@@ -1,0 +1,1003 @@
+#include "pages/PlanEditorPage.h"
+#include "WidgetExporter.h"
+
+#include "charts/FieldScientificSpinBox.h"
+#include "Palette.h"
+#include "Theme.h"
+#include "document/PlanDocument.h"
+#include "charts/RealityCheckBox.h"
+#include "spec/Presets.h"
+#include "spec/Validate.h"
+#include "util/Units.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QEvent>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QStyle>
+#include <QUndoCommand>
+#include <QUndoStack>
+#include <QVBoxLayout>
+#include <cmath>
+
+namespace planscope {
+
+namespace {
+
+QString fromStd(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+// Amber for warnings, dark enough to read as text on a light background.
+QColor warningColor()
+{
+    return Theme::pick(QColor(0x9A, 0x67, 0x00), QColor(0xE6, 0xB0, 0x40));
+}
+
+QColor validColor()
+{
+    return Theme::pick(QColor(0x00, 0x7A, 0x58), QColor(0x3F, 0xC7, 0x9A));
+}
+
+void setTextColor(QWidget* w, const QColor& color)
+{
+    QPalette p = w->palette();
+    p.setColor(QPalette::WindowText, color);
+    w->setPalette(p);
+}
+
+// One undo step: the whole plan before and after an edit of one field. Consecutive edits of the same
+// field (typing "128" into a spin box) merge into one step.
+class PlanEditCommand : public QUndoCommand {
+public:
+    PlanEditCommand(
+        std::function<void(const Plan&)> apply, int field, Plan before, Plan after, const QString& text)
+        : QUndoCommand(text)
+        , m_apply(std::move(apply))
+        , m_field(field)
+        , m_before(std::move(before))
+        , m_after(std::move(after))
+    {
+    }
+
+    int id() const override { return m_field; }
+    bool mergeWith(const QUndoCommand* other) override
+    {
+        if (other->id() != id()) return false;
+        m_after = static_cast<const PlanEditCommand*>(other)->m_after;
+        // Typed back to where it was: the step disappears from the stack.
+        setObsolete(m_after == m_before);
+        return true;
+    }
+    void undo() override { m_apply(m_before); }
+    void redo() override { m_apply(m_after); }
+
+private:
+    std::function<void(const Plan&)> m_apply;
+    int m_field;
+    Plan m_before;
+    Plan m_after;
+};
+
+// The preset whose shape this model has, if any (name and published parameter count aside).
+std::string matchingPreset(const ModelSpec& model)
+{
+    auto shape = [](ModelSpec m) {
+        m.preset.clear();
+        m.name.clear();
+        m.paramsReported = 0;
+        return m;
+    };
+    const ModelSpec mine = shape(model);
+    const auto& presets = PresetCatalog::builtin().models();
+    // The current preset first, so that two presets of one shape keep the one chosen.
+    for (const ModelPreset& p : presets)
+        if (p.spec.preset == model.preset && shape(p.spec) == mine) return p.spec.preset;
+    for (const ModelPreset& p : presets)
+        if (shape(p.spec) == mine) return p.spec.preset;
+    return {};
+}
+
+QStringList precisionNames()
+{
+    QStringList names;
+    for (Precision p : { Precision::FP32, Precision::FP16, Precision::BF16, Precision::FP8 })
+        names << fromStd(toString(p));
+    return names;
+}
+
+// Long preset names stay readable in the drop-down without widening the whole column.
+void compact(QComboBox* combo)
+{
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(14);
+}
+
+template <typename Enum> std::string nameOf(Enum e)
+{
+    return std::string(toString(e));
+}
+
+template <typename Enum> void parseInto(const std::string& text, Enum& e)
+{
+    Enum parsed;
+    if (fromString(text, parsed)) e = parsed;
+}
+
+} // namespace
+
+PlanEditorPage::PlanEditorPage(QWidget* parent)
+    : QWidget(parent)
+    , m_undoStack(new QUndoStack(this))
+{
+    m_summary = new QLabel(this);
+    QFont bold = m_summary->font();
+    bold.setBold(true);
+    m_summary->setFont(bold);
+    m_predictionLine = new QLabel(this);
+    m_predictionLine->setWordWrap(true);
+    m_predictionLine->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_otherIssues = new QLabel(this);
+    m_otherIssues->setWordWrap(true);
+    m_otherIssues->setTextFormat(Qt::RichText);
+    m_otherIssues->hide();
+
+    m_content = new QWidget;
+    m_columns = new QHBoxLayout(m_content);
+
+    Section* model = addSection(QT_TR_NOOP("Model"));
+    buildModel(*model);
+    Section* cluster = addSection(QT_TR_NOOP("Cluster"));
+    buildCluster(*cluster);
+    Section* parallel = addSection(QT_TR_NOOP("Parallelism"));
+    buildParallel(*parallel);
+    Section* training = addSection(QT_TR_NOOP("Training"));
+    buildTraining(*training);
+
+    m_realityBox = new QGroupBox(m_content);
+    auto* realityLayout = new QVBoxLayout(m_realityBox);
+    m_realityCheck = new RealityCheckBox(m_realityBox);
+    realityLayout->addWidget(m_realityCheck);
+
+    // Three columns when the window is wide, fewer when it is not (arrangeColumns()).
+    m_boxes = { model->box, cluster->box, parallel->box, training->box, m_realityBox };
+    arrangeColumns(3);
+
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(m_content);
+
+    auto* header = new QVBoxLayout;
+    header->setContentsMargins(8, 6, 8, 0);
+    header->addWidget(m_summary);
+    header->addWidget(m_predictionLine);
+    header->addWidget(m_otherIssues);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(header);
+    layout->addWidget(scroll, 1);
+
+    m_errorTexts.resize(m_fields.size());
+    connect(Theme::instance(), &Theme::changed, this, [this] {
+        for (QWidget* w : { static_cast<QWidget*>(m_gpuInfo), static_cast<QWidget*>(m_dpFormula),
+                 static_cast<QWidget*>(m_microbatchInfo) })
+            if (w) setTextColor(w, Theme::ink());
+        showIssues();
+        showPrediction();
+    });
+    retranslate();
+}
+
+PlanEditorPage::~PlanEditorPage() = default;
+
+// --- building -------------------------------------------------------------------------------------------
+
+PlanEditorPage::Section* PlanEditorPage::addSection(const char* title)
+{
+    auto* s = m_sections.emplace_back(std::make_unique<Section>()).get();
+    s->title = title;
+    s->box = new QGroupBox(m_content);
+    s->grid = new QGridLayout(s->box);
+    s->grid->setColumnStretch(1, 1);
+    s->grid->setHorizontalSpacing(12);
+    return s;
+}
+
+int PlanEditorPage::addRow(Section& section, const QString& path, const char* text, const char* tip,
+    QWidget* editor, QWidget* rowWidget)
+{
+    Field f;
+    f.path = path;
+    f.editor = editor;
+    f.text = text;
+    f.tip = tip;
+    QWidget* shown = rowWidget ? rowWidget : editor;
+    const bool selfLabelled = qobject_cast<QCheckBox*>(editor) != nullptr;
+    if (shown) {
+        if (!selfLabelled && text) {
+            f.label = new QLabel(section.box);
+            f.label->setBuddy(editor);
+            section.grid->addWidget(f.label, section.row, 0, Qt::AlignLeft | Qt::AlignVCenter);
+        }
+        section.grid->addWidget(shown, section.row, 1);
+        ++section.row;
+    }
+    f.error = new QLabel(section.box);
+    f.error->setWordWrap(true);
+    f.error->setTextFormat(Qt::RichText);
+    f.error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    f.error->setObjectName(QStringLiteral("error:") + path);
+    QFont small = f.error->font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    f.error->setFont(small);
+    f.error->hide();
+    // A group's own line spans the whole box; a field's sits under the field.
+    if (shown)
+        section.grid->addWidget(f.error, section.row, 1);
+    else
+        section.grid->addWidget(f.error, section.row, 0, 1, 2);
+    ++section.row;
+    m_fields.push_back(std::move(f));
+    return int(m_fields.size()) - 1;
+}
+
+QSpinBox* PlanEditorPage::addInt(Section& section, const QString& path, const char* text, const char* tip,
+    int minimum, int maximum, std::function<std::int64_t(const Plan&)> get,
+    std::function<void(Plan&, int)> set)
+{
+    auto* spin = new QSpinBox(section.box);
+    spin->setRange(minimum, maximum);
+    spin->setAccelerated(true);
+    spin->setGroupSeparatorShown(false);
+    const int index = addRow(section, path, text, tip, spin);
+    m_fields[size_t(index)].show = [this, spin, get] {
+        const auto v = int(std::clamp<std::int64_t>(get(m_plan), spin->minimum(), spin->maximum()));
+        if (spin->value() != v) spin->setValue(v);
+    };
+    connect(spin, &QSpinBox::valueChanged, this,
+        [this, index, set](int v) { edit(index, [&](Plan& p) { set(p, v); }); });
+    return spin;
+}
+
+QDoubleSpinBox* PlanEditorPage::addScaled(Section& section, const QString& path, const char* text,
+    const char* tip, double scale, int decimals, double maximum, std::function<double(const Plan&)> get,
+    std::function<void(Plan&, double)> set)
+{
+    auto* spin = new QDoubleSpinBox(section.box);
+    spin->setRange(0, maximum);
+    spin->setDecimals(decimals);
+    spin->setAccelerated(true);
+    const int index = addRow(section, path, text, tip, spin);
+    // Shown in display units (GB/s, µs); the plan keeps bytes/s and seconds.
+    m_fields[size_t(index)].show = [this, spin, get, scale, decimals] {
+        const double v = get(m_plan) / scale;
+        if (std::abs(spin->value() - v) > 0.5 * std::pow(10.0, -decimals)) spin->setValue(v);
+    };
+    connect(spin, &QDoubleSpinBox::valueChanged, this,
+        [this, index, set, scale](double v) { edit(index, [&](Plan& p) { set(p, v * scale); }); });
+    return spin;
+}
+
+QCheckBox* PlanEditorPage::addCheck(Section& section, const QString& path, const char* text, const char* tip,
+    std::function<bool(const Plan&)> get, std::function<void(Plan&, bool)> set)
+{
+    auto* check = new QCheckBox(section.box);
+    const int index = addRow(section, path, text, tip, check);
+    m_fields[size_t(index)].show = [this, check, get] {
+        if (check->isChecked() != get(m_plan)) check->setChecked(get(m_plan));
+    };
+    connect(check, &QCheckBox::toggled, this,
+        [this, index, set](bool on) { edit(index, [&](Plan& p) { set(p, on); }); });
+    return check;
+}
+
+QComboBox* PlanEditorPage::addChoice(Section& section, const QString& path, const char* text, const char* tip,
+    const QStringList& values, std::function<std::string(const Plan&)> get,
+    std::function<void(Plan&, const std::string&)> set)
+{
+    auto* combo = new QComboBox(section.box);
+    compact(combo);
+    for (const QString& v : values)
+        combo->addItem(v, v);
+    const int index = addRow(section, path, text, tip, combo);
+    m_fields[size_t(index)].show = [this, combo, get] {
+        const int i = combo->findData(fromStd(get(m_plan)));
+        if (combo->currentIndex() != i) combo->setCurrentIndex(i);
+    };
+    connect(combo, &QComboBox::currentIndexChanged, this, [this, index, combo, set](int i) {
+        if (i < 0) return;
+        const std::string value = combo->itemData(i).toString().toStdString();
+        edit(index, [&](Plan& p) { set(p, value); });
+    });
+    return combo;
+}
+
+void PlanEditorPage::buildModel(Section& s)
+{
+    m_modelPreset = new QComboBox(s.box);
+    compact(m_modelPreset);
+    for (const ModelPreset& p : PresetCatalog::builtin().models())
+        m_modelPreset->addItem(QStringLiteral("%1 (%2)").arg(fromStd(p.spec.name), fromStd(p.spec.preset)),
+            fromStd(p.spec.preset));
+    m_modelPreset->addItem(QString(), QString()); // "custom", named in retranslate()
+    const int presetIndex = addRow(s, QStringLiteral("model.preset"), QT_TR_NOOP("Preset"),
+        QT_TR_NOOP("Choosing a model fills every shape field below; editing one makes the model custom"),
+        m_modelPreset);
+    m_fields[size_t(presetIndex)].show = [this] {
+        const int i = m_modelPreset->findData(fromStd(m_plan.model.preset));
+        const int shown = i >= 0 ? i : m_modelPreset->count() - 1;
+        if (m_modelPreset->currentIndex() != shown) m_modelPreset->setCurrentIndex(shown);
+    };
+    connect(m_modelPreset, &QComboBox::currentIndexChanged, this, [this, presetIndex](int i) {
+        if (i < 0) return;
+        const std::string id = m_modelPreset->itemData(i).toString().toStdString();
+        edit(presetIndex, [&](Plan& p) {
+            if (const ModelPreset* preset = PresetCatalog::builtin().model(id)) {
+                p.model = preset->spec;
+                p.model.preset = id;
+            } else {
+                p.model.preset.clear();
+            }
+        });
+    });
+
+    constexpr int big = 1 << 30;
+    addInt(
+        s, QStringLiteral("model.layers"), QT_TR_NOOP("Layers"), QT_TR_NOOP("Transformer layers"), 1, 100000,
+        [](const Plan& p) { return p.model.layers; }, [](Plan& p, int v) { p.model.layers = v; });
+    addInt(
+        s, QStringLiteral("model.hidden"), QT_TR_NOOP("Hidden size"), QT_TR_NOOP("Model width h"), 1, big,
+        [](const Plan& p) { return p.model.hidden; }, [](Plan& p, int v) { p.model.hidden = v; });
+    addInt(
+        s, QStringLiteral("model.heads"), QT_TR_NOOP("Attention heads"), nullptr, 1, 100000,
+        [](const Plan& p) { return p.model.heads; }, [](Plan& p, int v) { p.model.heads = v; });
+    addInt(
+        s, QStringLiteral("model.kvHeads"), QT_TR_NOOP("Key/value heads"),
+        QT_TR_NOOP("Key/value heads (GQA/MQA); equal to the attention heads for multi-head attention"), 1,
+        100000, [](const Plan& p) { return p.model.kvHeads; }, [](Plan& p, int v) { p.model.kvHeads = v; });
+    addInt(
+        s, QStringLiteral("model.ffnHidden"), QT_TR_NOOP("FFN hidden size"), QT_TR_NOOP("MLP inner size f"),
+        1, big, [](const Plan& p) { return p.model.ffnHidden; },
+        [](Plan& p, int v) { p.model.ffnHidden = v; });
+    addInt(
+        s, QStringLiteral("model.vocab"), QT_TR_NOOP("Vocabulary"), nullptr, 1, big,
+        [](const Plan& p) { return p.model.vocab; }, [](Plan& p, int v) { p.model.vocab = v; });
+    addInt(
+        s, QStringLiteral("model.seqLength"), QT_TR_NOOP("Sequence length"),
+        QT_TR_NOOP("Tokens per sequence s"), 1, big, [](const Plan& p) { return p.model.seqLength; },
+        [](Plan& p, int v) { p.model.seqLength = v; });
+    addCheck(
+        s, QStringLiteral("model.gatedMlp"), QT_TR_NOOP("Gated MLP (SwiGLU/GeGLU)"),
+        QT_TR_NOOP("Three h x f matrices in the MLP instead of two"),
+        [](const Plan& p) { return p.model.gatedMlp; }, [](Plan& p, bool v) { p.model.gatedMlp = v; });
+    addCheck(
+        s, QStringLiteral("model.tiedEmbeddings"), QT_TR_NOOP("Tied embeddings"),
+        QT_TR_NOOP("The output layer shares the embedding matrix"),
+        [](const Plan& p) { return p.model.tiedEmbeddings; },
+        [](Plan& p, bool v) { p.model.tiedEmbeddings = v; });
+    addInt(
+        s, QStringLiteral("model.moe.experts"), QT_TR_NOOP("MoE experts"),
+        QT_TR_NOOP("Routed experts per layer; 0 = a dense model"), 0, 100000,
+        [](const Plan& p) { return p.model.moe.experts; }, [](Plan& p, int v) { p.model.moe.experts = v; });
+    addInt(
+        s, QStringLiteral("model.moe.topK"), QT_TR_NOOP("MoE top-k"),
+        QT_TR_NOOP("Experts each token is routed to"), 0, 100000,
+        [](const Plan& p) { return p.model.moe.topK; }, [](Plan& p, int v) { p.model.moe.topK = v; });
+    addInt(
+        s, QStringLiteral("model.moe.expertFfnHidden"), QT_TR_NOOP("Expert FFN hidden size"), nullptr, 0, big,
+        [](const Plan& p) { return p.model.moe.expertFfnHidden; },
+        [](Plan& p, int v) { p.model.moe.expertFfnHidden = v; });
+}
+
+void PlanEditorPage::buildCluster(Section& s)
+{
+    m_gpu = new QComboBox(s.box);
+    compact(m_gpu);
+    for (const GpuPreset& g : PresetCatalog::builtin().gpus())
+        m_gpu->addItem(fromStd(g.spec.name), fromStd(g.spec.id));
+    const int gpuIndex = addRow(s, QStringLiteral("cluster.gpu"), QT_TR_NOOP("GPU"),
+        QT_TR_NOOP("Choosing a GPU also takes its usual node's links and GPUs per node"), m_gpu);
+    m_fields[size_t(gpuIndex)].show = [this] {
+        int i = m_gpu->findData(fromStd(m_plan.cluster.gpu.id));
+        const int customIndex = m_gpu->findData(QString());
+        if (i >= 0 && customIndex >= 0) m_gpu->removeItem(customIndex);
+        if (i < 0) {
+            // A GPU given as an object in the file: one extra entry names it.
+            const QString custom = tr("custom: %1").arg(fromStd(m_plan.cluster.gpu.name));
+            i = m_gpu->findData(QString());
+            if (i < 0) {
+                m_gpu->addItem(custom, QString());
+                i = m_gpu->count() - 1;
+            } else {
+                m_gpu->setItemText(i, custom);
+            }
+        }
+        if (m_gpu->currentIndex() != i) m_gpu->setCurrentIndex(i);
+        const GpuSpec& g = m_plan.cluster.gpu;
+        m_gpuInfo->setText(tr("%1 GiB per GPU, %2 TFLOP/s dense %3, %4 GPUs in all")
+                               .arg(units::toGiB(double(g.memoryBytes)), 0, 'f', 1)
+                               .arg(g.peakFlops.forPrecision(m_plan.training.precision) / 1e12, 0, 'f', 0)
+                               .arg(fromStd(toString(m_plan.training.precision)))
+                               .arg(m_plan.cluster.gpus()));
+        m_gpuInfo->setToolTip(tr("%1 bytes of memory").arg(g.memoryBytes));
+    };
+    connect(m_gpu, &QComboBox::currentIndexChanged, this, [this, gpuIndex](int i) {
+        if (i < 0) return;
+        const std::string id = m_gpu->itemData(i).toString().toStdString();
+        const GpuPreset* preset = PresetCatalog::builtin().gpu(id);
+        if (!preset) return;
+        edit(gpuIndex, [&](Plan& p) {
+            // As the loader does: the links come from the GPU's usual node.
+            p.cluster.gpu = preset->spec;
+            if (const NodePreset* node = PresetCatalog::builtin().node(preset->spec.defaultNode)) {
+                p.cluster.nodePreset = node->id;
+                p.cluster.gpusPerNode = node->gpusPerNode;
+                p.cluster.intraNode = node->intraNode;
+                p.cluster.interNode = node->interNode;
+            }
+        });
+    });
+    m_gpuInfo = new QLabel(s.box);
+    m_gpuInfo->setWordWrap(true);
+    setTextColor(m_gpuInfo, Theme::ink());
+    s.grid->addWidget(m_gpuInfo, s.row++, 1);
+
+    addInt(
+        s, QStringLiteral("cluster.nodes"), QT_TR_NOOP("Nodes"), nullptr, 1, 1000000,
+        [](const Plan& p) { return p.cluster.nodes; }, [](Plan& p, int v) { p.cluster.nodes = v; });
+    addInt(
+        s, QStringLiteral("cluster.gpusPerNode"), QT_TR_NOOP("GPUs per node"), nullptr, 1, 1024,
+        [](const Plan& p) { return p.cluster.gpusPerNode; },
+        [](Plan& p, int v) { p.cluster.gpusPerNode = v; });
+    const char* bandwidthTip
+        = QT_TR_NOOP("Bytes per second per GPU per direction (A100 NVLink 3 \"600 GB/s\" "
+                     "is 300 GB/s per direction; HDR InfiniBand 200 Gb/s is 25 GB/s)");
+    addScaled(
+        s, QStringLiteral("cluster.intraNode.bandwidth"), QT_TR_NOOP("Inside a node, GB/s per direction"),
+        bandwidthTip, units::kGB, 1, 1e6, [](const Plan& p) { return p.cluster.intraNode.bandwidth; },
+        [](Plan& p, double v) { p.cluster.intraNode.bandwidth = v; });
+    addScaled(
+        s, QStringLiteral("cluster.intraNode.latency"), QT_TR_NOOP("Inside a node, latency in µs"),
+        QT_TR_NOOP("Per collective step (alpha)"), 1e-6, 2, 1e6,
+        [](const Plan& p) { return p.cluster.intraNode.latency; },
+        [](Plan& p, double v) { p.cluster.intraNode.latency = v; });
+    addScaled(
+        s, QStringLiteral("cluster.interNode.bandwidth"), QT_TR_NOOP("Between nodes, GB/s per direction"),
+        bandwidthTip, units::kGB, 1, 1e6, [](const Plan& p) { return p.cluster.interNode.bandwidth; },
+        [](Plan& p, double v) { p.cluster.interNode.bandwidth = v; });
+    addScaled(
+        s, QStringLiteral("cluster.interNode.latency"), QT_TR_NOOP("Between nodes, latency in µs"),
+        QT_TR_NOOP("Per collective step (alpha)"), 1e-6, 2, 1e6,
+        [](const Plan& p) { return p.cluster.interNode.latency; },
+        [](Plan& p, double v) { p.cluster.interNode.latency = v; });
+}
+
+void PlanEditorPage::buildParallel(Section& s)
+{
+    // The group's own line: dp*tp*pp*cp against the GPU count.
+    addRow(s, QStringLiteral("parallel"), nullptr, nullptr, nullptr);
+
+    // dp with its "auto" box on one row.
+    auto* dpRow = new QWidget(s.box);
+    auto* dpLayout = new QHBoxLayout(dpRow);
+    dpLayout->setContentsMargins(0, 0, 0, 0);
+    auto* dp = new QSpinBox(dpRow);
+    dp->setRange(1, 1 << 30);
+    m_autoDp = new QCheckBox(dpRow);
+    m_autoDp->setChecked(true);
+    m_dpFormula = new QLabel(dpRow);
+    setTextColor(m_dpFormula, Theme::ink());
+    dpLayout->addWidget(dp, 1);
+    dpLayout->addWidget(m_autoDp);
+    dpLayout->addWidget(m_dpFormula);
+    const int dpIndex = addRow(s, QStringLiteral("parallel.dp"), QT_TR_NOOP("Data parallel (dp)"),
+        QT_TR_NOOP("dp*tp*pp*cp must equal the GPU count"), dp, dpRow);
+    m_fields[size_t(dpIndex)].show = [this, dp] {
+        if (dp->value() != m_plan.parallel.dp) dp->setValue(m_plan.parallel.dp);
+        dp->setEnabled(!m_autoDp->isChecked());
+    };
+    connect(dp, &QSpinBox::valueChanged, this,
+        [this, dpIndex](int v) { edit(dpIndex, [&](Plan& p) { p.parallel.dp = v; }); });
+    connect(m_autoDp, &QCheckBox::toggled, this, [this, dp, dpIndex](bool on) {
+        dp->setEnabled(!on);
+        if (on) edit(dpIndex, [](Plan&) {}); // normalise() derives it
+    });
+
+    const struct {
+        const char* name;
+        const char* text;
+        const char* tip;
+        int ParallelSpec::*member;
+    } degrees[] = {
+        { "tp", QT_TR_NOOP("Tensor parallel (tp)"),
+            QT_TR_NOOP("Must divide the heads, key/value heads and FFN size"), &ParallelSpec::tp },
+        { "pp", QT_TR_NOOP("Pipeline parallel (pp)"),
+            QT_TR_NOOP("Pipeline stages; must divide the layers for an even split"), &ParallelSpec::pp },
+        { "cp", QT_TR_NOOP("Context parallel (cp)"),
+            QT_TR_NOOP("Splits the sequence; must divide the sequence length"), &ParallelSpec::cp },
+        { "ep", QT_TR_NOOP("Expert parallel (ep)"),
+            QT_TR_NOOP("Carved out of the dp*cp ranks; must divide the experts"), &ParallelSpec::ep },
+        { "vpp", QT_TR_NOOP("Chunks per rank (vpp)"),
+            QT_TR_NOOP("Virtual stages per rank for interleaved-1f1b"), &ParallelSpec::vpp },
+    };
+    for (const auto& d : degrees) {
+        const auto member = d.member;
+        addInt(
+            s, QStringLiteral("parallel.") + QLatin1String(d.name), d.text, d.tip, 1, 1 << 20,
+            [member](const Plan& p) { return p.parallel.*member; },
+            [member](Plan& p, int v) { p.parallel.*member = v; });
+    }
+    addCheck(
+        s, QStringLiteral("parallel.sp"), QT_TR_NOOP("Sequence parallelism (with tp > 1)"), nullptr,
+        [](const Plan& p) { return p.parallel.sp; }, [](Plan& p, bool v) { p.parallel.sp = v; });
+
+    m_zero = new QComboBox(s.box);
+    compact(m_zero);
+    for (int stage = 0; stage <= 3; ++stage)
+        m_zero->addItem(QString(), stage);
+    const int zeroIndex = addRow(s, QStringLiteral("parallel.zero"), QT_TR_NOOP("ZeRO stage"),
+        QT_TR_NOOP(
+            "Sharding over the dp*cp group: 1 optimizer states, 2 also gradients, 3 also parameters (FSDP)"),
+        m_zero);
+    m_fields[size_t(zeroIndex)].show = [this] {
+        const int i = m_zero->findData(m_plan.parallel.zero);
+        if (m_zero->currentIndex() != i) m_zero->setCurrentIndex(i);
+    };
+    connect(m_zero, &QComboBox::currentIndexChanged, this, [this, zeroIndex](int i) {
+        if (i < 0) return;
+        const int stage = m_zero->itemData(i).toInt();
+        edit(zeroIndex, [&](Plan& p) { p.parallel.zero = stage; });
+    });
+
+    auto* order = new QLineEdit(s.box);
+    const int orderIndex = addRow(s, QStringLiteral("parallel.order"), QT_TR_NOOP("Rank order"),
+        QT_TR_NOOP("Fastest-varying first; Megatron's default is tp-cp-ep-dp-pp"), order);
+    m_fields[size_t(orderIndex)].show = [this, order] {
+        const QString text = fromStd(m_plan.parallel.order);
+        // Compared trimmed, so a space being typed is not taken away under the cursor.
+        if (order->text().trimmed() != text) order->setText(text);
+    };
+    connect(order, &QLineEdit::textChanged, this, [this, orderIndex](const QString& text) {
+        edit(orderIndex, [&](Plan& p) { p.parallel.order = text.trimmed().toStdString(); });
+    });
+
+    addInt(
+        s, QStringLiteral("parallel.firstStageLayers"), QT_TR_NOOP("Layers on the first stage"),
+        QT_TR_NOOP("0 spreads the layers evenly; otherwise the middle stages share the rest"), 0, 100000,
+        [](const Plan& p) { return p.parallel.firstStageLayers; },
+        [](Plan& p, int v) { p.parallel.firstStageLayers = v; });
+    addInt(
+        s, QStringLiteral("parallel.lastStageLayers"), QT_TR_NOOP("Layers on the last stage"),
+        QT_TR_NOOP("0 spreads the layers evenly; otherwise the middle stages share the rest"), 0, 100000,
+        [](const Plan& p) { return p.parallel.lastStageLayers; },
+        [](Plan& p, int v) { p.parallel.lastStageLayers = v; });
+}
+
+void PlanEditorPage::buildTraining(Section& s)
+{
+    addInt(
+        s, QStringLiteral("training.microBatch"), QT_TR_NOOP("Microbatch (sequences)"), nullptr, 1, 1 << 20,
+        [](const Plan& p) { return p.training.microBatch; },
+        [](Plan& p, int v) { p.training.microBatch = v; });
+
+    auto* batchRow = new QWidget(s.box);
+    auto* batchLayout = new QHBoxLayout(batchRow);
+    batchLayout->setContentsMargins(0, 0, 0, 0);
+    auto* batch = new QSpinBox(batchRow);
+    batch->setRange(1, 1 << 30);
+    batch->setAccelerated(true);
+    m_microbatchInfo = new QLabel(batchRow);
+    setTextColor(m_microbatchInfo, Theme::ink());
+    batchLayout->addWidget(batch, 1);
+    batchLayout->addWidget(m_microbatchInfo);
+    const int batchIndex
+        = addRow(s, QStringLiteral("training.globalBatch"), QT_TR_NOOP("Global batch (sequences)"),
+            QT_TR_NOOP("Sequences per step; microbatches per step = globalBatch / (microBatch * dp)"), batch,
+            batchRow);
+    m_fields[size_t(batchIndex)].show = [this, batch] {
+        const int v = int(std::clamp<std::int64_t>(m_plan.training.globalBatch, 1, batch->maximum()));
+        if (batch->value() != v) batch->setValue(v);
+        const auto m = m_plan.microbatches();
+        m_microbatchInfo->setText(m == 1 ? tr("= 1 microbatch") : tr("= %1 microbatches").arg(m));
+    };
+    connect(batch, &QSpinBox::valueChanged, this,
+        [this, batchIndex](int v) { edit(batchIndex, [&](Plan& p) { p.training.globalBatch = v; }); });
+
+    addChoice(
+        s, QStringLiteral("training.precision"), QT_TR_NOOP("Precision"),
+        QT_TR_NOOP("Dtype of the GEMMs and weights (fp8: GEMMs at the fp8 peak, weights kept in bf16)"),
+        precisionNames(), [](const Plan& p) { return nameOf(p.training.precision); },
+        [](Plan& p, const std::string& v) { parseInto(v, p.training.precision); });
+    addChoice(
+        s, QStringLiteral("training.gradDtype"), QT_TR_NOOP("Gradient dtype"),
+        QT_TR_NOOP("Dtype gradients are kept and reduced in (Megatron: fp32 main grads)"), precisionNames(),
+        [](const Plan& p) { return nameOf(p.training.gradDtype); },
+        [](Plan& p, const std::string& v) { parseInto(v, p.training.gradDtype); });
+    addChoice(
+        s, QStringLiteral("training.optimizer"), QT_TR_NOOP("Optimizer"), nullptr,
+        { fromStd(toString(Optimizer::Adam)), fromStd(toString(Optimizer::SGD)) },
+        [](const Plan& p) { return nameOf(p.training.optimizer); },
+        [](Plan& p, const std::string& v) { parseInto(v, p.training.optimizer); });
+    QStringList recompute;
+    for (Recompute r : { Recompute::None, Recompute::Selective, Recompute::Full })
+        recompute << fromStd(toString(r));
+    addChoice(
+        s, QStringLiteral("training.recompute"), QT_TR_NOOP("Recompute"),
+        QT_TR_NOOP("selective: the attention core; full: every layer keeps only its input"), recompute,
+        [](const Plan& p) { return nameOf(p.training.recompute); },
+        [](Plan& p, const std::string& v) { parseInto(v, p.training.recompute); });
+    QStringList schedules;
+    for (ScheduleKind k : { ScheduleKind::GPipe, ScheduleKind::OneFOneB, ScheduleKind::Interleaved1F1B,
+             ScheduleKind::LoopedBFS, ScheduleKind::ZBH1, ScheduleKind::ZBH2, ScheduleKind::ZBV,
+             ScheduleKind::DualPipe, ScheduleKind::DualPipeV })
+        schedules << fromStd(toString(k));
+    addChoice(
+        s, QStringLiteral("training.schedule"), QT_TR_NOOP("Pipeline schedule"), nullptr, schedules,
+        [](const Plan& p) { return nameOf(p.training.schedule); },
+        [](Plan& p, const std::string& v) { parseInto(v, p.training.schedule); });
+    addCheck(
+        s, QStringLiteral("training.flashAttention"), QT_TR_NOOP("Flash attention"),
+        QT_TR_NOOP("No s x s score tensors are kept for the backward"),
+        [](const Plan& p) { return p.training.flashAttention; },
+        [](Plan& p, bool v) { p.training.flashAttention = v; });
+
+    auto* tokens = new FieldScientificSpinBox(s.box);
+    const int tokensIndex = addRow(s, QStringLiteral("training.tokens"), QT_TR_NOOP("Training tokens"),
+        QT_TR_NOOP("Tokens to train on, for the training-days estimate; type 3e11 or 2e12"), tokens);
+    m_fields[size_t(tokensIndex)].show = [this, tokens] {
+        if (tokens->value() != m_plan.training.tokens) tokens->setValue(m_plan.training.tokens);
+    };
+    connect(tokens, &QDoubleSpinBox::valueChanged, this,
+        [this, tokensIndex](double v) { edit(tokensIndex, [&](Plan& p) { p.training.tokens = v; }); });
+}
+
+// --- editing --------------------------------------------------------------------------------------------
+
+void PlanEditorPage::edit(int field, const std::function<void(Plan&)>& change)
+{
+    if (m_refreshing) return;
+    Plan next = m_plan;
+    change(next);
+    const QString& path = m_fields[size_t(field)].path;
+    normalise(next, path);
+    if (next == m_plan) {
+        refreshFields(); // e.g. dp typed while it is automatic: show the derived value again
+        return;
+    }
+    m_undoStack->push(new PlanEditCommand([this](const Plan& p) { applyPlan(p); }, field + 1, m_plan,
+        std::move(next), tr("Change %1").arg(path)));
+}
+
+void PlanEditorPage::normalise(Plan& plan, const QString& path) const
+{
+    if (m_autoDp->isChecked()) plan.parallel.dp = impliedDp(plan);
+    if (path.startsWith(QLatin1String("model.")) && path != QLatin1String("model.preset")) {
+        ModelSpec& m = plan.model;
+        // A model that becomes MoE starts from the loader's defaults rather than from zeros.
+        applyModelDefaults(m);
+        const std::string preset = matchingPreset(m);
+        if (preset != m.preset) {
+            m.preset = preset;
+            if (const ModelPreset* p = PresetCatalog::builtin().model(preset)) m.name = p->spec.name;
+        }
+    }
+}
+
+void PlanEditorPage::applyPlan(const Plan& plan)
+{
+    m_plan = plan;
+    refreshFields();
+    showIssues();
+    if (m_document) {
+        m_applying = true;
+        m_document->setPlan(plan);
+        m_applying = false;
+    }
+}
+
+void PlanEditorPage::setDocument(PlanDocument* document)
+{
+    if (m_document) disconnect(m_document, nullptr, this, nullptr);
+    m_document = document;
+    m_realityCheck->setDocument(document);
+    if (document) {
+        connect(document, &PlanDocument::planChanged, this, [this] {
+            if (!m_applying) followDocumentPlan();
+        });
+        connect(document, &PlanDocument::predictionChanged, this, &PlanEditorPage::showPrediction);
+    }
+    followDocumentPlan();
+    showPrediction();
+}
+
+void PlanEditorPage::followDocumentPlan()
+{
+    // A plan from elsewhere (a file): the edits made so far belong to another plan.
+    m_undoStack->clear();
+    m_plan = m_document ? m_document->plan() : Plan {};
+    m_content->setEnabled(m_document && m_document->hasPlan());
+    {
+        const QSignalBlocker block(m_autoDp);
+        m_autoDp->setChecked(m_plan.parallel.dp == impliedDp(m_plan));
+    }
+    refreshFields();
+    showIssues();
+}
+
+// --- showing --------------------------------------------------------------------------------------------
+
+void PlanEditorPage::refreshFields()
+{
+    const bool was = m_refreshing;
+    m_refreshing = true;
+    for (const Field& f : m_fields)
+        if (f.show) f.show();
+    // Routing settings mean nothing for a dense model.
+    for (const char* path : { "model.moe.topK", "model.moe.expertFfnHidden" })
+        fieldWidget(QLatin1String(path))->setEnabled(m_plan.model.isMoe());
+    m_dpFormula->setText(tr("= %1 / (tp*pp*cp)").arg(m_plan.cluster.gpus()));
+    m_refreshing = was;
+}
+
+void PlanEditorPage::showIssues()
+{
+    m_issues = validate(m_plan);
+    std::vector<QStringList> plain(m_fields.size());
+    std::vector<QStringList> rich(m_fields.size());
+    QStringList other;
+    int errors = 0, warnings = 0;
+    for (const Issue& issue : m_issues) {
+        const bool error = issue.severity == Severity::Error;
+        (error ? errors : warnings)++;
+        const QString path = fromStd(issue.path);
+        const QString message = fromStd(issue.message);
+        const QString color = (error ? Theme::alarmText() : warningColor()).name();
+        const QString line
+            = QStringLiteral("<span style=\"color:%1\">%2</span>").arg(color, message.toHtmlEscaped());
+        const int index = fieldIndex(displayPath(path));
+        if (index < 0) {
+            other << QStringLiteral("<span style=\"color:%1\">%2: %3</span>")
+                         .arg(color, path.toHtmlEscaped(), message.toHtmlEscaped());
+            continue;
+        }
+        // A message about a field shown under its parent says which one it means.
+        plain[size_t(index)] << (path == m_fields[size_t(index)].path
+                ? message
+                : path + QStringLiteral(": ") + message);
+        rich[size_t(index)] << (path == m_fields[size_t(index)].path
+                ? line
+                : QStringLiteral("<span style=\"color:%1\">%2: %3</span>")
+                      .arg(color, path.toHtmlEscaped(), message.toHtmlEscaped()));
+    }
+    m_errorTexts.assign(m_fields.size(), QString());
+    for (size_t i = 0; i < m_fields.size(); ++i) {
+        const Field& f = m_fields[i];
+        m_errorTexts[i] = plain[i].join(QLatin1Char('\n'));
+        f.error->setText(rich[i].join(QStringLiteral("<br>")));
+        f.error->setVisible(!plain[i].isEmpty());
+        if (f.editor)
+            f.editor->setToolTip(plain[i].isEmpty() ? (f.tip ? tr(f.tip) : QString()) : m_errorTexts[i]);
+    }
+    m_otherIssues->setText(other.join(QStringLiteral("<br>")));
+    m_otherIssues->setVisible(!other.isEmpty());
+
+    if (!m_document || !m_document->hasPlan()) {
+        m_summary->setText(tr("No plan open"));
+        setTextColor(m_summary, palette::grey());
+        return;
+    }
+    // Spelled out rather than "%n error(s)": there is no English translation file to pick the plural.
+    QString summary = errors == 0 ? tr("valid") : errors == 1 ? tr("1 error") : tr("%1 errors").arg(errors);
+    if (warnings > 0)
+        summary = warnings == 1 ? tr("%1, 1 warning").arg(summary)
+                                : tr("%1, %2 warnings").arg(summary).arg(warnings);
+    m_summary->setText(summary);
+    setTextColor(m_summary, errors > 0 ? Theme::alarmText() : validColor());
+}
+
+void PlanEditorPage::showPrediction()
+{
+    const auto prediction = m_document ? m_document->prediction() : nullptr;
+    if (!prediction || !m_document->hasPlan()) {
+        m_predictionLine->clear();
+        return;
+    }
+    if (!prediction->valid) {
+        m_predictionLine->setText(tr("No prediction: the plan is invalid."));
+        setTextColor(m_predictionLine, palette::grey());
+        return;
+    }
+    QString line = tr("Peak memory %1 of %2 GiB per GPU (%3); step %4; MFU %5 %")
+                       .arg(units::toGiB(double(prediction->peakBytes)), 0, 'f', 2)
+                       .arg(units::toGiB(double(prediction->capacityBytes)), 0, 'f', 2)
+                       .arg(prediction->fits ? tr("fits") : tr("does not fit"))
+                       .arg(fromStd(units::formatSeconds(prediction->stepSeconds)))
+                       .arg(prediction->mfu * 100, 0, 'f', 1);
+    const Plan& predicted = m_document->predictedPlan();
+    if (predicted.training.tokens > 0)
+        line += tr("; %1 days for %2 tokens")
+                    .arg(prediction->trainingDays, 0, 'f', 1)
+                    .arg(QString::number(predicted.training.tokens, 'g', 3)
+                             .replace(QStringLiteral("e+"), QStringLiteral("e")));
+    m_predictionLine->setText(line);
+    setTextColor(m_predictionLine, prediction->fits ? Theme::ink() : Theme::alarmText());
+}
+
+void PlanEditorPage::fillZeroItems()
+{
+    const char* names[] = { QT_TR_NOOP("0: off"), QT_TR_NOOP("1: optimizer states"),
+        QT_TR_NOOP("2: + gradients"), QT_TR_NOOP("3: + parameters (FSDP)") };
+    for (int i = 0; i < m_zero->count() && i < 4; ++i)
+        m_zero->setItemText(i, tr(names[i]));
+}
+
+void PlanEditorPage::retranslate()
+{
+    for (const auto& s : m_sections)
+        s->box->setTitle(tr(s->title));
+    m_realityBox->setTitle(tr("Reality check of a claim"));
+    for (const Field& f : m_fields) {
+        const QString text = f.text ? tr(f.text) : QString();
+        if (auto* check = qobject_cast<QCheckBox*>(f.editor))
+            check->setText(text);
+        else if (f.label)
+            f.label->setText(text);
+        if (f.editor && f.error->isHidden()) f.editor->setToolTip(f.tip ? tr(f.tip) : QString());
+    }
+    m_modelPreset->setItemText(m_modelPreset->count() - 1, tr("custom"));
+    spinBox(QStringLiteral("model.moe.experts"))->setSpecialValueText(tr("none (dense)"));
+    spinBox(QStringLiteral("parallel.firstStageLayers"))->setSpecialValueText(tr("even split"));
+    spinBox(QStringLiteral("parallel.lastStageLayers"))->setSpecialValueText(tr("even split"));
+    m_autoDp->setText(tr("auto"));
+    m_autoDp->setToolTip(tr("dp follows the GPU count: GPUs / (tp*pp*cp)"));
+    fillZeroItems();
+    refreshFields();
+    showIssues();
+    showPrediction();
+}
+
+void PlanEditorPage::arrangeColumns(int count)
+{
+    enum { Model, Cluster, Parallel, Training, Reality };
+    // Columns of about equal height: the model alone beside the cluster and its parallelism.
+    std::vector<std::vector<int>> columns;
+    if (count >= 3)
+        columns = { { Model }, { Cluster, Parallel }, { Training, Reality } };
+    else if (count == 2)
+        columns = { { Model, Training }, { Cluster, Parallel, Reality } };
+    else
+        columns = { { Model, Cluster, Parallel, Training, Reality } };
+    m_columnCount = int(columns.size());
+
+    while (QLayoutItem* item = m_columns->takeAt(0)) {
+        if (QLayout* column = item->layout()) {
+            while (QLayoutItem* inner = column->takeAt(0))
+                delete inner; // widget items and stretches; the boxes themselves stay
+        }
+        delete item;
+    }
+    for (const auto& boxes : columns) {
+        auto* column = new QVBoxLayout;
+        for (int b : boxes)
+            column->addWidget(m_boxes[size_t(b)]);
+        column->addStretch(1);
+        m_columns->addLayout(column, 1);
+    }
+}
+
+int PlanEditorPage::widthFor(int count) const
+{
+    auto minWidth = [this](std::initializer_list<int> boxes) {
+        int w = 0;
+        for (int b : boxes)
+            w = std::max(w, m_boxes[size_t(b)]->minimumSizeHint().width());
+        return w;
+    };
+    const QMargins margins = m_columns->contentsMargins();
+    const int spacing = std::max(0, m_columns->spacing());
+    int w = margins.left() + margins.right();
+    if (count >= 3)
+        w += minWidth({ 0 }) + minWidth({ 1, 2 }) + minWidth({ 3, 4 }) + 2 * spacing;
+    else
+        w += minWidth({ 0, 3 }) + minWidth({ 1, 2, 4 }) + spacing;
+    // Room for the vertical scroll bar that a shorter window shows.
+    return w + style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+}
+
+void PlanEditorPage::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    const int count = width() >= widthFor(3) ? 3 : width() >= widthFor(2) ? 2 : 1;
+    if (count != m_columnCount) arrangeColumns(count);
+}
+
+void PlanEditorPage::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange) retranslate();
+    QWidget::changeEvent(event);
+}
+
+// --- lookup ---------------------------------------------------------------------------------------------
+
+int PlanEditorPage::fieldIndex(const QString& path) const
+{
+    for (size_t i = 0; i < m_fields.size(); ++i)
+        if (m_fields[i].path == path) return int(i);
+    return -1;
+}
+
+QString PlanEditorPage::displayPath(const QString& path) const
+{
+    QString p = path;
+    while (!p.isEmpty()) {
+        if (fieldIndex(p) >= 0) return p;
+        const qsizetype dot = p.lastIndexOf(QLatin1Char('.'));
+        p = dot < 0 ? QString() : p.left(dot);
+    }
+    return {};
+}
+
+QString PlanEditorPage::fieldError(const QString& path) const
+{
+    const int i = fieldIndex(displayPath(path));
+    return i >= 0 && size_t(i) < m_errorTexts.size() ? m_errorTexts[size_t(i)] : QString();
+}
+
+QWidget* PlanEditorPage::fieldWidget(const QString& path) const
+{
+    const int i = fieldIndex(path);
+    return i >= 0 ? m_fields[size_t(i)].editor : nullptr;
+}
+
+QSpinBox* PlanEditorPage::spinBox(const QString& path) const
+{
+    return qobject_cast<QSpinBox*>(fieldWidget(path));
+}
+
+QDoubleSpinBox* PlanEditorPage::doubleSpinBox(const QString& path) const
+{
+    return qobject_cast<QDoubleSpinBox*>(fieldWidget(path));
+}
+
+QComboBox* PlanEditorPage::comboBox(const QString& path) const
+{
+    return qobject_cast<QComboBox*>(fieldWidget(path));
+}
+
+QCheckBox* PlanEditorPage::checkBox(const QString& path) const
+{
+    return qobject_cast<QCheckBox*>(fieldWidget(path));
+}
+
+QLineEdit* PlanEditorPage::lineEdit(const QString& path) const
+{
+    return qobject_cast<QLineEdit*>(fieldWidget(path));
+}
+
+QSpinBox* PlanEditorPage::degreeSpin(const QString& name) const
+{
+    return spinBox(QStringLiteral("parallel.") + name);
+}
+
+QString PlanEditorPage::pageTitle() const
+{
+    return tr("Plan");
+}
+
+bool PlanEditorPage::exportTo(const QString& path, QSize size, QString* error)
+{
+    if (size.isValid() && !size.isEmpty()) resize(size);
+    return WidgetExporter::exportWidget(this, path, error);
+}
+
+} // namespace planscope

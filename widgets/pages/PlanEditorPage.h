@@ -1,0 +1,163 @@
+// The plan as a form: model, cluster, parallel degrees and training settings. Every edit builds a Plan,
+// pushes one undo command holding the plan before and after, and hands the new plan to the document, so
+// every view follows at once. planscope::validate runs on each edit and its messages appear under the
+// field whose path they name (errors red, warnings amber), with a "valid / N errors" line on top.
+#pragma once
+
+#include "pages/Page.h"
+#include "spec/Plan.h"
+#include "util/Result.h"
+
+#include <QPointer>
+#include <QWidget>
+#include <functional>
+#include <memory>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QGridLayout;
+class QHBoxLayout;
+class QGroupBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QUndoStack;
+
+namespace planscope {
+
+class PlanDocument;
+class RealityCheckBox;
+
+class PlanEditorPage : public QWidget, public Page {
+    Q_OBJECT
+public:
+    explicit PlanEditorPage(QWidget* parent = nullptr);
+    ~PlanEditorPage() override;
+
+    // Shows the document's plan and edits it. A plan the document gets from elsewhere (a file loaded)
+    // refreshes the fields and clears the undo stack.
+    QString pageName() const override { return QStringLiteral("editor"); }
+    QString pageTitle() const override;
+    bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) override;
+    void setDocument(PlanDocument* document) override;
+    // One command per field edit (consecutive edits of one field merge); for the Edit menu's Undo/Redo.
+    QUndoStack* undoStack() const { return m_undoStack; }
+    // The plan the fields show.
+    const Plan& plan() const { return m_plan; }
+
+    // The validation text shown under the field of this path ("parallel.pp"; "parallel" is the group's own
+    // line), one issue a line; empty when the field has none. An issue whose path has no field of its own
+    // ("cluster.gpu.memory") is shown under the nearest enclosing one ("cluster.gpu").
+    QString fieldError(const QString& path) const;
+    // The path of the field an issue of this path is shown under; empty if none (then it is listed on top).
+    QString displayPath(const QString& path) const;
+
+    // Field widgets by plan path, for tests and for the main window to focus one.
+    QWidget* fieldWidget(const QString& path) const;
+    QSpinBox* spinBox(const QString& path) const;
+    QDoubleSpinBox* doubleSpinBox(const QString& path) const;
+    QComboBox* comboBox(const QString& path) const;
+    QCheckBox* checkBox(const QString& path) const;
+    QLineEdit* lineEdit(const QString& path) const;
+    // "dp", "tp", "pp", "cp", "ep" or "vpp".
+    QSpinBox* degreeSpin(const QString& name) const;
+    // Ticked: dp follows GPUs / (tp*pp*cp).
+    QCheckBox* autoDpCheck() const { return m_autoDp; }
+    // "valid" or "N errors, M warnings".
+    QLabel* summaryLabel() const { return m_summary; }
+    // Peak memory, step time and MFU of the latest prediction.
+    QLabel* predictionLabel() const { return m_predictionLine; }
+    RealityCheckBox* realityCheckBox() const { return m_realityCheck; }
+
+    // Columns the groups are laid out in: 3 when wide enough, else 2, else 1.
+    int columnCount() const { return m_columnCount; }
+
+protected:
+    void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    struct Section {
+        QGroupBox* box = nullptr;
+        QGridLayout* grid = nullptr;
+        int row = 0;
+        const char* title = nullptr;
+    };
+    struct Field {
+        QString path;
+        QWidget* editor = nullptr; // null for a group's own line ("parallel")
+        QLabel* label = nullptr; // null where the editor carries its text (check boxes)
+        QLabel* error = nullptr;
+        const char* text = nullptr; // untranslated label (QT_TR_NOOP)
+        const char* tip = nullptr;
+        std::function<void()> show; // puts m_plan's value into the editor
+    };
+
+    Section* addSection(const char* title);
+    int addRow(Section& section, const QString& path, const char* text, const char* tip, QWidget* editor,
+        QWidget* rowWidget = nullptr);
+    QSpinBox* addInt(Section& section, const QString& path, const char* text, const char* tip, int minimum,
+        int maximum, std::function<std::int64_t(const Plan&)> get, std::function<void(Plan&, int)> set);
+    QDoubleSpinBox* addScaled(Section& section, const QString& path, const char* text, const char* tip,
+        double scale, int decimals, double maximum, std::function<double(const Plan&)> get,
+        std::function<void(Plan&, double)> set);
+    QCheckBox* addCheck(Section& section, const QString& path, const char* text, const char* tip,
+        std::function<bool(const Plan&)> get, std::function<void(Plan&, bool)> set);
+    QComboBox* addChoice(Section& section, const QString& path, const char* text, const char* tip,
+        const QStringList& values, std::function<std::string(const Plan&)> get,
+        std::function<void(Plan&, const std::string&)> set);
+
+    void buildModel(Section& section);
+    void buildCluster(Section& section);
+    void buildParallel(Section& section);
+    void buildTraining(Section& section);
+
+    // A user edit of field `field`: applies `change` to a copy of the plan and pushes it as a command.
+    void edit(int field, const std::function<void(Plan&)>& change);
+    // Keeps what follows from an edit consistent: dp when it is automatic, the model preset's name.
+    void normalise(Plan& plan, const QString& path) const;
+    // Shows `plan` and hands it to the document (an undo command's undo/redo).
+    void applyPlan(const Plan& plan);
+    void followDocumentPlan();
+    void refreshFields();
+    void showIssues();
+    void showPrediction();
+    void retranslate();
+    void fillZeroItems();
+    void arrangeColumns(int count);
+    int widthFor(int columns) const;
+    int fieldIndex(const QString& path) const;
+
+    QUndoStack* m_undoStack = nullptr;
+    QPointer<PlanDocument> m_document;
+    Plan m_plan;
+    Issues m_issues;
+
+    std::vector<std::unique_ptr<Section>> m_sections;
+    std::vector<Field> m_fields;
+    std::vector<QString> m_errorTexts; // per field: the plain text of its issues
+
+    QWidget* m_content = nullptr;
+    QHBoxLayout* m_columns = nullptr;
+    std::vector<QGroupBox*> m_boxes; // model, cluster, parallel, training, reality check
+    int m_columnCount = 0;
+    QLabel* m_summary = nullptr;
+    QLabel* m_predictionLine = nullptr;
+    QLabel* m_otherIssues = nullptr;
+    QLabel* m_gpuInfo = nullptr;
+    QLabel* m_microbatchInfo = nullptr;
+    QLabel* m_dpFormula = nullptr;
+    QCheckBox* m_autoDp = nullptr;
+    QComboBox* m_modelPreset = nullptr;
+    QComboBox* m_gpu = nullptr;
+    QComboBox* m_zero = nullptr;
+    QGroupBox* m_realityBox = nullptr;
+    RealityCheckBox* m_realityCheck = nullptr;
+
+    bool m_refreshing = false; // fields are being filled from the plan: their signals are no edits
+    bool m_applying = false; // the document's planChanged comes from this editor
+};
+
+} // namespace planscope

@@ -1,0 +1,520 @@
+#include "pages/SummaryPage.h"
+#include "Format.h"
+#include "WidgetExporter.h"
+
+#include "charts/MemorySegments.h"
+#include "Palette.h"
+#include "Theme.h"
+#include "document/PlanDocument.h"
+#include "util/Units.h"
+
+#include <QEvent>
+#include <QFontDatabase>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QSplitter>
+#include <QStyle>
+#include <QTextBrowser>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+
+namespace planscope {
+
+namespace {
+
+QString fromStd(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+using display::gib;
+using display::percent;
+
+QString exactNumber(double v)
+{
+    return QString::number(v, 'g', 12);
+}
+
+QString bytesTip(double bytes)
+{
+    return SummaryPage::tr("%1 bytes\n= %2 GiB (2^30 bytes)\n= %3 GB (10^9 bytes)")
+        .arg(QString::number(bytes, 'f', 0), QString::number(units::toGiB(bytes), 'f', 6),
+            QString::number(units::toGB(bytes), 'f', 6));
+}
+
+QString secondsTip(double s)
+{
+    return SummaryPage::tr("%1 s").arg(exactNumber(s));
+}
+
+QString kindName(GroupKind kind)
+{
+    switch (kind) {
+    case GroupKind::TP: return SummaryPage::tr("Tensor parallel (TP)");
+    case GroupKind::PP: return SummaryPage::tr("Pipeline parallel (PP)");
+    case GroupKind::DPCP: return SummaryPage::tr("Data parallel (DP)");
+    case GroupKind::CP: return SummaryPage::tr("Context parallel (CP)");
+    case GroupKind::EP: return SummaryPage::tr("Expert parallel (EP)");
+    case GroupKind::ExpertDP: return SummaryPage::tr("Expert data parallel (EDP)");
+    }
+    return fromStd(std::string(toString(kind)));
+}
+
+class RowBuilder {
+public:
+    explicit RowBuilder(QTreeWidget* tree)
+        : m_tree(tree)
+    {
+    }
+
+    QTreeWidgetItem* group(const QString& title)
+    {
+        auto* item = new QTreeWidgetItem(m_tree, { title });
+        QFont f = item->font(SummaryPage::QuantityColumn);
+        f.setBold(true);
+        item->setFont(SummaryPage::QuantityColumn, f);
+        item->setFirstColumnSpanned(true);
+        return item;
+    }
+
+    QTreeWidgetItem* row(QTreeWidgetItem* parent, const QString& label, const QString& value,
+        const QString& field, double exact, const QString& tip, const QString& note = {})
+    {
+        auto* item = new QTreeWidgetItem(parent, { label, value, note });
+        item->setData(SummaryPage::QuantityColumn, SummaryPage::FieldRole, field);
+        item->setData(SummaryPage::QuantityColumn, SummaryPage::ExactValueRole, exact);
+        item->setTextAlignment(SummaryPage::ValueColumn, Qt::AlignRight | Qt::AlignVCenter);
+        const QString fullTip = field.isEmpty() ? tip : tip + QStringLiteral("\n\n") + field;
+        for (int c = 0; c < 3; ++c)
+            item->setToolTip(c, fullTip);
+        if (!note.isEmpty())
+            item->setToolTip(SummaryPage::NoteColumn, note + QStringLiteral("\n\n") + fullTip);
+        return item;
+    }
+
+    QTreeWidgetItem* bytes(QTreeWidgetItem* parent, const QString& label, double value, const QString& field,
+        const QString& note = {})
+    {
+        return row(parent, label, gib(value), field, value, bytesTip(value), note);
+    }
+    QTreeWidgetItem* seconds(QTreeWidgetItem* parent, const QString& label, double value,
+        const QString& field, const QString& note = {})
+    {
+        return row(
+            parent, label, fromStd(units::formatSeconds(value)), field, value, secondsTip(value), note);
+    }
+    QTreeWidgetItem* share(QTreeWidgetItem* parent, const QString& label, double value, const QString& field,
+        const QString& note = {})
+    {
+        return row(parent, label, percent(value), field, value, exactNumber(value), note);
+    }
+
+private:
+    QTreeWidget* m_tree;
+};
+
+void paintAlarm(QTreeWidgetItem* item)
+{
+    for (int c = 0; c < 3; ++c)
+        item->setForeground(c, Theme::alarmText());
+}
+
+} // namespace
+
+SummaryPage::SummaryPage(QWidget* parent)
+    : QWidget(parent)
+{
+    m_header = new QLabel(this);
+    m_header->setWordWrap(true);
+    m_header->setTextFormat(Qt::RichText);
+    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_header->setContentsMargins(4, 4, 4, 4);
+
+    m_tree = new QTreeWidget(this);
+    m_tree->setColumnCount(3);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->header()->setStretchLastSection(true);
+
+    m_explanation = new QTextBrowser(this);
+    m_explanation->setReadOnly(true);
+    m_explanation->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_explanation->setLineWrapMode(QTextEdit::WidgetWidth);
+
+    auto* horizontal = new QSplitter(Qt::Horizontal, this);
+    horizontal->addWidget(m_tree);
+    horizontal->addWidget(m_explanation);
+    horizontal->setStretchFactor(0, 3);
+    horizontal->setStretchFactor(1, 2);
+    horizontal->setChildrenCollapsible(false);
+
+    auto* issuesBox = new QWidget(this);
+    auto* issuesLayout = new QVBoxLayout(issuesBox);
+    issuesLayout->setContentsMargins(0, 0, 0, 0);
+    m_issuesTitle = new QLabel(issuesBox);
+    m_issues = new QListWidget(issuesBox);
+    m_issues->setWordWrap(true);
+    m_issues->setTextElideMode(Qt::ElideNone);
+    issuesLayout->addWidget(m_issuesTitle);
+    issuesLayout->addWidget(m_issues);
+
+    m_vertical = new QSplitter(Qt::Vertical, this);
+    m_vertical->addWidget(horizontal);
+    m_vertical->addWidget(issuesBox);
+    m_vertical->setStretchFactor(0, 4);
+    m_vertical->setStretchFactor(1, 1);
+    m_vertical->setChildrenCollapsible(false);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_header);
+    layout->addWidget(m_vertical, 1);
+
+    connect(m_vertical, &QSplitter::splitterMoved, this, [this] { m_issueSplitterMoved = true; });
+    connect(m_tree, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* current) {
+        if (current) m_selectedField = current->data(QuantityColumn, FieldRole).toString();
+        showExplanation();
+    });
+    connect(Theme::instance(), &Theme::changed, this, &SummaryPage::rebuild);
+    rebuild();
+}
+
+void SummaryPage::setDocument(PlanDocument* document)
+{
+    if (m_document) disconnect(m_document, nullptr, this, nullptr);
+    m_document = document;
+    if (!document) return;
+    auto follow = [this] {
+        showPrediction(m_document->predictedPlan(), m_document->prediction(), m_document->explainer(),
+            m_document->loadWarnings());
+    };
+    connect(document, &PlanDocument::predictionChanged, this, follow);
+    if (document->prediction()) follow();
+}
+
+void SummaryPage::showPrediction(const Plan& plan, std::shared_ptr<const Prediction> prediction,
+    std::shared_ptr<const Explainer> explainer, const Issues& fileWarnings)
+{
+    m_plan = plan;
+    m_prediction = std::move(prediction);
+    m_explainer = std::move(explainer);
+    m_fileWarnings = fileWarnings;
+    rebuild();
+}
+
+void SummaryPage::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange) rebuild();
+    QWidget::changeEvent(event);
+}
+
+void SummaryPage::rebuild()
+{
+    m_tree->setHeaderLabels({ tr("Quantity"), tr("Value"), tr("Note") });
+    m_issuesTitle->setText(tr("Warnings and errors"));
+    rebuildHeader();
+    rebuildTree();
+    rebuildIssues();
+    if (QTreeWidgetItem* item = findField(m_selectedField)) m_tree->setCurrentItem(item);
+    showExplanation();
+    fitIssueList();
+}
+
+void SummaryPage::rebuildHeader()
+{
+    if (!m_prediction) {
+        m_header->setText(tr("No plan loaded."));
+        return;
+    }
+    const Plan& p = m_plan;
+    const ParallelSpec& par = p.parallel;
+    const QString name = p.name.empty() ? tr("(unnamed plan)") : fromStd(p.name);
+    QString text = QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped());
+    if (!m_prediction->valid) {
+        text += QStringLiteral(" &nbsp; <span style='color:%1'><b>%2</b></span>")
+                    .arg(Theme::alarmText().name(), tr("This plan cannot run; the reasons are listed below."));
+    }
+    if (p.cluster.gpus() > 0 || !p.model.name.empty()) {
+        QString zero = par.fsdp == Fsdp::None ? tr("ZeRO-%1").arg(par.zero)
+                                              : tr("FSDP %1").arg(fromStd(std::string(toString(par.fsdp))));
+        text += QStringLiteral("<br>")
+            + (m_prediction->valid ? tr("Model: %1 (%2 parameters)")
+                                         .arg(fromStd(p.model.name).toHtmlEscaped(),
+                                             fromStd(units::formatCount(m_prediction->paramsTotal)))
+                                   : tr("Model: %1").arg(fromStd(p.model.name).toHtmlEscaped()))
+            + QStringLiteral(" &nbsp;·&nbsp; ")
+            + tr("GPUs: %1 × %2 (%3 nodes × %4)")
+                  .arg(p.cluster.gpus())
+                  .arg(fromStd(p.cluster.gpu.name).toHtmlEscaped())
+                  .arg(p.cluster.nodes)
+                  .arg(p.cluster.gpusPerNode)
+            + QStringLiteral("<br>")
+            + tr("Degrees: TP %1 · PP %2 · DP %3 · CP %4 · EP %5 · VPP %6 · SP %7 · %8")
+                  .arg(par.tp)
+                  .arg(par.pp)
+                  .arg(par.dp)
+                  .arg(par.cp)
+                  .arg(par.ep)
+                  .arg(par.vpp)
+                  .arg(par.sp ? tr("on") : tr("off"), zero)
+            + QStringLiteral(" &nbsp;·&nbsp; ")
+            + tr("Schedule: %1, %2 microbatches of %3, global batch %4, %5, recompute %6")
+                  .arg(fromStd(std::string(toString(p.training.schedule))))
+                  .arg(p.microbatches())
+                  .arg(p.training.microBatch)
+                  .arg(p.training.globalBatch)
+                  .arg(fromStd(std::string(toString(p.training.precision))),
+                      fromStd(std::string(toString(p.training.recompute))));
+    }
+    m_header->setText(text);
+}
+
+void SummaryPage::rebuildTree()
+{
+    m_tree->clear();
+    if (!m_prediction) return;
+    const Prediction& pr = *m_prediction;
+    RowBuilder b(m_tree);
+
+    if (!pr.valid) {
+        QTreeWidgetItem* g = b.group(tr("Why this plan cannot run"));
+        for (const Issue& e : pr.errors) {
+            QString where = fromStd(e.path);
+            if (e.offset >= 0)
+                where = where.isEmpty() ? tr("byte %1").arg(e.offset)
+                                        : tr("%1 (byte %2)").arg(where).arg(e.offset);
+            QTreeWidgetItem* item
+                = b.row(g, where, QString(), fromStd(e.path), 0, fromStd(e.message), fromStd(e.message));
+            paintAlarm(item);
+        }
+        g->setExpanded(true);
+        m_tree->resizeColumnToContents(QuantityColumn);
+        return;
+    }
+
+    // ---- parameters
+    QTreeWidgetItem* params = b.group(tr("Parameters"));
+    b.row(params, tr("Total"), fromStd(units::formatCount(pr.paramsTotal)), QStringLiteral("params.total"),
+        pr.paramsTotal, exactNumber(pr.paramsTotal));
+    if (pr.paramsActive != pr.paramsTotal)
+        b.row(params, tr("Active per token"), fromStd(units::formatCount(pr.paramsActive)), QString(),
+            pr.paramsActive, exactNumber(pr.paramsActive));
+    QTreeWidgetItem* perStage = b.row(params, tr("Per pipeline stage"), QString(), QString(), 0,
+        tr("The model's parameters in each stage, all TP ranks of the stage together"),
+        tr("all TP ranks of a stage together"));
+    for (std::size_t i = 0; i < pr.paramsPerStage.size(); ++i)
+        b.row(perStage, tr("Stage %1").arg(i), fromStd(units::formatCount(pr.paramsPerStage[i])),
+            QStringLiteral("params.perStage.%1").arg(i), pr.paramsPerStage[i],
+            exactNumber(pr.paramsPerStage[i]));
+
+    // ---- memory
+    QTreeWidgetItem* memory = b.group(tr("Memory per GPU, by pipeline stage"));
+    b.row(memory, tr("GPU capacity"),
+        tr("%1 GB (%2)")
+            .arg(units::toGB(double(pr.capacityBytes)), 0, 'f', 1)
+            .arg(gib(double(pr.capacityBytes))),
+        QStringLiteral("memory.capacityBytes"), double(pr.capacityBytes), bytesTip(double(pr.capacityBytes)));
+    QTreeWidgetItem* peak
+        = b.bytes(memory, tr("Peak"), double(pr.peakBytes), QStringLiteral("memory.peakBytes"),
+            pr.fits ? tr("stage %1; fits").arg(pr.peakStage)
+                    : tr("stage %1; over capacity by %2")
+                          .arg(pr.peakStage)
+                          .arg(gib(double(pr.peakBytes - pr.capacityBytes))));
+    if (!pr.fits) paintAlarm(peak);
+    for (const StageMemory& st : pr.stages) {
+        const QString base = QStringLiteral("memory.stages.%1.").arg(st.stage);
+        QStringList holds { tr("%n layer(s)", nullptr, st.layers) };
+        if (st.embedding) holds << tr("embedding");
+        if (st.output) holds << tr("output layer");
+        const std::int64_t over = st.totalBytes - pr.capacityBytes;
+        const QString fit = over > 0 ? tr("over by %1").arg(gib(double(over))) : tr("fits");
+        QTreeWidgetItem* stage = b.bytes(memory, tr("Stage %1").arg(st.stage), double(st.totalBytes),
+            base + QStringLiteral("totalBytes"),
+            holds.join(QStringLiteral(", ")) + QStringLiteral("; ") + fit);
+        if (over > 0) paintAlarm(stage);
+        for (MemorySegment seg : kMemorySegments) {
+            QTreeWidgetItem* item = b.bytes(stage, segmentName(seg), double(segmentBytes(st, seg)),
+                base + QLatin1String(segmentField(seg)));
+            item->setIcon(QuantityColumn, [&] {
+                QPixmap swatch(12, 12);
+                swatch.fill(segmentColor(seg));
+                return QIcon(swatch);
+            }());
+        }
+        QTreeWidgetItem* total
+            = b.bytes(stage, tr("Total"), double(st.totalBytes), base + QStringLiteral("totalBytes"), fit);
+        if (over > 0) paintAlarm(total);
+        b.row(stage, tr("Microbatches in flight"), QString::number(st.inFlightMicrobatches, 'f', 2),
+            base + QStringLiteral("inFlightMicrobatches"), st.inFlightMicrobatches,
+            exactNumber(st.inFlightMicrobatches),
+            tr("activations held at the peak, in microbatch-equivalents"));
+        b.bytes(stage, tr("Activations of one layer, one microbatch"), double(st.activationsPerLayerBytes),
+            base + QStringLiteral("activationsPerLayerBytes"));
+        stage->setExpanded(st.stage == pr.peakStage);
+    }
+
+    // ---- FLOPs
+    QTreeWidgetItem* flops = b.group(tr("FLOPs"));
+    b.row(flops, tr("Model FLOPs per token"), fromStd(units::formatFlops(pr.modelFlopsPerToken)),
+        QStringLiteral("flops.modelPerToken"), pr.modelFlopsPerToken, exactNumber(pr.modelFlopsPerToken));
+    b.row(flops, tr("Model FLOPs per step"), fromStd(units::formatFlops(pr.modelFlopsPerStep)),
+        QStringLiteral("flops.modelPerStep"), pr.modelFlopsPerStep, exactNumber(pr.modelFlopsPerStep),
+        tr("without recompute (for MFU)"));
+    b.row(flops, tr("Hardware FLOPs per step"), fromStd(units::formatFlops(pr.hardwareFlopsPerStep)),
+        QStringLiteral("flops.hardwarePerStep"), pr.hardwareFlopsPerStep,
+        exactNumber(pr.hardwareFlopsPerStep), tr("with recompute (for HFU)"));
+
+    // ---- time
+    QTreeWidgetItem* time = b.group(tr("Time"));
+    b.seconds(time, tr("Step time"), pr.stepSeconds, QStringLiteral("time.stepSeconds"),
+        tr("compute + bubble + exposed communication + optimizer"));
+    b.seconds(time, tr("Compute"), pr.computeSeconds, QStringLiteral("time.computeSeconds"));
+    b.seconds(time, tr("Pipeline bubble"), pr.bubbleSeconds, QStringLiteral("time.bubbleSeconds"));
+    b.share(time, tr("Bubble fraction"), pr.bubbleFraction, QStringLiteral("time.bubbleFraction"),
+        tr("idle share of the step; (p-1)/(m+p-1) for GPipe and 1F1B"));
+    b.share(time, tr("Bubble overhead"), pr.bubbleOverhead, QStringLiteral("time.bubbleOverhead"),
+        tr("idle time over ideal compute; (p-1)/m for GPipe and 1F1B"));
+    b.seconds(
+        time, tr("Exposed communication"), pr.exposedCommSeconds, QStringLiteral("time.exposedCommSeconds"));
+    b.seconds(time, tr("Optimizer step"), pr.optimizerSeconds, QStringLiteral("time.optimizerSeconds"));
+    b.share(time, tr("MFU"), pr.mfu, QStringLiteral("time.mfu"), tr("model FLOPs utilisation"));
+    b.share(time, tr("HFU"), pr.hfu, QStringLiteral("time.hfu"), tr("hardware FLOPs utilisation"));
+    b.row(time, tr("Throughput"), tr("%1 tokens/s").arg(fromStd(units::formatCount(pr.tokensPerSecond))),
+        QStringLiteral("time.tokensPerSecond"), pr.tokensPerSecond,
+        tr("%1 tokens/s").arg(exactNumber(pr.tokensPerSecond)));
+    b.row(time, tr("Training time"), tr("%1 days").arg(pr.trainingDays, 0, 'f', 1),
+        QStringLiteral("time.trainingDays"), pr.trainingDays, tr("%1 days").arg(exactNumber(pr.trainingDays)),
+        tr("%1 tokens").arg(fromStd(units::formatCount(m_plan.training.tokens))));
+
+    // ---- communication
+    QTreeWidgetItem* comm = b.group(tr("Communication per step"));
+    for (std::size_t i = 0; i < pr.comm.size(); ++i) {
+        const CommGroup& g = pr.comm[i];
+        const QString base = QStringLiteral("comm.groups.%1.").arg(i);
+        const QString where = g.crossesNodes
+            ? tr("crosses nodes: %1 nodes, %2 of its GPUs per node").arg(g.nodesSpanned).arg(g.perNode)
+            : tr("inside one node");
+        const QString note = tr("%1, %2; %3").arg(fromStd(g.collective), fromStd(g.algorithm), where);
+        QTreeWidgetItem* item = b.seconds(comm, tr("%1, group of %2").arg(kindName(g.kind)).arg(g.size),
+            g.seconds, base + QStringLiteral("seconds"), note);
+        if (g.crossesNodes) paintAlarm(item);
+        QTreeWidgetItem* bytes
+            = b.row(item, tr("Sent per GPU"), tr("%1 GB").arg(units::toGB(g.bytesPerStep), 0, 'f', 2),
+                base + QStringLiteral("bytesPerStep"), g.bytesPerStep, bytesTip(g.bytesPerStep));
+        Q_UNUSED(bytes);
+        b.row(item, tr("Link bandwidth"), tr("%1 GB/s").arg(units::toGB(g.linkBandwidth), 0, 'f', 1),
+            QString(), g.linkBandwidth,
+            tr("%1 bytes/s per GPU per direction").arg(exactNumber(g.linkBandwidth)),
+            tr("per direction, the slowest link the group uses"));
+        b.seconds(item, tr("Time"), g.seconds, base + QStringLiteral("seconds"));
+        b.seconds(item, tr("Exposed (on the critical path)"), g.exposedSeconds,
+            base + QStringLiteral("exposedSeconds"));
+    }
+
+    for (QTreeWidgetItem* g : { params, memory, flops, time, comm })
+        g->setExpanded(true);
+    for (int c : { QuantityColumn, ValueColumn })
+        m_tree->resizeColumnToContents(c);
+    m_tree->setColumnWidth(QuantityColumn, m_tree->columnWidth(QuantityColumn) + 16);
+}
+
+void SummaryPage::rebuildIssues()
+{
+    m_issues->clear();
+    if (!m_prediction) return;
+    const QIcon errorIcon = style()->standardIcon(QStyle::SP_MessageBoxCritical);
+    const QIcon warningIcon = style()->standardIcon(QStyle::SP_MessageBoxWarning);
+    for (const Issue& e : m_prediction->errors) {
+        QString where = fromStd(e.path);
+        if (e.offset >= 0)
+            where
+                = where.isEmpty() ? tr("byte %1").arg(e.offset) : tr("%1 (byte %2)").arg(where).arg(e.offset);
+        auto* item
+            = new QListWidgetItem(errorIcon, tr("Error: %1: %2").arg(where, fromStd(e.message)), m_issues);
+        item->setForeground(Theme::alarmText());
+        item->setData(FieldRole, fromStd(e.path));
+    }
+    for (const Issue& w : m_fileWarnings) {
+        auto* item = new QListWidgetItem(
+            warningIcon, tr("File: %1: %2").arg(fromStd(w.path), fromStd(w.message)), m_issues);
+        item->setData(FieldRole, fromStd(w.path));
+    }
+    for (const std::string& w : m_prediction->warnings)
+        new QListWidgetItem(warningIcon, tr("Warning: %1").arg(fromStd(w)), m_issues);
+    if (m_issues->count() == 0) new QListWidgetItem(tr("No warnings."), m_issues);
+}
+
+void SummaryPage::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitIssueList();
+}
+
+void SummaryPage::fitIssueList()
+{
+    // The list takes the height of its lines (wrapped), between two lines and a third of the page, until
+    // the user moves the splitter.
+    const int total = m_vertical->height();
+    if (m_issueSplitterMoved || total <= 0) return;
+    const int width = std::max(200, m_vertical->width() - 60);
+    const QFontMetrics fm(m_issues->font());
+    const int rowHeight
+        = std::max(fm.lineSpacing(), m_issues->style()->pixelMetric(QStyle::PM_SmallIconSize)) + 10;
+    int listHeight = 2 * m_issues->frameWidth() + 6;
+    for (int i = 0; i < m_issues->count(); ++i)
+        listHeight
+            += rowHeight + fm.lineSpacing() * (fm.horizontalAdvance(m_issues->item(i)->text()) / width);
+    listHeight = std::max(listHeight, 2 * rowHeight);
+    const int wanted = std::clamp(listHeight + m_issuesTitle->sizeHint().height() + 6, 60, total / 3);
+    m_vertical->setSizes({ total - wanted, wanted });
+}
+
+QTreeWidgetItem* SummaryPage::findField(const QString& field) const
+{
+    for (QTreeWidgetItemIterator it(m_tree); *it; ++it)
+        if ((*it)->data(QuantityColumn, FieldRole).toString() == field) return *it;
+    return nullptr;
+}
+
+void SummaryPage::selectField(const QString& field)
+{
+    if (QTreeWidgetItem* item = findField(field)) {
+        m_selectedField = field;
+        m_tree->setCurrentItem(item);
+        m_tree->scrollToItem(item);
+    }
+}
+
+void SummaryPage::showExplanation()
+{
+    QTreeWidgetItem* item = m_tree->currentItem();
+    if (!m_prediction || !m_prediction->valid) {
+        m_explanation->setPlainText(m_prediction ? tr("This plan cannot run, so nothing was computed.\n\n%1")
+                                                       .arg(PlanDocument::describe(m_prediction->errors))
+                                                 : QString());
+        return;
+    }
+    const QString field = item ? item->data(QuantityColumn, FieldRole).toString() : QString();
+    if (field.isEmpty() || !m_explainer || !m_explainer->find(field.toStdString())) {
+        m_explanation->setPlainText(tr("Select a number to see how it was computed: the formula, the values "
+                                       "put in, and where it comes from."));
+        return;
+    }
+    const QString title = item->text(QuantityColumn) + QStringLiteral(" = ") + item->text(ValueColumn);
+    m_explanation->setPlainText(title + QStringLiteral("\n\n")
+        + QString::fromStdString(formatExplanation(*m_explainer, field.toStdString())));
+}
+
+QString SummaryPage::pageTitle() const
+{
+    return tr("Metrics");
+}
+
+bool SummaryPage::exportTo(const QString& path, QSize size, QString* error)
+{
+    if (size.isValid() && !size.isEmpty()) resize(size);
+    return WidgetExporter::exportWidget(this, path, error);
+}
+
+} // namespace planscope

@@ -1,0 +1,80 @@
+// The numbers of a prediction, grouped, each row tied to its field path in the prediction JSON so that
+// selecting it shows how it was computed (the Explainer's formula with the values filled in).
+#pragma once
+
+#include "pages/Page.h"
+#include "cost/Explain.h"
+#include "cost/Prediction.h"
+#include "spec/Plan.h"
+#include "util/Result.h"
+
+#include <QPointer>
+#include <QWidget>
+#include <memory>
+
+class QLabel;
+class QListWidget;
+class QSplitter;
+class QTextBrowser;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace planscope {
+
+class PlanDocument;
+
+class SummaryPage : public QWidget, public Page {
+    Q_OBJECT
+public:
+    enum Role {
+        FieldRole = Qt::UserRole, // QString: the prediction field path, e.g. "time.bubbleFraction"
+        ExactValueRole, // double: the unrounded value in core units (bytes, seconds, ...)
+    };
+    enum Column { QuantityColumn, ValueColumn, NoteColumn };
+
+    explicit SummaryPage(QWidget* parent = nullptr);
+
+    // Follows the document: every published prediction is shown.
+    QString pageName() const override { return QStringLiteral("metrics"); }
+    QString pageTitle() const override;
+    bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) override;
+    void setDocument(PlanDocument* document) override;
+    void showPrediction(const Plan& plan, std::shared_ptr<const Prediction> prediction,
+        std::shared_ptr<const Explainer> explainer, const Issues& fileWarnings = {});
+
+    QTreeWidget* tree() const { return m_tree; }
+    QTextBrowser* explanationView() const { return m_explanation; }
+    QListWidget* issueList() const { return m_issues; }
+    QLabel* headerLabel() const { return m_header; }
+    QTreeWidgetItem* findField(const QString& field) const;
+    void selectField(const QString& field);
+
+protected:
+    void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void rebuild();
+    void rebuildHeader();
+    void rebuildTree();
+    void rebuildIssues();
+    void showExplanation();
+    void fitIssueList();
+
+    QLabel* m_header = nullptr;
+    QSplitter* m_vertical = nullptr;
+    QTreeWidget* m_tree = nullptr;
+    QTextBrowser* m_explanation = nullptr;
+    QLabel* m_issuesTitle = nullptr;
+    QListWidget* m_issues = nullptr;
+
+    QPointer<PlanDocument> m_document;
+    Plan m_plan;
+    std::shared_ptr<const Prediction> m_prediction;
+    std::shared_ptr<const Explainer> m_explainer;
+    Issues m_fileWarnings;
+    bool m_issueSplitterMoved = false;
+    QString m_selectedField = QStringLiteral("time.stepSeconds");
+};
+
+} // namespace planscope

@@ -1,0 +1,115 @@
+#include "pages/TimelinePage.h"
+
+#include "document/PlanDocument.h"
+#include "timeline/PlaybackBar.h"
+#include "timeline/TimelineLegend.h"
+#include "timeline/TimelineView.h"
+#include "document/ViewState.h"
+#include "WidgetExporter.h"
+
+#include <QEvent>
+#include <QLabel>
+#include <QLayout>
+#include <QVBoxLayout>
+
+namespace planscope {
+
+TimelinePage::TimelinePage(QWidget* parent)
+    : QWidget(parent)
+    , m_title(new QLabel(this))
+    , m_bar(new PlaybackBar(this))
+    , m_view(new TimelineView(this))
+    , m_legend(new TimelineLegend(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->setSpacing(4);
+    layout->addWidget(m_title);
+    layout->addWidget(m_bar);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_legend);
+    m_title->setTextFormat(Qt::PlainText);
+    m_title->setWordWrap(true);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+    m_bar->setViewState(m_view->viewState());
+    updateTitle();
+}
+
+TimelinePage::~TimelinePage() = default;
+
+void TimelinePage::setDocument(PlanDocument* document)
+{
+    if (m_document) disconnect(m_document, nullptr, this, nullptr);
+    m_document = document;
+    m_view->setDocument(document);
+    m_bar->setDocument(document);
+    if (document) connect(document, &PlanDocument::predictionChanged, this, &TimelinePage::updateTitle);
+    updateTitle();
+}
+
+void TimelinePage::setViewState(ViewState* state)
+{
+    m_view->setViewState(state);
+    m_bar->setViewState(m_view->viewState());
+}
+
+ViewState* TimelinePage::viewState() const
+{
+    return m_view->viewState();
+}
+
+void TimelinePage::updateTitle()
+{
+    const auto timeline = m_document ? m_document->timeline() : nullptr;
+    if (!timeline) {
+        m_title->setText(tr("Timeline of one training step"));
+        return;
+    }
+    const QString name = QString::fromStdString(m_document->predictedPlan().name);
+    m_title->setText(
+        tr("%1: one step %2 ms, %3 schedule, %4 pipeline ranks, %5 microbatches; pipeline bubble %6 %")
+            .arg(name.isEmpty() ? tr("Timeline") : name)
+            .arg(timeline->stepSeconds * 1e3, 0, 'f', 1)
+            .arg(QString::fromUtf8(toString(timeline->schedule.kind)))
+            .arg(timeline->schedule.ranks)
+            .arg(timeline->schedule.microbatches)
+            .arg(timeline->bubbleFraction * 100, 0, 'f', 1));
+}
+
+void TimelinePage::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange) updateTitle();
+    QWidget::changeEvent(event);
+}
+
+bool TimelinePage::exportTo(const QString& path, QSize size, QString* error)
+{
+    if (size.isEmpty()) size = isVisible() ? this->size() : QSize(1600, 900);
+    if (isVisible() && size == this->size()) {
+        m_view->setFitAllLanes(true);
+        const bool ok = WidgetExporter::exportWidget(this, path, error);
+        m_view->setFitAllLanes(false);
+        return ok;
+    }
+    // Another size: a page of its own, on the same document and state, so this one (perhaps in a layout)
+    // keeps its geometry.
+    TimelinePage copy;
+    copy.setAttribute(Qt::WA_DontShowOnScreen);
+    copy.setFont(font());
+    copy.setViewState(viewState());
+    copy.setDocument(m_document);
+    if (!m_document) copy.view()->setTimeline(m_view->timeline());
+    copy.resize(size);
+    copy.layout()->activate();
+    copy.view()->setFitAllLanes(true);
+    return WidgetExporter::exportWidget(&copy, path, error);
+}
+
+QString TimelinePage::pageTitle() const
+{
+    return tr("Timeline");
+}
+
+} // namespace planscope

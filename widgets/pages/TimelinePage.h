@@ -1,0 +1,54 @@
+// The timeline page: a title with the step's numbers, the playback bar, the timeline and its legend. All
+// three follow one ViewState; export renders the whole page (PNG, SVG or PDF by the file's extension).
+#pragma once
+
+#include "pages/Page.h"
+#include <QPointer>
+#include <QWidget>
+
+class QLabel;
+
+namespace planscope {
+
+class PlaybackBar;
+class PlanDocument;
+class TimelineLegend;
+class TimelineView;
+class ViewState;
+
+class TimelinePage : public QWidget, public Page {
+    Q_OBJECT
+public:
+    explicit TimelinePage(QWidget* parent = nullptr);
+    ~TimelinePage() override;
+
+    QString pageName() const override { return QStringLiteral("timeline"); }
+    QString pageTitle() const override;
+    void setDocument(PlanDocument* document) override;
+    // The shared state (playhead, view range, selection); without one the page keeps a private one.
+    void setViewState(ViewState* state) override;
+    ViewState* viewState() const;
+
+    // Saves the page as it looks, by extension (.png, .svg, .pdf); size empty: the page's size (or
+    // 1600 x 900 for a page never shown).
+    bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) override;
+
+    TimelineView* view() const { return m_view; }
+    PlaybackBar* playbackBar() const { return m_bar; }
+    TimelineLegend* legend() const { return m_legend; }
+    QLabel* titleLabel() const { return m_title; }
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void updateTitle();
+
+    QPointer<PlanDocument> m_document;
+    QLabel* m_title = nullptr;
+    PlaybackBar* m_bar = nullptr;
+    TimelineView* m_view = nullptr;
+    TimelineLegend* m_legend = nullptr;
+};
+
+} // namespace planscope

@@ -1,0 +1,83 @@
+// A measured run next to the prediction (issue 6): open or drop PyTorch-profiler traces (one file per rank, or a
+// folder), watch the import (progress, cancel), then read, on one time axis, each rank's measured lanes against
+// its pipeline rank's predicted ones, the summary of where the prediction is off (compute, exposed
+// communication, idle), matched PP: actions with their deltas, each collective's bandwidth, the top kernels and
+// measured memory against predicted memory. planscope-cli import --against computes the same comparison.
+#pragma once
+
+#include "pages/Page.h"
+#include <QPointer>
+#include <QWidget>
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+class QSplitter;
+class QTableWidget;
+
+namespace planscope {
+
+class PlanDocument;
+class TraceSet;
+struct TraceImport;
+struct Overlay;
+class TraceTimelineView;
+
+class TracePage : public QWidget, public Page {
+    Q_OBJECT
+public:
+    explicit TracePage(QWidget* parent = nullptr);
+
+    QString pageName() const override { return QStringLiteral("trace"); }
+    QString pageTitle() const override;
+    void setDocument(PlanDocument* document) override;
+    void setTraceSet(TraceSet* traces);
+    bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) override;
+
+    TraceTimelineView* timelineView() const { return m_view; }
+    // For tests: the summary line and the rows of the tables, cells joined by " | ".
+    QString summaryText() const;
+    QStringList tableRows(const QString& table) const; // "phases", "ops", "collectives", "kernels", "memory"
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslate();
+    void rebuild();
+    void rebuildSteps();
+    void rebuildMemory();
+    void rebuildLegend();
+    QString overlaySummary(const Overlay& overlay) const;
+
+    QPointer<PlanDocument> m_document;
+    QPointer<TraceSet> m_traces;
+    std::shared_ptr<const TraceImport> m_shownTraces;
+    QLabel* m_title;
+    QPushButton* m_open;
+    QPushButton* m_cancel;
+    QProgressBar* m_progress;
+    QLabel* m_stepLabel;
+    QComboBox* m_step;
+    QCheckBox* m_cpu;
+    QLabel* m_status;
+    QLabel* m_legend;
+    QLabel* m_summary;
+    TraceTimelineView* m_view;
+    QSplitter* m_split;
+    QTabWidget* m_tabs;
+    QTableWidget* m_phases;
+    QTableWidget* m_ops;
+    QTableWidget* m_collectives;
+    QTableWidget* m_kernels;
+    QComboBox* m_memoryRank;
+    QCustomPlot* m_memoryPlot;
+    QTableWidget* m_memory;
+};
+
+} // namespace planscope
