@@ -1623,6 +1623,10 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
 <context>
     <name>planscope::SummaryPage</name>
     <message>
+        <source>simulated schedule; the closed form gives %1</source>
+        <translation>按调度模拟得出；解析公式给出 %1</translation>
+    </message>
+    <message>
         <source>Metrics</source>
         <translation>指标</translation>
     </message>

@@ -368,7 +368,9 @@ void SummaryPage::rebuildTree()
     // ---- time
     QTreeWidgetItem* time = b.group(tr("Time"));
     b.seconds(time, tr("Step time"), pr.stepSeconds, QStringLiteral("time.stepSeconds"),
-        tr("compute + bubble + exposed communication + optimizer"));
+        pr.timeSource == "simulation"
+            ? tr("simulated schedule; the closed form gives %1").arg(display::seconds(pr.analyticStepSeconds))
+            : tr("compute + bubble + exposed communication + optimizer"));
     b.seconds(time, tr("Compute"), pr.computeSeconds, QStringLiteral("time.computeSeconds"));
     b.seconds(time, tr("Pipeline bubble"), pr.bubbleSeconds, QStringLiteral("time.bubbleSeconds"));
     b.share(time, tr("Bubble fraction"), pr.bubbleFraction, QStringLiteral("time.bubbleFraction"),
