@@ -39,6 +39,7 @@ std::shared_ptr<const Analysis> analyse(const Plan& plan, const AnalysisOptions&
         auto simulated = simulate(a->evaluatedPlan, predicted);
         if (simulated) {
             a->timeline = std::make_shared<const Timeline>(std::move(simulated).value());
+            a->timelineIndex = std::make_shared<const TimelineIndex>(*a->timeline);
             applySimulation(predicted, a->evaluatedPlan, *a->timeline, explainer.get());
         } else {
             a->timelineErrors = simulated.errors();

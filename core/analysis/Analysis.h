@@ -8,6 +8,7 @@
 #include "cost/Explain.h"
 #include "cost/Prediction.h"
 #include "sim/Timeline.h"
+#include "sim/TimelineIndex.h"
 #include "spec/Plan.h"
 #include "util/Result.h"
 
@@ -43,6 +44,9 @@ struct Analysis {
     Prediction prediction;
     // The simulated step (null: invalid plan, simulation off, or the schedule could not be simulated).
     std::shared_ptr<const Timeline> timeline;
+    // Its indexes (lanes, running maxima of ends, spans by microbatch, stages by rank): built here, on the
+    // analysing thread, so a view that draws the timeline only binary-searches. Null with the timeline.
+    std::shared_ptr<const TimelineIndex> timelineIndex;
     Issues timelineErrors; // why there is no timeline for a valid plan with simulation on
     // Explanations of `prediction` (the simulated fields where simulated; the closed form under
     // time.analyticStepSeconds). Empty unless AnalysisOptions::explain.

@@ -1,7 +1,6 @@
 #include "document/PlanDocument.h"
 
 #include "io/PlanJson.h"
-#include "timeline/TimelineLayout.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -50,7 +49,6 @@ bool PlanDocument::load(const QString& path)
         failed->analytic = failed->prediction;
         failed->explainer = std::make_shared<const Explainer>();
         m_analysis = std::move(failed);
-        m_timelineIndex.reset();
         ++m_generation; // a result still on its way belongs to the plan before
         Q_EMIT predictionChanged();
         return false;
@@ -125,23 +123,19 @@ void PlanDocument::evaluateAsync()
     options.inputWarnings = m_loadWarnings;
     if (m_calibration) options.calibration = *m_calibration;
     // The one analysis (core), off the GUI thread: prediction, simulated timeline and explanations together.
-    // The timeline's index is built there too, so a new analysis costs the GUI thread no O(n log n) work.
-    QtConcurrent::run([plan = m_plan, options = std::move(options)] {
-        Published result { analyse(plan, options), nullptr };
-        if (result.analysis->timeline) result.timelineIndex = std::make_shared<const TimelineIndex>(*result.analysis->timeline);
-        return result;
-    }).then(this, [this, generation](Published result) {
-        --m_pending;
-        publish(generation, std::move(result));
-    });
+    // The timeline's indexes come with it, so a new analysis costs the GUI thread no O(n log n) work.
+    QtConcurrent::run([plan = m_plan, options = std::move(options)] { return analyse(plan, options); })
+        .then(this, [this, generation](std::shared_ptr<const Analysis> analysis) {
+            --m_pending;
+            publish(generation, std::move(analysis));
+        });
 }
 
-void PlanDocument::publish(quint64 generation, Published result)
+void PlanDocument::publish(quint64 generation, std::shared_ptr<const Analysis> analysis)
 {
     // Only the newest request is shown: an older one finishing late would show numbers of a plan gone.
     if (generation != m_generation) return;
-    m_analysis = std::move(result.analysis);
-    m_timelineIndex = std::move(result.timelineIndex);
+    m_analysis = std::move(analysis);
     Q_EMIT predictionChanged();
 }
 

@@ -16,8 +16,6 @@
 
 namespace planscope {
 
-class TimelineIndex;
-
 class PlanDocument : public QObject {
     Q_OBJECT
 public:
@@ -53,9 +51,9 @@ public:
     // The simulated timeline of one step (null when the plan is invalid or cannot be simulated);
     // timelineError() says why it is missing.
     std::shared_ptr<const Timeline> timeline() const { return m_analysis ? m_analysis->timeline : nullptr; }
-    // The timeline engine's index over it (lanes, running maxima, microbatch lists), built with the analysis on
-    // the worker; null without a timeline.
-    std::shared_ptr<const TimelineIndex> timelineIndex() const { return m_timelineIndex; }
+    // Its indexes (lanes, running maxima, microbatch lists), built with the analysis on the worker; null without
+    // a timeline.
+    std::shared_ptr<const TimelineIndex> timelineIndex() const { return m_analysis ? m_analysis->timelineIndex : nullptr; }
     QString timelineError() const;
     // The plan the published analysis was computed from (as edited; without calibration).
     const Plan& predictedPlan() const;
@@ -79,11 +77,7 @@ Q_SIGNALS:
 
 private:
     void evaluateAsync();
-    struct Published {
-        std::shared_ptr<const Analysis> analysis;
-        std::shared_ptr<const TimelineIndex> timelineIndex;
-    };
-    void publish(quint64 generation, Published result);
+    void publish(quint64 generation, std::shared_ptr<const Analysis> analysis);
     void setModified(bool modified);
     bool writeAtomically(const QString& path, const QByteArray& bytes);
 
@@ -95,7 +89,6 @@ private:
     bool m_modified = false;
 
     std::shared_ptr<const Analysis> m_analysis;
-    std::shared_ptr<const TimelineIndex> m_timelineIndex;
     quint64 m_generation = 0;
     int m_pending = 0;
 

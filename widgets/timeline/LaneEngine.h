@@ -13,6 +13,7 @@
 #pragma once
 
 #include "sim/Timeline.h"
+#include "sim/TimelineIndex.h" // LaneIndex: the running maximum of ends, for culling
 
 #include <algorithm>
 #include <array>
@@ -120,44 +121,6 @@ struct LaneMetrics {
     double labelPadding = 3; // each side
     double minLabelHeight = 0; // lanes lower than this get no labels
     bool operator==(const LaneMetrics&) const = default;
-};
-
-// Per lane, the running maximum of the items' ends: non-decreasing, so "the first item that can still be visible
-// at t" is a binary search even where items of one lane overlap. Built once per source (O(n)).
-class LaneIndex {
-public:
-    LaneIndex() = default;
-    template <class Source> explicit LaneIndex(const Source& source)
-    {
-        const std::size_t lanes = source.laneCount();
-        m_offset.assign(lanes + 1, 0);
-        for (std::size_t l = 0; l < lanes; ++l) m_offset[l + 1] = m_offset[l] + source.size(l);
-        m_maxEnd.resize(m_offset.back());
-        for (std::size_t l = 0; l < lanes; ++l) {
-            double reach = -std::numeric_limits<double>::infinity();
-            for (std::size_t i = 0, n = source.size(l); i < n; ++i)
-                m_maxEnd[m_offset[l] + i] = reach = std::max(reach, source.end(l, i));
-        }
-    }
-    std::size_t laneCount() const { return m_offset.empty() ? 0 : m_offset.size() - 1; }
-    std::size_t size(std::size_t lane) const { return m_offset[lane + 1] - m_offset[lane]; }
-    // The largest end among items [0, i] of the lane; -inf for i = -1 (use reachBefore).
-    double maxEndUpTo(std::size_t lane, std::size_t i) const { return m_maxEnd[m_offset[lane] + i]; }
-    double reachBefore(std::size_t lane, std::size_t i) const
-    {
-        return i == 0 ? -std::numeric_limits<double>::infinity() : maxEndUpTo(lane, i - 1);
-    }
-    // First item of the lane whose extent can reach past t (maxEnd > t).
-    std::size_t firstReaching(std::size_t lane, double t) const
-    {
-        const auto first = m_maxEnd.begin() + std::ptrdiff_t(m_offset[lane]);
-        const auto last = m_maxEnd.begin() + std::ptrdiff_t(m_offset[lane + 1]);
-        return std::size_t(std::partition_point(first, last, [t](double e) { return e <= t; }) - first);
-    }
-
-private:
-    std::vector<std::size_t> m_offset; // lane l's items are [m_offset[l], m_offset[l + 1]) of m_maxEnd
-    std::vector<double> m_maxEnd;
 };
 
 // The display width of UTF-8 text in average characters (East Asian wide characters count two).

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "timeline/LaneEngine.h"
+#include "sim/TimelineIndex.h"
 #include "sim/Timeline.h"
 
 #include <array>
@@ -15,37 +16,6 @@
 #include <vector>
 
 namespace planscope {
-
-// Per pipeline rank, per stream that has spans (empty sub-lanes are left out), built once per timeline.
-struct TimelineLane {
-    int rank = 0;
-    Stream stream = Stream::Compute;
-    std::size_t begin = 0; // [begin, end) into Timeline::spans, sorted by start
-    std::size_t end = 0;
-    bool operator==(const TimelineLane&) const = default;
-};
-
-// Lane ranges and the engine's index over them. Built once from a Timeline (O(n log n)); layouts then only
-// binary-search it.
-class TimelineIndex {
-public:
-    TimelineIndex() = default;
-    explicit TimelineIndex(const Timeline& timeline);
-
-    const std::vector<TimelineLane>& lanes() const { return m_lanes; }
-    // The running maximum of ends per lane (LaneEngine), for culling and hit-testing.
-    const LaneIndex& laneIndex() const { return m_index; }
-    // Span indexes of one microbatch in one lane (an OverlapFB span counts for both of its microbatches).
-    std::vector<std::size_t> microbatchSpans(std::size_t lane, int microbatch) const;
-    // Stages held by a rank, ascending (from the schedule, else from the compute spans).
-    const std::vector<int>& stagesOfRank(int rank) const;
-
-private:
-    std::vector<TimelineLane> m_lanes;
-    LaneIndex m_index;
-    std::vector<std::vector<std::pair<int, std::uint32_t>>> m_byMicrobatch; // per lane, (microbatch, span)
-    std::vector<std::vector<int>> m_stages; // per rank
-};
 
 // Heights and spacing in pixels, and what text measures; the view fills it from its font.
 struct LaneGeometry : LaneMetrics {
@@ -86,9 +56,5 @@ long long hitTest(const Timeline& timeline, const TimelineIndex& index, const Ti
 // Tick times for the axis: multiples of 1, 2 or 5 x 10^k, at least minSpacingPx apart. *step gets the step.
 std::vector<double> axisTicks(const TimeViewport& viewport, double minSpacingPx, double* step = nullptr);
 
-// Every span start and end, sorted and unique: where "step to the next event" goes.
-std::vector<double> spanBoundaries(const Timeline& timeline);
-// The boundary strictly after (direction > 0) or before (direction < 0) t; t itself when there is none.
-double stepBoundary(const std::vector<double>& boundaries, double t, int direction);
 
 } // namespace planscope
