@@ -235,12 +235,20 @@ int cmdSummary(const Args& a, std::ostream& out, std::ostream& err)
     std::snprintf(buf, sizeof buf, "  peak %s of %s per GPU: %s\n\n", units::formatBytes(double(p.peakBytes)).c_str(),
         units::formatBytes(double(p.capacityBytes)).c_str(), p.fits ? "fits" : "DOES NOT FIT");
     out << buf;
+    // The step the app shows: the simulated one where the schedule was simulated, the closed form beside it.
+    if (p.timeSource == "simulation") {
+        std::snprintf(buf, sizeof buf, "  step %s simulated (the closed form gives %s)\n",
+            units::formatSeconds(p.stepSeconds).c_str(), units::formatSeconds(p.analyticStepSeconds).c_str());
+        out << buf;
+    }
     std::snprintf(buf, sizeof buf,
-        "  step %s (compute %s, bubble %s, exposed comm %s, optimizer %s)\n"
+        "  %s %s (compute %s, bubble %s, exposed comm %s, optimizer %s)\n"
         "  bubble %.1f%% of the step [(p-1)/(m+p-1)], overhead %.1f%% of compute [(p-1)/m]\n"
         "  MFU %.1f%%, HFU %.1f%%, %.0f tokens/s, %.1f days for %.3g tokens\n",
-        units::formatSeconds(p.stepSeconds).c_str(), units::formatSeconds(p.computeSeconds).c_str(),
-        units::formatSeconds(p.bubbleSeconds).c_str(), units::formatSeconds(p.exposedCommSeconds).c_str(),
+        p.timeSource == "simulation" ? "closed form" : "step",
+        units::formatSeconds(p.timeSource == "simulation" ? p.analyticStepSeconds : p.stepSeconds).c_str(),
+        units::formatSeconds(p.computeSeconds).c_str(),
+        units::formatSeconds(p.timeSource == "simulation" ? analysis->analytic.bubbleSeconds : p.bubbleSeconds).c_str(), units::formatSeconds(p.exposedCommSeconds).c_str(),
         units::formatSeconds(p.optimizerSeconds).c_str(), p.bubbleFraction * 100, p.bubbleOverhead * 100, p.mfu * 100,
         p.hfu * 100, p.tokensPerSecond, p.trainingDays, pl.training.tokens);
     out << buf << "\n";

@@ -1,6 +1,7 @@
 // planscope-cli end to end on every sample: the JSON of docs/FORMATS.md, exit codes, explain and check.
 #include "CliRunner.h"
 #include "TestUtil.h"
+#include "util/Units.h"
 
 #include "cost/Parameters.h"
 
@@ -220,6 +221,11 @@ private slots:
         const Run s = cli({ "summary", sample("default.plan.json") });
         QCOMPARE(s.code, 0);
         QVERIFY(s.out.find("peak") != std::string::npos);
+        // The same step as evaluate prints (the simulated one), with the closed form beside it.
+        const json e = json::parse(cli({ "evaluate", sample("default.plan.json") }).out);
+        const std::string line = "step " + units::formatSeconds(e["time"]["stepSeconds"].get<double>())
+            + " simulated (the closed form gives " + units::formatSeconds(e["time"]["analyticStepSeconds"].get<double>()) + ")";
+        QVERIFY2(s.out.find(line) != std::string::npos, s.out.c_str());
     }
 
     void scheduleJsonAsSchema()
