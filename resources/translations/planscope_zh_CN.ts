@@ -541,28 +541,12 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
         <translation>跨节点的组</translation>
     </message>
     <message>
-        <source>Cannot write %1</source>
-        <translation>无法写入 %1</translation>
-    </message>
-    <message>
         <source>PlanScope GPU grid</source>
         <translation>PlanScope GPU 网格</translation>
-    </message>
-    <message>
-        <source>Unknown file type &quot;%1&quot;; use png, svg or pdf</source>
-        <translation>未知的文件类型“%1”；请使用 png、svg 或 pdf</translation>
-    </message>
-    <message>
-        <source>Nothing was written to %1</source>
-        <translation>没有向 %1 写入任何内容</translation>
     </message>
 </context>
 <context>
     <name>planscope::MainWindow</name>
-    <message>
-        <source>Memory</source>
-        <translation>显存</translation>
-    </message>
     <message>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
@@ -686,22 +670,6 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <source>Timeline</source>
-        <translation>时间线</translation>
-    </message>
-    <message>
-        <source>GPU Grid</source>
-        <translation>GPU 网格</translation>
-    </message>
-    <message>
-        <source>Communication</source>
-        <translation>通信</translation>
-    </message>
-    <message>
-        <source>Metrics</source>
-        <translation>指标</translation>
-    </message>
-    <message>
         <source>&amp;Timeline</source>
         <translation>时间线(&amp;T)</translation>
     </message>
@@ -716,10 +684,6 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
     <message>
         <source>M&amp;etrics</source>
         <translation>指标(&amp;E)</translation>
-    </message>
-    <message>
-        <source>Plan</source>
-        <translation>方案</translation>
     </message>
     <message>
         <source>Open &amp;Recent</source>
@@ -754,10 +718,6 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
         <translation>没有可导出的视图</translation>
     </message>
     <message>
-        <source>Profile</source>
-        <translation>性能测量</translation>
-    </message>
-    <message>
         <source>&amp;Profile This Machine…</source>
         <translation>测量本机(&amp;P)…</translation>
     </message>
@@ -776,10 +736,6 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
     <message>
         <source>&amp;Dark</source>
         <translation>深色(&amp;D)</translation>
-    </message>
-    <message>
-        <source>Measured Run</source>
-        <translation>实测运行</translation>
     </message>
     <message>
         <source>Measured &amp;Run</source>
@@ -2004,6 +1960,10 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
         <source>crosses nodes: %1 nodes, %2 of its GPUs per node</source>
         <translation>跨节点：%1 个节点，每节点 %2 个该组的 GPU</translation>
     </message>
+    <message>
+        <source>Expert data parallel (EDP)</source>
+        <translation>专家数据并行 (EDP)</translation>
+    </message>
 </context>
 <context>
     <name>planscope::TimelineLegend</name>
@@ -2100,16 +2060,8 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
         <translation>秩 %1 空闲（气泡）：%2，从 %3 到 %4</translation>
     </message>
     <message>
-        <source>Unknown file type &quot;%1&quot;; use one of: %2</source>
-        <translation>未知的文件类型“%1”；请使用以下之一：%2</translation>
-    </message>
-    <message>
         <source>PlanScope timeline</source>
         <translation>PlanScope 时间线</translation>
-    </message>
-    <message>
-        <source>Cannot write %1</source>
-        <translation>无法写入 %1</translation>
     </message>
 </context>
 <context>
