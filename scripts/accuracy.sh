@@ -15,7 +15,7 @@
 # time.analyticStepSeconds; the FLOP counts do not depend on which):
 #   GPUs              = cluster.nodes * cluster.gpusPerNode of the plan file
 #   FLOPs per step    = flops.hardwarePerStep where the source counts hardware FLOPs (recomputed
-#                       forward passes included: Narayanan et al. SC21 eq. (3), Megatron-DeepSpeed's
+#                       forward passes included: Narayanan et al. SC21: 96 B s l h^2 (1 + s/(6h) + V/(16 l h)), Megatron-DeepSpeed's
 #                       BLOOM throughput), flops.modelPerStep where it counts model FLOPs (MFU)
 #   tflopsPerGpu      = FLOPs per step / step seconds / GPUs / 1e12
 #   mfu               = flops.modelPerStep / step seconds / GPUs / peak, peak = the plan GPU preset's
