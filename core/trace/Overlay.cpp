@@ -73,10 +73,14 @@ PhaseTimes predictedPhaseTimes(const Timeline& tl, int pipelineRank, std::int64_
 
 StepDecomposition predictedDecomposition(const Timeline& tl, int pipelineRank, std::int64_t originNs)
 {
+    // Up to the step's end: the part of a ZeRO-1/2 parameter all-gather that overlaps the next step's first
+    // forward belongs to the next step (Timeline::stepSeconds counts only the rest), as in a profiler's step.
+    const std::int64_t stepEnd = toNs(tl.stepSeconds) - originNs;
     Intervals compute, comm;
     for (const Span& s : tl.spans) {
         if (s.rank != pipelineRank) continue;
-        const Interval iv { toNs(s.start) - originNs, toNs(s.end) - originNs };
+        const Interval iv { toNs(s.start) - originNs, std::min(toNs(s.end) - originNs, stepEnd) };
+        if (iv.second <= iv.first) continue;
         (isCommunicationStream(s.stream) ? comm : compute).push_back(iv);
     }
     return decompose(std::move(compute), std::move(comm));
@@ -407,14 +411,17 @@ std::vector<std::string> syntheticKinetoTraces(const Timeline& timeline, const P
     std::vector<std::string> out;
     std::int64_t correlation = 1;
     for (int r = 0; r < rankCount; ++r) {
+        // The step as a profiler would record it: work past the step's end (an all-gather overlapping the next
+        // step's forward) is the next step's.
+        const std::int64_t stepEnd = toNs(timeline.stepSeconds);
         std::vector<const Span*> spans;
         for (const Span& s : timeline.spans)
-            if (s.rank == r) spans.push_back(&s);
+            if (s.rank == r && toNs(s.start) < stepEnd) spans.push_back(&s);
         std::stable_sort(spans.begin(), spans.end(), [](const Span* a, const Span* b) { return a->start < b->start; });
         std::int64_t first = 0, last = 0;
         if (!spans.empty()) {
             first = toNs(spans.front()->start);
-            for (const Span* s : spans) last = std::max(last, toNs(s->end));
+            for (const Span* s : spans) last = std::max(last, std::min(toNs(s->end), stepEnd));
         }
         std::string t;
         t += "{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": [{\"id\": 0, \"name\": \"PlanScope prediction\"}],\n";
@@ -430,7 +437,7 @@ std::vector<std::string> syntheticKinetoTraces(const Timeline& timeline, const P
         const int cpu = 4242;
         event("user_annotation", "ProfilerStep#1", cpu, cpu, first - 1000, last - first + 2000, "");
         for (const Span* s : spans) {
-            const std::int64_t start = toNs(s->start), dur = toNs(s->end) - start;
+            const std::int64_t start = toNs(s->start), dur = std::min(toNs(s->end), stepEnd) - start;
             int stream = 7;
             std::string name = "planscope::" + std::string(toString(s->kind)), collArgs;
             switch (s->stream) {
