@@ -87,11 +87,13 @@ int cmdEvaluate(const Args& a, std::ostream& out, std::ostream& err)
         err << "planscope-cli: --calibration needs a profile file\n";
         return 1;
     }
+    int code = 0;
+    auto plan = loadPlanArg(a.positional[0], out, err, code);
+    if (!plan) return code;
     AnalysisOptions options;
+    options.inputWarnings = plan->warnings;
     if (a.options.count("--calibration")) {
-        // The profile's measurements replace the presets' link and GEMM efficiencies; they are fitted to the plan,
-        // so the plan is read first.
-        auto plan = loadPlanFile(a.positional[0]);
+        // The profile's measurements replace the presets' link and GEMM efficiencies, fitted to this plan.
         const std::string& path = a.options.at("--calibration");
         auto profile = loadMeasurements(path);
         if (!profile) {
@@ -99,15 +101,11 @@ int cmdEvaluate(const Args& a, std::ostream& out, std::ostream& err)
             printIssues(profile.errors(), err);
             return 1;
         }
-        if (plan) {
-            Calibration c = calibrationFromProfile(profile.value(), plan->plan);
-            if (c.source.empty()) c.source = path;
-            options.calibration = std::move(c);
-        }
+        Calibration c = calibrationFromProfile(profile.value(), plan->plan);
+        if (c.source.empty()) c.source = path;
+        options.calibration = std::move(c);
     }
-    int code = 0;
-    const auto analysis = analysePlanFile(a.positional[0], options, out, err, code);
-    if (!analysis) return code;
+    const auto analysis = analyse(plan->plan, options);
     if (!analysis->valid()) return exitInvalid(*analysis, out, err);
     // The simulated step, as the app shows it; --analytic: the closed form. Both figures are in time.*.
     const bool analytic = a.has("--analytic");

@@ -18,25 +18,31 @@ void printIssues(const Issues& issues, std::ostream& err)
     }
 }
 
+std::optional<LoadedPlan> loadPlanArg(const std::string& path, std::ostream& out, std::ostream& err, int& code,
+    bool jsonErrors)
+{
+    auto loaded = loadPlanFile(path);
+    if (loaded) return std::move(loaded).value();
+    const Issues& errors = loaded.errors();
+    // A file that cannot be opened is an I/O problem, not an invalid plan.
+    if (errors.size() == 1 && errors[0].path == path && errors[0].message == "cannot open file") {
+        err << "planscope-cli: cannot open " << path << "\n";
+        code = 1;
+        return std::nullopt;
+    }
+    if (jsonErrors) out << invalidToJson(errors).dump(2) << "\n";
+    printIssues(errors, err);
+    code = 2;
+    return std::nullopt;
+}
+
 std::shared_ptr<const Analysis> analysePlanFile(const std::string& path, AnalysisOptions options, std::ostream& out,
     std::ostream& err, int& code, bool jsonErrors)
 {
-    auto loaded = loadPlanFile(path);
-    if (!loaded) {
-        const Issues& errors = loaded.errors();
-        // A file that cannot be opened is an I/O problem, not an invalid plan.
-        if (errors.size() == 1 && errors[0].path == path && errors[0].message == "cannot open file") {
-            err << "planscope-cli: cannot open " << path << "\n";
-            code = 1;
-            return nullptr;
-        }
-        if (jsonErrors) out << invalidToJson(errors).dump(2) << "\n";
-        printIssues(errors, err);
-        code = 2;
-        return nullptr;
-    }
-    options.inputWarnings = std::move(loaded.value().warnings);
-    return analyse(loaded.value().plan, options);
+    auto loaded = loadPlanArg(path, out, err, code, jsonErrors);
+    if (!loaded) return nullptr;
+    options.inputWarnings = std::move(loaded->warnings);
+    return analyse(loaded->plan, options);
 }
 
 int exitInvalid(const Analysis& analysis, std::ostream& out, std::ostream& err, bool json)

@@ -3,16 +3,23 @@
 #pragma once
 
 #include "analysis/Analysis.h"
+#include "io/PlanJson.h"
 #include "util/Result.h"
 
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace planscope::cli {
 
 // "error at PATH (byte offset N): message" lines.
 void printIssues(const Issues& issues, std::ostream& err);
+
+// Loads PLAN. Returns nothing with `code` 1 when the file cannot be opened, 2 when it does not parse (the JSON
+// error document on `out` when jsonErrors, the readable errors on `err`).
+std::optional<LoadedPlan> loadPlanArg(const std::string& path, std::ostream& out, std::ostream& err, int& code,
+    bool jsonErrors = true);
 
 // Loads PLAN and analyses it (the file's warnings go first in the prediction's warnings). Returns null with
 // `code` 1 when the file cannot be opened, 2 when it does not parse (the JSON error document is printed on `out`

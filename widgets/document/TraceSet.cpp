@@ -2,12 +2,9 @@
 
 #include "document/PlanDocument.h"
 
-#include <QDir>
 #include <QFile>
-#include <QFileInfo>
 #include <QMetaObject>
 #include <QtConcurrent/QtConcurrentRun>
-#include <algorithm>
 
 namespace planscope {
 

@@ -34,8 +34,8 @@ namespace {
 
 const auto ms = display::seconds;
 const auto signedMs = display::signedSeconds;
-QString gib(double bytes) { return display::gib(bytes); }
-QString gbps(double bytesPerSecond) { return display::gbPerSecond(bytesPerSecond); }
+using display::gib;
+const auto gbps = [](double bytesPerSecond) { return display::gbPerSecond(bytesPerSecond); };
 
 void setRows(QTableWidget* t, const QStringList& headers, const std::vector<QStringList>& rows)
 {
