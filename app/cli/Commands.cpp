@@ -145,7 +145,7 @@ int cmdValidate(const Args& a, std::ostream& out, std::ostream& err)
 int cmdExplain(const Args& a, std::ostream& out, std::ostream& err)
 {
     if (a.positional.empty()) {
-        err << "usage: planscope-cli explain PLAN [--field PATH] [--json]\n";
+        err << "usage: planscope-cli explain PLAN [--field PATH] [--depth N] [--json] [--list] [--ops]\n";
         return 1;
     }
     AnalysisOptions options;
@@ -157,6 +157,13 @@ int cmdExplain(const Args& a, std::ostream& out, std::ostream& err)
     if (!analysis) return code;
     if (!analysis->valid()) return exitInvalid(*analysis, out, err);
     const Explainer& ex = *analysis->explainer;
+    if (a.has("--ops")) {
+        // One layer's operators (and the output layer's), as the Metrics page lists them.
+        const Prediction& pr = analysis->prediction;
+        out << "One transformer layer, one microbatch, one GPU (~op: overlapped with op):\n"
+            << formatOperatorTable(pr.layerOps) << "\nOutput layer (last stage):\n" << formatOperatorTable(pr.outputOps);
+        return 0;
+    }
     if (a.has("--list")) {
         for (const auto& [field, e] : ex.entries()) out << field << "\n";
         return 0;

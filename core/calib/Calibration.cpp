@@ -60,6 +60,9 @@ std::string describe(const LinkFit& f)
 LinkSpec flatLink(const LinkSpec& plan, const LinkFit& f)
 {
     LinkSpec l = plan;
+    // The fit is a flat alpha-beta model of the measured sizes: it replaces the preset's size curve and NVLS share.
+    l.halfBandwidthBytes = 0;
+    l.allReduceEfficiency = 0;
     l.latency = f.alpha;
     if (l.bandwidth > 0) {
         l.efficiency = f.busBandwidth / l.bandwidth;
@@ -98,6 +101,8 @@ Calibration calibrationFromProfile(const Profile& profile, const Plan& plan)
         // NIC), so its bus bandwidth is perNode x one NIC's; inter-node efficiency is the share of that.
         const int perNode = std::max(1, f->ranks / std::max(1, f->nodes));
         LinkSpec l = plan.cluster.interNode;
+        l.halfBandwidthBytes = 0;
+        l.allReduceEfficiency = 0;
         l.latency = f->alpha;
         if (l.bandwidth > 0) {
             l.efficiency = f->busBandwidth / (perNode * l.bandwidth);

@@ -72,19 +72,29 @@ double ringBytesPerRank(Collective c, int n, double bytes)
     return busBandwidthFactor(c, n) * bytes;
 }
 
+double collectiveBandwidth(Collective c, const LinkSpec& link)
+{
+    const double bw = link.effectiveBandwidth(c == Collective::AllReduce);
+    return bw > 0 ? bw : 1.0;
+}
+
+double sizeFactor(double bytes, const LinkSpec& link)
+{
+    return bytes > 0 && link.halfBandwidthBytes > 0 ? 1.0 + link.halfBandwidthBytes / bytes : 1.0;
+}
+
 double ringSeconds(Collective c, int n, double bytes, const LinkSpec& link)
 {
     if (n <= 1 && c != Collective::SendRecv) return 0.0;
     if (bytes <= 0) return 0.0;
-    const double bw = link.effectiveBandwidth() > 0 ? link.effectiveBandwidth() : 1.0;
-    return ringSteps(c, n) * link.latency + ringBytesPerRank(c, n, bytes) / bw;
+    return ringSteps(c, n) * link.latency + ringBytesPerRank(c, n, bytes) * sizeFactor(bytes, link) / collectiveBandwidth(c, link);
 }
 
 double treeAllReduceSeconds(int n, double bytes, const LinkSpec& link)
 {
     if (n <= 1 || bytes <= 0) return 0.0;
-    const double bw = link.effectiveBandwidth() > 0 ? link.effectiveBandwidth() : 1.0;
-    return 2.0 * std::log2(double(n)) * link.latency + 2.0 * (n - 1) / n * bytes / bw;
+    return 2.0 * std::log2(double(n)) * link.latency
+        + 2.0 * (n - 1) / n * bytes * sizeFactor(bytes, link) / collectiveBandwidth(Collective::AllReduce, link);
 }
 
 double hierarchicalSeconds(Collective c, int n, int perNode, double bytes, const LinkSpec& intra,
@@ -110,8 +120,8 @@ double hierarchicalSeconds(Collective c, int n, int perNode, double bytes, const
         // The share addressed to other nodes crosses the NICs; the rest stays on NVLink.
         const double remote = bytes * double(n - perNode) / n;
         const double local = bytes * double(perNode - 1) / n;
-        return (n - 1) * inter.latency + remote / (inter.effectiveBandwidth() > 0 ? inter.effectiveBandwidth() : 1.0)
-            + local / (intra.effectiveBandwidth() > 0 ? intra.effectiveBandwidth() : 1.0);
+        return (n - 1) * inter.latency + remote * sizeFactor(bytes, inter) / collectiveBandwidth(c, inter)
+            + local * sizeFactor(bytes, intra) / collectiveBandwidth(c, intra);
     }
     default: return ringSeconds(c, n, bytes, inter);
     }
@@ -120,7 +130,7 @@ double hierarchicalSeconds(Collective c, int n, int perNode, double bytes, const
 double parameterServerSeconds(int workers, int servers, double bytes, const LinkSpec& link)
 {
     if (workers <= 0 || servers <= 0 || bytes <= 0) return 0.0;
-    const double bw = link.effectiveBandwidth() > 0 ? link.effectiveBandwidth() : 1.0;
+    const double bw = collectiveBandwidth(Collective::SendRecv, link) / sizeFactor(bytes, link);
     // Push gradients then pull parameters; the servers' links carry workers*S/servers each way.
     return 2.0 * link.latency + double(workers) * bytes / servers / bw;
 }

@@ -22,6 +22,13 @@ double busBandwidthFactor(Collective c, int n);
 // Bytes each rank sends on the wire for one collective with a ring algorithm.
 double ringBytesPerRank(Collective c, int n, double bytes);
 
+// The bus bandwidth a collective reaches on a link for large messages: bandwidth * efficiency, or the all-reduce's
+// own share where the link has one (NVLink SHARP reduces in the switch).
+double collectiveBandwidth(Collective c, const LinkSpec& link);
+// How much longer than at full bus bandwidth a buffer of `bytes` takes: busBw(S) = busBw*S/(S + S0), S0 the
+// link's halfBandwidthBytes (docs/HARDWARE.md), so the wire time is multiplied by 1 + S0/S.
+double sizeFactor(double bytes, const LinkSpec& link);
+
 // Flat ring over one link class: latency steps * alpha + bytes on the wire / bandwidth.
 double ringSeconds(Collective c, int n, double bytes, const LinkSpec& link);
 // Tree all-reduce: ~2*log2(n) latency steps instead of 2(n-1), same bandwidth term.

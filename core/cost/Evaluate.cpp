@@ -6,6 +6,8 @@
 
 #include "Collective.h"
 #include "Formula.h"
+#include "Kernels.h"
+#include "Operators.h"
 #include "Parameters.h"
 #include "RankLayout.h"
 #include "spec/Validate.h"
@@ -20,14 +22,6 @@ namespace planscope {
 namespace {
 
 // ---------------------------------------------------------------------------------------------- helpers
-
-// Time of one collective on a group, choosing ring or hierarchical from where its members sit.
-double groupSeconds(Collective c, const GroupPlacement& g, double bytes, const ClusterSpec& cl)
-{
-    if (g.size <= 1 || bytes <= 0) return 0.0;
-    if (!g.crossesNodes) return ringSeconds(c, g.size, bytes, cl.intraNode);
-    return hierarchicalSeconds(c, g.size, g.perNode, bytes, cl.intraNode, cl.interNode);
-}
 
 const char* algorithmName(const GroupPlacement& g)
 {
@@ -46,26 +40,31 @@ struct Term {
     FormulaInputs inputs;
 };
 
-double usedBandwidth(const LinkSpec& link)
-{
-    return link.effectiveBandwidth() > 0 ? link.effectiveBandwidth() : 1.0;
-}
-
-// One flat ring (ringSeconds in Collective.cpp): latency steps * alpha + bytes on the wire / bandwidth,
-// over names n (ranks), S (bytes), alpha, bw.
+// One flat ring (ringSeconds in Collective.cpp): latency steps * alpha + bytes on the wire / bandwidth, the wire
+// time stretched by (1 + S0/S) for a link whose bus bandwidth grows with the message size; over names n (ranks),
+// S (bytes), alpha, bw and s0 (empty: no size term).
 std::string ringFormula(Collective c, const std::string& n, const std::string& S, const std::string& alpha,
-    const std::string& bw)
+    const std::string& bw, const std::string& s0 = "")
 {
+    const std::string size = s0.empty() ? "" : "*(1 + " + s0 + "/(" + S + "))";
     switch (c) {
-    case Collective::AllReduce: return "2*(" + n + "-1)*" + alpha + " + 2*(" + n + "-1)/" + n + "*" + S + "/" + bw;
-    case Collective::SendRecv: return alpha + " + " + S + "/" + bw;
+    case Collective::AllReduce: return "2*(" + n + "-1)*" + alpha + " + 2*(" + n + "-1)/" + n + "*" + S + size + "/" + bw;
+    case Collective::SendRecv: return alpha + " + " + S + size + "/" + bw;
     case Collective::Broadcast:
-    case Collective::Reduce: return "(" + n + "-1)*" + alpha + " + " + S + "/" + bw;
+    case Collective::Reduce: return "(" + n + "-1)*" + alpha + " + " + S + size + "/" + bw;
     case Collective::AllGather:
     case Collective::ReduceScatter:
     case Collective::AllToAll: break;
     }
-    return "(" + n + "-1)*" + alpha + " + (" + n + "-1)/" + n + "*" + S + "/" + bw;
+    return "(" + n + "-1)*" + alpha + " + (" + n + "-1)/" + n + "*" + S + size + "/" + bw;
+}
+
+// The size-term name of a link and its input, or nothing where the link is flat.
+std::string sizeName(const LinkSpec& link, const std::string& name, FormulaInputs& in)
+{
+    if (link.halfBandwidthBytes <= 0) return "";
+    in.emplace_back(name, link.halfBandwidthBytes);
+    return name;
 }
 
 // groupSeconds() written out: the alpha-beta terms of one collective on a group (Thakur et al.), its input
@@ -78,30 +77,37 @@ Term collectiveTerm(Collective c, const GroupPlacement& g, double bytes, const C
     if (!g.crossesNodes || g.perNode <= 1 || nodes <= 1) {
         const LinkSpec& link = g.crossesNodes && g.perNode <= 1 ? cl.interNode : cl.intraNode;
         const std::string a = "alpha" + tag, bw = "bw" + tag;
-        return { ringFormula(c, n, S, a, bw),
-            { { n, double(g.size) }, { S, bytes }, { a, link.latency }, { bw, usedBandwidth(link) } } };
+        FormulaInputs in { { n, double(g.size) }, { S, bytes }, { a, link.latency }, { bw, collectiveBandwidth(c, link) } };
+        const std::string s0 = sizeName(link, "S0" + tag, in);
+        return { ringFormula(c, n, S, a, bw, s0), in };
     }
     const std::string gp = "g" + tag, k = "k" + tag, aI = "alphaIntra" + tag, bI = "bwIntra" + tag,
                       aX = "alphaInter" + tag, bX = "bwInter" + tag;
+    // The intra-node phases of a hierarchical all-reduce are a reduce-scatter and an all-gather.
+    const Collective intraOp = c == Collective::AllReduce ? Collective::ReduceScatter : c;
     FormulaInputs in { { n, double(g.size) }, { gp, double(g.perNode) }, { k, double(nodes) }, { S, bytes },
-        { aI, cl.intraNode.latency }, { bI, usedBandwidth(cl.intraNode) }, { aX, cl.interNode.latency },
-        { bX, usedBandwidth(cl.interNode) } };
+        { aI, cl.intraNode.latency }, { bI, collectiveBandwidth(intraOp, cl.intraNode) }, { aX, cl.interNode.latency },
+        { bX, collectiveBandwidth(c, cl.interNode) } };
+    const std::string sI = sizeName(cl.intraNode, "S0Intra" + tag, in), sX = sizeName(cl.interNode, "S0Inter" + tag, in);
     const std::string shard = S + "/" + gp;
     switch (c) {
     case Collective::AllReduce:
-        return { ringFormula(Collective::ReduceScatter, gp, S, aI, bI) + " + "
-                + ringFormula(Collective::AllReduce, k, shard, aX, bX) + " + "
-                + ringFormula(Collective::AllGather, gp, S, aI, bI),
+        return { ringFormula(Collective::ReduceScatter, gp, S, aI, bI, sI) + " + "
+                + ringFormula(Collective::AllReduce, k, shard, aX, bX, sX) + " + "
+                + ringFormula(Collective::AllGather, gp, S, aI, bI, sI),
             in };
     case Collective::ReduceScatter:
-        return { ringFormula(c, gp, S, aI, bI) + " + " + ringFormula(c, k, shard, aX, bX), in };
+        return { ringFormula(c, gp, S, aI, bI, sI) + " + " + ringFormula(c, k, shard, aX, bX, sX), in };
     case Collective::AllGather:
-        return { ringFormula(c, k, shard, aX, bX) + " + " + ringFormula(c, gp, S, aI, bI), in };
-    case Collective::AllToAll:
-        return { "(" + n + "-1)*" + aX + " + " + S + "*(" + n + "-" + gp + ")/" + n + "/" + bX + " + " + S + "*(" + gp
-                + "-1)/" + n + "/" + bI,
+        return { ringFormula(c, k, shard, aX, bX, sX) + " + " + ringFormula(c, gp, S, aI, bI, sI), in };
+    case Collective::AllToAll: {
+        const std::string fx = sX.empty() ? "" : "*(1 + " + sX + "/" + S + ")";
+        const std::string fi = sI.empty() ? "" : "*(1 + " + sI + "/" + S + ")";
+        return { "(" + n + "-1)*" + aX + " + " + S + "*(" + n + "-" + gp + ")/" + n + fx + "/" + bX + " + " + S + "*(" + gp
+                + "-1)/" + n + fi + "/" + bI,
             in };
-    default: return { ringFormula(c, n, S, aX, bX), in };
+    }
+    default: return { ringFormula(c, n, S, aX, bX, sX), in };
     }
 }
 
@@ -118,7 +124,8 @@ Term sumTerms(Term a, Term b)
 std::string linkNote(const GroupPlacement& g)
 {
     return std::string(algorithmName(g)) + (g.crossesNodes ? ", the group crosses nodes" : ", inside one node")
-        + ". alpha: seconds per step; bw: bytes/s per GPU per direction times the link's efficiency; "
+        + ". alpha: seconds per step; bw: bytes/s per GPU per direction times the link's efficiency (the all-reduce's own "
+          "where the link has one); S0: the message size at which the link reaches half its bus bandwidth; "
           "hierarchical: g GPUs of the group per node, k = ceil(n/g) nodes.";
 }
 
@@ -284,19 +291,58 @@ void parameterStage(Inputs& in, Prediction& out, Explainer* ex)
 
 // ---------------------------------------------------------------------------------------------- compute time
 
-// One transformer layer (and the output layer) for one microbatch on one GPU.
+// One transformer layer (and the output layer) for one microbatch on one GPU: the sums of the operator list
+// (Operators.h), each op the slower of its compute and memory plus a launch, collectives exposed unless overlapped.
 struct LayerTimes {
-    double matF = 0, attnF = 0, gemmF = 0, memF = 0;
-    double tpAR = 0, epA2A = 0, cpF = 0, cpB = 0;
-    double commF = 0, commB = 0;     // collectives inside the forward, the backward (recompute's forward included)
+    OperatorList ops;
+    double commF = 0, commB = 0;     // exposed collectives inside the forward, the backward (recompute included)
     double recompute = 0;            // extra backward time for recomputation
     double layerF = 0, layerB = 0, layerW = 0;
-    double matO = 0, outF = 0, outB = 0, outW = 0;
+    double outF = 0, outB = 0, outW = 0;
     double ppBytes = 0, p2p = 0;
     const LinkSpec* ppLink = nullptr;
 };
 
-LayerTimes computeStage(Inputs& in, Prediction& out)
+// time.layer.*: one pass of one layer as the sum of its ops by kind, with each op listed in the note.
+void explainLayer(Explainer& ex, const OperatorList& ops)
+{
+    struct Pass {
+        const char* field;
+        std::vector<KernelPass> passes;
+        const char* what;
+    };
+    const Pass passes[] = {
+        { "time.layer.forwardSeconds", { KernelPass::Forward }, "The forward of one layer for one microbatch on one GPU." },
+        { "time.layer.backwardSeconds", { KernelPass::Recompute, KernelPass::BackwardInput, KernelPass::BackwardWeight },
+            "The backward of one layer: recomputed forward ops, input gradients, weight gradients." },
+        { "time.layer.weightGradSeconds", { KernelPass::BackwardWeight }, "The weight-gradient GEMMs of one layer." },
+    };
+    for (const Pass& pass : passes) {
+        double gemm = 0, attention = 0, memory = 0, comm = 0;
+        std::string list;
+        for (const KernelOp& op : ops.layer) {
+            if (std::find(pass.passes.begin(), pass.passes.end(), op.pass) == pass.passes.end()) continue;
+            switch (op.kind) {
+            case KernelKind::Gemm: gemm += op.exposedSeconds; break;
+            case KernelKind::Attention: attention += op.exposedSeconds; break;
+            case KernelKind::Memory: memory += op.exposedSeconds; break;
+            case KernelKind::Collective: comm += op.exposedSeconds; break;
+            }
+            list += std::string(list.empty() ? "" : "; ") + (op.pass == KernelPass::Recompute ? "recompute " : "") + op.name + " "
+                + units::formatSeconds(op.exposedSeconds) + " (" + std::string(toString(op.bound))
+                + (op.efficiency > 0 ? ", " + units::formatNumber(std::round(op.efficiency * 1000) / 10) + "% of peak" : "") + ")";
+        }
+        ex.add({ pass.field, gemm + attention + memory + comm, "seconds", "gemm + attention + memory + comm",
+            { { "gemm", gemm }, { "attention", attention }, { "memory", memory }, { "comm", comm } },
+            "docs/MODEL.md section 7; NVIDIA Matrix Multiplication Background User's Guide (GEMM waves); docs/HARDWARE.md",
+            {},
+            std::string(pass.what) + " Each op takes the slower of its FLOPs at the shape's achievable rate and its bytes "
+                "at the achievable HBM bandwidth, plus a launch; comm counts only what overlap leaves exposed. Ops: " + list
+                + "." });
+    }
+}
+
+LayerTimes computeStage(Inputs& in, Prediction& out, Explainer* ex)
 {
     const TrainingSpec& T = in.T;
     const GpuSpec& gpu = in.C.gpu;
@@ -307,56 +353,37 @@ LayerTimes computeStage(Inputs& in, Prediction& out)
         out.warnings.push_back("cluster.gpu.gemmEfficiency: no measured GEMM efficiency for \"" + gpu.id
             + "\"; assuming 0.75 (run planscope-profile to measure it)");
     }
+    if (gpu.hbmEfficiency <= 0)
+        out.warnings.push_back("cluster.gpu.hbmEfficiency: no measured HBM efficiency for \"" + gpu.id + "\"; assuming "
+            + units::formatNumber(kernels::kDefaultHbmEfficiency) + " of the datasheet bandwidth");
+    if (T.flashAttention && gpu.attentionFlops.empty())
+        out.warnings.push_back("cluster.gpu.attentionFlops: no flash-attention benchmark for \"" + gpu.id + "\"; assuming "
+            + units::formatNumber(kernels::kDefaultAttentionShare) + " of the GEMM rate");
     in.rate = in.peak * in.eff;
-    in.hbm = gpu.hbmBandwidth > 0 ? gpu.hbmBandwidth : 1e12;
+    in.hbm = kernels::achievableHbm(gpu);
     in.e = T.precision == Precision::FP32 ? 4.0 : 2.0;
-    const double e = in.e, b = in.b, sl = in.sl, h = in.h, rate = in.rate;
-    const int t = in.t, cp = in.cp;
-    const RankLayout& layout = in.layout;
-    const ClusterSpec& C = in.C;
 
     LayerTimes lt;
-    const double tokensG = b * sl;
-    lt.matF = 2.0 * tokensG * (in.pc.layer.matmulActive()) / t;
-    lt.attnF = 4.0 * b * sl * in.s * h / t;
-    lt.gemmF = (lt.matF + lt.attnF) / rate;
-    // Element-wise work (norms, softmax, dropout, activation functions, residual adds) is memory-bound: each op
-    // reads its input and writes its output, so the forward moves about twice the bytes the layer keeps for
-    // backward, and the backward (reading saved activations and incoming gradients, writing gradients) twice that.
-    lt.memF = 2.0 * in.act.full / in.hbm;
-    lt.tpAR = groupSeconds(Collective::AllReduce, layout.tp, e * b * sl * h, C);
-    lt.epA2A = (in.ep > 1 && in.M.isMoe())
-        ? groupSeconds(Collective::AllToAll, layout.ep, e * b * sl * in.M.moe.topK * h, C)
-        : 0.0;
-    if (cp > 1) {
-        const LinkSpec& link = layout.cp.crossesNodes ? C.interNode : C.intraNode;
-        const double kvBytes = 2.0 * e * b * sl * h * in.kvRatio / t;
-        const double step = link.latency + kvBytes / link.bandwidth;
-        lt.cpF = std::max(0.0, (cp - 1) * step - lt.attnF / rate);             // ring attention overlaps its sends
-        lt.cpB = std::max(0.0, 2.0 * (cp - 1) * step - 2.0 * lt.attnF / rate);
-    }
-    lt.commF = 2.0 * lt.tpAR + 2.0 * lt.epA2A + lt.cpF;
-    lt.commB = 2.0 * lt.tpAR + 2.0 * lt.epA2A + lt.cpB;
-    lt.layerF = lt.gemmF + lt.memF + lt.commF;
-    lt.layerB = 2.0 * lt.gemmF + 2.0 * lt.memF + lt.commB;
-    if (T.recompute == Recompute::Full) {
-        lt.recompute = lt.layerF;
-        lt.layerB += lt.layerF;
-        lt.commB += lt.commF;
-    } else if (T.recompute == Recompute::Selective && !T.flashAttention) {
-        lt.recompute = lt.attnF / rate;
-        lt.layerB += lt.attnF / rate;
-    }
-    lt.layerW = lt.matF / rate;
-    lt.matO = 2.0 * tokensG * in.V * h / t;
-    lt.outF = lt.matO / rate + 4.0 * sl * b * in.V / t / in.hbm;
-    lt.outB = 2.0 * lt.matO / rate + 4.0 * sl * b * in.V / t / in.hbm;
-    lt.outW = lt.matO / rate;
+    lt.ops = operatorList(in.plan, in.layout);
+    const PassTotals& L = lt.ops.layerTotals;
+    const PassTotals& O = lt.ops.outputTotals;
+    lt.layerF = L.forward;
+    lt.layerB = L.backward();
+    lt.layerW = L.backwardWeight;
+    lt.commF = L.commForward;
+    lt.commB = L.commBackward;
+    lt.recompute = L.recompute;
+    lt.outF = O.forward;
+    lt.outB = O.backward();
+    lt.outW = O.backwardWeight;
     // Pipeline p2p: one activation tensor per microbatch per chunk boundary each way (/t with SP).
-    lt.ppBytes = e * b * sl * h / (in.P.sp ? t : 1);
-    lt.ppLink = layout.ppNeighboursCrossNodes ? &C.interNode : &C.intraNode;
-    lt.p2p = in.p > 1 ? lt.ppLink->latency + lt.ppBytes / lt.ppLink->bandwidth : 0.0;
+    lt.ppBytes = in.e * in.b * in.sl * in.h / (in.P.sp ? in.t : 1);
+    lt.ppLink = in.layout.ppNeighboursCrossNodes ? &in.C.interNode : &in.C.intraNode;
+    lt.p2p = in.p > 1 ? p2pSeconds(lt.ppBytes, in.layout.ppNeighboursCrossNodes, in.C) : 0.0;
     out.opCosts = { lt.layerF, lt.layerB, lt.layerW, lt.outF, lt.outB, lt.outW, lt.p2p };
+    out.layerOps = lt.ops.layer;
+    out.outputOps = lt.ops.output;
+    if (ex) explainLayer(*ex, lt.ops);
     return lt;
 }
 
@@ -563,6 +590,17 @@ double optimizerParams(const Inputs& in, int r)
     return in.P.zero >= 1 ? sp.dense / in.nShard + sp.expert / in.nExpert : sp.dense + sp.expert;
 }
 
+// Megatron-Core's DDP reduces gradients in buckets as backward produces them; the last bucket is reduced after the
+// backward ends and cannot hide (megatron/core/distributed: bucket_size = max(40,000,000, 1,000,000 * dp) elements).
+// The share of a rank's gradient that is in its last bucket.
+double lastBucketShare(const Inputs& in, int r)
+{
+    const StageParams sp = stageParams(in, r);
+    const double params = sp.dense + sp.expert;
+    const double bucket = std::max(4.0e7, 1.0e6 * in.dpcp);
+    return params > 0 ? std::min(1.0, bucket / params) : 1.0;
+}
+
 void timeStage(const Inputs& in, const LayerTimes& lt, int r, Prediction& out, Explainer* ex)
 {
     const ParallelSpec& P = in.P;
@@ -575,35 +613,34 @@ void timeStage(const Inputs& in, const LayerTimes& lt, int r, Prediction& out, E
     tm.backwardSeconds = layers * lt.layerB + (sh.output ? lt.outB : 0.0);
     tm.weightGradSeconds = layers * lt.layerW + (sh.output ? lt.outW : 0.0);
     tm.p2pSeconds = in.p > 1 ? 2.0 * in.v * lt.p2p : 0.0;
-    tm.layerCommSeconds = layers * (lt.commF + lt.commB);
+    tm.layerCommSeconds = layers * (lt.commF + lt.commB)
+        + (sh.output ? lt.ops.outputTotals.commForward + lt.ops.outputTotals.commBackward : 0.0);
     if (ex) {
         const std::string tb = "time.stages." + std::to_string(r) + ".";
-        const double backwardComm = lt.commB - (T.recompute == Recompute::Full ? lt.commF : 0.0);
-        ex->add({ tb + "forwardSeconds", tm.forwardSeconds, "seconds",
-            "layers*((matmul + attn)/(peak*eff) + 2*act/hbm + 2*tpAllReduce + 2*epAllToAll + cpExposed) + output",
-            { { "layers", layers }, { "matmul", lt.matF }, { "attn", lt.attnF }, { "peak", in.peak }, { "eff", in.eff },
-                { "act", in.act.full }, { "hbm", in.hbm }, { "tpAllReduce", lt.tpAR }, { "epAllToAll", lt.epA2A },
-                { "cpExposed", lt.cpF }, { "output", sh.output ? lt.outF : 0.0 } },
-            std::string(sources::kMegatronFlops) + "; " + sources::kAlphaBeta, {},
-            "FLOPs per GPU per layer: matmul = 2*b*s*params/t, attention = 4*b*s*s*h/t (no causal halving); act: one "
-            "layer's activation bytes without recompute, moved twice over HBM by the element-wise ops; output: the "
-            "output layer and loss on the last stage. TP collectives are not overlapped." });
-        ex->add({ tb + "backwardSeconds", tm.backwardSeconds, "seconds",
-            "layers*(2*(matmul + attn)/(peak*eff) + 4*act/hbm + comm + recompute) + output",
-            { { "layers", layers }, { "matmul", lt.matF }, { "attn", lt.attnF }, { "peak", in.peak }, { "eff", in.eff },
-                { "act", in.act.full }, { "hbm", in.hbm }, { "comm", backwardComm }, { "recompute", lt.recompute },
-                { "output", sh.output ? lt.outB : 0.0 } },
-            std::string(sources::kMegatronFlops) + "; " + sources::kKorthikantiFlops, {},
-            "Backward is twice the forward GEMMs; comm: its own TP/EP/CP collectives; recompute: full recompute "
-            "re-runs the layer's forward (with its collectives), selective the attention core, 4*b*s*s*h/t." });
+        ex->add({ tb + "forwardSeconds", tm.forwardSeconds, "seconds", "layers*layer + output",
+            { { "layers", layers }, { "layer", lt.layerF }, { "output", sh.output ? lt.outF : 0.0 } },
+            "docs/MODEL.md section 7.1", { "time.layer.forwardSeconds" },
+            "layers: transformer layers one microbatch runs through on this rank; layer: one layer's forward ops; "
+            "output: the final norm, output projection and loss on the last stage." });
+        ex->add({ tb + "backwardSeconds", tm.backwardSeconds, "seconds", "layers*layer + output",
+            { { "layers", layers }, { "layer", lt.layerB }, { "output", sh.output ? lt.outB : 0.0 } },
+            "docs/MODEL.md section 7.1", { "time.layer.backwardSeconds" },
+            "Input- and weight-gradient ops of one layer, with the forward ops recomputation repeats." });
+        ex->add({ tb + "weightGradSeconds", tm.weightGradSeconds, "seconds", "layers*layer + output",
+            { { "layers", layers }, { "layer", lt.layerW }, { "output", sh.output ? lt.outW : 0.0 } },
+            "docs/MODEL.md section 7.1", { "time.layer.weightGradSeconds" },
+            "The weight-gradient GEMMs (the W of the zero-bubble schedules)." });
     }
-
     // Data parallel: ZeRO-0/1 reduce once per step; ZeRO-2/3 (DeepSpeed, FSDP) every microbatch.
     const DpTerms d = dpTerms(in, stageParams(in, r));
+    const double lastBucket = lastBucketShare(in, r);
+    tm.dpLastBucketShare = lastBucket;
     if (P.zero <= 1) {
         if (P.zero == 0) {
             tm.dpSeconds = tm.dpReduceSeconds = dpSeconds(in, Collective::AllReduce, d.gradD, d.gradE);
-            tm.dpExposedSeconds = T.overlapGradReduce ? std::max(0.0, tm.dpSeconds - tm.backwardSeconds) : tm.dpSeconds;
+            tm.dpExposedSeconds = T.overlapGradReduce
+                ? std::max(lastBucket * tm.dpSeconds, tm.dpSeconds - tm.backwardSeconds)
+                : tm.dpSeconds;
         } else {
             const double rs = dpSeconds(in, Collective::ReduceScatter, d.gradD, d.gradE);
             const double ag = dpSeconds(in, Collective::AllGather, d.weightD, d.weightE);
@@ -611,7 +648,7 @@ void timeStage(const Inputs& in, const LayerTimes& lt, int r, Prediction& out, E
             tm.dpReduceSeconds = rs;
             tm.dpGatherSeconds = ag;
             tm.dpExposedSeconds = T.overlapGradReduce
-                ? std::max(0.0, rs - tm.backwardSeconds) + std::max(0.0, ag - tm.forwardSeconds)
+                ? std::max(lastBucket * rs, rs - tm.backwardSeconds) + std::max(lastBucket * ag, ag - tm.forwardSeconds)
                 : tm.dpSeconds;
         }
     } else {
@@ -626,7 +663,7 @@ void timeStage(const Inputs& in, const LayerTimes& lt, int r, Prediction& out, E
             const double ag = dpSeconds(in, Collective::AllGather, d.weightD, d.weightE);
             tm.dpSeconds += ag;
             tm.dpGatherSeconds = ag;
-            tm.dpExposedSeconds = T.overlapGradReduce ? std::max(0.0, ag - tm.forwardSeconds) : ag;
+            tm.dpExposedSeconds = T.overlapGradReduce ? std::max(lastBucket * ag, ag - tm.forwardSeconds) : ag;
         }
     }
     tm.optimizerSeconds = optimizerParams(in, r) * (2.0 * in.o + 2.0 * in.w + in.g) / in.hbm;
@@ -917,6 +954,29 @@ void explainCollective(Explainer& ex, const std::string& field, double value, Te
     ex.add({ field, value, "seconds", term.formula, term.inputs, sources::kAlphaBeta, {}, linkNote(where) });
 }
 
+// The collectives of one group kind in an op list, per layer (or per output layer): bytes one GPU sends, seconds,
+// exposed seconds, and a line naming each op.
+struct GroupSums {
+    double bytes = 0, seconds = 0, exposed = 0;
+    std::string ops;
+};
+
+GroupSums sumGroup(const std::vector<KernelOp>& ops, GroupKind kind, bool describe)
+{
+    GroupSums g;
+    for (const KernelOp& op : ops) {
+        if (op.kind != KernelKind::Collective || op.group != kind) continue;
+        g.bytes += op.repeat * ringBytesPerRank(op.collective, op.groupSize, op.bytes);
+        g.seconds += op.seconds;
+        g.exposed += op.exposedSeconds;
+        if (describe)
+            g.ops += std::string(g.ops.empty() ? "" : "; ") + op.name + " " + std::string(toString(op.collective)) + " of "
+                + units::formatBytes(op.bytes) + (op.repeat > 1 ? " x" + std::to_string(op.repeat) : "") + " "
+                + units::formatSeconds(op.seconds) + (op.hiddenBy >= 0 ? " (overlapped, " + units::formatSeconds(op.exposedSeconds) + " exposed)" : "");
+    }
+    return g;
+}
+
 void commStage(const Inputs& in, const LayerTimes& lt, const StepTerms& step, Prediction& out, Explainer* ex)
 {
     const ParallelSpec& P = in.P;
@@ -925,8 +985,8 @@ void commStage(const Inputs& in, const LayerTimes& lt, const StepTerms& step, Pr
     const RankLayout& layout = in.layout;
     const int p = in.p, t = in.t, cp = in.cp, ep = in.ep, v = in.v;
     const double md = double(in.m), e = in.e, b = in.b, sl = in.sl, h = in.h;
-    const double layersB = in.shapes[std::size_t(step.rb)].layersPerMicrobatch;
-    const double calls = T.recompute == Recompute::Full ? 6.0 : 4.0; // per layer: 2 forward, 2 backward (+2 recompute)
+    const RankShape& shB = in.shapes[std::size_t(step.rb)];
+    const double layersB = shB.layersPerMicrobatch;
     const StageTime& bt = out.stageTimes[std::size_t(step.rb)];
     out.comm.reserve(5);
     auto base = [&] { return "comm.groups." + std::to_string(out.comm.size()) + "."; };
@@ -934,66 +994,34 @@ void commStage(const Inputs& in, const LayerTimes& lt, const StepTerms& step, Pr
         a.insert(a.end(), b.begin(), b.end());
         return a;
     };
-    // tp and ep: one collective `calls` times in every layer of every microbatch, between two GEMMs (not overlapped).
-    auto perLayerGroup = [&](GroupKind kind, int n, const GroupPlacement& where, Collective c, int topK, double perCall,
-                             const char* collective, const char* field, const char* exposedNote) {
-        const double buffer = topK > 0 ? e * b * sl * topK * h : e * b * sl * h;
-        Figure bytes { md * layersB * calls * ringBytesPerRank(c, n, buffer), {}, {}, {} };
-        Figure seconds { md * layersB * calls * perCall, {}, {}, {} };
-        Figure exposed { seconds.value, {}, {}, {} };
+    // tp, cp and ep: the collectives of the operator list, in every layer of every microbatch on the slowest rank.
+    auto layerGroup = [&](GroupKind kind, int n, const GroupPlacement& where, const char* collective, const char* algorithm) {
+        const GroupSums L = sumGroup(lt.ops.layer, kind, ex != nullptr);
+        const GroupSums O = shB.output ? sumGroup(lt.ops.output, kind, ex != nullptr) : GroupSums {};
+        Figure bytes { md * (layersB * L.bytes + O.bytes), {}, {}, {} };
+        Figure seconds { md * (layersB * L.seconds + O.seconds), {}, {}, {} };
+        Figure exposed { md * (layersB * L.exposed + O.exposed), {}, {}, {} };
         if (ex) {
-            const FormulaInputs perLayer { { "m", md }, { "layers", layersB }, { "calls", calls }, { "n", double(n) },
-                { "e", e }, { "b", b }, { "s", sl }, { "h", h } };
-            bytes.note = seconds.note = "calls: collectives per layer per microbatch, 2 in forward and 2 in backward, "
-                                        "2 more when full recompute re-runs the forward; layers: per microbatch on the "
-                                        "slowest rank.";
-            exposed.note = exposedNote;
-            bytes.term = { std::string(c == Collective::AllReduce ? "m*layers*calls*2*(n-1)/n*" : "m*layers*calls*(n-1)/n*")
-                    + (topK > 0 ? "e*b*s*k*h" : "e*b*s*h"),
-                topK > 0 ? with(perLayer, { { "k", double(topK) } }) : perLayer };
-            const std::string child = base() + field + "Seconds";
-            explainCollective(*ex, child, perCall, collectiveTerm(c, where, buffer, C), where);
-            seconds.term = { std::string("m*layers*calls*") + field, with(perLayer, { { field, perCall } }) };
-            seconds.children = { child };
-            exposed.term = { "seconds", { { "seconds", seconds.value } } };
+            const FormulaInputs mL { { "m", md }, { "layers", layersB } };
+            const std::string ops = "Per layer: " + (L.ops.empty() ? std::string("none") : L.ops)
+                + (O.ops.empty() ? std::string() : ". Output layer: " + O.ops) + ".";
+            bytes.term = { "m*(layers*perLayer + output)", with(mL, { { "perLayer", L.bytes }, { "output", O.bytes } }) };
+            bytes.note = "The ring volumes of the operator list's collectives on this group. " + ops;
+            seconds.term = { "m*(layers*perLayer + output)", with(mL, { { "perLayer", L.seconds }, { "output", O.seconds } }) };
+            seconds.note = "layers: per microbatch on the slowest rank (" + std::to_string(step.rb) + "). " + ops;
+            exposed.term = { "m*(layers*perLayer + output)", with(mL, { { "perLayer", L.exposed }, { "output", O.exposed } }) };
+            exposed.note = "What the GEMMs they overlap with do not hide (Megatron-Core overlaps the column-parallel "
+                           "backward's all-gather and input-gradient reduction with the GEMMs beside them; tpCommOverlap "
+                           "overlaps the rest; ring attention overlaps its K/V exchange with the block in hand).";
         }
-        addGroup(out, ex, kind, n, where, slowestLink(where, C), collective, algorithmName(where), bytes, seconds, exposed,
+        addGroup(out, ex, kind, n, where, slowestLink(where, C), collective, algorithm, bytes, seconds, exposed,
             sources::kMegatronFlops);
     };
 
     if (t > 1)
-        perLayerGroup(GroupKind::TP, t, layout.tp, Collective::AllReduce, 0, lt.tpAR, P.sp ? "AllGather+ReduceScatter" : "AllReduce",
-            "allReduce", "Not overlapped: each all-reduce sits between two GEMMs.");
-    if (cp > 1) {
-        const LinkSpec& link = layout.cp.crossesNodes ? C.interNode : C.intraNode;
-        const double kvBytes = 2.0 * e * b * sl * h * in.kvRatio / t;
-        Figure bytes { md * layersB * 3.0 * (cp - 1) * kvBytes, {}, {}, {} };
-        Figure seconds { md * layersB * 3.0 * (cp - 1) * (link.latency + kvBytes / link.bandwidth), {}, {}, {} };
-        Figure exposed { md * layersB * (lt.cpF + lt.cpB), {}, {}, {} };
-        if (ex) {
-            const FormulaInputs kv { { "n", double(cp) }, { "e", e }, { "b", b }, { "s", sl }, { "h", h },
-                { "kv", in.kvRatio }, { "t", double(t) } };
-            const char* note = "Ring attention: each of the n-1 steps passes the K and V blocks, 2*e*b*s*h*kv/t bytes "
-                               "(kv = kvHeads/heads), once in forward and twice in backward.";
-            bytes.term = { "m*layers*3*(n-1)*2*e*b*s*h*kv/t", with({ { "m", md }, { "layers", layersB } }, kv) };
-            bytes.note = note;
-            seconds.term = { "m*layers*3*(n-1)*(alpha + 2*e*b*s*h*kv/t/bw)",
-                with({ { "m", md }, { "layers", layersB }, { "alpha", link.latency }, { "bw", link.bandwidth } }, kv) };
-            seconds.note = note;
-            exposed.term = { "m*layers*(max(0, (n-1)*(alpha + 2*e*b*s*h*kv/t/bw) - attn/rate) + "
-                             "max(0, 2*(n-1)*(alpha + 2*e*b*s*h*kv/t/bw) - 2*attn/rate))",
-                with({ { "m", md }, { "layers", layersB }, { "alpha", link.latency }, { "bw", link.bandwidth },
-                         { "attn", lt.attnF }, { "rate", in.rate } },
-                    kv) };
-            exposed.note = "The sends overlap the attention of the block in hand (attn FLOPs at rate = peak*eff); "
-                           "what does not fit is exposed.";
-        }
-        addGroup(out, ex, GroupKind::CP, cp, layout.cp, slowestLink(layout.cp, C), "SendRecv (ring attention K/V)", "ring p2p",
-            bytes, seconds, exposed, sources::kMegatronFlops);
-    }
-    if (ep > 1 && in.M.isMoe())
-        perLayerGroup(GroupKind::EP, ep, layout.ep, Collective::AllToAll, in.M.moe.topK, lt.epA2A, "AllToAll", "allToAll",
-            "Not overlapped: dispatch and combine sit between the router and the experts.");
+        layerGroup(GroupKind::TP, t, layout.tp, P.sp ? "AllGather+ReduceScatter" : "AllReduce", algorithmName(layout.tp));
+    if (cp > 1) layerGroup(GroupKind::CP, cp, layout.cp, "SendRecv (ring attention K/V)", "ring p2p");
+    if (ep > 1 && in.M.isMoe()) layerGroup(GroupKind::EP, ep, layout.ep, "AllToAll", algorithmName(layout.ep));
     if (p > 1) {
         Figure bytes { md * 2.0 * v * lt.ppBytes, {}, {}, {} };
         Figure seconds { md * bt.p2pSeconds, {}, {}, {} };
@@ -1003,11 +1031,11 @@ void commStage(const Inputs& in, const LayerTimes& lt, const StepTerms& step, Pr
             const FormulaInputs pp { { "m", md }, { "v", double(v) }, { "e", e }, { "b", b }, { "s", sl }, { "h", h },
                 { "spDiv", P.sp ? double(t) : 1.0 } };
             const char* note = "Per microbatch and chunk one activation forward and one gradient back; spDiv = t with "
-                               "sequence parallelism, else 1.";
+                               "sequence parallelism, else 1; bw: the link's bandwidth times its efficiency.";
             bytes.term = { "m*2*v*e*b*s*h/spDiv", pp };
             bytes.note = note;
             seconds.term = { "m*2*v*(alpha + e*b*s*h/spDiv/bw)",
-                with(pp, { { "alpha", lt.ppLink->latency }, { "bw", lt.ppLink->bandwidth } }) };
+                with(pp, { { "alpha", lt.ppLink->latency }, { "bw", collectiveBandwidth(Collective::SendRecv, *lt.ppLink) } }) };
             seconds.note = note;
             exposed.term = { "seconds", { { "seconds", seconds.value } } };
         }
@@ -1066,7 +1094,7 @@ void commStage(const Inputs& in, const LayerTimes& lt, const StepTerms& step, Pr
             if (P.zero >= 1)
                 explainCollective(*ex, gatherField, gather, dpTerm(in, Collective::AllGather, d.weightD, d.weightE), layout.dpCp);
             const FormulaInputs terms { { "m", md }, { "reduce", tm.dpReduceSeconds }, { "gather", gather },
-                { "F", tm.forwardSeconds }, { "B", tm.backwardSeconds } };
+                { "F", tm.forwardSeconds }, { "B", tm.backwardSeconds }, { "q", lastBucketShare(in, rd) } };
             seconds.term.inputs = exposed.term.inputs = terms;
             seconds.children = exposed.children = P.zero >= 1 ? std::vector<std::string> { reduceField, gatherField }
                                                                : std::vector<std::string> { reduceField };
@@ -1074,15 +1102,15 @@ void commStage(const Inputs& in, const LayerTimes& lt, const StepTerms& step, Pr
             switch (P.zero) {
             case 0:
                 seconds.term.formula = "reduce";
-                exposed.term.formula = overlap ? "max(0, reduce - B)" : "reduce";
+                exposed.term.formula = overlap ? "max(q*reduce, reduce - B)" : "reduce";
                 break;
             case 1:
                 seconds.term.formula = "reduce + gather";
-                exposed.term.formula = overlap ? "max(0, reduce - B) + max(0, gather - F)" : "reduce + gather";
+                exposed.term.formula = overlap ? "max(q*reduce, reduce - B) + max(q*gather, gather - F)" : "reduce + gather";
                 break;
             case 2:
                 seconds.term.formula = "m*reduce + gather";
-                exposed.term.formula = overlap ? "max(0, gather - F) + m*max(0, reduce - (F + B))"
+                exposed.term.formula = overlap ? "max(q*gather, gather - F) + m*max(0, reduce - (F + B))"
                                                : "gather + m*max(0, reduce - (F + B))";
                 break;
             default:
@@ -1094,7 +1122,9 @@ void commStage(const Inputs& in, const LayerTimes& lt, const StepTerms& step, Pr
                            "before every forward and every backward." + groups;
             exposed.note = "F, B: stage " + std::to_string(rd)
                 + "'s forward and backward of one microbatch. Gradient reduction overlaps the backward of the last "
-                  "microbatch when overlapGradReduce is on; ZeRO-2/3's per-microbatch traffic hides behind F + B.";
+                  "microbatch bucket by bucket when overlapGradReduce is on, except the last bucket, q of the gradient "
+                  "(Megatron-Core DDP: buckets of max(4e7, 1e6*dp) elements); the parameter all-gather overlaps the "
+                  "next forward the same way; ZeRO-2/3's per-microbatch traffic hides behind F + B.";
         }
         addGroup(out, ex, GroupKind::DPCP, in.dpcp, layout.dpCp, slowestLink(layout.dpCp, C), collective, algorithmName(layout.dpCp),
             bytes, seconds, exposed, sources::kZeroComm);
@@ -1119,7 +1149,7 @@ Prediction evaluate(const Plan& plan, Explainer* ex)
     Inputs in(plan);
     out.microbatches = in.m;
     parameterStage(in, out, ex);
-    const LayerTimes lt = computeStage(in, out);
+    const LayerTimes lt = computeStage(in, out, ex);
 
     // Per pipeline stage: memory, then the time of one microbatch.
     const int p = in.p;
@@ -1142,8 +1172,8 @@ Prediction evaluate(const Plan& plan, Explainer* ex)
     const StepTerms step = stepStage(in, out, ex);
     commStage(in, lt, step, out, ex);
 
-    out.warnings.push_back("not modelled: kernel launch gaps, stragglers, data loading, fused-kernel temporaries; "
-                           "memory-bound element-wise ops move twice a layer's activations over HBM in forward and four times in backward");
+    out.warnings.push_back("not modelled: stragglers, data loading, the embedding lookup, the tied-embedding gradient "
+                           "all-reduce between the first and last stage, GEMMs slowed by communication kernels beside them");
     // One line per distinct warning (the first and last stage can raise the same one).
     std::vector<std::string> unique;
     for (auto& w : out.warnings)

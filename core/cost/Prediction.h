@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "GroupKind.h"
+#include "Operators.h"
 #include "util/Result.h"
 
 namespace planscope {
@@ -51,6 +52,7 @@ struct StageTime {
     double dpGatherSeconds = 0;          // parameter all-gather after the optimizer step (ZeRO-1/2)
     double zeroGatherSeconds = 0;        // ZeRO-3: one all-gather of the rank's weights, before every F and every B
     double dpExposedSeconds = 0;
+    double dpLastBucketShare = 1;        // share of the gradient in the last DDP bucket (reduced after backward ends)
     double optimizerSeconds = 0;
     bool operator==(const StageTime&) const = default;
 };
@@ -118,6 +120,8 @@ struct Prediction {
 
     std::vector<CommGroup> comm;
     OpCosts opCosts;
+    std::vector<KernelOp> layerOps;            // one transformer layer's operators, costed (Operators.h)
+    std::vector<KernelOp> outputOps;           // the output layer's, on the last stage
     std::string timeSource = "analytic"; // "simulation" when the step time comes from the schedule simulation
     double analyticStepSeconds = 0;
     bool operator==(const Prediction&) const = default;

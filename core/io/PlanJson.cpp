@@ -2,6 +2,7 @@
 
 #include "JsonReader.h"
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -82,9 +83,38 @@ void readGpu(const json& j, const std::string& path, GpuSpec& g, Issues& issues)
         else
             g.gemmEfficiency = eff;
     }
+    r.integer("sms", g.sms, 0, 100000);
+    double hbmEff = g.hbmEfficiency;
+    if (r.number("hbmEfficiency", hbmEff, 0)) {
+        if (hbmEff > 1)
+            r.error(join(path, "hbmEfficiency"), "must be in [0, 1] (achieved copy bandwidth / datasheet; 0 = not measured)");
+        else
+            g.hbmEfficiency = hbmEff;
+    }
+    if (const auto* att = r.find("attentionFlops")) {
+        // [[sequence, FLOP/s], ...]: flash-attention forward+backward throughput by sequence length.
+        const std::string at = join(path, "attentionFlops");
+        std::vector<std::pair<double, double>> rows;
+        bool ok = att->is_array();
+        for (std::size_t i = 0; ok && i < att->size(); ++i) {
+            const auto& row = (*att)[i];
+            if (!row.is_array() || row.size() != 2 || !row[0].is_number() || !row[1].is_number()
+                || row[0].get<double>() <= 0 || row[1].get<double>() <= 0) {
+                r.error(at + "[" + std::to_string(i) + "]", "must be [sequence length, FLOP/s], both > 0");
+                ok = false;
+                break;
+            }
+            rows.emplace_back(row[0].get<double>(), row[1].get<double>());
+        }
+        if (!att->is_array()) r.error(at, "must be an array of [sequence length, FLOP/s] pairs");
+        if (ok) {
+            std::sort(rows.begin(), rows.end());
+            g.attentionFlops = std::move(rows);
+        }
+    }
     r.string("defaultNode", g.defaultNode);
     r.rejectUnknown({ "id", "preset", "name", "vendor", "memory", "peakFlops", "hbmBandwidth", "nvlinkBandwidth",
-        "gemmEfficiency", "defaultNode", "sources", "source" });
+        "gemmEfficiency", "sms", "hbmEfficiency", "attentionFlops", "defaultNode", "sources", "source" });
 }
 
 namespace {
@@ -110,7 +140,15 @@ void readLink(ObjectReader& parent, std::string_view key, LinkSpec& link, Issues
         else
             link.efficiency = eff;
     }
-    r.rejectUnknown({ "bandwidth", "latency", "efficiency" });
+    double arEff = link.allReduceEfficiency;
+    if (r.number("allReduceEfficiency", arEff, 0)) {
+        if (arEff > 1.5)
+            r.error(join(r.path(), "allReduceEfficiency"), "must be in [0, 1.5] (0 = same as efficiency)");
+        else
+            link.allReduceEfficiency = arEff;
+    }
+    r.number("halfBandwidthBytes", link.halfBandwidthBytes, 0);
+    r.rejectUnknown({ "bandwidth", "latency", "efficiency", "allReduceEfficiency", "halfBandwidthBytes" });
 }
 
 void readCluster(const json& j, Plan& plan, const PresetCatalog& presets, Issues& issues)
@@ -215,9 +253,10 @@ void readTraining(const json& j, Plan& plan, Issues& issues, bool& batchGiven)
             ScheduleKind::ZBH2, ScheduleKind::ZBV, ScheduleKind::DualPipe, ScheduleKind::DualPipeV });
     r.boolean("flashAttention", t.flashAttention);
     r.boolean("overlapGradReduce", t.overlapGradReduce);
+    r.boolean("tpCommOverlap", t.tpCommOverlap);
     r.number("tokens", t.tokens, 0);
     r.rejectUnknown({ "microBatch", "globalBatch", "precision", "gradDtype", "optimizer", "recompute", "schedule",
-        "flashAttention", "overlapGradReduce", "tokens" });
+        "flashAttention", "overlapGradReduce", "tpCommOverlap", "tokens" });
 }
 
 void readOverheads(const json& j, Plan& plan, Issues& issues)
@@ -373,6 +412,13 @@ json gpuToJson(const GpuSpec& g)
     j["hbmBandwidth"] = g.hbmBandwidth;
     j["nvlinkBandwidth"] = g.nvlinkBandwidth;
     j["gemmEfficiency"] = g.gemmEfficiency;
+    if (g.sms > 0) j["sms"] = g.sms;
+    if (g.hbmEfficiency > 0) j["hbmEfficiency"] = g.hbmEfficiency;
+    if (!g.attentionFlops.empty()) {
+        json rows = json::array();
+        for (const auto& [seq, flops] : g.attentionFlops) rows.push_back({ seq, flops });
+        j["attentionFlops"] = rows;
+    }
     if (!g.defaultNode.empty()) j["defaultNode"] = g.defaultNode;
     return j;
 }
@@ -387,11 +433,14 @@ json planToJson(const Plan& p)
     j["model"] = modelToJson(p.model);
     json gpu = gpuToJson(p.cluster.gpu);
     if (PresetCatalog::builtin().gpu(p.cluster.gpu.id)) gpu["preset"] = p.cluster.gpu.id;
+    auto link = [](const LinkSpec& l) {
+        json o = { { "bandwidth", l.bandwidth }, { "latency", l.latency }, { "efficiency", l.efficiency } };
+        if (l.allReduceEfficiency > 0) o["allReduceEfficiency"] = l.allReduceEfficiency;
+        if (l.halfBandwidthBytes > 0) o["halfBandwidthBytes"] = l.halfBandwidthBytes;
+        return o;
+    };
     j["cluster"] = { { "gpu", gpu }, { "nodes", p.cluster.nodes }, { "gpusPerNode", p.cluster.gpusPerNode },
-        { "intraNode", { { "bandwidth", p.cluster.intraNode.bandwidth }, { "latency", p.cluster.intraNode.latency },
-                           { "efficiency", p.cluster.intraNode.efficiency } } },
-        { "interNode", { { "bandwidth", p.cluster.interNode.bandwidth }, { "latency", p.cluster.interNode.latency },
-                           { "efficiency", p.cluster.interNode.efficiency } } } };
+        { "intraNode", link(p.cluster.intraNode) }, { "interNode", link(p.cluster.interNode) } };
     if (!p.cluster.nodePreset.empty()) j["cluster"]["node"] = p.cluster.nodePreset;
     const ParallelSpec& q = p.parallel;
     j["parallel"] = { { "dp", q.dp }, { "tp", q.tp }, { "pp", q.pp }, { "cp", q.cp }, { "ep", q.ep }, { "vpp", q.vpp },
@@ -403,7 +452,7 @@ json planToJson(const Plan& p)
         { "precision", toString(t.precision) }, { "gradDtype", toString(t.gradDtype) },
         { "optimizer", toString(t.optimizer) }, { "recompute", toString(t.recompute) },
         { "schedule", toString(t.schedule) }, { "flashAttention", t.flashAttention },
-        { "overlapGradReduce", t.overlapGradReduce }, { "tokens", t.tokens } };
+        { "overlapGradReduce", t.overlapGradReduce }, { "tpCommOverlap", t.tpCommOverlap }, { "tokens", t.tokens } };
     j["memoryOverheads"] = { { "cudaContextBytes", p.overheads.cudaContextBytes },
         { "ncclBufferBytesPerGroup", p.overheads.ncclBufferBytesPerGroup },
         { "fragmentation", p.overheads.fragmentation } };

@@ -57,12 +57,35 @@ json predictionToJson(const Prediction& p)
             { "backwardSeconds", t.backwardSeconds }, { "weightGradSeconds", t.weightGradSeconds },
             { "p2pSeconds", t.p2pSeconds }, { "layerCommSeconds", t.layerCommSeconds }, { "zeroExposedSeconds", t.zeroExposedSeconds }, { "dpSeconds", t.dpSeconds }, { "dpReduceSeconds", t.dpReduceSeconds }, { "dpGatherSeconds", t.dpGatherSeconds }, { "zeroGatherSeconds", t.zeroGatherSeconds },
             { "dpExposedSeconds", t.dpExposedSeconds }, { "optimizerSeconds", t.optimizerSeconds } });
+    auto opsJson = [](const std::vector<KernelOp>& ops) {
+        json arr = json::array();
+        for (const KernelOp& op : ops) {
+            json o = { { "name", op.name }, { "kind", std::string(toString(op.kind)) }, { "pass", std::string(toString(op.pass)) },
+                { "flops", op.flops }, { "bytes", op.bytes }, { "seconds", op.seconds }, { "exposedSeconds", op.exposedSeconds },
+                { "computeSeconds", op.computeSeconds }, { "memorySeconds", op.memorySeconds }, { "efficiency", op.efficiency },
+                { "bound", std::string(toString(op.bound)) } };
+            if (op.kind == KernelKind::Gemm) o["shape"] = { { "m", op.m }, { "n", op.n }, { "k", op.k }, { "batch", op.batch } };
+            if (op.kind == KernelKind::Collective) {
+                o["collective"] = std::string(toString(op.collective));
+                o["group"] = std::string(toString(op.group));
+                o["groupSize"] = op.groupSize;
+                o["repeat"] = op.repeat;
+                if (op.hiddenBy >= 0) o["overlapsWith"] = ops[std::size_t(op.hiddenBy)].name;
+            }
+            arr.push_back(std::move(o));
+        }
+        return arr;
+    };
+    const PassTotals lt = sumPasses(p.layerOps);
     j["time"] = { { "stepSeconds", p.stepSeconds }, { "bubbleFraction", p.bubbleFraction },
         { "bubbleOverhead", p.bubbleOverhead }, { "mfu", p.mfu }, { "hfu", p.hfu }, { "tokensPerSecond", p.tokensPerSecond },
         { "trainingDays", p.trainingDays }, { "computeSeconds", p.computeSeconds }, { "bubbleSeconds", p.bubbleSeconds },
         { "exposedCommSeconds", p.exposedCommSeconds }, { "optimizerSeconds", p.optimizerSeconds },
         { "microbatches", p.microbatches }, { "source", p.timeSource }, { "analyticStepSeconds", p.analyticStepSeconds },
-        { "stages", times } };
+        { "stages", times },
+        { "layer", { { "forwardSeconds", lt.forward }, { "backwardSeconds", lt.backward() },
+                       { "weightGradSeconds", lt.backwardWeight }, { "recomputeSeconds", lt.recompute } } },
+        { "layerOps", opsJson(p.layerOps) }, { "outputOps", opsJson(p.outputOps) } };
     json groups = json::array();
     for (const CommGroup& g : p.comm)
         groups.push_back({ { "kind", std::string(toString(g.kind)) }, { "size", g.size }, { "crossesNodes", g.crossesNodes },

@@ -162,8 +162,9 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
         if (plan.parallel.zero <= 1) {
             if (st.dpReduceSeconds > 0) {
                 // Gradient buckets become ready during the last backward; the reduction overlaps it when allowed.
+                // The last bucket is only ready when the backward ends (the closed form's max(q*reduce, reduce - B)).
                 const double start = overlap ? lastBackwardStart : lastEnd;
-                dpEnd = std::max(start + st.dpReduceSeconds, lastEnd);
+                dpEnd = std::max(start + st.dpReduceSeconds, lastEnd + (overlap ? st.dpLastBucketShare * st.dpReduceSeconds : 0.0));
                 tl.spans.push_back({ r, Stream::DataParallel, SpanKind::GradReduce, -1, -1, -1, start, dpEnd });
             }
         } else {
@@ -171,7 +172,8 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
             double dpFree = 0;
             for (const TimedOp& t : timed)
                 if (t.op.kind == OpKind::B || t.op.kind == OpKind::I || t.op.kind == OpKind::OverlapFB) {
-                    const double start = std::max(t.end, dpFree);
+                    // Buckets reduce while the backward runs; what does not fit is already in B (zeroExposedSeconds).
+                    const double start = std::max(t.start, dpFree);
                     dpFree = start + st.dpReduceSeconds / std::max(1, s.chunksPerRank);
                     tl.spans.push_back({ r, Stream::DataParallel, SpanKind::GradReduce, t.op.kind == OpKind::OverlapFB ? t.op.stage2 : t.op.stage,
                         -1, t.op.kind == OpKind::OverlapFB ? t.op.microbatch2 : t.op.microbatch, start, dpFree });
@@ -194,9 +196,10 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
         tl.spans.push_back({ r, Stream::Optimizer, SpanKind::OptimizerStep, -1, -1, -1, dpEnd, optEnd });
         double end = optEnd;
         if (st.dpGatherSeconds > 0) {
-            tl.spans.push_back({ r, Stream::DataParallel, SpanKind::ParamGather, -1, -1, -1, optEnd, optEnd + st.dpGatherSeconds });
-            // Overlapped with the next step's first forward where allowed; only the rest is on this step.
-            end = optEnd + (overlap ? std::max(0.0, st.dpGatherSeconds - std::max(0.0, firstForward)) : st.dpGatherSeconds);
+            // Overlapped with the next step's first forward where allowed; only the rest is on this step, and the span
+            // drawn is that part (the remainder runs under the next step's forward).
+            end = optEnd + (overlap ? std::max(st.dpLastBucketShare * st.dpGatherSeconds, st.dpGatherSeconds - std::max(0.0, firstForward)) : st.dpGatherSeconds);
+            tl.spans.push_back({ r, Stream::DataParallel, SpanKind::ParamGather, -1, -1, -1, optEnd, end });
         }
         tl.stepSeconds = std::max(tl.stepSeconds, end);
 

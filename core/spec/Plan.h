@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace planscope {
 
@@ -80,7 +82,12 @@ struct GpuSpec {
     PeakFlops peakFlops;           // dense datasheet numbers, FLOP/s
     double hbmBandwidth = 0;       // bytes/s
     double nvlinkBandwidth = 0;    // bytes/s per direction
-    double gemmEfficiency = 0.75;  // achieved/peak of large GEMMs
+    double gemmEfficiency = 0.75;  // achieved/peak of large GEMMs (the best shape of a sweep)
+    int sms = 0;                   // streaming multiprocessors (CUs): GEMM wave quantisation; 0 = not modelled
+    double hbmEfficiency = 0;      // achieved/datasheet HBM bandwidth of a streaming copy; 0 = not measured
+    // Flash-attention forward+backward throughput, causal, head dim 128, by sequence length (FLOP/s, causal
+    // FLOPs counted as half): {sequence, flops} sorted by sequence. Empty = not measured.
+    std::vector<std::pair<double, double>> attentionFlops;
     std::string defaultNode;       // node preset id
     bool operator==(const GpuSpec&) const = default;
 };
@@ -89,9 +96,15 @@ struct LinkSpec {
     double bandwidth = 0;          // bytes/s per GPU per direction
     double latency = 0;            // seconds per step (alpha)
     double efficiency = 1.0;       // achieved collective bus bandwidth / bandwidth (nccl-tests busBw)
+    double allReduceEfficiency = 0; // the all-reduce's own share where it differs (NVLink SHARP); 0 = efficiency
+    double halfBandwidthBytes = 0; // message size at which a collective reaches half its bus bandwidth; 0 = flat
     bool operator==(const LinkSpec&) const = default;
 
     double effectiveBandwidth() const { return bandwidth * efficiency; }
+    double effectiveBandwidth(bool allReduce) const
+    {
+        return bandwidth * (allReduce && allReduceEfficiency > 0 ? allReduceEfficiency : efficiency);
+    }
 };
 
 struct ClusterSpec {
@@ -135,6 +148,7 @@ struct TrainingSpec {
     ScheduleKind schedule = ScheduleKind::OneFOneB;
     bool flashAttention = false;   // flash attention keeps no s x s score matrices
     bool overlapGradReduce = true; // DP gradient reduction overlaps the last backward
+    bool tpCommOverlap = false;    // TP collectives overlapped with the GEMMs beside them (Transformer Engine)
     double tokens = 0;             // tokens to train on (for the training-time estimate)
     bool operator==(const TrainingSpec&) const = default;
 };

@@ -77,6 +77,8 @@ PresetCatalog PresetCatalog::fromJson(std::string_view models, std::string_view 
                     lr.number("bandwidth", link->bandwidth, 0);
                     lr.number("latency", link->latency, 0);
                     lr.number("efficiency", link->efficiency, 0);
+                    lr.number("allReduceEfficiency", link->allReduceEfficiency, 0);
+                    lr.number("halfBandwidthBytes", link->halfBandwidthBytes, 0);
                 }
             }
             n.sources = readSources(e);

@@ -290,7 +290,17 @@ private slots:
         QVERIFY(!tp->crossesNodes); // tp innermost: 4 consecutive ranks in a node of 8
 
         const double b = 1, s = 2048, h = 2048, m = 8, t = 4, d = 4, layersPerStage = 12;
-        const double tpBytes = 4 * layersPerStage * m * (b * s * h * 2) * 2 * (t - 1) / t;
+        // Per layer and microbatch (Shoeybi et al. 2019; Korthikanti et al. 2023, section 4.2.2): without SP two
+        // all-reduces of the b*s*h activation in forward and two in backward, 2(t-1)/t of it each on the wire; with SP
+        // an all-gather and a reduce-scatter in place of each forward all-reduce, and in backward the all-gathers of
+        // the row-parallel gradients, the column-parallel inputs gathered again and their gradients reduce-scattered:
+        // ten (t-1)/t volumes. The last stage (the slowest, which the group reports) adds the output layer: its
+        // input-gradient all-reduce (SP: the forward all-gather, the re-gather and the reduce-scatter) and the loss's
+        // three fp32 all-reduces of one value per token.
+        const double S = b * s * h * 2, ring = (t - 1) / t;
+        const double perLayer = sp ? 10 * ring * S : 4 * 2 * ring * S;
+        const double output = (sp ? 3 * ring * S : 2 * ring * S) + 3 * 2 * ring * 4 * b * s;
+        const double tpBytes = m * (layersPerStage * perLayer + output);
         QVERIFY2(near(tp->bytesPerStep, tpBytes, 1e-6), qPrintable(QStringLiteral("tp %1 expected %2 (ratio %3)").arg(tp->bytesPerStep).arg(tpBytes).arg(tp->bytesPerStep / tpBytes)));
 
         const double ppBytes = m * 2 * (b * s * h * 2) / (sp ? t : 1);

@@ -1,0 +1,465 @@
+// The operator list of a layer (docs/MODEL.md section 7.1). Shapes follow Megatron-Core's layers: column-parallel
+// QKV and fc1, row-parallel output projection and fc2 (Shoeybi et al. 2019, section 3); sequence parallelism turns
+// each all-reduce into an all-gather before the column-parallel GEMM and a reduce-scatter after the row-parallel
+// one, and the column-parallel backward gathers its input again for the weight gradient (Korthikanti et al. 2023,
+// section 4.2.2; megatron/core/tensor_parallel/layers.py, LinearWithGradAccumulationAndAsyncCommunication, which
+// also overlaps the input-gradient all-reduce or reduce-scatter with the weight-gradient GEMM).
+#include "Operators.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace planscope {
+
+std::string_view toString(KernelKind k)
+{
+    switch (k) {
+    case KernelKind::Gemm: return "gemm";
+    case KernelKind::Attention: return "attention";
+    case KernelKind::Memory: return "memory";
+    case KernelKind::Collective: return "collective";
+    }
+    return "?";
+}
+
+std::string_view toString(KernelPass p)
+{
+    switch (p) {
+    case KernelPass::Forward: return "forward";
+    case KernelPass::Recompute: return "recompute";
+    case KernelPass::BackwardInput: return "backward-input";
+    case KernelPass::BackwardWeight: return "backward-weight";
+    }
+    return "?";
+}
+
+double groupSeconds(Collective c, const GroupPlacement& g, double bytes, const ClusterSpec& cl)
+{
+    if (g.size <= 1 || bytes <= 0) return 0.0;
+    if (!g.crossesNodes) return ringSeconds(c, g.size, bytes, cl.intraNode);
+    return hierarchicalSeconds(c, g.size, g.perNode, bytes, cl.intraNode, cl.interNode);
+}
+
+double p2pSeconds(double bytes, bool crossesNodes, const ClusterSpec& cl)
+{
+    if (bytes <= 0) return 0.0;
+    // Not stretched by the link's halfBandwidthBytes: that size term describes ring collectives (docs/HARDWARE.md).
+    const LinkSpec& link = crossesNodes ? cl.interNode : cl.intraNode;
+    return link.latency + bytes / collectiveBandwidth(Collective::SendRecv, link);
+}
+
+namespace {
+
+struct Shape {
+    const Plan& plan;
+    const RankLayout& layout;
+    Precision prec;
+    double e;           // bytes of an activation element
+    double T;           // tokens of one microbatch on this GPU (b * s / cp)
+    double Tn;          // tokens in the norm/dropout region (T / t under sequence parallelism)
+    double h, a, kv, d, s, sl, b;
+    int t, cp, ep;
+    bool sp, flash, dropout, causal = true;
+};
+
+class Builder {
+public:
+    Builder(const Shape& sh, std::vector<KernelOp>& ops) : S(sh), ops(ops) { }
+
+    int gemm(const char* name, KernelPass pass, double m, double n, double k, double batch = 1)
+    {
+        KernelOp op = make(name, KernelKind::Gemm, pass, 2.0 * m * n * k * batch, 0.0);
+        op.m = std::llround(std::max(1.0, m));
+        op.n = std::llround(std::max(1.0, n));
+        op.k = std::llround(std::max(1.0, k));
+        op.batch = std::llround(std::max(1.0, batch));
+        return push(op);
+    }
+    int memory(const char* name, KernelPass pass, double bytes) { return push(make(name, KernelKind::Memory, pass, 0.0, bytes)); }
+    int attention(const char* name, KernelPass pass, double flops, double bytes)
+    {
+        return push(make(name, KernelKind::Attention, pass, flops, bytes));
+    }
+    int collective(const char* name, KernelPass pass, Collective c, GroupKind g, int size, double bytes, int hiddenBy = -1,
+        int repeat = 1)
+    {
+        if (size <= 1 || bytes <= 0) return -1;
+        KernelOp op = make(name, KernelKind::Collective, pass, 0.0, bytes);
+        op.collective = c;
+        op.group = g;
+        op.groupSize = size;
+        op.hiddenBy = hiddenBy;
+        op.repeat = repeat;
+        return push(op);
+    }
+    int size() const { return int(ops.size()); }
+
+    const Shape& S;
+    std::vector<KernelOp>& ops;
+
+private:
+    static KernelOp make(const char* name, KernelKind kind, KernelPass pass, double flops, double bytes)
+    {
+        KernelOp op;
+        op.name = name;
+        op.kind = kind;
+        op.pass = pass;
+        op.flops = flops;
+        op.bytes = bytes;
+        return op;
+    }
+    int push(const KernelOp& op)
+    {
+        ops.push_back(op);
+        return int(ops.size()) - 1;
+    }
+};
+
+// Names of a GEMM's three passes.
+struct GemmNames {
+    const char* fwd;
+    const char* dgrad;
+    const char* wgrad;
+};
+
+// The forward of one layer, appended with `pass` (Forward, or Recompute when re-run in backward).
+void layerForward(Builder& B, KernelPass pass)
+{
+    const Shape& S = B.S;
+    const ModelSpec& M = S.plan.model;
+    const bool tpOverlap = S.plan.training.tpCommOverlap;
+    const double t = S.t, T = S.T, Tn = S.Tn, h = S.h, e = S.e;
+    const double mask = S.dropout ? 1.0 : 0.0;
+    const double qkvWidth = (h + 2.0 * h * S.kv / S.a) / t;
+    B.memory("input_norm", pass, 2.0 * e * Tn * h);
+    int gather = -1;
+    if (S.sp) gather = B.collective("tp.allgather.qkv", pass, Collective::AllGather, GroupKind::TP, S.t, e * T * h);
+    const int qkv = B.gemm("qkv", pass, T, qkvWidth, h);
+    if (gather >= 0 && tpOverlap) B.ops[std::size_t(gather)].hiddenBy = qkv;
+    if (M.positionEmbedding == PositionEmbedding::Rope)
+        B.memory("rotary", pass, 2.0 * e * T * (h + h * S.kv / S.a) / t);
+    int core = -1;
+    if (S.flash) {
+        const double flops = 4.0 * S.b * S.sl * S.s * h / t;
+        const double bytes = e * T * (2.0 * h / t + 2.0 * h * S.kv / S.a / t);
+        core = B.attention("attention", pass, flops, bytes);
+    } else {
+        const double heads = S.b * S.a / t, scores = heads * S.sl * S.s;
+        core = B.gemm("attn.scores", pass, S.sl, S.s, S.d, heads);
+        B.memory("attn.softmax", pass, 2.0 * e * scores);
+        if (S.dropout) B.memory("attn.dropout", pass, (2.0 * e + 1.0) * scores);
+        B.gemm("attn.values", pass, S.sl, S.d, S.s, heads);
+    }
+    if (S.cp > 1) {
+        // Ring attention: cp-1 steps each passing this rank's K and V blocks, overlapped with the block in hand.
+        B.collective("cp.kv", pass, Collective::SendRecv, GroupKind::CP, S.cp, 2.0 * e * T * h * S.kv / S.a / t, core,
+            S.cp - 1);
+    }
+    const int proj = B.gemm("proj", pass, T, h, h / t);
+    B.collective(S.sp ? "tp.reducescatter.proj" : "tp.allreduce.proj", pass,
+        S.sp ? Collective::ReduceScatter : Collective::AllReduce, GroupKind::TP, S.t, e * T * h, tpOverlap ? proj : -1);
+    B.memory("bias_dropout_add", pass, (3.0 * e + mask) * Tn * h);
+    B.memory("post_attn_norm", pass, 2.0 * e * Tn * h);
+    const double up = M.gatedMlp ? 2.0 : 1.0;
+    const double actBytes = M.gatedMlp ? 3.0 : 2.0;
+    int last = -1;
+    if (M.isMoe()) {
+        const MoeSpec& moe = M.moe;
+        const double fe = double(moe.expertFfnHidden);
+        B.gemm("router", pass, Tn, moe.experts, h);
+        if (S.sp) gather = B.collective("tp.allgather.mlp", pass, Collective::AllGather, GroupKind::TP, S.t, e * T * h);
+        const int dispatchSize = S.ep;
+        B.collective("ep.dispatch", pass, Collective::AllToAll, GroupKind::EP, dispatchSize, e * T * moe.topK * h);
+        // Balanced routing: each EP rank receives T*topK tokens for its experts/ep experts.
+        const double local = std::max(1.0, double(moe.experts) / S.ep);
+        const double perExpert = T * moe.topK / local;
+        const int fc1 = B.gemm("experts.fc1", pass, perExpert, up * fe / t, h, local);
+        if (gather >= 0 && tpOverlap) B.ops[std::size_t(gather)].hiddenBy = fc1;
+        B.memory("experts.activation", pass, actBytes * e * T * moe.topK * fe / t);
+        last = B.gemm("experts.fc2", pass, perExpert, h, fe / t, local);
+        B.collective("ep.combine", pass, Collective::AllToAll, GroupKind::EP, dispatchSize, e * T * moe.topK * h);
+        if (moe.sharedExperts > 0) {
+            const double fs = fe * moe.sharedExperts;
+            B.gemm("shared.fc1", pass, T, up * fs / t, h);
+            B.memory("shared.activation", pass, actBytes * e * T * fs / t);
+            last = B.gemm("shared.fc2", pass, T, h, fs / t);
+        }
+    } else {
+        const double f = double(M.ffnHidden);
+        if (S.sp) gather = B.collective("tp.allgather.mlp", pass, Collective::AllGather, GroupKind::TP, S.t, e * T * h);
+        const int fc1 = B.gemm("fc1", pass, T, up * f / t, h);
+        if (gather >= 0 && tpOverlap) B.ops[std::size_t(gather)].hiddenBy = fc1;
+        B.memory("activation", pass, actBytes * e * T * f / t);
+        last = B.gemm("fc2", pass, T, h, f / t);
+    }
+    B.collective(S.sp ? "tp.reducescatter.mlp" : "tp.allreduce.mlp", pass,
+        S.sp ? Collective::ReduceScatter : Collective::AllReduce, GroupKind::TP, S.t, e * T * h, tpOverlap ? last : -1);
+    B.memory("bias_dropout_add", pass, (3.0 * e + mask) * Tn * h);
+    if (S.plan.training.precision == Precision::FP8) {
+        // Transformer Engine casts each GEMM input to fp8 (read 2 bytes, write 1): QKV, proj, fc1, fc2 inputs.
+        const double inner = M.isMoe() ? double(M.moe.expertFfnHidden) * M.moe.topK : double(M.ffnHidden);
+        B.memory("fp8_casts", pass, 3.0 * T * (h + h / t + h + inner / t));
+    }
+}
+
+// Backward of one GEMM of the forward: the input gradient dX = dY W^T (M x K from M x N times N x K) and the
+// weight gradient dW = X^T dY (K x N from K x M times M x N).
+struct LinearBwd {
+    int dgrad = -1, wgrad = -1;
+};
+LinearBwd linearBackward(Builder& B, const char* dgradName, const char* wgradName, double m, double n, double k,
+    double batch = 1)
+{
+    LinearBwd r;
+    r.dgrad = B.gemm(dgradName, KernelPass::BackwardInput, m, k, n, batch);
+    r.wgrad = B.gemm(wgradName, KernelPass::BackwardWeight, k, n, m, batch);
+    return r;
+}
+
+// Backward of a column-parallel linear's input side: with SP, the input gathered again (hidden by the input-
+// gradient GEMM) and the input gradient reduce-scattered (hidden by the weight-gradient GEMM); without SP the input
+// gradient all-reduced (hidden by the weight-gradient GEMM).
+void columnInputBackward(Builder& B, const LinearBwd& l, const char* regather, const char* reduce)
+{
+    const Shape& S = B.S;
+    const double bytes = S.e * S.T * S.h;
+    if (S.sp) {
+        B.collective(regather, KernelPass::BackwardInput, Collective::AllGather, GroupKind::TP, S.t, bytes, l.dgrad);
+        B.collective(reduce, KernelPass::BackwardInput, Collective::ReduceScatter, GroupKind::TP, S.t, bytes, l.wgrad);
+    } else {
+        B.collective(reduce, KernelPass::BackwardInput, Collective::AllReduce, GroupKind::TP, S.t, bytes, l.wgrad);
+    }
+}
+
+void layerBackward(Builder& B)
+{
+    const Shape& S = B.S;
+    const ModelSpec& M = S.plan.model;
+    const bool tpOverlap = S.plan.training.tpCommOverlap;
+    const KernelPass bi = KernelPass::BackwardInput;
+    const double t = S.t, T = S.T, Tn = S.Tn, h = S.h, e = S.e;
+    const double mask = S.dropout ? 1.0 : 0.0;
+    const double up = M.gatedMlp ? 2.0 : 1.0;
+    // Element-wise backward reads the saved input and the incoming gradient and writes the input gradient.
+    const double actBwd = M.gatedMlp ? 5.0 : 3.0;
+    if (S.plan.training.precision == Precision::FP8) {
+        const double inner = M.isMoe() ? double(M.moe.expertFfnHidden) * M.moe.topK : double(M.ffnHidden);
+        B.memory("fp8_casts.bwd", bi, 3.0 * T * (h + h / t + h + inner / t));
+    }
+    B.memory("bias_dropout_add.bwd", bi, (2.0 * e + mask) * Tn * h);
+    // The row-parallel output's reduce-scatter (SP) comes back as an all-gather of the gradient; an all-reduce's
+    // backward is the identity.
+    int back = -1;
+    if (S.sp) back = B.collective("tp.allgather.mlp.bwd", bi, Collective::AllGather, GroupKind::TP, S.t, e * T * h);
+    if (M.isMoe()) {
+        const MoeSpec& moe = M.moe;
+        const double fe = double(moe.expertFfnHidden);
+        const double local = std::max(1.0, double(moe.experts) / S.ep);
+        const double perExpert = T * moe.topK / local;
+        if (moe.sharedExperts > 0) {
+            const double fs = fe * moe.sharedExperts;
+            linearBackward(B, "shared.fc2.dgrad", "shared.fc2.wgrad", T, h, fs / t);
+            B.memory("shared.activation.bwd", bi, actBwd * e * T * fs / t);
+            linearBackward(B, "shared.fc1.dgrad", "shared.fc1.wgrad", T, up * fs / t, h);
+        }
+        B.collective("ep.combine.bwd", bi, Collective::AllToAll, GroupKind::EP, S.ep, e * T * moe.topK * h);
+        const LinearBwd fc2 = linearBackward(B, "experts.fc2.dgrad", "experts.fc2.wgrad", perExpert, h, fe / t, local);
+        if (back >= 0 && tpOverlap) B.ops[std::size_t(back)].hiddenBy = fc2.dgrad;
+        B.memory("experts.activation.bwd", bi, actBwd * e * T * moe.topK * fe / t);
+        const LinearBwd fc1 = linearBackward(B, "experts.fc1.dgrad", "experts.fc1.wgrad", perExpert, up * fe / t, h, local);
+        B.collective("ep.dispatch.bwd", bi, Collective::AllToAll, GroupKind::EP, S.ep, e * T * moe.topK * h);
+        columnInputBackward(B, fc1, "tp.allgather.mlp.input", S.sp ? "tp.reducescatter.mlp.dgrad" : "tp.allreduce.mlp.dgrad");
+        linearBackward(B, "router.dgrad", "router.wgrad", Tn, moe.experts, h);
+    } else {
+        const double f = double(M.ffnHidden);
+        const LinearBwd fc2 = linearBackward(B, "fc2.dgrad", "fc2.wgrad", T, h, f / t);
+        if (back >= 0 && tpOverlap) B.ops[std::size_t(back)].hiddenBy = fc2.dgrad;
+        B.memory("activation.bwd", bi, actBwd * e * T * f / t);
+        const LinearBwd fc1 = linearBackward(B, "fc1.dgrad", "fc1.wgrad", T, up * f / t, h);
+        columnInputBackward(B, fc1, "tp.allgather.mlp.input", S.sp ? "tp.reducescatter.mlp.dgrad" : "tp.allreduce.mlp.dgrad");
+    }
+    B.memory("post_attn_norm.bwd", bi, 3.0 * e * Tn * h);
+    B.memory("bias_dropout_add.bwd", bi, (2.0 * e + mask) * Tn * h);
+    back = -1;
+    if (S.sp) back = B.collective("tp.allgather.proj.bwd", bi, Collective::AllGather, GroupKind::TP, S.t, e * T * h);
+    const LinearBwd proj = linearBackward(B, "proj.dgrad", "proj.wgrad", T, h, h / t);
+    if (back >= 0 && tpOverlap) B.ops[std::size_t(back)].hiddenBy = proj.dgrad;
+    int core = -1;
+    if (S.flash) {
+        const double flops = 4.0 * S.b * S.sl * S.s * h / t;
+        // Reads Q, K, V, O, dO and the log-sum-exp; writes dQ, dK, dV.
+        const double bytes = e * T * (3.0 * h / t + 2.0 * h * S.kv / S.a / t) + e * T * (h / t + 2.0 * h * S.kv / S.a / t);
+        core = B.attention("attention.bwd", bi, flops, bytes);
+    } else {
+        const double heads = S.b * S.a / t, scores = heads * S.sl * S.s;
+        // O = P V: dP = dO V^T (sl x s, inner d), dV = P^T dO (s x d, inner sl).
+        core = B.gemm("attn.values.dgrad", bi, S.sl, S.s, S.d, heads);
+        B.gemm("attn.values.dvgrad", bi, S.s, S.d, S.sl, heads);
+        if (S.dropout) B.memory("attn.dropout.bwd", bi, (2.0 * e + 1.0) * scores);
+        B.memory("attn.softmax.bwd", bi, 3.0 * e * scores);
+        // S = Q K^T: dQ = dS K (sl x d, inner s), dK = dS^T Q (s x d, inner sl).
+        B.gemm("attn.scores.dqgrad", bi, S.sl, S.d, S.s, heads);
+        B.gemm("attn.scores.dkgrad", bi, S.s, S.d, S.sl, heads);
+    }
+    if (S.cp > 1)
+        B.collective("cp.kv.bwd", bi, Collective::SendRecv, GroupKind::CP, S.cp, 4.0 * e * T * h * S.kv / S.a / t, core,
+            S.cp - 1);
+    if (M.positionEmbedding == PositionEmbedding::Rope)
+        B.memory("rotary.bwd", bi, 2.0 * e * T * (h + h * S.kv / S.a) / t);
+    const double qkvWidth = (h + 2.0 * h * S.kv / S.a) / t;
+    const LinearBwd qkv = linearBackward(B, "qkv.dgrad", "qkv.wgrad", T, qkvWidth, h);
+    columnInputBackward(B, qkv, "tp.allgather.qkv.input", S.sp ? "tp.reducescatter.qkv.dgrad" : "tp.allreduce.qkv.dgrad");
+    B.memory("input_norm.bwd", bi, 3.0 * e * Tn * h);
+}
+
+// Selective recomputation (Korthikanti et al. 2023, section 5): the attention core's softmax, dropout and the two
+// batched GEMMs around them run again; flash attention recomputes inside its own backward instead.
+void selectiveRecompute(Builder& B)
+{
+    const Shape& S = B.S;
+    if (S.flash) return;
+    const double heads = S.b * S.a / S.t, scores = heads * S.sl * S.s;
+    B.gemm("attn.scores", KernelPass::Recompute, S.sl, S.s, S.d, heads);
+    B.memory("attn.softmax", KernelPass::Recompute, 2.0 * S.e * scores);
+    if (S.dropout) B.memory("attn.dropout", KernelPass::Recompute, (2.0 * S.e + 1.0) * scores);
+    B.gemm("attn.values", KernelPass::Recompute, S.sl, S.d, S.s, heads);
+}
+
+void outputLayer(Builder& B)
+{
+    const Shape& S = B.S;
+    const double t = S.t, T = S.T, Tn = S.Tn, h = S.h, e = S.e, V = double(S.plan.model.vocab);
+    const KernelPass f = KernelPass::Forward, bi = KernelPass::BackwardInput;
+    B.memory("final_norm", f, 2.0 * e * Tn * h);
+    if (S.sp) B.collective("tp.allgather.logits", f, Collective::AllGather, GroupKind::TP, S.t, e * T * h);
+    B.gemm("logits", f, T, V / t, h);
+    // Vocab-parallel cross entropy (megatron/core/tensor_parallel/cross_entropy.py): logits to fp32, max, exp and sum
+    // over the local vocabulary, three small all-reduces over TP (max, predicted logit, sum of exponentials).
+    B.memory("cross_entropy", f, e * T * V / t + 3.0 * 4.0 * T * V / t);
+    B.collective("tp.allreduce.loss", f, Collective::AllReduce, GroupKind::TP, S.t, 4.0 * T, -1, 3);
+    B.memory("cross_entropy.bwd", bi, (4.0 + e) * T * V / t);
+    const LinearBwd l = linearBackward(B, "logits.dgrad", "logits.wgrad", T, V / t, h);
+    columnInputBackward(B, l, "tp.allgather.logits.input", S.sp ? "tp.reducescatter.logits.dgrad" : "tp.allreduce.logits.dgrad");
+    B.memory("final_norm.bwd", bi, 3.0 * e * Tn * h);
+}
+
+void cost(std::vector<KernelOp>& ops, const Shape& S)
+{
+    const ClusterSpec& C = S.plan.cluster;
+    const Precision prec = S.prec;
+    for (KernelOp& op : ops) {
+        KernelTime k;
+        switch (op.kind) {
+        case KernelKind::Gemm:
+            k = kernels::gemm(C.gpu, prec, op.m, op.n, op.k, op.batch);
+            op.bytes = k.bytes;
+            break;
+        case KernelKind::Attention:
+            // op.flops holds the forward's count until costed; the backward does 2.5 times as much.
+            k = kernels::flashAttention(C.gpu, prec, op.flops, op.bytes, S.s, S.causal, op.pass == KernelPass::BackwardInput);
+            if (op.pass == KernelPass::BackwardInput) op.flops *= 2.5;
+            break;
+        case KernelKind::Memory: k = kernels::memoryOp(C.gpu, op.bytes); break;
+        case KernelKind::Collective: {
+            const GroupPlacement& g = S.layout.of(op.group);
+            const double one = op.collective == Collective::SendRecv ? p2pSeconds(op.bytes, g.crossesNodes, C)
+                                                                     : groupSeconds(op.collective, g, op.bytes, C);
+            k.seconds = op.repeat * one;
+            k.bound = OpBound::Communication;
+            break;
+        }
+        }
+        op.seconds = k.seconds;
+        op.computeSeconds = k.computeSeconds;
+        op.memorySeconds = k.memorySeconds;
+        op.efficiency = k.efficiency;
+        op.bound = k.bound;
+        op.exposedSeconds = op.seconds;
+    }
+    for (KernelOp& op : ops)
+        if (op.kind == KernelKind::Collective && op.hiddenBy >= 0)
+            op.exposedSeconds = std::max(0.0, op.seconds - ops[std::size_t(op.hiddenBy)].seconds);
+}
+
+} // namespace
+
+PassTotals sumPasses(const std::vector<KernelOp>& ops)
+{
+    PassTotals p;
+    for (const KernelOp& op : ops) {
+        const double x = op.exposedSeconds;
+        switch (op.pass) {
+        case KernelPass::Forward: p.forward += x; break;
+        case KernelPass::Recompute: p.recompute += x; break;
+        case KernelPass::BackwardInput: p.backwardInput += x; break;
+        case KernelPass::BackwardWeight: p.backwardWeight += x; break;
+        }
+        if (op.kind == KernelKind::Collective) (op.pass == KernelPass::Forward ? p.commForward : p.commBackward) += x;
+        else (op.pass == KernelPass::Forward ? p.flopsForward : p.flopsBackward) += op.flops;
+    }
+    return p;
+}
+
+std::string formatOperatorTable(const std::vector<KernelOp>& ops)
+{
+    auto fmt = [](const char* f, auto... v) {
+        char buf[256];
+        std::snprintf(buf, sizeof buf, f, v...);
+        return std::string(buf);
+    };
+    std::string out = fmt("%-15s %-34s %-24s %9s %9s %-13s %6s %9s %9s\n", "pass", "op (~ overlaps with)", "shape / collective",
+        "GFLOP", "MB", "bound", "eff", "ms", "exposed");
+    double total[4] = {}, exposed[4] = {};
+    for (const KernelOp& op : ops) {
+        std::string shape;
+        if (op.kind == KernelKind::Gemm)
+            shape = (op.batch > 1 ? std::to_string(op.batch) + "x " : std::string()) + std::to_string(op.m) + "x"
+                + std::to_string(op.n) + "x" + std::to_string(op.k);
+        else if (op.kind == KernelKind::Collective)
+            shape = std::string(toString(op.collective)) + " " + std::string(toString(op.group)) + std::to_string(op.groupSize)
+                + (op.repeat > 1 ? " x" + std::to_string(op.repeat) : "");
+        std::string name = op.name;
+        if (op.hiddenBy >= 0) name += " ~" + std::string(ops[std::size_t(op.hiddenBy)].name);
+        out += fmt("%-15s %-34s %-24s %9.1f %9.1f %-13s %5.1f%% %9.3f %9.3f\n", std::string(toString(op.pass)).c_str(),
+            name.c_str(), shape.c_str(), op.flops / 1e9, op.bytes / 1e6, std::string(toString(op.bound)).c_str(),
+            op.efficiency * 100, op.seconds * 1e3, op.exposedSeconds * 1e3);
+        total[int(op.pass)] += op.seconds;
+        exposed[int(op.pass)] += op.exposedSeconds;
+    }
+    for (KernelPass p : { KernelPass::Forward, KernelPass::Recompute, KernelPass::BackwardInput, KernelPass::BackwardWeight })
+        if (total[int(p)] > 0)
+            out += fmt("%-15s %-34s %-24s %9s %9s %-13s %6s %9.3f %9.3f\n", "total", std::string(toString(p)).c_str(), "", "",
+                "", "", "", total[int(p)] * 1e3, exposed[int(p)] * 1e3);
+    return out;
+}
+
+OperatorList operatorList(const Plan& plan, const RankLayout& layout)
+{
+    const ModelSpec& M = plan.model;
+    const ParallelSpec& P = plan.parallel;
+    const TrainingSpec& Tr = plan.training;
+    const double b = Tr.microBatch, s = double(M.seqLength), sl = s / std::max(1, P.cp);
+    const bool sp = P.sp && P.tp > 1;
+    const double e = Tr.precision == Precision::FP32 ? 4.0 : 2.0;
+    const double heads = double(M.heads), kv = double(M.kvHeads > 0 ? M.kvHeads : M.heads);
+    Shape S { plan, layout, Tr.precision, e, b * sl, sp ? b * sl / P.tp : b * sl, double(M.hidden), heads, kv,
+        double(M.hidden) / heads, s, sl, b, P.tp, P.cp, P.ep, sp, Tr.flashAttention, M.dropout };
+    OperatorList out;
+    out.flashAttention = S.flash;
+    out.layer.reserve(96);
+    Builder L(S, out.layer);
+    layerForward(L, KernelPass::Forward);
+    if (Tr.recompute == Recompute::Full) layerForward(L, KernelPass::Recompute);
+    else if (Tr.recompute == Recompute::Selective) selectiveRecompute(L);
+    layerBackward(L);
+    Builder O(S, out.output);
+    outputLayer(O);
+    cost(out.layer, S);
+    cost(out.output, S);
+    out.layerTotals = sumPasses(out.layer);
+    out.outputTotals = sumPasses(out.output);
+    return out;
+}
+
+} // namespace planscope

@@ -1,0 +1,79 @@
+// A transformer layer as the operators one GPU runs for one microbatch (docs/MODEL.md section 7.1): every GEMM
+// with its (M, N, K) after TP/SP/CP/EP sharding, attention as a flash-attention kernel or the unfused path, the
+// memory-bound element-wise ops with their bytes, and the collectives with their buffers and groups, for the
+// forward, the recomputed forward, the input-gradient and the weight-gradient passes. Each op is costed once
+// (Kernels.h, Collective.h) and carries what bounds it; the step-time model and the simulation sum these.
+#pragma once
+
+#include "Collective.h"
+#include "GroupKind.h"
+#include "Kernels.h"
+#include "RankLayout.h"
+#include "spec/Plan.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace planscope {
+
+enum class KernelKind { Gemm, Attention, Memory, Collective };
+// Recompute: a forward op run again during backward (full or selective recomputation).
+enum class KernelPass { Forward, Recompute, BackwardInput, BackwardWeight };
+
+std::string_view toString(KernelKind k);
+std::string_view toString(KernelPass p);
+
+struct KernelOp {
+    const char* name = "";          // stable id, e.g. "qkv", "qkv.dgrad", "tp.allgather"
+    KernelKind kind = KernelKind::Memory;
+    KernelPass pass = KernelPass::Forward;
+    std::int64_t m = 0, n = 0, k = 0, batch = 1; // GEMM shape (batch: independent products)
+    double flops = 0;               // on this GPU
+    double bytes = 0;               // HBM traffic (kernels) or the buffer S as nccl-tests counts it (collectives)
+    Collective collective = Collective::AllReduce;
+    GroupKind group = GroupKind::TP;
+    int groupSize = 1;
+    int repeat = 1;                 // collectives run this many times (ring-attention steps, loss all-reduces)
+    int hiddenBy = -1;              // index of the compute op a collective overlaps with, -1 = exposed
+    // Cost.
+    double seconds = 0;
+    double computeSeconds = 0;
+    double memorySeconds = 0;
+    double efficiency = 0;          // achieved FLOP/s over the dense peak
+    double exposedSeconds = 0;      // on the critical path: seconds, or what the overlapping op does not hide
+    OpBound bound = OpBound::Compute;
+    bool operator==(const KernelOp&) const = default;
+};
+
+struct PassTotals {
+    double forward = 0, recompute = 0, backwardInput = 0, backwardWeight = 0; // exposed seconds
+    double commForward = 0, commBackward = 0;  // exposed collective seconds (backward includes recompute)
+    double flopsForward = 0, flopsBackward = 0;
+    double backward() const { return recompute + backwardInput + backwardWeight; }
+};
+
+struct OperatorList {
+    std::vector<KernelOp> layer;  // one transformer layer
+    std::vector<KernelOp> output; // the final norm, output projection and loss (last stage)
+    PassTotals layerTotals;
+    PassTotals outputTotals;
+    bool flashAttention = false;
+};
+
+// Ops of one layer and of the output layer, costed on the plan's GPU and links. The plan must be valid.
+OperatorList operatorList(const Plan& plan, const RankLayout& layout);
+
+PassTotals sumPasses(const std::vector<KernelOp>& ops);
+
+// A fixed-width text table of ops (planscope-cli explain --ops): pass, name, shape or buffer, FLOPs, bytes, what
+// bounds it, efficiency, seconds and exposed seconds, with a total per pass.
+std::string formatOperatorTable(const std::vector<KernelOp>& ops);
+
+// One collective on a group, ring inside a node or hierarchical across nodes (docs/MODEL.md section 6).
+double groupSeconds(Collective c, const GroupPlacement& g, double bytes, const ClusterSpec& cl);
+// One point-to-point send of `bytes` over the intra- or inter-node link: alpha + bytes/(bandwidth*efficiency).
+double p2pSeconds(double bytes, bool crossesNodes, const ClusterSpec& cl);
+
+} // namespace planscope
