@@ -160,7 +160,7 @@ int cmdExplain(const Args& a, std::ostream& out, std::ostream& err)
     if (a.has("--ops")) {
         // One layer's operators (and the output layer's), as the Metrics page lists them.
         const Prediction& pr = analysis->prediction;
-        out << "One transformer layer, one microbatch, one GPU (~op: overlapped with op):\n"
+        out << "One transformer layer, one microbatch, one GPU (~op: overlapped with op; *: timed by the calibration):\n"
             << formatOperatorTable(pr.layerOps) << "\nOutput layer (last stage):\n" << formatOperatorTable(pr.outputOps);
         return 0;
     }

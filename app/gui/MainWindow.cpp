@@ -5,6 +5,7 @@
 #include "LanguageManager.h"
 #include "document/ViewState.h"
 #include "pages/TimelinePage.h"
+#include "pages/AnatomyPage.h"
 #include "pages/CommView.h"
 #include "pages/GpuGridView.h"
 #include "pages/MemoryPage.h"
@@ -66,6 +67,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
     auto* memory = new MemoryPage(m_tabs);
     auto* comm = new CommView(m_tabs);
     auto* metrics = new SummaryPage(m_tabs);
+    auto* anatomy = new AnatomyPage(m_tabs);
     m_profile = new ProfilePage(m_tabs);
     auto* trace = new TracePage(m_tabs);
     // Every page through the one interface: the document, the shared view state, a tab.
@@ -74,6 +76,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
     addPage(memory);
     addPage(comm);
     addPage(metrics);
+    addPage(anatomy);
     addPage(m_profile);
     addPage(trace);
     m_editor->setDocument(m_document);
@@ -118,8 +121,8 @@ void MainWindow::addPage(P* page)
 QStringList MainWindow::viewNames()
 {
     return { QStringLiteral("timeline"), QStringLiteral("grid"), QStringLiteral("memory"), QStringLiteral("comm"),
-        QStringLiteral("metrics"), QStringLiteral("profile"), QStringLiteral("trace"), QStringLiteral("summary"),
-        QStringLiteral("editor") };
+        QStringLiteral("metrics"), QStringLiteral("anatomy"), QStringLiteral("profile"), QStringLiteral("trace"),
+        QStringLiteral("summary"), QStringLiteral("editor") };
 }
 
 bool MainWindow::setCurrentView(const QString& requested)
@@ -227,7 +230,7 @@ void MainWindow::createMenus()
 void MainWindow::retranslateUi()
 {
     const QString menuTitles[] = { tr("&Timeline"), tr("&GPU Grid"), tr("&Memory"), tr("&Communication"), tr("M&etrics"),
-        tr("&Profile This Machine…"), tr("Measured &Run") };
+        tr("Layer &Anatomy"), tr("&Profile This Machine…"), tr("Measured &Run") };
     for (std::size_t i = 0; i < m_pages.size(); ++i) {
         m_tabs->setTabText(int(i), m_pages[i].page->pageTitle());
         m_pages[i].action->setText(i < std::size(menuTitles) ? menuTitles[i] : m_pages[i].page->pageTitle());

@@ -61,7 +61,7 @@ LinkSpec flatLink(const LinkSpec& plan, const LinkFit& f)
 {
     LinkSpec l = plan;
     // The fit is a flat alpha-beta model of the measured sizes: it replaces the preset's size curve and NVLS share.
-    l.halfBandwidthBytes = 0;
+    l.busBandwidthCurve.clear();
     l.allReduceEfficiency = 0;
     l.latency = f.alpha;
     if (l.bandwidth > 0) {
@@ -101,7 +101,7 @@ Calibration calibrationFromProfile(const Profile& profile, const Plan& plan)
         // NIC), so its bus bandwidth is perNode x one NIC's; inter-node efficiency is the share of that.
         const int perNode = std::max(1, f->ranks / std::max(1, f->nodes));
         LinkSpec l = plan.cluster.interNode;
-        l.halfBandwidthBytes = 0;
+        l.busBandwidthCurve.clear();
         l.allReduceEfficiency = 0;
         l.latency = f->alpha;
         if (l.bandwidth > 0) {
@@ -121,17 +121,20 @@ Calibration calibrationFromProfile(const Profile& profile, const Plan& plan)
     std::vector<double> tflops;
     const std::string dtype(toString(prec));
     for (const GemmSample& g : profile.gemm) {
-        if (g.m < 1024 || g.n < 1024 || g.k < 1024 || lower(g.dtype) != lower(dtype)) continue;
+        if (lower(g.dtype) != lower(dtype)) continue;
         double tf = g.tflops;
         if (!(tf > 0) && g.seconds > 0) tf = 2.0 * double(g.m) * double(g.n) * double(g.k) / g.seconds / 1e12;
-        if (tf > 0 && std::isfinite(tf)) tflops.push_back(tf);
+        if (!(tf > 0) || !std::isfinite(tf)) continue;
+        const double seconds = g.seconds > 0 ? g.seconds : 2.0 * double(g.m) * double(g.n) * double(g.k) / (tf * 1e12);
+        if (peak <= 0 || tf * 1e12 <= peak) cal.gemms.push_back({ g.m, g.n, g.k, prec, seconds });
+        if (g.m >= 1024 && g.n >= 1024 && g.k >= 1024) tflops.push_back(tf);
     }
     if (!tflops.empty() && peak > 0) {
-        std::sort(tflops.begin(), tflops.end());
-        const std::size_t n = tflops.size();
-        const double med = n % 2 ? tflops[n / 2] : (tflops[n / 2 - 1] + tflops[n / 2]) / 2;
-        const double eff = med * 1e12 / peak;
-        const std::string what = "median " + fmt("%.1f", med) + " TFLOP/s over " + std::to_string(n) + " " + dtype
+        // The best large shape: the same quantity as the presets' maximum achievable matmul, which the op model
+        // scales down by tile waves and operand traffic (docs/MODEL.md section 7.2).
+        const double best = *std::max_element(tflops.begin(), tflops.end());
+        const double eff = best * 1e12 / peak;
+        const std::string what = "best " + fmt("%.1f", best) + " TFLOP/s over " + std::to_string(tflops.size()) + " " + dtype
             + " GEMMs with m, n, k >= 1024, of the dense peak " + fmt("%.1f", peak / 1e12) + " TFLOP/s";
         if (eff <= 1.0) {
             cal.gemmEfficiency = eff;
@@ -141,6 +144,9 @@ Calibration calibrationFromProfile(const Profile& profile, const Plan& plan)
                 + "in the plan, or a sparse peak?)");
         }
     }
+    if (!cal.gemms.empty())
+        cal.terms.push_back("cluster.gpu.measuredGemms: " + std::to_string(cal.gemms.size()) + " " + dtype
+            + " GEMM shapes timed; operators of exactly these shapes take the measured time");
     if (profile.hbmBandwidth > 0) {
         cal.hbmBandwidth = profile.hbmBandwidth;
         cal.terms.push_back("cluster.gpu.hbmBandwidth: " + gbps(profile.hbmBandwidth) + " measured by a device copy");
@@ -153,8 +159,18 @@ Plan applyCalibration(const Plan& plan, const Calibration& calibration)
     Plan p = plan;
     if (calibration.intraNode) p.cluster.intraNode = *calibration.intraNode;
     if (calibration.interNode) p.cluster.interNode = *calibration.interNode;
-    if (calibration.gemmEfficiency) p.cluster.gpu.gemmEfficiency = *calibration.gemmEfficiency;
-    if (calibration.hbmBandwidth) p.cluster.gpu.hbmBandwidth = *calibration.hbmBandwidth;
+    if (calibration.gemmEfficiency) {
+        // Measured in the plan's dtype: for an fp8 plan that is the fp8 maximum.
+        if (p.training.precision == Precision::FP8)
+            p.cluster.gpu.gemmEfficiencyFp8 = *calibration.gemmEfficiency;
+        else
+            p.cluster.gpu.gemmEfficiency = *calibration.gemmEfficiency;
+    }
+    if (calibration.hbmBandwidth) {
+        p.cluster.gpu.hbmBandwidth = *calibration.hbmBandwidth;
+        p.cluster.gpu.hbmEfficiency = 1.0; // a measured copy bandwidth is what streaming ops reach
+    }
+    if (!calibration.gemms.empty()) p.cluster.gpu.measuredGemms = calibration.gemms;
     return p;
 }
 

@@ -99,13 +99,15 @@ Result<Profile> importNcclTests(std::string_view text, std::string_view opHint =
 std::vector<LinkFit> fitCollectives(const std::vector<CollectiveSample>& samples);
 
 // What a profile changes in a plan: link latency and efficiency per link class (from the AllReduce fit of
-// the largest group), the GEMM efficiency (median achieved/peak over the large shapes in the plan's dtype),
-// the HBM bandwidth. `terms` names what was measured, for the prediction's provenance.
+// the largest group), the GEMM efficiency (the best achieved/peak over the large shapes in the plan's dtype, as the
+// presets' maximum-achievable figure), the timed GEMMs themselves (each op of that exact shape takes its measured
+// time), the HBM bandwidth (as measured: its efficiency becomes 1). `terms` names what was measured, for the prediction's provenance.
 struct Calibration {
     std::optional<LinkSpec> intraNode;
     std::optional<LinkSpec> interNode;
     std::optional<double> gemmEfficiency;
     std::optional<double> hbmBandwidth;
+    std::vector<MeasuredGemm> gemms;  // every GEMM timed in the plan's dtype: used for exactly those shapes
     std::vector<std::string> terms; // e.g. "cluster.intraNode: AllReduce on 8 GPUs, busBw 231 GB/s"
     std::vector<std::string> warnings; // what reading the profile met ("path: message"), carried to the prediction
     std::string source;

@@ -1,5 +1,6 @@
 #include "Collective.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <utility>
@@ -78,23 +79,43 @@ double collectiveBandwidth(Collective c, const LinkSpec& link)
     return bw > 0 ? bw : 1.0;
 }
 
-double sizeFactor(double bytes, const LinkSpec& link)
+double sizeShare(double bytes, const LinkSpec& link)
 {
-    return bytes > 0 && link.halfBandwidthBytes > 0 ? 1.0 + link.halfBandwidthBytes / bytes : 1.0;
+    const auto& c = link.busBandwidthCurve;
+    if (c.empty() || bytes <= 0) return 1.0;
+    if (bytes <= c.front().first) return c.front().second;
+    if (bytes >= c.back().first) return c.back().second;
+    for (std::size_t i = 1; i < c.size(); ++i) {
+        if (bytes > c[i].first) continue;
+        const double x0 = std::log2(c[i - 1].first), x1 = std::log2(c[i].first);
+        const double f = x1 > x0 ? (std::log2(bytes) - x0) / (x1 - x0) : 0.0;
+        return c[i - 1].second + f * (c[i].second - c[i - 1].second);
+    }
+    return c.back().second;
 }
 
-double ringSeconds(Collective c, int n, double bytes, const LinkSpec& link)
+namespace {
+// One ring phase moving `bytes` on `link`, its bandwidth share looked up at the collective's whole buffer `whole`
+// (the size nccl-tests measured the curve by).
+double ringPhase(Collective c, int n, double bytes, const LinkSpec& link, double whole)
 {
     if (n <= 1 && c != Collective::SendRecv) return 0.0;
     if (bytes <= 0) return 0.0;
-    return ringSteps(c, n) * link.latency + ringBytesPerRank(c, n, bytes) * sizeFactor(bytes, link) / collectiveBandwidth(c, link);
+    const double wire = ringBytesPerRank(c, n, bytes) / collectiveBandwidth(c, link);
+    return std::max(ringSteps(c, n) * link.latency + wire, wire / sizeShare(whole, link));
+}
+} // namespace
+
+double ringSeconds(Collective c, int n, double bytes, const LinkSpec& link)
+{
+    return ringPhase(c, n, bytes, link, bytes);
 }
 
 double treeAllReduceSeconds(int n, double bytes, const LinkSpec& link)
 {
     if (n <= 1 || bytes <= 0) return 0.0;
-    return 2.0 * std::log2(double(n)) * link.latency
-        + 2.0 * (n - 1) / n * bytes * sizeFactor(bytes, link) / collectiveBandwidth(Collective::AllReduce, link);
+    const double wire = 2.0 * (n - 1) / n * bytes / collectiveBandwidth(Collective::AllReduce, link);
+    return std::max(2.0 * std::log2(double(n)) * link.latency + wire, wire / sizeShare(bytes, link));
 }
 
 double hierarchicalSeconds(Collective c, int n, int perNode, double bytes, const LinkSpec& intra,
@@ -107,21 +128,21 @@ double hierarchicalSeconds(Collective c, int n, int perNode, double bytes, const
     const double shard = bytes / perNode;
     switch (c) {
     case Collective::AllReduce:
-        return ringSeconds(Collective::ReduceScatter, perNode, bytes, intra)
-            + ringSeconds(Collective::AllReduce, nodes, shard, inter)
-            + ringSeconds(Collective::AllGather, perNode, bytes, intra);
+        return ringPhase(Collective::ReduceScatter, perNode, bytes, intra, bytes)
+            + ringPhase(Collective::AllReduce, nodes, shard, inter, bytes)
+            + ringPhase(Collective::AllGather, perNode, bytes, intra, bytes);
     case Collective::ReduceScatter:
-        return ringSeconds(Collective::ReduceScatter, perNode, bytes, intra)
-            + ringSeconds(Collective::ReduceScatter, nodes, shard, inter);
+        return ringPhase(Collective::ReduceScatter, perNode, bytes, intra, bytes)
+            + ringPhase(Collective::ReduceScatter, nodes, shard, inter, bytes);
     case Collective::AllGather:
-        return ringSeconds(Collective::AllGather, nodes, shard, inter)
-            + ringSeconds(Collective::AllGather, perNode, bytes, intra);
+        return ringPhase(Collective::AllGather, nodes, shard, inter, bytes)
+            + ringPhase(Collective::AllGather, perNode, bytes, intra, bytes);
     case Collective::AllToAll: {
         // The share addressed to other nodes crosses the NICs; the rest stays on NVLink.
-        const double remote = bytes * double(n - perNode) / n;
-        const double local = bytes * double(perNode - 1) / n;
-        return (n - 1) * inter.latency + remote * sizeFactor(bytes, inter) / collectiveBandwidth(c, inter)
-            + local * sizeFactor(bytes, intra) / collectiveBandwidth(c, intra);
+        const double remote = bytes * double(n - perNode) / n / collectiveBandwidth(c, inter);
+        const double local = bytes * double(perNode - 1) / n / collectiveBandwidth(c, intra);
+        return std::max((n - 1) * inter.latency + remote, remote / sizeShare(bytes, inter))
+            + local / sizeShare(bytes, intra);
     }
     default: return ringSeconds(c, n, bytes, inter);
     }
@@ -130,7 +151,7 @@ double hierarchicalSeconds(Collective c, int n, int perNode, double bytes, const
 double parameterServerSeconds(int workers, int servers, double bytes, const LinkSpec& link)
 {
     if (workers <= 0 || servers <= 0 || bytes <= 0) return 0.0;
-    const double bw = collectiveBandwidth(Collective::SendRecv, link) / sizeFactor(bytes, link);
+    const double bw = collectiveBandwidth(Collective::SendRecv, link);
     // Push gradients then pull parameters; the servers' links carry workers*S/servers each way.
     return 2.0 * link.latency + double(workers) * bytes / servers / bw;
 }

@@ -25,9 +25,11 @@ double ringBytesPerRank(Collective c, int n, double bytes);
 // The bus bandwidth a collective reaches on a link for large messages: bandwidth * efficiency, or the all-reduce's
 // own share where the link has one (NVLink SHARP reduces in the switch).
 double collectiveBandwidth(Collective c, const LinkSpec& link);
-// How much longer than at full bus bandwidth a buffer of `bytes` takes: busBw(S) = busBw*S/(S + S0), S0 the
-// link's halfBandwidthBytes (docs/HARDWARE.md), so the wire time is multiplied by 1 + S0/S.
-double sizeFactor(double bytes, const LinkSpec& link);
+// The share of its large-message bus bandwidth a collective of `bytes` (the whole buffer, as nccl-tests sizes it)
+// reaches on the link: the link's published curve (docs/HARDWARE.md) interpolated in log2 of the size, clamped at
+// its ends; 1 without a curve. A collective takes max(alpha-beta time, wire time / share): the measured curve where
+// it is slower, the latency terms for messages below its first point.
+double sizeShare(double bytes, const LinkSpec& link);
 
 // Flat ring over one link class: latency steps * alpha + bytes on the wire / bandwidth.
 double ringSeconds(Collective c, int n, double bytes, const LinkSpec& link);

@@ -40,30 +40,43 @@ struct Term {
     FormulaInputs inputs;
 };
 
-// One flat ring (ringSeconds in Collective.cpp): latency steps * alpha + bytes on the wire / bandwidth, the wire
-// time stretched by (1 + S0/S) for a link whose bus bandwidth grows with the message size; over names n (ranks),
-// S (bytes), alpha, bw and s0 (empty: no size term).
+// One flat ring (ringSeconds in Collective.cpp): latency steps * alpha + bytes on the wire / bandwidth, or the wire
+// time over the link's measured bandwidth share q at this size where that is slower; over names n (ranks), S (bytes),
+// alpha, bw and q (empty: no size curve).
 std::string ringFormula(Collective c, const std::string& n, const std::string& S, const std::string& alpha,
-    const std::string& bw, const std::string& s0 = "")
+    const std::string& bw, const std::string& q = "")
 {
-    const std::string size = s0.empty() ? "" : "*(1 + " + s0 + "/(" + S + "))";
+    std::string steps, wire;
     switch (c) {
-    case Collective::AllReduce: return "2*(" + n + "-1)*" + alpha + " + 2*(" + n + "-1)/" + n + "*" + S + size + "/" + bw;
-    case Collective::SendRecv: return alpha + " + " + S + size + "/" + bw;
+    case Collective::AllReduce:
+        steps = "2*(" + n + "-1)*" + alpha;
+        wire = "2*(" + n + "-1)/" + n + "*" + S + "/" + bw;
+        break;
+    case Collective::SendRecv:
+        steps = alpha;
+        wire = S + "/" + bw;
+        break;
     case Collective::Broadcast:
-    case Collective::Reduce: return "(" + n + "-1)*" + alpha + " + " + S + size + "/" + bw;
+    case Collective::Reduce:
+        steps = "(" + n + "-1)*" + alpha;
+        wire = S + "/" + bw;
+        break;
     case Collective::AllGather:
     case Collective::ReduceScatter:
-    case Collective::AllToAll: break;
+    case Collective::AllToAll:
+        steps = "(" + n + "-1)*" + alpha;
+        wire = "(" + n + "-1)/" + n + "*" + S + "/" + bw;
+        break;
     }
-    return "(" + n + "-1)*" + alpha + " + (" + n + "-1)/" + n + "*" + S + size + "/" + bw;
+    if (q.empty()) return steps + " + " + wire;
+    return "max(" + steps + " + " + wire + ", " + wire + "/" + q + ")";
 }
 
-// The size-term name of a link and its input, or nothing where the link is flat.
-std::string sizeName(const LinkSpec& link, const std::string& name, FormulaInputs& in)
+// The size-share name of a link for a buffer of `bytes` and its input, or nothing where the link is flat.
+std::string shareName(const LinkSpec& link, double bytes, const std::string& name, FormulaInputs& in)
 {
-    if (link.halfBandwidthBytes <= 0) return "";
-    in.emplace_back(name, link.halfBandwidthBytes);
+    if (link.busBandwidthCurve.empty()) return "";
+    in.emplace_back(name, sizeShare(bytes, link));
     return name;
 }
 
@@ -78,8 +91,8 @@ Term collectiveTerm(Collective c, const GroupPlacement& g, double bytes, const C
         const LinkSpec& link = g.crossesNodes && g.perNode <= 1 ? cl.interNode : cl.intraNode;
         const std::string a = "alpha" + tag, bw = "bw" + tag;
         FormulaInputs in { { n, double(g.size) }, { S, bytes }, { a, link.latency }, { bw, collectiveBandwidth(c, link) } };
-        const std::string s0 = sizeName(link, "S0" + tag, in);
-        return { ringFormula(c, n, S, a, bw, s0), in };
+        const std::string q = shareName(link, bytes, "q" + tag, in);
+        return { ringFormula(c, n, S, a, bw, q), in };
     }
     const std::string gp = "g" + tag, k = "k" + tag, aI = "alphaIntra" + tag, bI = "bwIntra" + tag,
                       aX = "alphaInter" + tag, bX = "bwInter" + tag;
@@ -88,7 +101,8 @@ Term collectiveTerm(Collective c, const GroupPlacement& g, double bytes, const C
     FormulaInputs in { { n, double(g.size) }, { gp, double(g.perNode) }, { k, double(nodes) }, { S, bytes },
         { aI, cl.intraNode.latency }, { bI, collectiveBandwidth(intraOp, cl.intraNode) }, { aX, cl.interNode.latency },
         { bX, collectiveBandwidth(c, cl.interNode) } };
-    const std::string sI = sizeName(cl.intraNode, "S0Intra" + tag, in), sX = sizeName(cl.interNode, "S0Inter" + tag, in);
+    const std::string sI = shareName(cl.intraNode, bytes, "qIntra" + tag, in),
+                      sX = shareName(cl.interNode, bytes, "qInter" + tag, in);
     const std::string shard = S + "/" + gp;
     switch (c) {
     case Collective::AllReduce:
@@ -101,10 +115,11 @@ Term collectiveTerm(Collective c, const GroupPlacement& g, double bytes, const C
     case Collective::AllGather:
         return { ringFormula(c, k, shard, aX, bX, sX) + " + " + ringFormula(c, gp, S, aI, bI, sI), in };
     case Collective::AllToAll: {
-        const std::string fx = sX.empty() ? "" : "*(1 + " + sX + "/" + S + ")";
-        const std::string fi = sI.empty() ? "" : "*(1 + " + sI + "/" + S + ")";
-        return { "(" + n + "-1)*" + aX + " + " + S + "*(" + n + "-" + gp + ")/" + n + fx + "/" + bX + " + " + S + "*(" + gp
-                + "-1)/" + n + fi + "/" + bI,
+        const std::string remote = S + "*(" + n + "-" + gp + ")/" + n + "/" + bX;
+        const std::string local = S + "*(" + gp + "-1)/" + n + "/" + bI;
+        const std::string remoteTerm = "(" + n + "-1)*" + aX + " + " + remote;
+        return { (sX.empty() ? remoteTerm : "max(" + remoteTerm + ", " + remote + "/" + sX + ")") + " + " + local
+                + (sI.empty() ? "" : "/" + sI),
             in };
     }
     default: return { ringFormula(c, n, S, aX, bX, sX), in };
@@ -125,7 +140,7 @@ std::string linkNote(const GroupPlacement& g)
 {
     return std::string(algorithmName(g)) + (g.crossesNodes ? ", the group crosses nodes" : ", inside one node")
         + ". alpha: seconds per step; bw: bytes/s per GPU per direction times the link's efficiency (the all-reduce's own "
-          "where the link has one); S0: the message size at which the link reaches half its bus bandwidth; "
+          "where the link has one); q: the share of that bus bandwidth the link's published curve gives a buffer of S bytes; "
           "hierarchical: g GPUs of the group per node, k = ceil(n/g) nodes.";
 }
 

@@ -24,7 +24,8 @@ namespace {
 
 double gemmRate(const GpuSpec& gpu, Precision precision)
 {
-    const double eff = gpu.gemmEfficiency > 0 ? gpu.gemmEfficiency : 0.75;
+    double eff = gpu.gemmEfficiency > 0 ? gpu.gemmEfficiency : 0.75;
+    if (precision == Precision::FP8 && gpu.gemmEfficiencyFp8 > 0) eff = gpu.gemmEfficiencyFp8;
     return gpu.peakFlops.forPrecision(precision) * eff;
 }
 
@@ -92,6 +93,16 @@ KernelTime gemm(const GpuSpec& gpu, Precision precision, std::int64_t m, std::in
     const double bytes = B * (e * (M * K + K * N) + out * M * N);
     KernelTime t = finish(compute, bytes / achievableHbm(gpu), flops, peak);
     t.bytes = bytes;
+    if (batch <= 1)
+        for (const MeasuredGemm& g : gpu.measuredGemms)
+            if (g.m == m && g.n == n && g.k == k && g.precision == precision && g.seconds > 0) {
+                t.seconds = g.seconds;
+                t.computeSeconds = g.seconds;
+                t.efficiency = peak > 0 ? flops / (g.seconds * peak) : 0.0;
+                t.bound = OpBound::Compute;
+                t.measured = true;
+                break;
+            }
     return t;
 }
 

@@ -18,6 +18,7 @@ struct KernelTime {
     double memorySeconds = 0;  // bytes at the achievable HBM bandwidth
     double efficiency = 0;     // achieved FLOP/s over the dense peak (0 for memory-bound ops without FLOPs)
     double bytes = 0;          // HBM traffic counted (GEMM operands and result)
+    bool measured = false;     // the time is a calibration profile's measurement of this exact shape
     OpBound bound = OpBound::Compute;
 };
 
@@ -45,7 +46,7 @@ double gemmOperandBytes(Precision p);
 // C[m x n] = A[m x k] B[k x n], `batch` independent products (batched GEMM). The best of the usual CUTLASS/cuBLAS
 // tile shapes: waves = ceil(tiles/SMs), each wave 2*tm*tn*(k + kTileFillK) FLOPs per SM at peak*gemmEfficiency/SMs
 // (NVIDIA, Matrix Multiplication Background User's Guide, DU-09799-001, sections 2.3, 3.1, 3.2). Without an SM
-// count, flops/(peak*gemmEfficiency).
+// count, flops/(peak*gemmEfficiency). A shape the GPU's measuredGemms hold (batch 1, same dtype) takes its measured time.
 KernelTime gemm(const GpuSpec& gpu, Precision precision, std::int64_t m, std::int64_t n, std::int64_t k,
     std::int64_t batch = 1);
 

@@ -44,12 +44,14 @@ double groupSeconds(Collective c, const GroupPlacement& g, double bytes, const C
 double p2pSeconds(double bytes, bool crossesNodes, const ClusterSpec& cl)
 {
     if (bytes <= 0) return 0.0;
-    // Not stretched by the link's halfBandwidthBytes: that size term describes ring collectives (docs/HARDWARE.md).
+    // Not slowed by the link's bus-bandwidth curve: that curve measures collectives (docs/HARDWARE.md).
     const LinkSpec& link = crossesNodes ? cl.interNode : cl.intraNode;
     return link.latency + bytes / collectiveBandwidth(Collective::SendRecv, link);
 }
 
 namespace {
+
+constexpr double kLatencyBoundBytes = 1 << 20;
 
 struct Shape {
     const Plan& plan;
@@ -217,19 +219,24 @@ LinearBwd linearBackward(Builder& B, const char* dgradName, const char* wgradNam
     return r;
 }
 
-// Backward of a column-parallel linear's input side: with SP, the input gathered again (hidden by the input-
-// gradient GEMM) and the input gradient reduce-scattered (hidden by the weight-gradient GEMM); without SP the input
-// gradient all-reduced (hidden by the weight-gradient GEMM).
-void columnInputBackward(Builder& B, const LinearBwd& l, const char* regather, const char* reduce)
+// Backward of a column-parallel linear, in the order Megatron-Core issues it: with SP, the input gathered again
+// (hidden by the input-gradient GEMM), the input gradient, its reduce-scatter (hidden by the weight-gradient GEMM),
+// the weight gradient; without SP the input gradient's all-reduce behind the weight gradient.
+LinearBwd columnBackward(Builder& B, const char* dgradName, const char* wgradName, const char* regather, const char* reduce,
+    double m, double n, double k, double batch = 1)
 {
     const Shape& S = B.S;
     const double bytes = S.e * S.T * S.h;
-    if (S.sp) {
-        B.collective(regather, KernelPass::BackwardInput, Collective::AllGather, GroupKind::TP, S.t, bytes, l.dgrad);
-        B.collective(reduce, KernelPass::BackwardInput, Collective::ReduceScatter, GroupKind::TP, S.t, bytes, l.wgrad);
-    } else {
-        B.collective(reduce, KernelPass::BackwardInput, Collective::AllReduce, GroupKind::TP, S.t, bytes, l.wgrad);
-    }
+    const int gather = S.sp ? B.collective(regather, KernelPass::BackwardInput, Collective::AllGather, GroupKind::TP, S.t, bytes)
+                            : -1;
+    LinearBwd r;
+    r.dgrad = B.gemm(dgradName, KernelPass::BackwardInput, m, k, n, batch);
+    if (gather >= 0) B.ops[std::size_t(gather)].hiddenBy = r.dgrad;
+    const int red = B.collective(reduce, KernelPass::BackwardInput, S.sp ? Collective::ReduceScatter : Collective::AllReduce,
+        GroupKind::TP, S.t, bytes);
+    r.wgrad = B.gemm(wgradName, KernelPass::BackwardWeight, k, n, m, batch);
+    if (red >= 0) B.ops[std::size_t(red)].hiddenBy = r.wgrad;
+    return r;
 }
 
 void layerBackward(Builder& B)
@@ -267,17 +274,17 @@ void layerBackward(Builder& B)
         const LinearBwd fc2 = linearBackward(B, "experts.fc2.dgrad", "experts.fc2.wgrad", perExpert, h, fe / t, local);
         if (back >= 0 && tpOverlap) B.ops[std::size_t(back)].hiddenBy = fc2.dgrad;
         B.memory("experts.activation.bwd", bi, actBwd * e * T * moe.topK * fe / t);
-        const LinearBwd fc1 = linearBackward(B, "experts.fc1.dgrad", "experts.fc1.wgrad", perExpert, up * fe / t, h, local);
+        columnBackward(B, "experts.fc1.dgrad", "experts.fc1.wgrad", "tp.allgather.mlp.input",
+            S.sp ? "tp.reducescatter.mlp.dgrad" : "tp.allreduce.mlp.dgrad", perExpert, up * fe / t, h, local);
         B.collective("ep.dispatch.bwd", bi, Collective::AllToAll, GroupKind::EP, S.ep, e * T * moe.topK * h);
-        columnInputBackward(B, fc1, "tp.allgather.mlp.input", S.sp ? "tp.reducescatter.mlp.dgrad" : "tp.allreduce.mlp.dgrad");
         linearBackward(B, "router.dgrad", "router.wgrad", Tn, moe.experts, h);
     } else {
         const double f = double(M.ffnHidden);
         const LinearBwd fc2 = linearBackward(B, "fc2.dgrad", "fc2.wgrad", T, h, f / t);
         if (back >= 0 && tpOverlap) B.ops[std::size_t(back)].hiddenBy = fc2.dgrad;
         B.memory("activation.bwd", bi, actBwd * e * T * f / t);
-        const LinearBwd fc1 = linearBackward(B, "fc1.dgrad", "fc1.wgrad", T, up * f / t, h);
-        columnInputBackward(B, fc1, "tp.allgather.mlp.input", S.sp ? "tp.reducescatter.mlp.dgrad" : "tp.allreduce.mlp.dgrad");
+        columnBackward(B, "fc1.dgrad", "fc1.wgrad", "tp.allgather.mlp.input",
+            S.sp ? "tp.reducescatter.mlp.dgrad" : "tp.allreduce.mlp.dgrad", T, up * f / t, h);
     }
     B.memory("post_attn_norm.bwd", bi, 3.0 * e * Tn * h);
     B.memory("bias_dropout_add.bwd", bi, (2.0 * e + mask) * Tn * h);
@@ -308,8 +315,8 @@ void layerBackward(Builder& B)
     if (M.positionEmbedding == PositionEmbedding::Rope)
         B.memory("rotary.bwd", bi, 2.0 * e * T * (h + h * S.kv / S.a) / t);
     const double qkvWidth = (h + 2.0 * h * S.kv / S.a) / t;
-    const LinearBwd qkv = linearBackward(B, "qkv.dgrad", "qkv.wgrad", T, qkvWidth, h);
-    columnInputBackward(B, qkv, "tp.allgather.qkv.input", S.sp ? "tp.reducescatter.qkv.dgrad" : "tp.allreduce.qkv.dgrad");
+    columnBackward(B, "qkv.dgrad", "qkv.wgrad", "tp.allgather.qkv.input",
+        S.sp ? "tp.reducescatter.qkv.dgrad" : "tp.allreduce.qkv.dgrad", T, qkvWidth, h);
     B.memory("input_norm.bwd", bi, 3.0 * e * Tn * h);
 }
 
@@ -339,8 +346,8 @@ void outputLayer(Builder& B)
     B.memory("cross_entropy", f, e * T * V / t + 3.0 * 4.0 * T * V / t);
     B.collective("tp.allreduce.loss", f, Collective::AllReduce, GroupKind::TP, S.t, 4.0 * T, -1, 3);
     B.memory("cross_entropy.bwd", bi, (4.0 + e) * T * V / t);
-    const LinearBwd l = linearBackward(B, "logits.dgrad", "logits.wgrad", T, V / t, h);
-    columnInputBackward(B, l, "tp.allgather.logits.input", S.sp ? "tp.reducescatter.logits.dgrad" : "tp.allreduce.logits.dgrad");
+    columnBackward(B, "logits.dgrad", "logits.wgrad", "tp.allgather.logits.input",
+        S.sp ? "tp.reducescatter.logits.dgrad" : "tp.allreduce.logits.dgrad", T, V / t, h);
     B.memory("final_norm.bwd", bi, 3.0 * e * Tn * h);
 }
 
@@ -366,7 +373,8 @@ void cost(std::vector<KernelOp>& ops, const Shape& S)
             const double one = op.collective == Collective::SendRecv ? p2pSeconds(op.bytes, g.crossesNodes, C)
                                                                      : groupSeconds(op.collective, g, op.bytes, C);
             k.seconds = op.repeat * one;
-            k.bound = OpBound::Communication;
+            // Below the published curves' first point (1 MiB) a collective's time is its latency steps.
+            k.bound = op.bytes < kLatencyBoundBytes ? OpBound::Latency : OpBound::Communication;
             break;
         }
         }
@@ -375,6 +383,7 @@ void cost(std::vector<KernelOp>& ops, const Shape& S)
         op.memorySeconds = k.memorySeconds;
         op.efficiency = k.efficiency;
         op.bound = k.bound;
+        op.measured = k.measured;
         op.exposedSeconds = op.seconds;
     }
     for (KernelOp& op : ops)
@@ -419,7 +428,7 @@ std::string formatOperatorTable(const std::vector<KernelOp>& ops)
         else if (op.kind == KernelKind::Collective)
             shape = std::string(toString(op.collective)) + " " + std::string(toString(op.group)) + std::to_string(op.groupSize)
                 + (op.repeat > 1 ? " x" + std::to_string(op.repeat) : "");
-        std::string name = op.name;
+        std::string name = std::string(op.measured ? "*" : "") + op.name;
         if (op.hiddenBy >= 0) name += " ~" + std::string(ops[std::size_t(op.hiddenBy)].name);
         out += fmt("%-15s %-34s %-24s %9.1f %9.1f %-13s %5.1f%% %9.3f %9.3f\n", std::string(toString(op.pass)).c_str(),
             name.c_str(), shape.c_str(), op.flops / 1e9, op.bytes / 1e6, std::string(toString(op.bound)).c_str(),

@@ -44,6 +44,7 @@ struct KernelOp {
     double efficiency = 0;          // achieved FLOP/s over the dense peak
     double exposedSeconds = 0;      // on the critical path: seconds, or what the overlapping op does not hide
     OpBound bound = OpBound::Compute;
+    bool measured = false;          // timed from the calibration profile's GEMM table
     bool operator==(const KernelOp&) const = default;
 };
 

@@ -57,6 +57,41 @@ void readModel(const json& j, const std::string& path, ModelSpec& m, Issues& iss
         "paramsReported", "sources", "id", "source", "hfConfig" });
 }
 
+namespace {
+
+// An array of [x, y] pairs, both > 0 (y at most maxY when maxY > 0), sorted by x; errors name the row.
+void readPairs(ObjectReader& r, std::string_view key, const char* what, double maxY, std::vector<std::pair<double, double>>& out)
+{
+    const auto* v = r.find(key);
+    if (!v) return;
+    const std::string at = join(r.path(), key);
+    if (!v->is_array()) {
+        r.error(at, std::string("must be an array of ") + what + " pairs");
+        return;
+    }
+    std::vector<std::pair<double, double>> rows;
+    for (std::size_t i = 0; i < v->size(); ++i) {
+        const auto& row = (*v)[i];
+        if (!row.is_array() || row.size() != 2 || !row[0].is_number() || !row[1].is_number() || row[0].get<double>() <= 0
+            || row[1].get<double>() <= 0 || (maxY > 0 && row[1].get<double>() > maxY)) {
+            r.error(at + "[" + std::to_string(i) + "]", std::string("must be ") + what);
+            return;
+        }
+        rows.emplace_back(row[0].get<double>(), row[1].get<double>());
+    }
+    std::sort(rows.begin(), rows.end());
+    out = std::move(rows);
+}
+
+json pairsToJson(const std::vector<std::pair<double, double>>& rows)
+{
+    json arr = json::array();
+    for (const auto& [x, y] : rows) arr.push_back({ x, y });
+    return arr;
+}
+
+} // namespace
+
 void readGpu(const json& j, const std::string& path, GpuSpec& g, Issues& issues)
 {
     ObjectReader r(j, path, issues);
@@ -83,6 +118,13 @@ void readGpu(const json& j, const std::string& path, GpuSpec& g, Issues& issues)
         else
             g.gemmEfficiency = eff;
     }
+    double eff8 = g.gemmEfficiencyFp8;
+    if (r.number("gemmEfficiencyFp8", eff8, 0)) {
+        if (eff8 > 1)
+            r.error(join(path, "gemmEfficiencyFp8"), "must be in [0, 1] (0 = same as gemmEfficiency)");
+        else
+            g.gemmEfficiencyFp8 = eff8;
+    }
     r.integer("sms", g.sms, 0, 100000);
     double hbmEff = g.hbmEfficiency;
     if (r.number("hbmEfficiency", hbmEff, 0)) {
@@ -91,39 +133,25 @@ void readGpu(const json& j, const std::string& path, GpuSpec& g, Issues& issues)
         else
             g.hbmEfficiency = hbmEff;
     }
-    if (const auto* att = r.find("attentionFlops")) {
-        // [[sequence, FLOP/s], ...]: flash-attention forward+backward throughput by sequence length.
-        const std::string at = join(path, "attentionFlops");
-        std::vector<std::pair<double, double>> rows;
-        bool ok = att->is_array();
-        for (std::size_t i = 0; ok && i < att->size(); ++i) {
-            const auto& row = (*att)[i];
-            if (!row.is_array() || row.size() != 2 || !row[0].is_number() || !row[1].is_number()
-                || row[0].get<double>() <= 0 || row[1].get<double>() <= 0) {
-                r.error(at + "[" + std::to_string(i) + "]", "must be [sequence length, FLOP/s], both > 0");
-                ok = false;
-                break;
-            }
-            rows.emplace_back(row[0].get<double>(), row[1].get<double>());
-        }
-        if (!att->is_array()) r.error(at, "must be an array of [sequence length, FLOP/s] pairs");
-        if (ok) {
-            std::sort(rows.begin(), rows.end());
-            g.attentionFlops = std::move(rows);
-        }
-    }
+    // [[sequence, FLOP/s], ...]: flash-attention forward+backward throughput by sequence length.
+    readPairs(r, "attentionFlops", "[sequence length, FLOP/s], both > 0", 0, g.attentionFlops);
     r.string("defaultNode", g.defaultNode);
     r.rejectUnknown({ "id", "preset", "name", "vendor", "memory", "peakFlops", "hbmBandwidth", "nvlinkBandwidth",
-        "gemmEfficiency", "sms", "hbmEfficiency", "attentionFlops", "defaultNode", "sources", "source" });
+        "gemmEfficiency", "gemmEfficiencyFp8", "sms", "hbmEfficiency", "attentionFlops", "defaultNode", "sources", "source" });
 }
 
 namespace {
 
 void readLink(ObjectReader& parent, std::string_view key, LinkSpec& link, Issues& issues)
 {
-    const auto* v = parent.find(key);
-    if (!v) return;
-    ObjectReader r(*v, join(parent.path(), key), issues);
+    if (const auto* v = parent.find(key)) readLinkSpec(*v, join(parent.path(), key), link, issues);
+}
+
+} // namespace
+
+void readLinkSpec(const json& j, const std::string& path, LinkSpec& link, Issues& issues)
+{
+    ObjectReader r(j, path, issues);
     if (!r.ok()) return;
     double bw = link.bandwidth;
     if (r.number("bandwidth", bw, 0)) {
@@ -147,9 +175,12 @@ void readLink(ObjectReader& parent, std::string_view key, LinkSpec& link, Issues
         else
             link.allReduceEfficiency = arEff;
     }
-    r.number("halfBandwidthBytes", link.halfBandwidthBytes, 0);
-    r.rejectUnknown({ "bandwidth", "latency", "efficiency", "allReduceEfficiency", "halfBandwidthBytes" });
+    readPairs(r, "busBandwidthCurve", "[buffer bytes, share of the large-message bus bandwidth in (0, 1]]", 1.0,
+        link.busBandwidthCurve);
+    r.rejectUnknown({ "bandwidth", "latency", "efficiency", "allReduceEfficiency", "busBandwidthCurve" });
 }
+
+namespace {
 
 void readCluster(const json& j, Plan& plan, const PresetCatalog& presets, Issues& issues)
 {
@@ -412,13 +443,10 @@ json gpuToJson(const GpuSpec& g)
     j["hbmBandwidth"] = g.hbmBandwidth;
     j["nvlinkBandwidth"] = g.nvlinkBandwidth;
     j["gemmEfficiency"] = g.gemmEfficiency;
+    if (g.gemmEfficiencyFp8 > 0) j["gemmEfficiencyFp8"] = g.gemmEfficiencyFp8;
     if (g.sms > 0) j["sms"] = g.sms;
     if (g.hbmEfficiency > 0) j["hbmEfficiency"] = g.hbmEfficiency;
-    if (!g.attentionFlops.empty()) {
-        json rows = json::array();
-        for (const auto& [seq, flops] : g.attentionFlops) rows.push_back({ seq, flops });
-        j["attentionFlops"] = rows;
-    }
+    if (!g.attentionFlops.empty()) j["attentionFlops"] = pairsToJson(g.attentionFlops);
     if (!g.defaultNode.empty()) j["defaultNode"] = g.defaultNode;
     return j;
 }
@@ -436,7 +464,7 @@ json planToJson(const Plan& p)
     auto link = [](const LinkSpec& l) {
         json o = { { "bandwidth", l.bandwidth }, { "latency", l.latency }, { "efficiency", l.efficiency } };
         if (l.allReduceEfficiency > 0) o["allReduceEfficiency"] = l.allReduceEfficiency;
-        if (l.halfBandwidthBytes > 0) o["halfBandwidthBytes"] = l.halfBandwidthBytes;
+        if (!l.busBandwidthCurve.empty()) o["busBandwidthCurve"] = pairsToJson(l.busBandwidthCurve);
         return o;
     };
     j["cluster"] = { { "gpu", gpu }, { "nodes", p.cluster.nodes }, { "gpusPerNode", p.cluster.gpusPerNode },

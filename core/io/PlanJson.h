@@ -32,6 +32,7 @@ std::string serializePlan(const Plan& plan);
 // Reads a model object ("model" in a plan, or an entry of models.json) over a starting spec.
 void readModel(const nlohmann::json& j, const std::string& path, ModelSpec& model, Issues& issues);
 void readGpu(const nlohmann::json& j, const std::string& path, GpuSpec& gpu, Issues& issues);
+void readLinkSpec(const nlohmann::json& j, const std::string& path, LinkSpec& link, Issues& issues);
 nlohmann::json modelToJson(const ModelSpec& model);
 nlohmann::json gpuToJson(const GpuSpec& gpu);
 

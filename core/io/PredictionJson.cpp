@@ -64,7 +64,10 @@ json predictionToJson(const Prediction& p)
                 { "flops", op.flops }, { "bytes", op.bytes }, { "seconds", op.seconds }, { "exposedSeconds", op.exposedSeconds },
                 { "computeSeconds", op.computeSeconds }, { "memorySeconds", op.memorySeconds }, { "efficiency", op.efficiency },
                 { "bound", std::string(toString(op.bound)) } };
-            if (op.kind == KernelKind::Gemm) o["shape"] = { { "m", op.m }, { "n", op.n }, { "k", op.k }, { "batch", op.batch } };
+            if (op.kind == KernelKind::Gemm) {
+                o["shape"] = { { "m", op.m }, { "n", op.n }, { "k", op.k }, { "batch", op.batch } };
+                o["measured"] = op.measured;
+            }
             if (op.kind == KernelKind::Collective) {
                 o["collective"] = std::string(toString(op.collective));
                 o["group"] = std::string(toString(op.group));

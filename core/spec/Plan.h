@@ -75,6 +75,14 @@ struct PeakFlops {
     bool operator==(const PeakFlops&) const = default;
 };
 
+// One GEMM timed on the user's GPU (a calibration profile): used for exactly this shape and dtype.
+struct MeasuredGemm {
+    std::int64_t m = 0, n = 0, k = 0;
+    Precision precision = Precision::BF16;
+    double seconds = 0;
+    bool operator==(const MeasuredGemm&) const = default;
+};
+
 struct GpuSpec {
     std::string id;                // preset id, or a user-given name
     std::string name;
@@ -83,11 +91,13 @@ struct GpuSpec {
     double hbmBandwidth = 0;       // bytes/s
     double nvlinkBandwidth = 0;    // bytes/s per direction
     double gemmEfficiency = 0.75;  // achieved/peak of large GEMMs (the best shape of a sweep)
+    double gemmEfficiencyFp8 = 0;  // the same for fp8 GEMMs where measured; 0 = gemmEfficiency
     int sms = 0;                   // streaming multiprocessors (CUs): GEMM wave quantisation; 0 = not modelled
     double hbmEfficiency = 0;      // achieved/datasheet HBM bandwidth of a streaming copy; 0 = not measured
     // Flash-attention forward+backward throughput, causal, head dim 128, by sequence length (FLOP/s, causal
     // FLOPs counted as half): {sequence, flops} sorted by sequence. Empty = not measured.
     std::vector<std::pair<double, double>> attentionFlops;
+    std::vector<MeasuredGemm> measuredGemms; // from a calibration profile; not written to plan files
     std::string defaultNode;       // node preset id
     bool operator==(const GpuSpec&) const = default;
 };
@@ -97,7 +107,8 @@ struct LinkSpec {
     double latency = 0;            // seconds per step (alpha)
     double efficiency = 1.0;       // achieved collective bus bandwidth / bandwidth (nccl-tests busBw)
     double allReduceEfficiency = 0; // the all-reduce's own share where it differs (NVLink SHARP); 0 = efficiency
-    double halfBandwidthBytes = 0; // message size at which a collective reaches half its bus bandwidth; 0 = flat
+    // Measured share of the large-message bus bandwidth by buffer size: {bytes, share} sorted by size; empty = flat.
+    std::vector<std::pair<double, double>> busBandwidthCurve;
     bool operator==(const LinkSpec&) const = default;
 
     double effectiveBandwidth() const { return bandwidth * efficiency; }

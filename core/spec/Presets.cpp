@@ -72,14 +72,7 @@ PresetCatalog PresetCatalog::fromJson(std::string_view models, std::string_view 
             r.string("gpu", n.gpu);
             r.integer("gpusPerNode", n.gpusPerNode, 1, 1024);
             for (auto [key, link] : { std::pair { "intraNode", &n.intraNode }, std::pair { "interNode", &n.interNode } }) {
-                if (const json* l = r.find(key)) {
-                    jsonio::ObjectReader lr(*l, jsonio::join(path, key), c.m_issues);
-                    lr.number("bandwidth", link->bandwidth, 0);
-                    lr.number("latency", link->latency, 0);
-                    lr.number("efficiency", link->efficiency, 0);
-                    lr.number("allReduceEfficiency", link->allReduceEfficiency, 0);
-                    lr.number("halfBandwidthBytes", link->halfBandwidthBytes, 0);
-                }
+                if (const json* l = r.find(key)) readLinkSpec(*l, jsonio::join(path, key), *link, c.m_issues);
             }
             n.sources = readSources(e);
             c.m_nodes.push_back(std::move(n));

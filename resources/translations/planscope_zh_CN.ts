@@ -25,6 +25,97 @@
     </message>
 </context>
 <context>
+    <name>OperatorText</name>
+    <message>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>访存</translation>
+    </message>
+    <message>
+        <source>communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>recompute</source>
+        <translation>重计算</translation>
+    </message>
+    <message>
+        <source>backward (input)</source>
+        <translation>反向（输入梯度）</translation>
+    </message>
+    <message>
+        <source>backward (weight)</source>
+        <translation>反向（权重梯度）</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>GEMM</source>
+        <translation>GEMM</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>element-wise, memory-bound kernel</source>
+        <translation>逐元素、受访存限制的内核</translation>
+    </message>
+    <message>
+        <source>collective</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <source>Collective: %1</source>
+        <translation>集合通信：%1</translation>
+    </message>
+    <message>
+        <source>Shape (M×N×K): %1</source>
+        <translation>形状 (M×N×K)：%1</translation>
+    </message>
+    <message>
+        <source>%1 GFLOP, %2 MB</source>
+        <translation>%1 GFLOP，%2 MB</translation>
+    </message>
+    <message>
+        <source>Bound by: %1</source>
+        <translation>受限于：%1</translation>
+    </message>
+    <message>
+        <source>Efficiency: %1 of the dense peak</source>
+        <translation>效率：稠密峰值的 %1</translation>
+    </message>
+    <message>
+        <source>Compute %1 ms, memory %2 ms</source>
+        <translation>计算 %1 ms，访存 %2 ms</translation>
+    </message>
+    <message>
+        <source>Time: %1 ms</source>
+        <translation>耗时：%1 ms</translation>
+    </message>
+    <message>
+        <source>Exposed (on the critical path): %1 ms</source>
+        <translation>暴露（位于关键路径上）：%1 ms</translation>
+    </message>
+    <message>
+        <source>Overlaps with %1</source>
+        <translation>与 %1 重叠</translation>
+    </message>
+</context>
+<context>
     <name>TimelinePalette</name>
     <message>
         <source>forward</source>
@@ -104,6 +195,37 @@
     <message>
         <source>Nothing was written to %1</source>
         <translation>没有向 %1 写入任何内容</translation>
+    </message>
+</context>
+<context>
+    <name>planscope::AnatomyPage</name>
+    <message>
+        <source>%1 on %2: TP %3, CP %4, SP %5, microbatch %6 × %7 tokens</source>
+        <translation>%1，运行于 %2：TP %3，CP %4，SP %5，微批次 %6 × %7 个 token</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>One transformer layer</source>
+        <translation>一个 Transformer 层</translation>
+    </message>
+    <message>
+        <source>Output layer (last pipeline stage)</source>
+        <translation>输出层（最后一个流水线阶段）</translation>
+    </message>
+    <message>
+        <source>Which operators to show: a transformer layer&apos;s, or the final norm, logits and loss on the last pipeline stage</source>
+        <translation>显示哪些算子：一个 Transformer 层的，或最后一个流水线阶段上的最终归一化、logits 与损失</translation>
+    </message>
+    <message>
+        <source>Layer Anatomy</source>
+        <translation>层剖析</translation>
     </message>
 </context>
 <context>
@@ -546,6 +668,109 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
     </message>
 </context>
 <context>
+    <name>planscope::LayerAnatomyView</name>
+    <message>
+        <source>Layer anatomy: one transformer layer, one microbatch, on one GPU</source>
+        <translation>层剖析：一个 Transformer 层、一个微批次、一个 GPU</translation>
+    </message>
+    <message>
+        <source>Output layer anatomy (last pipeline stage): final norm, logits and loss, one microbatch, on one GPU</source>
+        <translation>输出层剖析（最后一个流水线阶段）：最终归一化、logits 与损失，一个微批次、一个 GPU</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>No plan loaded.</source>
+        <translation>未加载方案。</translation>
+    </message>
+    <message>
+        <source>This plan cannot run, so it has no operators to show (the reasons are on the Metrics page).</source>
+        <translation>此方案无法运行，因此没有可显示的算子（原因见“指标”页）。</translation>
+    </message>
+    <message>
+        <source>This prediction lists no operators.</source>
+        <translation>此预测未列出任何算子。</translation>
+    </message>
+    <message>
+        <source>%1 ms on the critical path: forward %2 ms, recompute %3 ms, backward %4 ms.</source>
+        <translation>关键路径上共 %1 ms：前向 %2 ms，重计算 %3 ms，反向 %4 ms。</translation>
+    </message>
+    <message>
+        <source>%1 ms on the critical path: forward %2 ms, backward %3 ms.</source>
+        <translation>关键路径上共 %1 ms：前向 %2 ms，反向 %3 ms。</translation>
+    </message>
+    <message>
+        <source>Exposed communication %1 ms (%2), memory-bound ops %3 ms (%4), compute-bound ops %5 ms (%6)</source>
+        <translation>暴露的通信 %1 ms（%2），受访存限制的算子 %3 ms（%4），受计算限制的算子 %5 ms（%6）</translation>
+    </message>
+    <message>
+        <source>, latency-bound ops %1 ms (%2)</source>
+        <translation>，受延迟限制的算子 %1 ms（%2）</translation>
+    </message>
+    <message>
+        <source>; %1 ms of communication hidden behind compute.</source>
+        <translation>；另有 %1 ms 通信被计算掩盖。</translation>
+    </message>
+    <message>
+        <source>.</source>
+        <translation>。</translation>
+    </message>
+    <message>
+        <source>compute-bound</source>
+        <translation>受计算限制</translation>
+    </message>
+    <message>
+        <source>memory-bound</source>
+        <translation>受访存限制</translation>
+    </message>
+    <message>
+        <source>communication, exposed</source>
+        <translation>通信（暴露）</translation>
+    </message>
+    <message>
+        <source>communication hidden behind compute</source>
+        <translation>被计算掩盖的通信</translation>
+    </message>
+    <message>
+        <source>latency-bound</source>
+        <translation>受延迟限制</translation>
+    </message>
+    <message>
+        <source>%1 · %2 ms</source>
+        <translation>%1 · %2 ms</translation>
+    </message>
+    <message>
+        <source>%1 ms, hidden behind %2</source>
+        <translation>%1 ms，被 %2 掩盖</translation>
+    </message>
+    <message>
+        <source>%1 ms, %2 ms not hidden by %3</source>
+        <translation>%1 ms，其中 %2 ms 未被 %3 掩盖</translation>
+    </message>
+    <message>
+        <source>%1 ms exposed</source>
+        <translation>%1 ms，暴露</translation>
+    </message>
+    <message>
+        <source>%1 ms · %2 of peak</source>
+        <translation>%1 ms · 峰值的 %2</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>ms on the critical path of one layer (an overlapped collective is drawn beside the op it overlaps with)</source>
+        <translation>一个层的关键路径时间 (ms)（重叠的集合通信画在与其重叠的算子旁）</translation>
+    </message>
+    <message>
+        <source>ms on the critical path of the output layer (an overlapped collective is drawn beside the op it overlaps with)</source>
+        <translation>输出层的关键路径时间 (ms)（重叠的集合通信画在与其重叠的算子旁）</translation>
+    </message>
+</context>
+<context>
     <name>planscope::MainWindow</name>
     <message>
         <source>&amp;File</source>
@@ -752,6 +977,10 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
     <message>
         <source>PyTorch profiler traces (*.json *.json.gz);;All files (*)</source>
         <translation>PyTorch Profiler 跟踪文件 (*.json *.json.gz);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Layer &amp;Anatomy</source>
+        <translation>层剖析(&amp;A)</translation>
     </message>
 </context>
 <context>
@@ -1963,6 +2192,82 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
     <message>
         <source>Expert data parallel (EDP)</source>
         <translation>专家数据并行 (EDP)</translation>
+    </message>
+    <message>
+        <source>Operators of one transformer layer, one microbatch, one GPU, in execution order (then the output layer&apos;s, on the last stage); the Layer Anatomy page draws them</source>
+        <translation>一个 Transformer 层在一个微批次、一个 GPU 上的算子，按执行顺序排列（随后是最后一个阶段上输出层的算子）；“层剖析”页将其绘出</translation>
+    </message>
+    <message>
+        <source>Pass</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Shape (M×N×K) or collective</source>
+        <translation>形状 (M×N×K) 或集合通信</translation>
+    </message>
+    <message>
+        <source>GFLOP</source>
+        <translation>GFLOP</translation>
+    </message>
+    <message>
+        <source>MB</source>
+        <translation>MB</translation>
+    </message>
+    <message>
+        <source>Bound</source>
+        <translation>受限于</translation>
+    </message>
+    <message>
+        <source>Efficiency</source>
+        <translation>效率</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>Exposed ms</source>
+        <translation>暴露 ms</translation>
+    </message>
+    <message>
+        <source>Floating-point operations on this GPU, in 10^9</source>
+        <translation>此 GPU 上的浮点运算次数，单位 10^9</translation>
+    </message>
+    <message>
+        <source>Memory traffic of a kernel, or the buffer of a collective as nccl-tests counts it, in 10^6 bytes</source>
+        <translation>内核的显存流量，或按 nccl-tests 口径计的集合通信缓冲区大小，单位 10^6 字节</translation>
+    </message>
+    <message>
+        <source>Achieved FLOP/s over the GPU&apos;s dense peak</source>
+        <translation>实际 FLOP/s 与 GPU 稠密峰值之比</translation>
+    </message>
+    <message>
+        <source>What the op takes</source>
+        <translation>算子的耗时</translation>
+    </message>
+    <message>
+        <source>The part of it on the critical path: all of it, or what the op it overlaps with does not hide</source>
+        <translation>位于关键路径上的部分：全部耗时，或与其重叠的算子未能掩盖的部分</translation>
+    </message>
+    <message>
+        <source>%1, overlaps with %2</source>
+        <translation>%1，与 %2 重叠</translation>
+    </message>
+    <message>
+        <source>total</source>
+        <translation>合计</translation>
+    </message>
+    <message>
+        <source>One transformer layer</source>
+        <translation>一个 Transformer 层</translation>
+    </message>
+    <message>
+        <source>Output layer (last pipeline stage)</source>
+        <translation>输出层（最后一个流水线阶段）</translation>
     </message>
 </context>
 <context>

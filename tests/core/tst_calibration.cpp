@@ -642,10 +642,10 @@ private slots:
         const double target = std::min(0.95, old + 0.1);
         Profile p;
         const std::string dtype(toString(plan.training.precision));
-        // Counted: large shapes in the plan's dtype (median of three).
+        // Counted: large shapes in the plan's dtype (the best of three, the presets' maximum-achievable figure).
         p.gemm.push_back({ 4096, 4096, 4096, dtype, 0, (target - 0.02) * peak / 1e12 });
-        p.gemm.push_back({ 8192, 8192, 8192, dtype, 0, target * peak / 1e12 });
-        p.gemm.push_back({ 16384, 8192, 1024, dtype, 0, (target + 0.01) * peak / 1e12 });
+        p.gemm.push_back({ 8192, 8192, 8192, dtype, 0, (target - 0.01) * peak / 1e12 });
+        p.gemm.push_back({ 16384, 8192, 1024, dtype, 0, target * peak / 1e12 });
         // Not counted: a small shape, another dtype.
         p.gemm.push_back({ 512, 8192, 8192, dtype, 0, 0.1 * peak / 1e12 });
         p.gemm.push_back({ 8192, 8192, 8192, "fp32", 0, 0.05 * peak / 1e12 });
@@ -655,12 +655,16 @@ private slots:
         QVERIFY(near(*cal.gemmEfficiency, target, 1e-9));
         QVERIFY(cal.hbmBandwidth && *cal.hbmBandwidth == 1.7e12);
         QVERIFY(!cal.intraNode && !cal.interNode);
-        QCOMPARE(cal.terms.size(), std::size_t(2));
+        QCOMPARE(cal.terms.size(), std::size_t(3));
+        QVERIFY(QString::fromStdString(cal.terms[0]).contains("best "));
         QVERIFY(QString::fromStdString(cal.terms[0]).contains("over 3 "));
+        // Every timed shape in the plan's dtype is kept for the ops of exactly that shape (the small one too).
+        QCOMPARE(cal.gemms.size(), std::size_t(4));
 
         const Plan calibrated = applyCalibration(plan, cal);
         QCOMPARE(calibrated.cluster.gpu.gemmEfficiency, *cal.gemmEfficiency);
         QCOMPARE(calibrated.cluster.gpu.hbmBandwidth, 1.7e12);
+        QCOMPARE(calibrated.cluster.gpu.hbmEfficiency, 1.0);
         QVERIFY(calibrated.cluster.intraNode == plan.cluster.intraNode);
         const Prediction before = evaluate(plan), after = evaluate(calibrated);
         QVERIFY(after.computeSeconds < before.computeSeconds);
@@ -671,7 +675,42 @@ private slots:
         odd.gemm.push_back({ 8192, 8192, 8192, dtype, 0, 1.5 * peak / 1e12 });
         const Calibration c2 = calibrationFromProfile(odd, plan);
         QVERIFY(!c2.gemmEfficiency);
+        QVERIFY(c2.gemms.empty());
         QCOMPARE(c2.terms.size(), std::size_t(1));
+    }
+
+    // The timed shapes replace exactly the operators of those shapes; every other op keeps the model's time.
+    void measuredGemmsReplaceTheirOps()
+    {
+        const Plan plan = test::loadSample("gpt3-175b-1024xa100.plan.json");
+        const std::string dtype(toString(plan.training.precision));
+        Profile p;
+        // GPT-3 175B at TP=8: the QKV GEMM (2048 x 4608 x 12288) and the fc1 input gradient (2048 x 12288 x 6144),
+        // timed at 1.5 ms and 2.5 ms; a shape no op has.
+        p.gemm.push_back({ 2048, 4608, 12288, dtype, 1.5e-3, 0 });
+        p.gemm.push_back({ 2048, 12288, 6144, dtype, 2.5e-3, 0 });
+        p.gemm.push_back({ 777, 777, 777, dtype, 1e-3, 0 });
+        Calibration cal = calibrationFromProfile(p, plan);
+        QCOMPARE(cal.gemms.size(), std::size_t(3));
+        cal.gemmEfficiency.reset(); // only the table: the op model's maximum stays the preset's
+        const Prediction before = evaluate(plan), after = evaluate(applyCalibration(plan, cal));
+        QCOMPARE(before.layerOps.size(), after.layerOps.size());
+        int replaced = 0;
+        for (std::size_t i = 0; i < before.layerOps.size(); ++i) {
+            const KernelOp& b = before.layerOps[i];
+            const KernelOp& a = after.layerOps[i];
+            const bool qkv = b.kind == KernelKind::Gemm && b.m == 2048 && b.n == 4608 && b.k == 12288;
+            const bool fc1 = b.kind == KernelKind::Gemm && b.m == 2048 && b.n == 12288 && b.k == 6144;
+            if (qkv || fc1) {
+                QVERIFY2(a.measured && a.seconds == (qkv ? 1.5e-3 : 2.5e-3), a.name);
+                ++replaced;
+            } else {
+                QVERIFY2(!a.measured && a.seconds == b.seconds, a.name);
+            }
+        }
+        // qkv in forward and recompute, fc1.dgrad in backward; fc2 shares fc1.dgrad's shape in both of its passes
+        // (2048 x 12288 x 6144): five ops.
+        QCOMPARE(replaced, 5);
     }
 
     // A published run through the whole chain: import, fit, calibrate, evaluate.

@@ -4,6 +4,7 @@
 
 #include "document/PlanDocument.h"
 #include "pages/SummaryPage.h"
+#include "pages/AnatomyPage.h"
 #include "document/ViewState.h"
 #include "pages/TimelinePage.h"
 #include "pages/CommView.h"
@@ -60,6 +61,7 @@ private slots:
         MemoryPage memory;
         CommView comm;
         SummaryPage metrics;
+        AnatomyPage anatomy;
         PlanEditorPage editor;
         timeline.setDocument(&doc);
         timeline.setViewState(&state);
@@ -70,6 +72,7 @@ private slots:
         comm.setDocument(&doc);
         comm.setViewState(&state);
         metrics.setDocument(&doc);
+        anatomy.setDocument(&doc);
         editor.setDocument(&doc);
         QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
         QVERIFY(doc.load(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/") + file));
@@ -79,7 +82,8 @@ private slots:
         state.setDuration(doc.timeline()->stepSeconds);
         state.setPlayhead(doc.timeline()->pipelineSeconds / 2); // mid-step: lanes busy, bars at their level
         const std::pair<const char*, QWidget*> views[] = { { "timeline", &timeline }, { "grid", &grid },
-            { "memory", &memory }, { "comm", &comm }, { "metrics", &metrics }, { "editor", &editor } };
+            { "memory", &memory }, { "comm", &comm }, { "metrics", &metrics }, { "anatomy", &anatomy },
+            { "editor", &editor } };
         for (const auto& [name, widget] : views) {
             widget->resize(1400, 900);
             const QImage image = widget->grab().toImage();

@@ -37,7 +37,7 @@ private slots:
     void everyViewIsWritten_data()
     {
         QTest::addColumn<QString>("view");
-        for (const char* v : { "timeline", "grid", "memory", "comm", "metrics", "profile", "trace", "editor" })
+        for (const char* v : { "timeline", "grid", "memory", "comm", "metrics", "anatomy", "profile", "trace", "editor" })
             QTest::newRow(v) << QString::fromLatin1(v);
     }
 
@@ -62,7 +62,7 @@ private slots:
     {
         QTemporaryDir dir;
         for (const char* suffix : { "svg", "pdf" }) {
-            for (const char* view : { "grid", "editor" }) {
+            for (const char* view : { "grid", "anatomy", "editor" }) {
                 const QString out = dir.filePath(QStringLiteral("%1.%2").arg(QLatin1String(view), QLatin1String(suffix)));
                 const Shot s = screenshot(QString::fromLatin1(view), out);
                 QVERIFY2(s.code == 0, qPrintable(s.err));

@@ -3,6 +3,8 @@
 #include "WidgetExporter.h"
 
 #include "charts/MemorySegments.h"
+#include "charts/OperatorText.h"
+#include "charts/ReadOnlyTable.h"
 #include "Palette.h"
 #include "Theme.h"
 #include "document/PlanDocument.h"
@@ -15,6 +17,7 @@
 #include <QListWidget>
 #include <QSplitter>
 #include <QStyle>
+#include <QTableWidget>
 #include <QTextBrowser>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -160,11 +163,29 @@ SummaryPage::SummaryPage(QWidget* parent)
     issuesLayout->addWidget(m_issuesTitle);
     issuesLayout->addWidget(m_issues);
 
+    // One layer's operators (Prediction::layerOps, then outputOps): where the layer's time goes, op by op.
+    auto* opsBox = new QWidget(this);
+    auto* opsLayout = new QVBoxLayout(opsBox);
+    opsLayout->setContentsMargins(0, 0, 0, 0);
+    m_opsTitle = new QLabel(opsBox);
+    m_ops = new QTableWidget(0, OpColumnCount, opsBox);
+    setUpReadOnlyTable(m_ops);
+    m_ops->horizontalHeader()->setStretchLastSection(false); // the numbers stay beside their names
+    m_ops->setAlternatingRowColors(true);
+    m_ops->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_ops->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_ops->verticalHeader()->setMinimumSectionSize(m_ops->fontMetrics().height() + 2);
+    m_ops->verticalHeader()->setDefaultSectionSize(m_ops->fontMetrics().height() + 4);
+    opsLayout->addWidget(m_opsTitle);
+    opsLayout->addWidget(m_ops);
+
     m_vertical = new QSplitter(Qt::Vertical, this);
     m_vertical->addWidget(horizontal);
+    m_vertical->addWidget(opsBox);
     m_vertical->addWidget(issuesBox);
     m_vertical->setStretchFactor(0, 4);
-    m_vertical->setStretchFactor(1, 1);
+    m_vertical->setStretchFactor(1, 3);
+    m_vertical->setStretchFactor(2, 1);
     m_vertical->setChildrenCollapsible(false);
 
     auto* layout = new QVBoxLayout(this);
@@ -176,6 +197,7 @@ SummaryPage::SummaryPage(QWidget* parent)
         if (current) m_selectedField = current->data(QuantityColumn, FieldRole).toString();
         showExplanation();
     });
+    connect(m_ops, &QTableWidget::currentCellChanged, this, [this] { showOpDetails(); });
     connect(Theme::instance(), &Theme::changed, this, &SummaryPage::rebuild);
     rebuild();
 }
@@ -213,8 +235,11 @@ void SummaryPage::rebuild()
 {
     m_tree->setHeaderLabels({ tr("Quantity"), tr("Value"), tr("Note") });
     m_issuesTitle->setText(tr("Warnings and errors"));
+    m_opsTitle->setText(tr("Operators of one transformer layer, one microbatch, one GPU, in execution order (then "
+                           "the output layer's, on the last stage); the Layer Anatomy page draws them"));
     rebuildHeader();
     rebuildTree();
+    rebuildOps();
     rebuildIssues();
     if (QTreeWidgetItem* item = findField(m_selectedField)) m_tree->setCurrentItem(item);
     showExplanation();
@@ -447,6 +472,121 @@ void SummaryPage::rebuildIssues()
     if (m_issues->count() == 0) new QListWidgetItem(tr("No warnings."), m_issues);
 }
 
+void SummaryPage::rebuildOps()
+{
+    m_ops->clearContents();
+    m_ops->setRowCount(0);
+    m_ops->setHorizontalHeaderLabels({ tr("Pass"), tr("Op"), tr("Shape (M×N×K) or collective"), tr("GFLOP"),
+        tr("MB"), tr("Bound"), tr("Efficiency"), tr("ms"), tr("Exposed ms") });
+    const auto headerTip = [this](int column, const QString& tip) {
+        if (QTableWidgetItem* h = m_ops->horizontalHeaderItem(column)) h->setToolTip(tip);
+    };
+    headerTip(OpGflopColumn, tr("Floating-point operations on this GPU, in 10^9"));
+    headerTip(OpMegabytesColumn,
+        tr("Memory traffic of a kernel, or the buffer of a collective as nccl-tests counts it, in 10^6 bytes"));
+    headerTip(OpEfficiencyColumn, tr("Achieved FLOP/s over the GPU's dense peak"));
+    headerTip(OpMillisecondsColumn, tr("What the op takes"));
+    headerTip(OpExposedColumn,
+        tr("The part of it on the critical path: all of it, or what the op it overlaps with does not hide"));
+    if (!m_prediction || !m_prediction->valid) return;
+
+    const auto right = Qt::AlignRight | Qt::AlignVCenter;
+    const auto left = Qt::AlignLeft | Qt::AlignVCenter;
+    QFont bold = m_ops->font();
+    bold.setBold(true);
+    auto title = [&](const QString& text) {
+        const int row = m_ops->rowCount();
+        m_ops->insertRow(row);
+        QTableWidgetItem* item = readOnlyCell(text, left);
+        item->setFont(bold);
+        item->setData(OpIndexRole, -1);
+        m_ops->setItem(row, OpPassColumn, item);
+        m_ops->setSpan(row, 0, 1, OpColumnCount);
+    };
+    auto list = [&](const std::vector<KernelOp>& ops, int which) {
+        for (std::size_t i = 0; i < ops.size(); ++i) {
+            const KernelOp& op = ops[i];
+            const int row = m_ops->rowCount();
+            m_ops->insertRow(row);
+            QString shape = OperatorText::shape(op);
+            const QString behind = OperatorText::hiddenBehind(ops, op);
+            if (!behind.isEmpty()) shape = tr("%1, overlaps with %2").arg(shape, behind);
+            QTableWidgetItem* cells[OpColumnCount] = {
+                readOnlyCell(OperatorText::passName(op.pass), left),
+                readOnlyCell(QString::fromUtf8(op.name), left),
+                readOnlyCell(shape, left),
+                readOnlyCell(OperatorText::gflop(op.flops), right),
+                readOnlyCell(OperatorText::megabytes(op.bytes), right),
+                readOnlyCell(OperatorText::boundName(op.bound), left),
+                readOnlyCell(op.flops > 0 ? OperatorText::efficiency(op.efficiency) : QString(), right),
+                readOnlyCell(OperatorText::milliseconds(op.seconds), right),
+                readOnlyCell(OperatorText::milliseconds(op.exposedSeconds), right),
+            };
+            cells[OpNameColumn]->setData(OpIndexRole, int(i));
+            cells[OpNameColumn]->setData(OpListRole, which);
+            cells[OpMillisecondsColumn]->setData(OpSecondsRole, op.seconds);
+            cells[OpExposedColumn]->setData(OpSecondsRole, op.exposedSeconds);
+            QPixmap swatch(10, 10);
+            swatch.fill(OperatorText::boundColor(op.bound));
+            cells[OpBoundColumn]->setIcon(QIcon(swatch));
+            const QString tip = OperatorText::toolTip(ops, i);
+            for (int c = 0; c < OpColumnCount; ++c) {
+                cells[c]->setToolTip(tip);
+                if (!behind.isEmpty() && op.exposedSeconds <= 0) cells[c]->setForeground(Theme::mutedText());
+                m_ops->setItem(row, c, cells[c]);
+            }
+        }
+        // A total per pass, as planscope-cli explain --ops prints them: seconds, and the exposed seconds (sumPasses).
+        const PassTotals exposed = sumPasses(ops);
+        for (KernelPass pass :
+            { KernelPass::Forward, KernelPass::Recompute, KernelPass::BackwardInput, KernelPass::BackwardWeight }) {
+            double seconds = 0;
+            for (const KernelOp& op : ops)
+                if (op.pass == pass) seconds += op.seconds;
+            if (seconds <= 0) continue;
+            const double x = pass == KernelPass::Forward ? exposed.forward
+                : pass == KernelPass::Recompute          ? exposed.recompute
+                : pass == KernelPass::BackwardInput      ? exposed.backwardInput
+                                                         : exposed.backwardWeight;
+            const int row = m_ops->rowCount();
+            m_ops->insertRow(row);
+            QTableWidgetItem* cells[OpColumnCount] = { readOnlyCell(tr("total"), left),
+                readOnlyCell(OperatorText::passName(pass), left), readOnlyCell(QString(), left),
+                readOnlyCell(QString(), right), readOnlyCell(QString(), right), readOnlyCell(QString(), left),
+                readOnlyCell(QString(), right), readOnlyCell(OperatorText::milliseconds(seconds), right),
+                readOnlyCell(OperatorText::milliseconds(x), right) };
+            cells[OpPassColumn]->setData(OpPassRole, int(pass));
+            cells[OpNameColumn]->setData(OpIndexRole, -1);
+            cells[OpNameColumn]->setData(OpListRole, which);
+            cells[OpMillisecondsColumn]->setData(OpSecondsRole, seconds);
+            cells[OpExposedColumn]->setData(OpSecondsRole, x);
+            for (int c = 0; c < OpColumnCount; ++c) {
+                cells[c]->setFont(bold);
+                m_ops->setItem(row, c, cells[c]);
+            }
+        }
+    };
+    if (!m_prediction->layerOps.empty()) {
+        title(tr("One transformer layer"));
+        list(m_prediction->layerOps, 0);
+    }
+    if (!m_prediction->outputOps.empty()) {
+        title(tr("Output layer (last pipeline stage)"));
+        list(m_prediction->outputOps, 1);
+    }
+}
+
+void SummaryPage::showOpDetails()
+{
+    if (!m_prediction || !m_prediction->valid) return;
+    const int row = m_ops->currentRow();
+    const QTableWidgetItem* name = row >= 0 ? m_ops->item(row, OpNameColumn) : nullptr;
+    const int index = name ? name->data(OpIndexRole).toInt() : -1;
+    if (index < 0) return;
+    const auto& ops = name->data(OpListRole).toInt() == 1 ? m_prediction->outputOps : m_prediction->layerOps;
+    if (std::size_t(index) < ops.size()) m_explanation->setHtml(OperatorText::toolTip(ops, std::size_t(index)));
+}
+
 void SummaryPage::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
@@ -469,7 +609,8 @@ void SummaryPage::fitIssueList()
             += rowHeight + fm.lineSpacing() * (fm.horizontalAdvance(m_issues->item(i)->text()) / width);
     listHeight = std::max(listHeight, 2 * rowHeight);
     const int wanted = std::clamp(listHeight + m_issuesTitle->sizeHint().height() + 6, 60, total / 3);
-    m_vertical->setSizes({ total - wanted, wanted });
+    const int rest = total - wanted;
+    m_vertical->setSizes({ rest * 11 / 20, rest - rest * 11 / 20, wanted });
 }
 
 QTreeWidgetItem* SummaryPage::findField(const QString& field) const

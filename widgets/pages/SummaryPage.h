@@ -15,6 +15,7 @@
 class QLabel;
 class QListWidget;
 class QSplitter;
+class QTableWidget;
 class QTextBrowser;
 class QTreeWidget;
 class QTreeWidgetItem;
@@ -31,6 +32,25 @@ public:
         ExactValueRole, // double: the unrounded value in core units (bytes, seconds, ...)
     };
     enum Column { QuantityColumn, ValueColumn, NoteColumn };
+    // The operator table: one layer's ops in execution order with a total per pass, then the output layer's.
+    enum OpColumn {
+        OpPassColumn,
+        OpNameColumn,
+        OpShapeColumn,
+        OpGflopColumn,
+        OpMegabytesColumn,
+        OpBoundColumn,
+        OpEfficiencyColumn,
+        OpMillisecondsColumn,
+        OpExposedColumn,
+        OpColumnCount
+    };
+    enum OpRole {
+        OpIndexRole = Qt::UserRole + 10, // int on OpNameColumn: the index into the op list; -1 on totals and titles
+        OpListRole, // int on OpNameColumn: 0 Prediction::layerOps, 1 outputOps
+        OpPassRole, // int on OpPassColumn of a total row: the KernelPass it sums
+        OpSecondsRole, // double on OpMillisecondsColumn and OpExposedColumn: the unrounded seconds
+    };
 
     explicit SummaryPage(QWidget* parent = nullptr);
 
@@ -46,6 +66,7 @@ public:
     QTextBrowser* explanationView() const { return m_explanation; }
     QListWidget* issueList() const { return m_issues; }
     QLabel* headerLabel() const { return m_header; }
+    QTableWidget* opsTable() const { return m_ops; }
     QTreeWidgetItem* findField(const QString& field) const;
     void selectField(const QString& field);
 
@@ -58,6 +79,8 @@ private:
     void rebuildHeader();
     void rebuildTree();
     void rebuildIssues();
+    void rebuildOps();
+    void showOpDetails();
     void showExplanation();
     void fitIssueList();
 
@@ -65,6 +88,8 @@ private:
     QSplitter* m_vertical = nullptr;
     QTreeWidget* m_tree = nullptr;
     QTextBrowser* m_explanation = nullptr;
+    QLabel* m_opsTitle = nullptr;
+    QTableWidget* m_ops = nullptr;
     QLabel* m_issuesTitle = nullptr;
     QListWidget* m_issues = nullptr;
 

@@ -1,0 +1,97 @@
+// One transformer layer (or the output layer) as a waterfall: one row per operator in execution order, a bar
+// as long as the op takes, placed where it runs on the critical path (each op starts where the exposed time
+// of the ops before it ends; a collective overlapped with a GEMM runs beside it, on that GEMM's time range),
+// coloured by what bounds it, with the passes (forward | recompute | backward) marked, a legend and a time
+// axis in ms. Every number is the Prediction's (Prediction::layerOps, outputOps): the view only places and
+// paints them.
+#pragma once
+
+#include "cost/Prediction.h"
+
+#include <QColor>
+#include <QFont>
+#include <QRectF>
+#include <QString>
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+class QPainter;
+class QPaintDevice;
+
+namespace planscope {
+
+// Where each op starts, in seconds from the layer's start: ops on the critical path one after another, each
+// taking its exposed time plus the exposed remainder of the collectives overlapped with it; a collective
+// overlapped with op j (hiddenBy = j) starts with j. *span: where the last bar ends.
+std::vector<double> anatomyStarts(const std::vector<KernelOp>& ops, double* span = nullptr);
+
+struct AnatomyBar {
+    int op = -1; // index into the shown ops; also the row
+    double start = 0; // seconds (anatomyStarts)
+    double seconds = 0; // the op's seconds: the bar's length
+    QRectF rect; // in the painted area's pixels; rect.width() = seconds × pixelsPerSecond
+    QColor color; // OperatorText::boundColor(op.bound)
+    bool hidden
+        = false; // a collective overlapped with ops[hiddenBy]: drawn pale, its exposed remainder solid
+};
+
+class LayerAnatomyView : public QWidget {
+    Q_OBJECT
+public:
+    enum class Ops { Layer, Output };
+
+    explicit LayerAnatomyView(QWidget* parent = nullptr);
+
+    void setPrediction(std::shared_ptr<const Prediction> prediction);
+    void setOps(Ops which);
+    Ops shownOps() const { return m_which; }
+    // What the plan is, for the title ("GPT-3 175B on A100, TP 8 · SP off"); empty: none.
+    void setSubject(const QString& subject);
+    // The ops shown: the prediction's layerOps or outputOps (empty without a valid prediction).
+    const std::vector<KernelOp>& ops() const;
+    QString title() const;
+
+    // The chart laid out in `rect`, text measured on `device` (null: this widget). Bars in op order.
+    struct Layout {
+        QRectF chart; // the time area: x = time, one row per op
+        QRectF gutter; // op names, right-aligned, left of the chart
+        double pixelsPerSecond = 0;
+        double span = 0; // seconds the chart spans
+        double rowHeight = 0;
+        std::vector<AnatomyBar> bars;
+    };
+    Layout layoutFor(const QRectF& rect, QPaintDevice* device = nullptr) const;
+    // The layout of the last paint at the widget's size (or of its current size when not yet painted).
+    Layout currentLayout() const { return layoutFor(QRectF(rect())); }
+    // Paints the whole view (title, summary, legend, chart, axis) into rect; the exporter's painting
+    // function.
+    void paint(QPainter& painter, const QRectF& rect) const;
+    // The height the view needs at `width` so that rows stay readable.
+    int heightForWidth(int width) const override;
+    bool hasHeightForWidth() const override { return true; }
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    struct Header;
+    Header header(const QRectF& rect, QPaintDevice* device) const;
+    void paintHeader(QPainter& p, const Header& h) const;
+    void paintChart(QPainter& p, const Layout& layout) const;
+    QFont rowFont(double rowHeight, QPaintDevice* device) const;
+    int rowAt(const QPointF& pos) const;
+    void refresh();
+
+    std::shared_ptr<const Prediction> m_prediction;
+    Ops m_which = Ops::Layer;
+    QString m_subject;
+    int m_hoverRow = -1;
+};
+
+} // namespace planscope

@@ -1,0 +1,48 @@
+// The layer anatomy page ("anatomy"): one transformer layer's operators, forward and backward, as a waterfall
+// coloured by what bounds each op (LayerAnatomyView), with a switch to the output layer's (last stage). Its
+// numbers are the document's Analysis' (Prediction::layerOps, outputOps), never computed here.
+#pragma once
+
+#include "pages/Page.h"
+
+#include <QPointer>
+#include <QWidget>
+
+class QComboBox;
+class QScrollArea;
+
+namespace planscope {
+
+class LayerAnatomyView;
+class PlanDocument;
+
+class AnatomyPage : public QWidget, public Page {
+    Q_OBJECT
+public:
+    explicit AnatomyPage(QWidget* parent = nullptr);
+
+    QString pageName() const override { return QStringLiteral("anatomy"); }
+    QString pageTitle() const override;
+    void setDocument(PlanDocument* document) override;
+    // The chart as on screen (its whole height, even where the page scrolls), or laid out at `size`; PNG, SVG
+    // or PDF.
+    bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) override;
+
+    LayerAnatomyView* view() const { return m_view; }
+    // 0: one transformer layer, 1: the output layer.
+    QComboBox* opsChoice() const { return m_which; }
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslate();
+    void follow();
+
+    QComboBox* m_which;
+    QScrollArea* m_scroll;
+    LayerAnatomyView* m_view;
+    QPointer<PlanDocument> m_document;
+};
+
+} // namespace planscope
