@@ -90,6 +90,39 @@ void simulatePlan(benchmark::State& state, const char* name)
     state.counters["spans"] = double(spans);
 }
 
+// Issue 11's deep pipeline: a 64-stage, 512-microbatch plan (Llama 3 405B's 126 layers over 64 stages, 1F1B and
+// interleaved), simulated whole: schedule, run, spans, memory.
+void simulateDeep(benchmark::State& state, const char* schedule, int vpp)
+{
+    auto loaded = loadPlanFile(std::string(PLANSCOPE_SAMPLES_DIR) + "/plans/llama3-405b-16k-h100.plan.json");
+    if (!loaded) {
+        state.SkipWithError("cannot load plan");
+        return;
+    }
+    Plan plan = loaded->plan;
+    plan.parallel.pp = 64;
+    plan.parallel.vpp = vpp;
+    plan.parallel.firstStageLayers = plan.parallel.lastStageLayers = 0;
+    plan.model.layers = 128;
+    plan.parallel.dp = plan.cluster.gpus() / (plan.parallel.tp * plan.parallel.pp * plan.parallel.cp);
+    plan.training.globalBatch = std::int64_t(512) * plan.training.microBatch * plan.parallel.dp;
+    fromString(schedule, plan.training.schedule);
+    const Prediction pred = evaluate(plan);
+    if (!pred.valid || pred.microbatches != 512) {
+        state.SkipWithError(pred.errors.empty() ? "not 512 microbatches" : pred.errors.front().message.c_str());
+        return;
+    }
+    std::size_t spans = 0;
+    for (auto _ : state) {
+        auto tl = simulate(plan, pred);
+        spans = tl ? tl->spans.size() : 0;
+        benchmark::DoNotOptimize(spans);
+    }
+    state.counters["spans"] = double(spans);
+    state.counters["stages"] = 64;
+    state.counters["microbatches"] = 512;
+}
+
 } // namespace
 
 BENCHMARK_CAPTURE(generate, interleaved_p32_v4_m4096, ScheduleKind::Interleaved1F1B, 32, 4096, 4)->Unit(benchmark::kMillisecond);
@@ -99,6 +132,8 @@ BENCHMARK_CAPTURE(run, interleaved_p32_v4_m4096_1M_ops, ScheduleKind::Interleave
     ->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK_CAPTURE(run, onefoneb_p8_m64, ScheduleKind::OneFOneB, 8, 64, 1)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(simulatePlan, gpt3_1024gpu_pp16_vpp2_m192, "gpt3-175b-1024xa100.plan.json")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(simulateDeep, onefoneb_p64_m512, "1f1b", 1)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(simulateDeep, interleaved_p64_v2_m512, "interleaved-1f1b", 2)->Unit(benchmark::kMillisecond);
 
 // What one edit costs before every view can update: the analysis PlanDocument runs off the GUI thread
 // (analyse() with explanations: evaluate, then the schedule simulation). bench_edit adds the pages' redraw. Target: at most 100 ms for every sample.

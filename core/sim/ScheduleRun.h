@@ -6,6 +6,7 @@
 #include "schedule/Schedule.h"
 
 #include <functional>
+#include <utility>
 #include <vector>
 
 namespace planscope {
@@ -33,6 +34,11 @@ struct ScheduleRun {
 // OverlapFB = F + B.
 using OpDuration = std::function<double(const Op&)>;
 OpDuration unitDurations(double f = 1, double b = 2, double w = 1, double overlap = -1);
+
+// A rank's activation events in time order (docs/SCHEDULES.md section 1.7): +1 when an F (or an overlapped F&B)
+// starts, -1 when a microbatch's backward frees them (the end of B, or of W when the backward is split); frees first
+// at equal times. Starts and ends each grow along the rank's ops, so the two runs are merged, not sorted.
+std::vector<std::pair<double, int>> inFlightEvents(const std::vector<TimedOp>& timed);
 
 // Fails with the blocked ops (one issue per rank) if the schedule deadlocks.
 Result<ScheduleRun> runSchedule(const Schedule& schedule, const OpDuration& duration, double commDelay = 0);

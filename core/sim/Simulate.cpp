@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <nlohmann/json.hpp>
 
 namespace planscope {
@@ -57,6 +56,18 @@ SpanKind spanKind(OpKind k)
 }
 
 constexpr double kEps = 1e-12;
+
+// Orders spans by (rank, stream, start), stably. The simulation pushes them in that order already (a check, no copy);
+// the sort is the fallback for a stream pushed out of order.
+void sortSpans(std::vector<Span>& spans)
+{
+    auto before = [](const Span& a, const Span& b) {
+        if (a.rank != b.rank) return a.rank < b.rank;
+        if (a.stream != b.stream) return a.stream < b.stream;
+        return a.start < b.start;
+    };
+    if (!std::is_sorted(spans.begin(), spans.end(), before)) std::stable_sort(spans.begin(), spans.end(), before);
+}
 
 } // namespace
 
@@ -122,15 +133,26 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
     tl.bubbleFraction = run.bubbleFraction;
     tl.bubbleOverhead = run.bubbleOverhead;
 
-    // Compute and p2p spans.
+    // Spans, pushed in the order views and the critical path read them, (rank, stream, start): per rank its compute
+    // spans, its sends, then its data-parallel, ZeRO-3 gather and optimizer spans.
+    const LayerActivations act = layerActivations(plan);
+    const bool overlap = plan.training.overlapGradReduce;
+    const int zero = plan.parallel.zero;
     std::size_t total = 0;
-    for (const auto& r : run.ranks) total += r.size() * 2;
-    tl.spans.reserve(total + std::size_t(p) * std::size_t(4 + (plan.parallel.zero >= 2 ? m : 0)));
-    for (int r = 0; r < p; ++r)
-        for (const TimedOp& t : run.ranks[std::size_t(r)]) {
+    for (const auto& r : run.ranks) total += r.size() * (zero >= 3 ? 5 : zero >= 2 ? 4 : 3);
+    tl.spans.reserve(total + std::size_t(p) * 4);
+    tl.ranks.resize(std::size_t(p));
+    tl.memory.resize(std::size_t(p));
+    std::vector<Span> dataParallel, gathers;
+    for (int r = 0; r < p; ++r) {
+        const auto& timed = run.ranks[std::size_t(r)];
+        for (const TimedOp& t : timed) {
             const Op& op = t.op;
             tl.spans.push_back({ r, Stream::Compute, spanKind(op.kind), op.stage, chunkOf[std::size_t(op.stage)], op.microbatch,
                 t.start, t.end, op.stage2, op.microbatch2 });
+        }
+        for (const TimedOp& t : timed) {
+            const Op& op = t.op;
             auto send = [&](SpanKind kind, int stage, int mb, int to) {
                 if (to >= 0 && s.stageToRank[std::size_t(to)] != r)
                     tl.spans.push_back({ r, Stream::P2P, kind, stage, chunkOf[std::size_t(stage)], mb, t.end, t.end + c.p2p });
@@ -143,15 +165,10 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
                 send(SpanKind::SendGradient, op.stage2, op.microbatch2, s.previousStage(op.stage2));
         }
 
-    // Data parallel, optimizer, memory per rank.
-    const LayerActivations act = layerActivations(plan);
-    const bool overlap = plan.training.overlapGradReduce;
-    tl.ranks.resize(std::size_t(p));
-    tl.memory.resize(std::size_t(p));
-    for (int r = 0; r < p; ++r) {
-        const auto& timed = run.ranks[std::size_t(r)];
+        // Data parallel and the optimizer.
         const StageTime& st = pred.stageTimes[std::size_t(r)];
-        const StageMemory& mem = pred.stages[std::size_t(r)];
+        dataParallel.clear();
+        gathers.clear();
         double lastEnd = 0, lastBackwardStart = 0, firstForward = -1;
         for (const TimedOp& t : timed) {
             lastEnd = std::max(lastEnd, t.end);
@@ -159,23 +176,23 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
             if (firstForward < 0 && (t.op.kind == OpKind::F || t.op.kind == OpKind::OverlapFB)) firstForward = t.end - t.start;
         }
         double dpEnd = lastEnd;
-        if (plan.parallel.zero <= 1) {
+        if (zero <= 1) {
             if (st.dpReduceSeconds > 0) {
                 // Gradient buckets become ready during the last backward; the reduction overlaps it when allowed.
                 // The last bucket is only ready when the backward ends (the closed form's max(q*reduce, reduce - B)).
                 const double start = overlap ? lastBackwardStart : lastEnd;
                 dpEnd = std::max(start + st.dpReduceSeconds, lastEnd + (overlap ? st.dpLastBucketShare * st.dpReduceSeconds : 0.0));
-                tl.spans.push_back({ r, Stream::DataParallel, SpanKind::GradReduce, -1, -1, -1, start, dpEnd });
+                dataParallel.push_back({ r, Stream::DataParallel, SpanKind::GradReduce, -1, -1, -1, start, dpEnd });
             }
         } else {
-            // ZeRO-2/3 reduce-scatter every microbatch's gradients right after its backward.
+            // ZeRO-2/3 reduce-scatter every microbatch's gradients as its backward runs.
             double dpFree = 0;
             for (const TimedOp& t : timed)
                 if (t.op.kind == OpKind::B || t.op.kind == OpKind::I || t.op.kind == OpKind::OverlapFB) {
                     // Buckets reduce while the backward runs; what does not fit is already in B (zeroExposedSeconds).
                     const double start = std::max(t.start, dpFree);
                     dpFree = start + st.dpReduceSeconds / std::max(1, s.chunksPerRank);
-                    tl.spans.push_back({ r, Stream::DataParallel, SpanKind::GradReduce, t.op.kind == OpKind::OverlapFB ? t.op.stage2 : t.op.stage,
+                    dataParallel.push_back({ r, Stream::DataParallel, SpanKind::GradReduce, t.op.kind == OpKind::OverlapFB ? t.op.stage2 : t.op.stage,
                         -1, t.op.kind == OpKind::OverlapFB ? t.op.microbatch2 : t.op.microbatch, start, dpFree });
                 }
             dpEnd = std::max(lastEnd, dpFree);
@@ -187,22 +204,28 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
                     if (t.op.kind == OpKind::W) continue;
                     const double start = std::max(gatherFree, t.start - each);
                     gatherFree = start + each;
-                    tl.spans.push_back({ r, Stream::ZeroGather, SpanKind::ParamGather, t.op.stage, chunkOf[std::size_t(t.op.stage)],
+                    gathers.push_back({ r, Stream::ZeroGather, SpanKind::ParamGather, t.op.stage, chunkOf[std::size_t(t.op.stage)],
                         t.op.microbatch, start, gatherFree });
                 }
             }
         }
         const double optEnd = dpEnd + st.optimizerSeconds;
-        tl.spans.push_back({ r, Stream::Optimizer, SpanKind::OptimizerStep, -1, -1, -1, dpEnd, optEnd });
         double end = optEnd;
         if (st.dpGatherSeconds > 0) {
             // Overlapped with the next step's first forward where allowed; only the rest is on this step, and the span
             // drawn is that part (the remainder runs under the next step's forward).
             end = optEnd + (overlap ? std::max(st.dpLastBucketShare * st.dpGatherSeconds, st.dpGatherSeconds - std::max(0.0, firstForward)) : st.dpGatherSeconds);
-            tl.spans.push_back({ r, Stream::DataParallel, SpanKind::ParamGather, -1, -1, -1, optEnd, end });
+            dataParallel.push_back({ r, Stream::DataParallel, SpanKind::ParamGather, -1, -1, -1, optEnd, end });
         }
+        tl.spans.insert(tl.spans.end(), dataParallel.begin(), dataParallel.end());
+        tl.spans.insert(tl.spans.end(), gathers.begin(), gathers.end());
+        tl.spans.push_back({ r, Stream::Optimizer, SpanKind::OptimizerStep, -1, -1, -1, dpEnd, optEnd });
         tl.stepSeconds = std::max(tl.stepSeconds, end);
+    }
 
+    for (int r = 0; r < p; ++r) {
+        const auto& timed = run.ranks[std::size_t(r)];
+        const StageMemory& mem = pred.stages[std::size_t(r)];
         // Memory: the static terms, plus activations in flight (docs/SCHEDULES.md section 1.7) in bytes.
         RankMetrics& rm = tl.ranks[std::size_t(r)];
         rm.busy = run.busy[std::size_t(r)];
@@ -214,13 +237,7 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
             ? (double(mem.activationsBytes) - workspace) / mem.inFlightMicrobatches
             : 0.0;
         const double perChunk = perStageMb / std::max(1, s.chunksPerRank);
-        std::vector<std::pair<double, int>> events;
-        for (const TimedOp& t : timed) {
-            if (t.op.kind == OpKind::F || t.op.kind == OpKind::OverlapFB) events.push_back({ t.start, +1 });
-            if (t.op.kind == OpKind::B || t.op.kind == OpKind::W || t.op.kind == OpKind::OverlapFB) events.push_back({ t.end, -1 });
-        }
-        std::sort(events.begin(), events.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first || (a.first == b.first && a.second < b.second); });
+        const std::vector<std::pair<double, int>> events = inFlightEvents(timed);
         auto& points = tl.memory[std::size_t(r)];
         points.push_back({ 0.0, rm.staticBytes });
         int level = 0;
@@ -237,15 +254,25 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
         tl.peakBytes = std::max(tl.peakBytes, rm.peakBytes);
     }
 
-    std::stable_sort(tl.spans.begin(), tl.spans.end(), [](const Span& a, const Span& b) {
-        if (a.rank != b.rank) return a.rank < b.rank;
-        if (a.stream != b.stream) return a.stream < b.stream;
-        return a.start < b.start;
-    });
+    sortSpans(tl.spans);
 
     // Critical path: walk back from the op that ends last; each op waited either for the previous op on its
     // rank or for the input that arrived last.
-    std::map<std::tuple<int, int, int>, int> producer; // (half, stage, mb) -> span; half 0 = F, 1 = B/I, 2 = W
+    // (half, stage, mb) -> span; half 0 = F, 1 = B/I, 2 = W; a flat table over the stages and microbatches seen.
+    int stageCount = 1, mbCount = 1;
+    for (const Span& sp : tl.spans) {
+        if (sp.stream != Stream::Compute) continue;
+        stageCount = std::max({ stageCount, sp.stage + 1, sp.stage2 + 1 });
+        mbCount = std::max({ mbCount, sp.microbatch + 1, sp.microbatch2 + 1 });
+    }
+    std::vector<int> producerTable(std::size_t(3) * std::size_t(stageCount) * std::size_t(mbCount), -1);
+    auto slot = [&](int half, int stage, int mb) -> int* {
+        if (stage < 0 || mb < 0 || stage >= stageCount || mb >= mbCount) return nullptr;
+        return &producerTable[(std::size_t(half) * std::size_t(stageCount) + std::size_t(stage)) * std::size_t(mbCount) + std::size_t(mb)];
+    };
+    auto setProducer = [&](int half, int stage, int mb, int span) {
+        if (int* p = slot(half, stage, mb)) *p = span;
+    };
     std::vector<int> previousOnRank(tl.spans.size(), -1);
     std::vector<int> lastOnRank(std::size_t(p), -1);
     int cur = -1;
@@ -255,21 +282,21 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
         previousOnRank[std::size_t(i)] = lastOnRank[std::size_t(sp.rank)];
         lastOnRank[std::size_t(sp.rank)] = i;
         switch (sp.kind) {
-        case SpanKind::Forward: producer[{ 0, sp.stage, sp.microbatch }] = i; break;
+        case SpanKind::Forward: setProducer(0, sp.stage, sp.microbatch, i); break;
         case SpanKind::Backward:
-        case SpanKind::InputGrad: producer[{ 1, sp.stage, sp.microbatch }] = i; break;
-        case SpanKind::WeightGrad: producer[{ 2, sp.stage, sp.microbatch }] = i; break;
+        case SpanKind::InputGrad: setProducer(1, sp.stage, sp.microbatch, i); break;
+        case SpanKind::WeightGrad: setProducer(2, sp.stage, sp.microbatch, i); break;
         case SpanKind::OverlapFB:
-            producer[{ 0, sp.stage, sp.microbatch }] = i;
-            producer[{ 1, sp.stage2, sp.microbatch2 }] = i;
+            setProducer(0, sp.stage, sp.microbatch, i);
+            setProducer(1, sp.stage2, sp.microbatch2, i);
             break;
         default: break;
         }
         if (cur < 0 || sp.end > tl.spans[std::size_t(cur)].end) cur = i;
     }
     auto find = [&](int half, int stage, int mb) -> int {
-        auto it = producer.find({ half, stage, mb });
-        return it == producer.end() ? -1 : it->second;
+        const int* p = slot(half, stage, mb);
+        return p ? *p : -1;
     };
     auto arrival = [&](int dep, const Span& consumer) {
         const Span& d = tl.spans[std::size_t(dep)];
