@@ -42,7 +42,7 @@ usage:
                                                    bandwidth with a profile's measurements ("calibration" object)
   planscope-cli validate PLAN                      {"valid", "errors", "warnings"}
   planscope-cli summary PLAN                       the prediction as readable text
-  planscope-cli explain PLAN [--field PATH] [--json] [--depth N] [--list] [--analytic]
+  planscope-cli explain PLAN [--field PATH] [--json] [--depth N] [--list] [--analytic] [--ops]
                                                    how a number was computed (default field time.stepSeconds)
   planscope-cli check PLAN [--days D] [--tokens T] [--mfu X] [--json]
                                                    is a claimed run possible, and by what factor is it short
