@@ -1,5 +1,7 @@
 #include "Gemm.h"
 
+#include <algorithm>
+
 #include "Common.h"
 
 #include <cublasLt.h>
@@ -77,7 +79,7 @@ struct Matmul {
 
 // bf16: D = A * B, column-major, no transposes (as torch.matmul runs it). fp8: A transposed (the layout
 // cuBLASLt requires for fp8), bf16 output, fp32 accumulation.
-void prepare(Matmul& mm, cublasLtHandle_t handle, std::int64_t n, bool fp8)
+void prepare(Matmul& mm, cublasLtHandle_t handle, const GemmShape& shape, bool fp8)
 {
     const cudaDataType_t in = fp8 ? CUDA_R_8F_E4M3 : CUDA_R_16BF;
     PS_CUBLAS(cublasLtMatmulDescCreate(&mm.op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
@@ -85,10 +87,14 @@ void prepare(Matmul& mm, cublasLtHandle_t handle, std::int64_t n, bool fp8)
     const cublasOperation_t tb = CUBLAS_OP_N;
     PS_CUBLAS(cublasLtMatmulDescSetAttribute(mm.op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
     PS_CUBLAS(cublasLtMatmulDescSetAttribute(mm.op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
-    const auto u = std::uint64_t(n);
-    PS_CUBLAS(cublasLtMatrixLayoutCreate(&mm.a, in, u, u, n));
-    PS_CUBLAS(cublasLtMatrixLayoutCreate(&mm.b, in, u, u, n));
-    PS_CUBLAS(cublasLtMatrixLayoutCreate(&mm.c, CUDA_R_16BF, u, u, n));
+    // Column-major D (m x n) = op(A) (m x k) * B (k x n); fp8's A is stored k x m and transposed.
+    const auto m = std::uint64_t(shape.m), n = std::uint64_t(shape.n), k = std::uint64_t(shape.k);
+    if (fp8)
+        PS_CUBLAS(cublasLtMatrixLayoutCreate(&mm.a, in, k, m, std::int64_t(k)));
+    else
+        PS_CUBLAS(cublasLtMatrixLayoutCreate(&mm.a, in, m, k, std::int64_t(m)));
+    PS_CUBLAS(cublasLtMatrixLayoutCreate(&mm.b, in, k, n, std::int64_t(k)));
+    PS_CUBLAS(cublasLtMatrixLayoutCreate(&mm.c, CUDA_R_16BF, m, n, std::int64_t(m)));
     cublasLtMatmulPreference_t pref = nullptr;
     PS_CUBLAS(cublasLtMatmulPreferenceCreate(&pref));
     const std::uint64_t workspace = kWorkspaceBytes;
@@ -141,36 +147,39 @@ double timeMedian(cublasLtHandle_t handle, const Matmul& mm, const void* a, cons
 }
 } // namespace
 
-GemmPlan gemmPlan(bool quick)
+GemmPlan gemmPlan(bool quick, const std::vector<GemmShape>& extra)
 {
     GemmPlan p;
-    if (quick) {
-        p.sizes = { 1024, 2048, 4096, 8192 };
-        p.warmup = 5;
-        p.iterations = 20;
-        p.spinUpSeconds = 0.2;
-    } else {
-        p.sizes = { 512, 1024, 2048, 4096, 8192, 16384 };
-        p.warmup = 10;
-        p.iterations = 50;
-        p.spinUpSeconds = 0.5;
-    }
+    const std::vector<std::int64_t> squares = quick ? std::vector<std::int64_t> { 1024, 2048, 4096, 8192 }
+                                                    : std::vector<std::int64_t> { 512, 1024, 2048, 4096, 8192, 16384 };
+    for (const std::int64_t n : squares) p.shapes.push_back({ n, n, n });
+    for (const GemmShape& s : extra)
+        if (s.m > 0 && s.n > 0 && s.k > 0 && std::find(p.shapes.begin(), p.shapes.end(), s) == p.shapes.end())
+            p.shapes.push_back(s);
+    p.warmup = quick ? 5 : 10;
+    p.iterations = quick ? 20 : 50;
+    p.spinUpSeconds = quick ? 0.2 : 0.5;
     return p;
 }
 
 std::vector<GemmSample> measureGemm(int device, const GemmPlan& plan, double p0, double p1)
 {
     std::vector<GemmSample> out;
-    if (plan.sizes.empty()) return out;
+    if (plan.shapes.empty()) return out;
     PS_CUDA(cudaSetDevice(device));
     cudaDeviceProp prop {};
     PS_CUDA(cudaGetDeviceProperties(&prop, device));
     const bool fp8 = prop.major * 10 + prop.minor >= 89;
     if (!fp8) note("GEMM: no fp8 on sm_" + std::to_string(prop.major * 10 + prop.minor) + " (needs sm_89 or later)");
 
-    std::int64_t maxN = 0;
-    for (auto n : plan.sizes) maxN = std::max(maxN, n);
-    const auto maxElems = std::size_t(maxN) * std::size_t(maxN);
+    // Buffers big enough for every shape's A, B and D; the spin-up runs the shape with the most FLOPs.
+    std::size_t maxElems = 0;
+    GemmShape biggest = plan.shapes.front();
+    for (const GemmShape& g : plan.shapes) {
+        maxElems = std::max({ maxElems, std::size_t(g.m) * std::size_t(g.k), std::size_t(g.k) * std::size_t(g.n),
+            std::size_t(g.m) * std::size_t(g.n) });
+        if (double(g.m) * double(g.n) * double(g.k) > double(biggest.m) * double(biggest.n) * double(biggest.k)) biggest = g;
+    }
     std::mt19937 rng(12345);
     Buffers buf;
     buf.a = DeviceBuffer(device, maxElems * 2);
@@ -194,7 +203,7 @@ std::vector<GemmSample> measureGemm(int device, const GemmPlan& plan, double p0,
     // Spin-up: the largest bf16 shape for spinUpSeconds, so that clocks are up before the first sample.
     {
         Matmul mm;
-        prepare(mm, handle, maxN, false);
+        prepare(mm, handle, biggest, false);
         if (mm.ok && plan.spinUpSeconds > 0) {
             const double t = timeMedian(handle, mm, buf.a.get(), buf.b.get(), buf.d.get(), buf.workspace, stream, 1, 1);
             const int reps = t > 0 ? int(std::min(10000.0, std::ceil(plan.spinUpSeconds / t))) : 1;
@@ -204,28 +213,30 @@ std::vector<GemmSample> measureGemm(int device, const GemmPlan& plan, double p0,
     }
 
     const std::vector<std::string> dtypes = fp8 ? std::vector<std::string> { "bf16", "fp8" } : std::vector<std::string> { "bf16" };
-    const double steps = double(dtypes.size() * plan.sizes.size());
+    const double steps = double(dtypes.size() * plan.shapes.size());
     int step = 0;
     for (const std::string& dtype : dtypes) {
         const bool is8 = dtype == "fp8";
-        for (const std::int64_t n : plan.sizes) {
-            progress(p0 + (p1 - p0) * step / steps, "GEMM " + dtype + " " + std::to_string(n) + "x" + std::to_string(n)
-                    + "x" + std::to_string(n));
+        for (const GemmShape& g : plan.shapes) {
+            const std::string name = std::to_string(g.m) + "x" + std::to_string(g.n) + "x" + std::to_string(g.k);
+            progress(p0 + (p1 - p0) * step / steps, "GEMM " + dtype + " " + name);
             ++step;
             Matmul mm;
-            prepare(mm, handle, n, is8);
+            prepare(mm, handle, g, is8);
             if (!mm.ok) {
-                note("GEMM " + dtype + " " + std::to_string(n) + ": cuBLASLt has no algorithm, skipped");
+                note("GEMM " + dtype + " " + name + ": cuBLASLt has no algorithm, skipped");
                 continue;
             }
             const void* a = is8 ? buf.a8.get() : buf.a.get();
             const void* b = is8 ? buf.b8.get() : buf.b.get();
             const double t = timeMedian(handle, mm, a, b, buf.d.get(), buf.workspace, stream, plan.warmup, plan.iterations);
             GemmSample s;
-            s.m = s.n = s.k = n;
+            s.m = g.m;
+            s.n = g.n;
+            s.k = g.k;
             s.dtype = dtype;
             s.seconds = t;
-            s.tflops = t > 0 ? 2.0 * double(n) * double(n) * double(n) / t / 1e12 : 0.0;
+            s.tflops = t > 0 ? 2.0 * double(g.m) * double(g.n) * double(g.k) / t / 1e12 : 0.0;
             out.push_back(s);
         }
     }

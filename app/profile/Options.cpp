@@ -64,7 +64,7 @@ bool parseSize(const std::string& text, std::uint64_t& bytes)
 std::string helpText()
 {
     return R"(Usage: planscope-profile [--quick] [--out FILE.profile.json] [--sizes MIN:MAX] [--ops LIST]
-                         [--gpus N] [--timeout SECONDS] [--help] [--version]
+                         [--plan FILE.plan.json] [--gpus N] [--timeout SECONDS] [--help] [--version]
 
 Measures this machine for PlanScope (schema planscope/profile/v1): bf16 GEMM (and fp8 on sm >= 89) with
 cuBLASLt, HBM bandwidth (a 1 GiB device-to-device copy), NCCL collectives over groups of 2..N GPUs with
@@ -73,6 +73,8 @@ alpha-beta fits, the GPUs, their NVLink/PCIe links (NVML, where a driver provide
 Options:
   --quick              fewer sizes, shapes and iterations (under a minute on one node)
   --out FILE           where to write the profile (default: <hostname>.profile.json)
+  --plan FILE          also time every GEMM shape of this plan's layers (planscope-cli explain FILE --ops);
+                       evaluate --calibration then uses the measured time for exactly those operators
   --sizes MIN:MAX      collective buffer sizes, e.g. 8:1G or 1K:256M (units B, K, M, G; binary;
                        default 8:1G, x2 apart, x8 with --quick)
   --ops LIST           comma-separated collectives: allreduce, allgather, reducescatter, broadcast,
@@ -137,6 +139,13 @@ std::optional<Options> parseOptions(int argc, char** argv, std::string& error)
                 return std::nullopt;
             }
             o.out = v;
+        } else if (is(arg, "--plan")) {
+            if (!value(i, "--plan", v)) return std::nullopt;
+            if (v.empty()) {
+                error = "--plan needs a plan file";
+                return std::nullopt;
+            }
+            o.plan = v;
         } else if (is(arg, "--sizes")) {
             if (!value(i, "--sizes", v)) return std::nullopt;
             const auto colon = v.find(':');

@@ -21,6 +21,7 @@ struct Options {
     std::vector<Collective> ops;           // the collectives to measure, in the order run
     std::optional<int> gpus;               // local GPUs to use without a launcher (default: all)
     double timeoutSeconds = 300;           // longest any one NCCL wait may take
+    std::string plan;                      // a plan file whose GEMM shapes are timed too (--plan)
 };
 
 // Parses argv; on a usage error returns the message in `error` (exit 2).

@@ -23,6 +23,9 @@
 #include "Options.h"
 
 #include "calib/Profile.h"
+#include "cost/Operators.h"
+#include "io/PlanJson.h"
+#include "spec/Validate.h"
 
 #include <nlohmann/json.hpp>
 
@@ -92,8 +95,27 @@ int visibleGpus()
     return count;
 }
 
+// The GEMM shapes of --plan's layers (docs/MODEL.md section 7.1), read before any GPU work so that a bad plan is a
+// usage error on any machine.
+std::vector<GemmShape> planGemmShapes(const std::string& path)
+{
+    std::vector<GemmShape> shapes;
+    if (path.empty()) return shapes;
+    const auto loaded = loadPlanFile(path);
+    if (!loaded) {
+        const Issue& i = loaded.errors().front();
+        fail(kExitUsage, "--plan " + path + ": " + (i.path.empty() ? "" : i.path + ": ") + i.message);
+    }
+    if (!validate(loaded->plan).empty())
+        for (const Issue& i : validate(loaded->plan))
+            if (i.severity == Severity::Error) fail(kExitUsage, "--plan " + path + ": " + i.path + ": " + i.message);
+    for (const auto& [m, n, k] : distinctGemmShapes(loaded->plan)) shapes.push_back({ m, n, k });
+    return shapes;
+}
+
 int run(const Options& options)
 {
+    const std::vector<GemmShape> planShapes = planGemmShapes(options.plan);
     const Launch launch = detectLaunch();
     setProgressEnabled(launch.rank == 0);
     const int count = visibleGpus();
@@ -178,7 +200,7 @@ int run(const Options& options)
     if (launch.rank != 0) return kExitOk; // rank 0 measures the GEMMs and HBM and writes the profile
 
     const int device = deviceAndRank.front().first;
-    profile.gemm = measureGemm(device, gemmPlan(options.quick), 0.75, 0.93);
+    profile.gemm = measureGemm(device, gemmPlan(options.quick, planShapes), 0.75, 0.93);
     progress(0.94, "HBM: device-to-device copy of " + formatBytes(double(hbmPlan(options.quick).bytes)));
     profile.hbmBandwidth = measureHbm(device, hbmPlan(options.quick));
 

@@ -410,6 +410,19 @@ PassTotals sumPasses(const std::vector<KernelOp>& ops)
     return p;
 }
 
+std::vector<std::array<std::int64_t, 3>> distinctGemmShapes(const Plan& plan)
+{
+    const OperatorList ops = operatorList(plan, rankLayout(plan));
+    std::vector<std::array<std::int64_t, 3>> shapes;
+    for (const auto* list : { &ops.layer, &ops.output })
+        for (const KernelOp& op : *list) {
+            if (op.kind != KernelKind::Gemm || op.batch != 1) continue;
+            const std::array<std::int64_t, 3> s { op.m, op.n, op.k };
+            if (std::find(shapes.begin(), shapes.end(), s) == shapes.end()) shapes.push_back(s);
+        }
+    return shapes;
+}
+
 std::string formatOperatorTable(const std::vector<KernelOp>& ops)
 {
     auto fmt = [](const char* f, auto... v) {

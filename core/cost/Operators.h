@@ -11,6 +11,7 @@
 #include "RankLayout.h"
 #include "spec/Plan.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -67,6 +68,10 @@ struct OperatorList {
 OperatorList operatorList(const Plan& plan, const RankLayout& layout);
 
 PassTotals sumPasses(const std::vector<KernelOp>& ops);
+
+// The distinct single (batch 1) GEMM shapes {m, n, k} of a plan's layer and output layer, in first-seen order: what
+// planscope-profile --plan times so that a calibration replaces exactly those ops.
+std::vector<std::array<std::int64_t, 3>> distinctGemmShapes(const Plan& plan);
 
 // A fixed-width text table of ops (planscope-cli explain --ops): pass, name, shape or buffer, FLOPs, bytes, what
 // bounds it, efficiency, seconds and exposed seconds, with a total per pass.

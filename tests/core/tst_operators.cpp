@@ -225,6 +225,25 @@ private slots:
         QVERIFY(attB && test::near(attB->flops, 2.5 * att->flops));
     }
 
+    void shapesToMeasure()
+    {
+        // What planscope-profile --plan times: every distinct batch-1 GEMM of the layer and the output layer. For
+        // GPT-3 175B at TP 8 (V = 51200 padded, V/t = 6400): QKV, projection, fc1, fc2 and logits, each forward,
+        // input gradient and weight gradient, where fc1's input gradient has fc2's forward shape and fc2's input
+        // gradient fc1's: 15 - 2 = 13 shapes; the attention products are batched and left out.
+        const Plan plan = gpt3(false);
+        QCOMPARE(plan.model.vocab, std::int64_t(51200));
+        const auto shapes = distinctGemmShapes(plan);
+        const std::vector<std::array<std::int64_t, 3>> expected { { 2048, 4608, 12288 }, { 2048, 12288, 1536 },
+            { 2048, 6144, 12288 }, { 2048, 12288, 6144 }, { 6144, 12288, 2048 }, { 12288, 6144, 2048 },
+            { 2048, 1536, 12288 }, { 1536, 12288, 2048 }, { 2048, 12288, 4608 }, { 12288, 4608, 2048 },
+            { 2048, 6400, 12288 }, { 2048, 12288, 6400 }, { 12288, 6400, 2048 } };
+        QCOMPARE(shapes.size(), expected.size());
+        for (const auto& e : expected)
+            QVERIFY2(std::find(shapes.begin(), shapes.end(), e) != shapes.end(),
+                qPrintable(QStringLiteral("%1x%2x%3").arg(e[0]).arg(e[1]).arg(e[2])));
+    }
+
     void evaluateSumsTheOps()
     {
         // The stage times are the op sums: forward = layers*layerForward (+ the output layer on the last stage).

@@ -3,6 +3,8 @@
 #   help     --help exits 0 and documents the exit codes
 #   version  --version exits 0 with one line
 #   usage    bad arguments exit 2 with one "planscope-profile: ..." line each
+#   plan     --plan with a missing or malformed plan exits 2 with one line naming the file and the field, before
+#            any GPU is looked for
 #   no_gpu   with every GPU hidden (CUDA_VISIBLE_DEVICES=-1; here there is no driver at all) the run exits 3 and
 #            prints exactly one line: "planscope-profile: no GPU found (CUDA: <reason>, error <n>)"
 if(NOT BIN OR NOT CASE)
@@ -32,7 +34,7 @@ if(CASE STREQUAL "help")
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "--help exited ${rc}")
   endif()
-  foreach(needle "Usage: planscope-profile" "--quick" "--out" "--sizes" "--ops" "--gpus" "--timeout"
+  foreach(needle "Usage: planscope-profile" "--quick" "--out" "--sizes" "--ops" "--plan" "--gpus" "--timeout"
       "Exit codes" "2  usage" "3  no usable GPU" "4  NCCL failure or timeout" "5  the output file cannot be written")
     string(FIND "${out}" "${needle}" at)
     if(at EQUAL -1)
@@ -54,6 +56,24 @@ elseif(CASE STREQUAL "usage")
     endif()
     expect_one_line("${err}" "^planscope-profile: .*see --help" "'${args}'")
   endforeach()
+elseif(CASE STREQUAL "plan")
+  set(ENV{CUDA_VISIBLE_DEVICES} "-1")
+  get_filename_component(dir "${BIN}" DIRECTORY)
+  set(bad "${dir}/bad-profile-test.plan.json")
+  file(WRITE "${bad}" "{\"schema\": \"planscope/plan/v1\", \"model\": {\"preset\": \"gpt3-175b\"}, \"cluster\": {\"gpu\": \"a100-sxm4-80gb\", \"nodes\": 1}, \"parallel\": {\"tp\": 3}}")
+  foreach(args "--plan;${dir}/no-such.plan.json" "--plan;${bad}")
+    run_profile(${args})
+    if(NOT rc EQUAL 2)
+      message(FATAL_ERROR "'${args}' exited ${rc}, expected 2 (usage)\n${err}")
+    endif()
+    expect_one_line("${err}" "^planscope-profile: --plan [^\n]+: " "'${args}'")
+  endforeach()
+  # The bad plan's message names the field.
+  if(NOT err MATCHES "parallel")
+    message(FATAL_ERROR "the invalid plan's message does not name the field:\n${err}")
+  endif()
+  file(REMOVE "${bad}")
+  message(STATUS "ok: ${err}")
 elseif(CASE STREQUAL "no_gpu")
   set(ENV{CUDA_VISIBLE_DEVICES} "-1")
   # No launcher variables: a stray RANK/WORLD_SIZE from the caller must not turn this into a rendezvous.
