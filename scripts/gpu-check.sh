@@ -3,7 +3,8 @@
 #   1. installs what is missing (scripts/deps.sh; offline that may fail: then whatever is installed is used)
 #   2. configures build-gpu/ with -DPLANSCOPE_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 (H200), builds everything
 #   3. runs every ctest
-#   4. runs `planscope-profile --quick --out $OUT/profile.json` ($OUT defaults to build-gpu/)
+#   4. runs `planscope-profile --quick --plan samples/plans/llama3-405b-8k-h100.plan.json --out $OUT/profile.json`
+#      ($OUT defaults to build-gpu/)
 #   4b. records a two-rank torch.distributed.pipelining trace (scripts/record-pp-trace.py) into $OUT/pp-trace and
 #      imports it against the plan of the same run
 #   5. times the same GEMM shapes with torch.matmul (bf16) and a 1 GiB torch device copy by the same method
@@ -88,7 +89,7 @@ if [ "$configured" -eq 1 ]; then
 else
   # No ctest without PLANSCOPE_BUILD_TESTS: run the profile's own checks directly.
   ctest_status="passed (profile checks only; Qt suites not built)"
-  for case in help version usage no_gpu; do
+  for case in help version usage plan no_gpu; do
     cmake -DBIN="$bin" -DCASE=$case -P tests/profile/RunProfile.cmake >>"$OUT/ctest.log" 2>&1 || {
       ctest_status="FAILED: profile_$case"; failures+=("profile_$case"); }
   done
@@ -98,7 +99,9 @@ log "tests: $ctest_status"
 # 4. The profile.
 profile_start=$(date +%s)
 rm -f "$OUT/profile.json"
-timeout 240 "$bin" --quick --timeout 60 --out "$OUT/profile.json" 2> >(tee "$OUT/profile.stderr" >&2)
+# --plan: also the GEMM shapes of the Llama 3 405B plan's layers (issue 11), for the op-by-op calibration.
+timeout 240 "$bin" --quick --timeout 60 --plan samples/plans/llama3-405b-8k-h100.plan.json --out "$OUT/profile.json" \
+  2> >(tee "$OUT/profile.stderr" >&2)
 profile_rc=$?
 profile_seconds=$(( $(date +%s) - profile_start ))
 [ "$profile_rc" -eq 0 ] || failures+=("planscope-profile --quick (exit $profile_rc)")
