@@ -33,7 +33,7 @@ std::string fmt(const char* format, double a)
 std::string gbps(double bytesPerSecond) { return fmt("%.1f GB/s", bytesPerSecond / 1e9); }
 std::string micros(double seconds) { return fmt("%.2f us", seconds * 1e6); }
 
-const LinkFit* pickFit(const std::vector<LinkFit>& fits, std::string_view linkClass)
+const LinkFit* pickFit(const std::vector<LinkFit>& fits, std::string_view linkClass, std::string_view onlyOp = {})
 {
     const LinkFit* best = nullptr;
     auto better = [](const LinkFit& a, const LinkFit& b) {
@@ -45,6 +45,7 @@ const LinkFit* pickFit(const std::vector<LinkFit>& fits, std::string_view linkCl
     for (const LinkFit& f : fits) {
         Collective c;
         if (f.linkClass != linkClass || !fromString(f.op, c) || !(f.busBandwidth > 0)) continue;
+        if (!onlyOp.empty() && f.op != onlyOp) continue;
         if (!best || better(f, *best)) best = &f;
     }
     return best;
@@ -90,11 +91,21 @@ Calibration calibrationFromProfile(const Profile& profile, const Plan& plan)
     const std::vector<LinkFit> fits = profile.fits.empty() ? fitCollectives(profile.collectives) : profile.fits;
 
     if (const LinkFit* f = pickFit(fits, "intra")) {
-        const LinkSpec l = flatLink(plan.cluster.intraNode, *f);
-        cal.intraNode = l;
+        LinkSpec l = flatLink(plan.cluster.intraNode, *f);
         cal.terms.push_back("cluster.intraNode: " + describe(*f) + " -> latency " + micros(l.latency) + ", efficiency "
             + fmt("%.3f", l.efficiency) + " of " + gbps(l.bandwidth)
             + (l.efficiency > 1 ? " (above the wire speed: NVLS/in-switch reduction)" : ""));
+        // Measured all-gathers or reduce-scatters set the other collectives' share; the all-reduce keeps its own
+        // (NVLink SHARP reduces in the switch, docs/HARDWARE.md).
+        const LinkFit* g = pickFit(fits, "intra", "AllGather");
+        if (!g) g = pickFit(fits, "intra", "ReduceScatter");
+        if (g && f->op == "AllReduce" && l.bandwidth > 0) {
+            l.allReduceEfficiency = l.efficiency;
+            l.efficiency = g->busBandwidth / l.bandwidth;
+            cal.terms.push_back("cluster.intraNode: " + describe(*g) + " -> efficiency " + fmt("%.3f", l.efficiency)
+                + " for the other collectives; all-reduce keeps " + fmt("%.3f", l.allReduceEfficiency));
+        }
+        cal.intraNode = l;
     }
     if (const LinkFit* f = pickFit(fits, "inter")) {
         // The group's rings cross each node boundary on all of its GPUs' NICs at once (NCCL runs one channel per

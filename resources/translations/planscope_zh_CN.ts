@@ -1499,6 +1499,14 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
         <source>dp follows the GPU count: GPUs / (tp*pp*cp)</source>
         <translation>dp 随 GPU 数量而定：GPU 数 / (tp*pp*cp)</translation>
     </message>
+    <message>
+        <source>TP communication overlap</source>
+        <translation>张量并行通信重叠</translation>
+    </message>
+    <message>
+        <source>Tensor-parallel collectives overlap the GEMMs beside them (Transformer Engine, --tp-comm-overlap); off, only the column-parallel backward&apos;s are hidden</source>
+        <translation>张量并行的集合通信与相邻的 GEMM 重叠执行（Transformer Engine，--tp-comm-overlap）；关闭时只有列并行反向中的集合通信被掩盖</translation>
+    </message>
 </context>
 <context>
     <name>planscope::PlaybackBar</name>

@@ -679,6 +679,33 @@ private slots:
         QCOMPARE(c2.terms.size(), std::size_t(1));
     }
 
+    // All-gather and all-reduce measured on the same node: each collective takes its own measured share.
+    void collectivesKeepTheirOwnBandwidth()
+    {
+        const Plan plan = test::loadSample("llama3-405b-8k-h100.plan.json");
+        const double bw = plan.cluster.intraNode.bandwidth;
+        LinkFit ar { "AllReduce", 8, "intra", 2e-6, 470e9, 10, 1 };
+        LinkFit ag { "AllGather", 8, "intra", 2e-6, 355e9, 10, 1 };
+        Profile p;
+        p.fits = { ag, ar };
+        const Calibration cal = calibrationFromProfile(p, plan);
+        QVERIFY(cal.intraNode);
+        QVERIFY(near(cal.intraNode->allReduceEfficiency, 470e9 / bw));
+        QVERIFY(near(cal.intraNode->efficiency, 355e9 / bw));
+        QVERIFY(cal.intraNode->busBandwidthCurve.empty());
+        // A large message then runs at the measured bus bandwidth of its own kind.
+        const double S = 4e9;
+        const double tAr = ringSeconds(Collective::AllReduce, 8, S, *cal.intraNode);
+        const double tAg = ringSeconds(Collective::AllGather, 8, S, *cal.intraNode);
+        QVERIFY(near(tAr, 14 * 2e-6 + 1.75 * S / 470e9, 1e-9));
+        QVERIFY(near(tAg, 7 * 2e-6 + 0.875 * S / 355e9, 1e-9));
+        // Only an all-reduce measured: one share for every collective, as before.
+        Profile only;
+        only.fits = { ar };
+        const Calibration c2 = calibrationFromProfile(only, plan);
+        QVERIFY(c2.intraNode && c2.intraNode->allReduceEfficiency == 0 && near(c2.intraNode->efficiency, 470e9 / bw));
+    }
+
     // The timed shapes replace exactly the operators of those shapes; every other op keeps the model's time.
     void measuredGemmsReplaceTheirOps()
     {

@@ -250,6 +250,60 @@ private Q_SLOTS:
         QCOMPARE(doc.plan(), original);
     }
 
+    void trainingChecksEditAndUndo_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::newRow("flashAttention") << QStringLiteral("training.flashAttention");
+        QTest::newRow("tpCommOverlap") << QStringLiteral("training.tpCommOverlap");
+    }
+    void trainingChecksEditAndUndo()
+    {
+        QFETCH(QString, path);
+        auto value = [&](const Plan& p) {
+            return path.endsWith(QLatin1String("flashAttention")) ? p.training.flashAttention
+                                                                  : p.training.tpCommOverlap;
+        };
+        PlanDocument doc;
+        PlanEditorPage editor;
+        editor.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        const Plan original = doc.plan();
+        QCheckBox* check = editor.checkBox(path);
+        QVERIFY2(check, qPrintable(path));
+        QVERIFY(!check->text().isEmpty());
+        QVERIFY(!check->toolTip().isEmpty());
+        // Shown in the training group.
+        auto* box = qobject_cast<QGroupBox*>(check->parentWidget());
+        QVERIFY(box);
+        QCOMPARE(box->title(), QStringLiteral("Training"));
+
+        // Off in the sample; ticking it changes that field of the document's plan only, in one step.
+        QVERIFY(!value(original));
+        QVERIFY(!check->isChecked());
+        check->setChecked(true);
+        QVERIFY(value(doc.plan()));
+        QVERIFY(value(editor.plan()));
+        Plan expected = original;
+        if (path.endsWith(QLatin1String("flashAttention")))
+            expected.training.flashAttention = true;
+        else
+            expected.training.tpCommOverlap = true;
+        QCOMPARE(doc.plan(), expected);
+        QCOMPARE(editor.undoStack()->count(), 1);
+        QCOMPARE(editor.undoStack()->undoText(), QStringLiteral("Change %1").arg(path));
+        QVERIFY(waitForCurrentPrediction(doc));
+        QVERIFY(doc.prediction()->valid);
+
+        editor.undoStack()->undo();
+        QVERIFY(!value(doc.plan()));
+        QVERIFY(!check->isChecked());
+        QCOMPARE(doc.plan(), original);
+
+        editor.undoStack()->redo();
+        QVERIFY(value(doc.plan()));
+        QVERIFY(check->isChecked());
+    }
+
     void autoDpFollowsTheDegrees()
     {
         PlanDocument doc;

@@ -650,6 +650,12 @@ void PlanEditorPage::buildTraining(Section& s)
         QT_TR_NOOP("No s x s score tensors are kept for the backward"),
         [](const Plan& p) { return p.training.flashAttention; },
         [](Plan& p, bool v) { p.training.flashAttention = v; });
+    addCheck(
+        s, QStringLiteral("training.tpCommOverlap"), QT_TR_NOOP("TP communication overlap"),
+        QT_TR_NOOP("Tensor-parallel collectives overlap the GEMMs beside them (Transformer Engine, "
+                   "--tp-comm-overlap); off, only the column-parallel backward's are hidden"),
+        [](const Plan& p) { return p.training.tpCommOverlap; },
+        [](Plan& p, bool v) { p.training.tpCommOverlap = v; });
 
     auto* tokens = new FieldScientificSpinBox(s.box);
     const int tokensIndex = addRow(s, QStringLiteral("training.tokens"), QT_TR_NOOP("Training tokens"),
