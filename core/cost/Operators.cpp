@@ -363,9 +363,10 @@ void cost(std::vector<KernelOp>& ops, const Shape& S)
             op.bytes = k.bytes;
             break;
         case KernelKind::Attention:
-            // op.flops holds the forward's count until costed; the backward does 2.5 times as much.
+            // op.flops holds the forward's non-causal count until costed; then what the kernel executes: half of it
+            // under the causal mask, and 2.5 times that in backward.
             k = kernels::flashAttention(C.gpu, prec, op.flops, op.bytes, S.s, S.causal, op.pass == KernelPass::BackwardInput);
-            if (op.pass == KernelPass::BackwardInput) op.flops *= 2.5;
+            op.flops *= (S.causal ? 0.5 : 1.0) * (op.pass == KernelPass::BackwardInput ? 2.5 : 1.0);
             break;
         case KernelKind::Memory: k = kernels::memoryOp(C.gpu, op.bytes); break;
         case KernelKind::Collective: {

@@ -147,6 +147,7 @@ private slots:
         const double flops = 4.0 * 4096 * 4096 * 2048;
         const KernelTime f = kernels::flashAttention(a100, Precision::BF16, flops, 0, 4096, true, false);
         QVERIFY(test::near(f.seconds, 0.5 * flops / 173e12 + kernels::kLaunchSeconds, 1e-9));
+        QVERIFY(test::near(f.efficiency, 0.5 * flops / (f.seconds * 312e12), 1e-9));
         const KernelTime b = kernels::flashAttention(a100, Precision::BF16, flops, 0, 4096, true, true);
         QVERIFY(test::near(b.seconds, 2.5 * 0.5 * flops / 173e12 + kernels::kLaunchSeconds, 1e-9));
     }
