@@ -24,34 +24,6 @@ namespace {
 constexpr double kNotDone = std::numeric_limits<double>::infinity();
 }
 
-std::vector<std::pair<double, int>> inFlightEvents(const std::vector<TimedOp>& timed)
-{
-    std::vector<double> starts, ends;
-    starts.reserve(timed.size());
-    ends.reserve(timed.size());
-    for (const TimedOp& t : timed) {
-        const OpKind k = t.op.kind;
-        if (k == OpKind::F || k == OpKind::OverlapFB) starts.push_back(t.start);
-        if (k == OpKind::B || k == OpKind::W || k == OpKind::OverlapFB) ends.push_back(t.end);
-    }
-    auto sortedOrSort = [](std::vector<double>& v) {
-        if (!std::is_sorted(v.begin(), v.end())) std::sort(v.begin(), v.end());
-    };
-    sortedOrSort(starts);
-    sortedOrSort(ends);
-    std::vector<std::pair<double, int>> events;
-    events.reserve(starts.size() + ends.size());
-    std::size_t i = 0, j = 0;
-    while (i < starts.size() || j < ends.size()) {
-        // At equal times frees come first.
-        if (j < ends.size() && (i >= starts.size() || ends[j] <= starts[i]))
-            events.push_back({ ends[j++], -1 });
-        else
-            events.push_back({ starts[i++], +1 });
-    }
-    return events;
-}
-
 Result<ScheduleRun> runSchedule(const Schedule& s, const OpDuration& duration, double commDelay)
 {
     const int p = s.ranks;
@@ -161,9 +133,8 @@ Result<ScheduleRun> runSchedule(const Schedule& s, const OpDuration& duration, d
         // In-flight activations (docs/SCHEDULES.md section 1.7): +1 when an F starts, -1 when the microbatch's backward frees
         // them: at the end of B, or of W when the backward is split.
         for (const TimedOp& t : timed) busy += t.end - t.start;
-        const std::vector<std::pair<double, int>> events = inFlightEvents(timed);
         int level = 0, peak = 0;
-        for (const auto& e : events) peak = std::max(peak, level += e.second);
+        forEachInFlightEvent(timed, [&](double, int delta) { peak = std::max(peak, level += delta); });
         run.busy[std::size_t(r)] = busy;
         run.idle[std::size_t(r)] = run.makespan - busy;
         if (!timed.empty()) run.internalIdle[std::size_t(r)] = (timed.back().end - timed.front().start) - busy;

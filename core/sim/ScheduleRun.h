@@ -35,10 +35,29 @@ struct ScheduleRun {
 using OpDuration = std::function<double(const Op&)>;
 OpDuration unitDurations(double f = 1, double b = 2, double w = 1, double overlap = -1);
 
-// A rank's activation events in time order (docs/SCHEDULES.md section 1.7): +1 when an F (or an overlapped F&B)
-// starts, -1 when a microbatch's backward frees them (the end of B, or of W when the backward is split); frees first
-// at equal times. Starts and ends each grow along the rank's ops, so the two runs are merged, not sorted.
-std::vector<std::pair<double, int>> inFlightEvents(const std::vector<TimedOp>& timed);
+// A rank's activation events in time order (docs/SCHEDULES.md section 1.7): fn(time, +1) when an F (or an overlapped
+// F&B) starts, fn(time, -1) when a microbatch's backward frees them (the end of B, or of W when the backward is split);
+// frees first at equal times. A rank runs its ops one after another, so starts and ends each grow along its list:
+// two cursors merge them without sorting or allocating.
+template<typename Fn>
+void forEachInFlightEvent(const std::vector<TimedOp>& timed, Fn&& fn)
+{
+    auto isStart = [](const TimedOp& t) { return t.op.kind == OpKind::F || t.op.kind == OpKind::OverlapFB; };
+    auto isEnd = [](const TimedOp& t) { return t.op.kind == OpKind::B || t.op.kind == OpKind::W || t.op.kind == OpKind::OverlapFB; };
+    const std::size_t n = timed.size();
+    std::size_t i = 0, j = 0;
+    while (i < n && !isStart(timed[i])) ++i;
+    while (j < n && !isEnd(timed[j])) ++j;
+    while (i < n || j < n) {
+        if (j < n && (i >= n || timed[j].end <= timed[i].start)) {
+            fn(timed[j].end, -1);
+            for (++j; j < n && !isEnd(timed[j]); ++j) { }
+        } else {
+            fn(timed[i].start, +1);
+            for (++i; i < n && !isStart(timed[i]); ++i) { }
+        }
+    }
+}
 
 // Fails with the blocked ops (one issue per rank) if the schedule deadlocks.
 Result<ScheduleRun> runSchedule(const Schedule& schedule, const OpDuration& duration, double commDelay = 0);

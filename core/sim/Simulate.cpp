@@ -237,19 +237,19 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
             ? (double(mem.activationsBytes) - workspace) / mem.inFlightMicrobatches
             : 0.0;
         const double perChunk = perStageMb / std::max(1, s.chunksPerRank);
-        const std::vector<std::pair<double, int>> events = inFlightEvents(timed);
         auto& points = tl.memory[std::size_t(r)];
+        points.reserve(timed.size() + 1);
         points.push_back({ 0.0, rm.staticBytes });
         int level = 0;
-        for (const auto& e : events) {
-            level += e.second;
+        forEachInFlightEvent(timed, [&](double time, int delta) {
+            level += delta;
             const std::int64_t bytes = rm.staticBytes + std::llround(level * perChunk);
-            if (!points.empty() && std::abs(points.back().time - e.first) < kEps)
+            if (std::abs(points.back().time - time) < kEps)
                 points.back().bytes = bytes;
             else
-                points.push_back({ e.first, bytes });
+                points.push_back({ time, bytes });
             rm.peakBytes = std::max(rm.peakBytes, bytes);
-        }
+        });
         rm.peakBytes = std::max(rm.peakBytes, rm.staticBytes);
         tl.peakBytes = std::max(tl.peakBytes, rm.peakBytes);
     }
