@@ -24,7 +24,9 @@ namespace {
 constexpr double kNotDone = std::numeric_limits<double>::infinity();
 }
 
-Result<ScheduleRun> runSchedule(const Schedule& s, const OpDuration& duration, double commDelay)
+namespace {
+template<typename Duration>
+Result<ScheduleRun> runImpl(const Schedule& s, const Duration& duration, double commDelay)
 {
     const int p = s.ranks;
     const std::size_t cells = std::size_t(s.stages) * std::size_t(s.microbatches);
@@ -148,6 +150,29 @@ Result<ScheduleRun> runSchedule(const Schedule& s, const OpDuration& duration, d
     run.bubbleFraction = run.makespan > 0 ? idleTotal / (double(p) * run.makespan) : 0.0;
     run.bubbleOverhead = busyTotal > 0 ? idleTotal / busyTotal : 0.0;
     return run;
+}
+
+} // namespace
+
+Result<ScheduleRun> runSchedule(const Schedule& s, const OpDuration& duration, double commDelay)
+{
+    return runImpl(s, duration, commDelay);
+}
+
+Result<ScheduleRun> runSchedule(const Schedule& s, const StageDurations& d, double commDelay)
+{
+    const auto duration = [&d](const Op& op) -> double {
+        const std::size_t i = std::size_t(op.stage);
+        switch (op.kind) {
+        case OpKind::F: return d.forward[i];
+        case OpKind::B: return d.backward[i];
+        case OpKind::I: return d.backward[i] - d.weight[i];
+        case OpKind::W: return d.weight[i];
+        case OpKind::OverlapFB: return d.forward[i] + d.backward[std::size_t(op.stage2)];
+        }
+        return 0.0;
+    };
+    return runImpl(s, duration, commDelay);
 }
 
 } // namespace planscope

@@ -35,6 +35,12 @@ struct ScheduleRun {
 using OpDuration = std::function<double(const Op&)>;
 OpDuration unitDurations(double f = 1, double b = 2, double w = 1, double overlap = -1);
 
+// Per (virtual) stage: the forward, the full backward and its weight-gradient part; I = B - W, OverlapFB = F of its
+// forward stage + B of its backward stage. The simulation's durations, without a std::function call per op.
+struct StageDurations {
+    std::vector<double> forward, backward, weight;
+};
+
 // A rank's activation events in time order (docs/SCHEDULES.md section 1.7): fn(time, +1) when an F (or an overlapped
 // F&B) starts, fn(time, -1) when a microbatch's backward frees them (the end of B, or of W when the backward is split);
 // frees first at equal times. A rank runs its ops one after another, so starts and ends each grow along its list:
@@ -61,5 +67,6 @@ void forEachInFlightEvent(const std::vector<TimedOp>& timed, Fn&& fn)
 
 // Fails with the blocked ops (one issue per rank) if the schedule deadlocks.
 Result<ScheduleRun> runSchedule(const Schedule& schedule, const OpDuration& duration, double commDelay = 0);
+Result<ScheduleRun> runSchedule(const Schedule& schedule, const StageDurations& durations, double commDelay = 0);
 
 } // namespace planscope

@@ -57,18 +57,6 @@ SpanKind spanKind(OpKind k)
 
 constexpr double kEps = 1e-12;
 
-// Orders spans by (rank, stream, start), stably. The simulation pushes them in that order already (a check, no copy);
-// the sort is the fallback for a stream pushed out of order.
-void sortSpans(std::vector<Span>& spans)
-{
-    auto before = [](const Span& a, const Span& b) {
-        if (a.rank != b.rank) return a.rank < b.rank;
-        if (a.stream != b.stream) return a.stream < b.stream;
-        return a.start < b.start;
-    };
-    if (!std::is_sorted(spans.begin(), spans.end(), before)) std::stable_sort(spans.begin(), spans.end(), before);
-}
-
 } // namespace
 
 Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
@@ -94,7 +82,13 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
     // per-microbatch ZeRO-2/3 exposure spread over the rank's chunks.
     const std::vector<RankShape> shapes = rankShapes(plan);
     const OpCosts& c = pred.opCosts;
-    std::vector<double> F(std::size_t(s.stages)), B(std::size_t(s.stages)), W(std::size_t(s.stages));
+    StageDurations durations;
+    durations.forward.resize(std::size_t(s.stages));
+    durations.backward.resize(std::size_t(s.stages));
+    durations.weight.resize(std::size_t(s.stages));
+    auto& F = durations.forward;
+    auto& B = durations.backward;
+    auto& W = durations.weight;
     std::vector<int> chunkOf(std::size_t(s.stages), 0);
     std::vector<int> seen(std::size_t(p), 0);
     for (int st = 0; st < s.stages; ++st) {
@@ -115,18 +109,7 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
         B[std::size_t(st)] = layers * c.layerBackward + (last ? c.outputBackward : 0.0) + zero;
         W[std::size_t(st)] = layers * c.layerWeightGrad + (last ? c.outputWeightGrad : 0.0);
     }
-    const OpDuration duration = [&](const Op& op) -> double {
-        const std::size_t i = std::size_t(op.stage);
-        switch (op.kind) {
-        case OpKind::F: return F[i];
-        case OpKind::B: return B[i];
-        case OpKind::I: return B[i] - W[i];
-        case OpKind::W: return W[i];
-        case OpKind::OverlapFB: return F[i] + B[std::size_t(op.stage2)];
-        }
-        return 0.0;
-    };
-    auto ran = runSchedule(s, duration, c.p2p);
+    auto ran = runSchedule(s, durations, c.p2p);
     if (!ran) return Result<Timeline>(ran.errors());
     const ScheduleRun& run = ran.value();
     tl.pipelineSeconds = run.makespan;
@@ -144,18 +127,21 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
     tl.ranks.resize(std::size_t(p));
     tl.memory.resize(std::size_t(p));
     std::vector<Span> dataParallel, gathers;
+    std::vector<std::pair<std::size_t, std::size_t>> computeRange(static_cast<std::size_t>(p)); // each rank's compute spans
     for (int r = 0; r < p; ++r) {
         const auto& timed = run.ranks[std::size_t(r)];
+        computeRange[std::size_t(r)].first = tl.spans.size();
         for (const TimedOp& t : timed) {
             const Op& op = t.op;
-            tl.spans.push_back({ r, Stream::Compute, spanKind(op.kind), op.stage, chunkOf[std::size_t(op.stage)], op.microbatch,
-                t.start, t.end, op.stage2, op.microbatch2 });
+            tl.spans.emplace_back(r, Stream::Compute, spanKind(op.kind), op.stage, chunkOf[std::size_t(op.stage)], op.microbatch,
+                t.start, t.end, op.stage2, op.microbatch2);
         }
+        computeRange[std::size_t(r)].second = tl.spans.size();
         for (const TimedOp& t : timed) {
             const Op& op = t.op;
             auto send = [&](SpanKind kind, int stage, int mb, int to) {
                 if (to >= 0 && s.stageToRank[std::size_t(to)] != r)
-                    tl.spans.push_back({ r, Stream::P2P, kind, stage, chunkOf[std::size_t(stage)], mb, t.end, t.end + c.p2p });
+                    tl.spans.emplace_back(r, Stream::P2P, kind, stage, chunkOf[std::size_t(stage)], mb, t.end, t.end + c.p2p);
             };
             if (op.kind == OpKind::F || op.kind == OpKind::OverlapFB)
                 send(SpanKind::SendActivation, op.stage, op.microbatch, s.nextStage(op.stage));
@@ -243,7 +229,8 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
         int level = 0;
         forEachInFlightEvent(timed, [&](double time, int delta) {
             level += delta;
-            const std::int64_t bytes = rm.staticBytes + std::llround(level * perChunk);
+            // level * perChunk >= 0: round half up without the libm call (this runs once per op).
+            const std::int64_t bytes = rm.staticBytes + std::int64_t(double(level) * perChunk + 0.5);
             if (std::abs(points.back().time - time) < kEps)
                 points.back().bytes = bytes;
             else
@@ -254,17 +241,12 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
         tl.peakBytes = std::max(tl.peakBytes, rm.peakBytes);
     }
 
-    sortSpans(tl.spans);
+    // Pushed in (rank, stream, start) order by construction (tests/core/tst_simulate.cpp checks every schedule).
 
     // Critical path: walk back from the op that ends last; each op waited either for the previous op on its
     // rank or for the input that arrived last.
     // (half, stage, mb) -> span; half 0 = F, 1 = B/I, 2 = W; a flat table over the stages and microbatches seen.
-    int stageCount = 1, mbCount = 1;
-    for (const Span& sp : tl.spans) {
-        if (sp.stream != Stream::Compute) continue;
-        stageCount = std::max({ stageCount, sp.stage + 1, sp.stage2 + 1 });
-        mbCount = std::max({ mbCount, sp.microbatch + 1, sp.microbatch2 + 1 });
-    }
+    const int stageCount = std::max(1, s.stages), mbCount = int(std::max<std::int64_t>(1, m));
     std::vector<int> producerTable(std::size_t(3) * std::size_t(stageCount) * std::size_t(mbCount), -1);
     auto slot = [&](int half, int stage, int mb) -> int* {
         if (stage < 0 || mb < 0 || stage >= stageCount || mb >= mbCount) return nullptr;
@@ -276,23 +258,24 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
     std::vector<int> previousOnRank(tl.spans.size(), -1);
     std::vector<int> lastOnRank(std::size_t(p), -1);
     int cur = -1;
-    for (int i = 0; i < int(tl.spans.size()); ++i) {
-        const Span& sp = tl.spans[std::size_t(i)];
-        if (sp.stream != Stream::Compute) continue;
-        previousOnRank[std::size_t(i)] = lastOnRank[std::size_t(sp.rank)];
-        lastOnRank[std::size_t(sp.rank)] = i;
-        switch (sp.kind) {
-        case SpanKind::Forward: setProducer(0, sp.stage, sp.microbatch, i); break;
-        case SpanKind::Backward:
-        case SpanKind::InputGrad: setProducer(1, sp.stage, sp.microbatch, i); break;
-        case SpanKind::WeightGrad: setProducer(2, sp.stage, sp.microbatch, i); break;
-        case SpanKind::OverlapFB:
-            setProducer(0, sp.stage, sp.microbatch, i);
-            setProducer(1, sp.stage2, sp.microbatch2, i);
-            break;
-        default: break;
+    for (const auto& [begin, end] : computeRange) {
+        for (int i = int(begin); i < int(end); ++i) {
+            const Span& sp = tl.spans[std::size_t(i)];
+            previousOnRank[std::size_t(i)] = lastOnRank[std::size_t(sp.rank)];
+            lastOnRank[std::size_t(sp.rank)] = i;
+            switch (sp.kind) {
+            case SpanKind::Forward: setProducer(0, sp.stage, sp.microbatch, i); break;
+            case SpanKind::Backward:
+            case SpanKind::InputGrad: setProducer(1, sp.stage, sp.microbatch, i); break;
+            case SpanKind::WeightGrad: setProducer(2, sp.stage, sp.microbatch, i); break;
+            case SpanKind::OverlapFB:
+                setProducer(0, sp.stage, sp.microbatch, i);
+                setProducer(1, sp.stage2, sp.microbatch2, i);
+                break;
+            default: break;
+            }
+            if (cur < 0 || sp.end > tl.spans[std::size_t(cur)].end) cur = i;
         }
-        if (cur < 0 || sp.end > tl.spans[std::size_t(cur)].end) cur = i;
     }
     auto find = [&](int half, int stage, int mb) -> int {
         const int* p = slot(half, stage, mb);

@@ -183,6 +183,50 @@ private slots:
             QVERIFY(tl->spans[std::size_t(tl->criticalPath[k - 1])].end <= tl->spans[std::size_t(tl->criticalPath[k])].start + 1e-9);
     }
 
+    // Every schedule's spans come out in (rank, stream, start) order, which the views' lanes and the critical path
+    // rely on (the simulation pushes them in that order instead of sorting), and every critical path runs from
+    // time 0 to the end of the pipeline through ops that follow each other.
+    void spansOrderedAndCriticalPathForEverySchedule_data()
+    {
+        QTest::addColumn<QString>("schedule");
+        QTest::addColumn<int>("vpp");
+        QTest::addColumn<int>("zero");
+        for (const char* k : { "gpipe", "1f1b", "looped-bfs", "zb-h1", "zb-h2", "zb-v", "dualpipe", "dualpipe-v" })
+            for (int zero : { 1, 3 }) QTest::newRow(qPrintable(QStringLiteral("%1 zero%2").arg(QLatin1String(k)).arg(zero))) << k << 1 << zero;
+        QTest::newRow("interleaved v2 zero1") << "interleaved-1f1b" << 2 << 1;
+        QTest::newRow("interleaved v2 zero3") << "interleaved-1f1b" << 2 << 3;
+    }
+    void spansOrderedAndCriticalPathForEverySchedule()
+    {
+        QFETCH(QString, schedule);
+        QFETCH(int, vpp);
+        QFETCH(int, zero);
+        json j = {
+            { "schema", "planscope/plan/v1" },
+            { "model", test::gptModel(16, 1024, 16, 8, 1024) },
+            { "cluster", { { "gpu", "a100-sxm4-80gb" }, { "nodes", 1 }, { "gpusPerNode", 8 } } },
+            { "parallel", { { "dp", 2 }, { "tp", 1 }, { "pp", 4 }, { "vpp", vpp }, { "zero", zero } } },
+            { "training", { { "microBatch", 1 }, { "globalBatch", 16 }, { "schedule", schedule.toStdString() }, { "tokens", 1e9 } } },
+        };
+        const Plan plan = test::planFromText(j.dump());
+        const Prediction pred = evaluate(plan);
+        QVERIFY2(pred.valid, pred.errors.empty() ? "" : pred.errors.front().message.c_str());
+        auto tl = simulate(plan, pred);
+        QVERIFY2(tl.ok(), tl.ok() ? "" : tl.errors().front().message.c_str());
+        for (std::size_t i = 1; i < tl->spans.size(); ++i) {
+            const Span& a = tl->spans[i - 1];
+            const Span& b = tl->spans[i];
+            const bool ordered = a.rank < b.rank || (a.rank == b.rank && (a.stream < b.stream || (a.stream == b.stream && a.start <= b.start)));
+            QVERIFY2(ordered, qPrintable(QStringLiteral("span %1 (rank %2 stream %3 start %4) before (rank %5 stream %6 start %7)")
+                                           .arg(i).arg(a.rank).arg(int(a.stream)).arg(a.start).arg(b.rank).arg(int(b.stream)).arg(b.start)));
+        }
+        QVERIFY(!tl->criticalPath.empty());
+        QCOMPARE(tl->spans[std::size_t(tl->criticalPath.front())].start, 0.0);
+        QVERIFY(near(tl->spans[std::size_t(tl->criticalPath.back())].end, tl->pipelineSeconds));
+        for (std::size_t k = 1; k < tl->criticalPath.size(); ++k)
+            QVERIFY(tl->spans[std::size_t(tl->criticalPath[k - 1])].end <= tl->spans[std::size_t(tl->criticalPath[k])].start + 1e-9);
+    }
+
     void zero3GathersBeforeEveryForwardAndBackward()
     {
         // The 10B interview plan: ZeRO-3 over 8 GPUs, pp = 1, m = 32.
