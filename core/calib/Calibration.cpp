@@ -104,6 +104,13 @@ Calibration calibrationFromProfile(const Profile& profile, const Plan& plan)
             l.efficiency = g->busBandwidth / l.bandwidth;
             cal.terms.push_back("cluster.intraNode: " + describe(*g) + " -> efficiency " + fmt("%.3f", l.efficiency)
                 + " for the other collectives; all-reduce keeps " + fmt("%.3f", l.allReduceEfficiency));
+        } else if (!g && f->op == "AllReduce" && plan.cluster.intraNode.allReduceEfficiency > 0) {
+            // Only the all-reduce was measured on a link whose all-reduce has its own share (NVLink SHARP): the
+            // measurement replaces that share, and the other collectives keep the preset's.
+            l.allReduceEfficiency = l.efficiency;
+            l.efficiency = plan.cluster.intraNode.efficiency;
+            cal.terms.push_back("cluster.intraNode: only all-reduce measured; the other collectives keep efficiency "
+                + fmt("%.3f", l.efficiency));
         }
         cal.intraNode = l;
     }

@@ -362,7 +362,7 @@ LayerTimes computeStage(Inputs& in, Prediction& out, Explainer* ex)
     const TrainingSpec& T = in.T;
     const GpuSpec& gpu = in.C.gpu;
     in.peak = gpu.peakFlops.forPrecision(T.precision);
-    in.eff = gpu.gemmEfficiency;
+    in.eff = T.precision == Precision::FP8 && gpu.gemmEfficiencyFp8 > 0 ? gpu.gemmEfficiencyFp8 : gpu.gemmEfficiency;
     if (in.eff <= 0) {
         in.eff = 0.75;
         out.warnings.push_back("cluster.gpu.gemmEfficiency: no measured GEMM efficiency for \"" + gpu.id
@@ -901,7 +901,7 @@ StepTerms stepStage(const Inputs& in, Prediction& out, Explainer* ex)
             { "optimizer", optimizer } },
         "docs/MODEL.md section 7",
         { "time.computeSeconds", "time.bubbleSeconds", "time.exposedCommSeconds", "time.optimizerSeconds" },
-        "GEMM efficiency " + units::formatNumber(in.eff) + " of the dense " + std::string(toString(T.precision))
+        "Best-shape GEMM efficiency " + units::formatNumber(in.eff) + " of the dense " + std::string(toString(T.precision))
             + " peak " + units::formatFlops(in.peak) + "/s." });
     ex->add({ "time.mfu", out.mfu, "1", "modelPerStep/(step*G*peak)",
         { { "modelPerStep", out.modelFlopsPerStep }, { "step", out.stepSeconds }, { "G", gpus }, { "peak", in.peak } },

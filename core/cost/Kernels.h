@@ -26,8 +26,8 @@ namespace kernels {
 
 // Fixed cost of one kernel (launch and tail), and the K-equivalent a tile spends filling and draining its
 // pipeline: with them a tile-quantised GEMM model reproduces the published cuBLAS sweeps (Azure/AI-benchmarking-
-// guide's A100 FP16, H100 and H200 FP8 tables: square 1024-8192, 6144x12288x12288, 802816x192x768) within 18%,
-// the shapes >= 4096 within 5% (tests/core/tst_kernels.cpp).
+// guide's A100 FP16, H100 and H200 FP8 tables: square 1024-8192, 6144x12288x12288, 802816x192x768) within 22%,
+// the shapes >= 4096 within 6% (tests/core/tst_kernels.cpp).
 inline constexpr double kLaunchSeconds = 4e-6;
 inline constexpr double kTileFillK = 512;
 // Throughput of a tile smaller than 128 x 128, per halving of its area (smaller tiles reuse operands less).

@@ -62,16 +62,19 @@ struct Shape {
     double Tn;          // tokens in the norm/dropout region (T / t under sequence parallelism)
     double h, a, kv, d, s, sl, b;
     int t, cp, ep;
-    bool sp, flash, dropout, causal = true;
+    bool sp, flash, dropout, splitBackward = false, causal = true;
 };
 
 class Builder {
 public:
     Builder(const Shape& sh, std::vector<KernelOp>& ops) : S(sh), ops(ops) { }
 
-    int gemm(const char* name, KernelPass pass, double m, double n, double k, double batch = 1)
+    // fp8: whether the GEMM runs in fp8 under an fp8 plan (Transformer Engine layers do; the output layer, the
+    // router and the unfused attention products stay in bf16).
+    int gemm(const char* name, KernelPass pass, double m, double n, double k, double batch = 1, bool fp8 = true)
     {
         KernelOp op = make(name, KernelKind::Gemm, pass, 2.0 * m * n * k * batch, 0.0);
+        op.fp8 = fp8;
         op.m = std::llround(std::max(1.0, m));
         op.n = std::llround(std::max(1.0, n));
         op.k = std::llround(std::max(1.0, k));
@@ -125,12 +128,26 @@ struct GemmNames {
     const char* wgrad;
 };
 
+// Elements per token that Transformer Engine casts to fp8 around the layer's four GEMMs (QKV, proj, fc1, fc2):
+// their inputs in forward, their output gradients in backward; MoE experts see topK copies of each token.
+double fp8CastWidths(const Shape& S, bool backward)
+{
+    const ModelSpec& M = S.plan.model;
+    const double t = S.t, h = S.h;
+    const double k = M.isMoe() ? double(M.moe.topK) : 1.0;
+    const double f = M.isMoe() ? double(M.moe.expertFfnHidden) : double(M.ffnHidden);
+    const double up = M.gatedMlp ? 2.0 : 1.0;
+    const double qkvWidth = (h + 2.0 * h * S.kv / S.a) / t;
+    if (!backward) return h + h / t + k * h + k * f / t;
+    return qkvWidth + h + k * up * f / t + k * h;
+}
+
 // The forward of one layer, appended with `pass` (Forward, or Recompute when re-run in backward).
 void layerForward(Builder& B, KernelPass pass)
 {
     const Shape& S = B.S;
     const ModelSpec& M = S.plan.model;
-    const bool tpOverlap = S.plan.training.tpCommOverlap;
+    const bool tpOverlap = S.plan.training.tpCommOverlap && S.sp; // Megatron-Core needs SP for it (validation warns)
     const double t = S.t, T = S.T, Tn = S.Tn, h = S.h, e = S.e;
     const double mask = S.dropout ? 1.0 : 0.0;
     const double qkvWidth = (h + 2.0 * h * S.kv / S.a) / t;
@@ -148,10 +165,10 @@ void layerForward(Builder& B, KernelPass pass)
         core = B.attention("attention", pass, flops, bytes);
     } else {
         const double heads = S.b * S.a / t, scores = heads * S.sl * S.s;
-        core = B.gemm("attn.scores", pass, S.sl, S.s, S.d, heads);
+        core = B.gemm("attn.scores", pass, S.sl, S.s, S.d, heads, false);
         B.memory("attn.softmax", pass, 2.0 * e * scores);
         if (S.dropout) B.memory("attn.dropout", pass, (2.0 * e + 1.0) * scores);
-        B.gemm("attn.values", pass, S.sl, S.d, S.s, heads);
+        B.gemm("attn.values", pass, S.sl, S.d, S.s, heads, false);
     }
     if (S.cp > 1) {
         // Ring attention: cp-1 steps each passing this rank's K and V blocks, overlapped with the block in hand.
@@ -165,27 +182,36 @@ void layerForward(Builder& B, KernelPass pass)
     B.memory("post_attn_norm", pass, 2.0 * e * Tn * h);
     const double up = M.gatedMlp ? 2.0 : 1.0;
     const double actBytes = M.gatedMlp ? 3.0 : 2.0;
-    int last = -1;
     if (M.isMoe()) {
+        // Megatron-Core's all-to-all token dispatcher (megatron/core/transformer/moe/token_dispatcher.py): each GPU
+        // routes its own (sequence-parallel) tokens, the all-to-all moves Tn*topK token copies over EP, and the
+        // expert-TP group all-gathers them before the experts and reduce-scatters them after; the combine mirrors
+        // the dispatch. MoE with TP needs sequence parallelism in Megatron-Core, so Tn = T/t there.
         const MoeSpec& moe = M.moe;
         const double fe = double(moe.expertFfnHidden);
-        B.gemm("router", pass, Tn, moe.experts, h);
-        if (S.sp) gather = B.collective("tp.allgather.mlp", pass, Collective::AllGather, GroupKind::TP, S.t, e * T * h);
-        const int dispatchSize = S.ep;
-        B.collective("ep.dispatch", pass, Collective::AllToAll, GroupKind::EP, dispatchSize, e * T * moe.topK * h);
+        const double routed = e * Tn * moe.topK * h;          // one GPU's token copies
+        const double gathered = e * T * moe.topK * h;         // after the expert-TP all-gather
+        B.gemm("router", pass, Tn, moe.experts, h, 1, false);
+        B.collective("ep.dispatch", pass, Collective::AllToAll, GroupKind::EP, S.ep, routed);
+        B.collective("tp.allgather.experts", pass, Collective::AllGather, GroupKind::TP, S.t, gathered);
         // Balanced routing: each EP rank receives T*topK tokens for its experts/ep experts.
         const double local = std::max(1.0, double(moe.experts) / S.ep);
         const double perExpert = T * moe.topK / local;
-        const int fc1 = B.gemm("experts.fc1", pass, perExpert, up * fe / t, h, local);
-        if (gather >= 0 && tpOverlap) B.ops[std::size_t(gather)].hiddenBy = fc1;
+        B.gemm("experts.fc1", pass, perExpert, up * fe / t, h, local);
         B.memory("experts.activation", pass, actBytes * e * T * moe.topK * fe / t);
-        last = B.gemm("experts.fc2", pass, perExpert, h, fe / t, local);
-        B.collective("ep.combine", pass, Collective::AllToAll, GroupKind::EP, dispatchSize, e * T * moe.topK * h);
+        B.gemm("experts.fc2", pass, perExpert, h, fe / t, local);
+        B.collective("tp.reducescatter.experts", pass, Collective::ReduceScatter, GroupKind::TP, S.t, gathered);
+        B.collective("ep.combine", pass, Collective::AllToAll, GroupKind::EP, S.ep, routed);
         if (moe.sharedExperts > 0) {
+            // Shared experts are a dense MLP beside the routed ones, with the usual TP collectives.
             const double fs = fe * moe.sharedExperts;
-            B.gemm("shared.fc1", pass, T, up * fs / t, h);
+            if (S.sp) gather = B.collective("tp.allgather.shared", pass, Collective::AllGather, GroupKind::TP, S.t, e * T * h);
+            const int fc1 = B.gemm("shared.fc1", pass, T, up * fs / t, h);
+            if (gather >= 0 && tpOverlap) B.ops[std::size_t(gather)].hiddenBy = fc1;
             B.memory("shared.activation", pass, actBytes * e * T * fs / t);
-            last = B.gemm("shared.fc2", pass, T, h, fs / t);
+            const int fc2 = B.gemm("shared.fc2", pass, T, h, fs / t);
+            B.collective(S.sp ? "tp.reducescatter.shared" : "tp.allreduce.shared", pass,
+                S.sp ? Collective::ReduceScatter : Collective::AllReduce, GroupKind::TP, S.t, e * T * h, tpOverlap ? fc2 : -1);
         }
     } else {
         const double f = double(M.ffnHidden);
@@ -193,15 +219,14 @@ void layerForward(Builder& B, KernelPass pass)
         const int fc1 = B.gemm("fc1", pass, T, up * f / t, h);
         if (gather >= 0 && tpOverlap) B.ops[std::size_t(gather)].hiddenBy = fc1;
         B.memory("activation", pass, actBytes * e * T * f / t);
-        last = B.gemm("fc2", pass, T, h, f / t);
+        const int fc2 = B.gemm("fc2", pass, T, h, f / t);
+        B.collective(S.sp ? "tp.reducescatter.mlp" : "tp.allreduce.mlp", pass,
+            S.sp ? Collective::ReduceScatter : Collective::AllReduce, GroupKind::TP, S.t, e * T * h, tpOverlap ? fc2 : -1);
     }
-    B.collective(S.sp ? "tp.reducescatter.mlp" : "tp.allreduce.mlp", pass,
-        S.sp ? Collective::ReduceScatter : Collective::AllReduce, GroupKind::TP, S.t, e * T * h, tpOverlap ? last : -1);
     B.memory("bias_dropout_add", pass, (3.0 * e + mask) * Tn * h);
     if (S.plan.training.precision == Precision::FP8) {
         // Transformer Engine casts each GEMM input to fp8 (read 2 bytes, write 1): QKV, proj, fc1, fc2 inputs.
-        const double inner = M.isMoe() ? double(M.moe.expertFfnHidden) * M.moe.topK : double(M.ffnHidden);
-        B.memory("fp8_casts", pass, 3.0 * T * (h + h / t + h + inner / t));
+        B.memory("fp8_casts", pass, 3.0 * T * fp8CastWidths(S, false));
     }
 }
 
@@ -211,11 +236,11 @@ struct LinearBwd {
     int dgrad = -1, wgrad = -1;
 };
 LinearBwd linearBackward(Builder& B, const char* dgradName, const char* wgradName, double m, double n, double k,
-    double batch = 1)
+    double batch = 1, bool fp8 = true)
 {
     LinearBwd r;
-    r.dgrad = B.gemm(dgradName, KernelPass::BackwardInput, m, k, n, batch);
-    r.wgrad = B.gemm(wgradName, KernelPass::BackwardWeight, k, n, m, batch);
+    r.dgrad = B.gemm(dgradName, KernelPass::BackwardInput, m, k, n, batch, fp8);
+    r.wgrad = B.gemm(wgradName, KernelPass::BackwardWeight, k, n, m, batch, fp8);
     return r;
 }
 
@@ -223,19 +248,21 @@ LinearBwd linearBackward(Builder& B, const char* dgradName, const char* wgradNam
 // (hidden by the input-gradient GEMM), the input gradient, its reduce-scatter (hidden by the weight-gradient GEMM),
 // the weight gradient; without SP the input gradient's all-reduce behind the weight gradient.
 LinearBwd columnBackward(Builder& B, const char* dgradName, const char* wgradName, const char* regather, const char* reduce,
-    double m, double n, double k, double batch = 1)
+    double m, double n, double k, double batch = 1, bool fp8 = true)
 {
     const Shape& S = B.S;
     const double bytes = S.e * S.T * S.h;
     const int gather = S.sp ? B.collective(regather, KernelPass::BackwardInput, Collective::AllGather, GroupKind::TP, S.t, bytes)
                             : -1;
     LinearBwd r;
-    r.dgrad = B.gemm(dgradName, KernelPass::BackwardInput, m, k, n, batch);
+    r.dgrad = B.gemm(dgradName, KernelPass::BackwardInput, m, k, n, batch, fp8);
     if (gather >= 0) B.ops[std::size_t(gather)].hiddenBy = r.dgrad;
     const int red = B.collective(reduce, KernelPass::BackwardInput, S.sp ? Collective::ReduceScatter : Collective::AllReduce,
         GroupKind::TP, S.t, bytes);
-    r.wgrad = B.gemm(wgradName, KernelPass::BackwardWeight, k, n, m, batch);
-    if (red >= 0) B.ops[std::size_t(red)].hiddenBy = r.wgrad;
+    r.wgrad = B.gemm(wgradName, KernelPass::BackwardWeight, k, n, m, batch, fp8);
+    // Schedules that split the backward (zero bubble, DualPipe) run the weight gradient later: nothing hides the
+    // reduction then.
+    if (red >= 0 && !S.splitBackward) B.ops[std::size_t(red)].hiddenBy = r.wgrad;
     return r;
 }
 
@@ -243,7 +270,7 @@ void layerBackward(Builder& B)
 {
     const Shape& S = B.S;
     const ModelSpec& M = S.plan.model;
-    const bool tpOverlap = S.plan.training.tpCommOverlap;
+    const bool tpOverlap = S.plan.training.tpCommOverlap && S.sp; // Megatron-Core needs SP for it (validation warns)
     const KernelPass bi = KernelPass::BackwardInput;
     const double t = S.t, T = S.T, Tn = S.Tn, h = S.h, e = S.e;
     const double mask = S.dropout ? 1.0 : 0.0;
@@ -251,35 +278,41 @@ void layerBackward(Builder& B)
     // Element-wise backward reads the saved input and the incoming gradient and writes the input gradient.
     const double actBwd = M.gatedMlp ? 5.0 : 3.0;
     if (S.plan.training.precision == Precision::FP8) {
-        const double inner = M.isMoe() ? double(M.moe.expertFfnHidden) * M.moe.topK : double(M.ffnHidden);
-        B.memory("fp8_casts.bwd", bi, 3.0 * T * (h + h / t + h + inner / t));
+        // In backward the output gradients of the same GEMMs are cast.
+        B.memory("fp8_casts.bwd", bi, 3.0 * T * fp8CastWidths(S, true));
     }
     B.memory("bias_dropout_add.bwd", bi, (2.0 * e + mask) * Tn * h);
     // The row-parallel output's reduce-scatter (SP) comes back as an all-gather of the gradient; an all-reduce's
     // backward is the identity.
     int back = -1;
-    if (S.sp) back = B.collective("tp.allgather.mlp.bwd", bi, Collective::AllGather, GroupKind::TP, S.t, e * T * h);
     if (M.isMoe()) {
+        // The dispatcher's collectives in reverse: combine, the reduce-scatter's all-gather, the experts, the
+        // all-gather's reduce-scatter, dispatch; shared experts as a dense MLP.
         const MoeSpec& moe = M.moe;
         const double fe = double(moe.expertFfnHidden);
         const double local = std::max(1.0, double(moe.experts) / S.ep);
         const double perExpert = T * moe.topK / local;
+        const double routed = e * Tn * moe.topK * h, gathered = e * T * moe.topK * h;
         if (moe.sharedExperts > 0) {
             const double fs = fe * moe.sharedExperts;
-            linearBackward(B, "shared.fc2.dgrad", "shared.fc2.wgrad", T, h, fs / t);
+            if (S.sp) back = B.collective("tp.allgather.shared.bwd", bi, Collective::AllGather, GroupKind::TP, S.t, e * T * h);
+            const LinearBwd fc2 = linearBackward(B, "shared.fc2.dgrad", "shared.fc2.wgrad", T, h, fs / t);
+            if (back >= 0 && tpOverlap) B.ops[std::size_t(back)].hiddenBy = fc2.dgrad;
             B.memory("shared.activation.bwd", bi, actBwd * e * T * fs / t);
-            linearBackward(B, "shared.fc1.dgrad", "shared.fc1.wgrad", T, up * fs / t, h);
+            columnBackward(B, "shared.fc1.dgrad", "shared.fc1.wgrad", "tp.allgather.shared.input",
+                S.sp ? "tp.reducescatter.shared.dgrad" : "tp.allreduce.shared.dgrad", T, up * fs / t, h);
         }
-        B.collective("ep.combine.bwd", bi, Collective::AllToAll, GroupKind::EP, S.ep, e * T * moe.topK * h);
-        const LinearBwd fc2 = linearBackward(B, "experts.fc2.dgrad", "experts.fc2.wgrad", perExpert, h, fe / t, local);
-        if (back >= 0 && tpOverlap) B.ops[std::size_t(back)].hiddenBy = fc2.dgrad;
+        B.collective("ep.combine.bwd", bi, Collective::AllToAll, GroupKind::EP, S.ep, routed);
+        B.collective("tp.allgather.experts.bwd", bi, Collective::AllGather, GroupKind::TP, S.t, gathered);
+        linearBackward(B, "experts.fc2.dgrad", "experts.fc2.wgrad", perExpert, h, fe / t, local);
         B.memory("experts.activation.bwd", bi, actBwd * e * T * moe.topK * fe / t);
-        columnBackward(B, "experts.fc1.dgrad", "experts.fc1.wgrad", "tp.allgather.mlp.input",
-            S.sp ? "tp.reducescatter.mlp.dgrad" : "tp.allreduce.mlp.dgrad", perExpert, up * fe / t, h, local);
-        B.collective("ep.dispatch.bwd", bi, Collective::AllToAll, GroupKind::EP, S.ep, e * T * moe.topK * h);
-        linearBackward(B, "router.dgrad", "router.wgrad", Tn, moe.experts, h);
+        linearBackward(B, "experts.fc1.dgrad", "experts.fc1.wgrad", perExpert, up * fe / t, h, local);
+        B.collective("tp.reducescatter.experts.bwd", bi, Collective::ReduceScatter, GroupKind::TP, S.t, gathered);
+        B.collective("ep.dispatch.bwd", bi, Collective::AllToAll, GroupKind::EP, S.ep, routed);
+        linearBackward(B, "router.dgrad", "router.wgrad", Tn, moe.experts, h, 1, false);
     } else {
         const double f = double(M.ffnHidden);
+        if (S.sp) back = B.collective("tp.allgather.mlp.bwd", bi, Collective::AllGather, GroupKind::TP, S.t, e * T * h);
         const LinearBwd fc2 = linearBackward(B, "fc2.dgrad", "fc2.wgrad", T, h, f / t);
         if (back >= 0 && tpOverlap) B.ops[std::size_t(back)].hiddenBy = fc2.dgrad;
         B.memory("activation.bwd", bi, actBwd * e * T * f / t);
@@ -301,13 +334,13 @@ void layerBackward(Builder& B)
     } else {
         const double heads = S.b * S.a / t, scores = heads * S.sl * S.s;
         // O = P V: dP = dO V^T (sl x s, inner d), dV = P^T dO (s x d, inner sl).
-        core = B.gemm("attn.values.dgrad", bi, S.sl, S.s, S.d, heads);
-        B.gemm("attn.values.dvgrad", bi, S.s, S.d, S.sl, heads);
+        core = B.gemm("attn.values.dgrad", bi, S.sl, S.s, S.d, heads, false);
+        B.gemm("attn.values.dvgrad", bi, S.s, S.d, S.sl, heads, false);
         if (S.dropout) B.memory("attn.dropout.bwd", bi, (2.0 * e + 1.0) * scores);
         B.memory("attn.softmax.bwd", bi, 3.0 * e * scores);
         // S = Q K^T: dQ = dS K (sl x d, inner s), dK = dS^T Q (s x d, inner sl).
-        B.gemm("attn.scores.dqgrad", bi, S.sl, S.d, S.s, heads);
-        B.gemm("attn.scores.dkgrad", bi, S.s, S.d, S.sl, heads);
+        B.gemm("attn.scores.dqgrad", bi, S.sl, S.d, S.s, heads, false);
+        B.gemm("attn.scores.dkgrad", bi, S.s, S.d, S.sl, heads, false);
     }
     if (S.cp > 1)
         B.collective("cp.kv.bwd", bi, Collective::SendRecv, GroupKind::CP, S.cp, 4.0 * e * T * h * S.kv / S.a / t, core,
@@ -327,10 +360,10 @@ void selectiveRecompute(Builder& B)
     const Shape& S = B.S;
     if (S.flash) return;
     const double heads = S.b * S.a / S.t, scores = heads * S.sl * S.s;
-    B.gemm("attn.scores", KernelPass::Recompute, S.sl, S.s, S.d, heads);
+    B.gemm("attn.scores", KernelPass::Recompute, S.sl, S.s, S.d, heads, false);
     B.memory("attn.softmax", KernelPass::Recompute, 2.0 * S.e * scores);
     if (S.dropout) B.memory("attn.dropout", KernelPass::Recompute, (2.0 * S.e + 1.0) * scores);
-    B.gemm("attn.values", KernelPass::Recompute, S.sl, S.d, S.s, heads);
+    B.gemm("attn.values", KernelPass::Recompute, S.sl, S.d, S.s, heads, false);
 }
 
 void outputLayer(Builder& B)
@@ -340,14 +373,14 @@ void outputLayer(Builder& B)
     const KernelPass f = KernelPass::Forward, bi = KernelPass::BackwardInput;
     B.memory("final_norm", f, 2.0 * e * Tn * h);
     if (S.sp) B.collective("tp.allgather.logits", f, Collective::AllGather, GroupKind::TP, S.t, e * T * h);
-    B.gemm("logits", f, T, V / t, h);
+    B.gemm("logits", f, T, V / t, h, 1, false);
     // Vocab-parallel cross entropy (megatron/core/tensor_parallel/cross_entropy.py): logits to fp32, max, exp and sum
     // over the local vocabulary, three small all-reduces over TP (max, predicted logit, sum of exponentials).
     B.memory("cross_entropy", f, e * T * V / t + 3.0 * 4.0 * T * V / t);
     B.collective("tp.allreduce.loss", f, Collective::AllReduce, GroupKind::TP, S.t, 4.0 * T, -1, 3);
     B.memory("cross_entropy.bwd", bi, (4.0 + e) * T * V / t);
     columnBackward(B, "logits.dgrad", "logits.wgrad", "tp.allgather.logits.input",
-        S.sp ? "tp.reducescatter.logits.dgrad" : "tp.allreduce.logits.dgrad", T, V / t, h);
+        S.sp ? "tp.reducescatter.logits.dgrad" : "tp.allreduce.logits.dgrad", T, V / t, h, 1, false);
     B.memory("final_norm.bwd", bi, 3.0 * e * Tn * h);
 }
 
@@ -359,13 +392,15 @@ void cost(std::vector<KernelOp>& ops, const Shape& S)
         KernelTime k;
         switch (op.kind) {
         case KernelKind::Gemm:
-            k = kernels::gemm(C.gpu, prec, op.m, op.n, op.k, op.batch);
+            k = kernels::gemm(C.gpu, prec == Precision::FP8 && !op.fp8 ? Precision::BF16 : prec, op.m, op.n, op.k, op.batch);
             op.bytes = k.bytes;
             break;
         case KernelKind::Attention:
             // op.flops holds the forward's non-causal count until costed; then what the kernel executes: half of it
             // under the causal mask, and 2.5 times that in backward.
-            k = kernels::flashAttention(C.gpu, prec, op.flops, op.bytes, S.s, S.causal, op.pass == KernelPass::BackwardInput);
+            // Under context parallelism each ring step is a block of s/cp queries against s/cp keys: the kernel's
+            // throughput is the one at that length.
+            k = kernels::flashAttention(C.gpu, prec, op.flops, op.bytes, S.sl, S.causal, op.pass == KernelPass::BackwardInput);
             op.flops *= (S.causal ? 0.5 : 1.0) * (op.pass == KernelPass::BackwardInput ? 2.5 : 1.0);
             break;
         case KernelKind::Memory: k = kernels::memoryOp(C.gpu, op.bytes); break;
@@ -468,6 +503,9 @@ OperatorList operatorList(const Plan& plan, const RankLayout& layout)
     const double heads = double(M.heads), kv = double(M.kvHeads > 0 ? M.kvHeads : M.heads);
     Shape S { plan, layout, Tr.precision, e, b * sl, sp ? b * sl / P.tp : b * sl, double(M.hidden), heads, kv,
         double(M.hidden) / heads, s, sl, b, P.tp, P.cp, P.ep, sp, Tr.flashAttention, M.dropout };
+    const ScheduleKind k = Tr.schedule;
+    S.splitBackward = k == ScheduleKind::ZBH1 || k == ScheduleKind::ZBH2 || k == ScheduleKind::ZBV
+        || k == ScheduleKind::DualPipe || k == ScheduleKind::DualPipeV;
     OperatorList out;
     out.flashAttention = S.flash;
     out.layer.reserve(96);

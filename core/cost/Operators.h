@@ -46,6 +46,7 @@ struct KernelOp {
     double exposedSeconds = 0;      // on the critical path: seconds, or what the overlapping op does not hide
     OpBound bound = OpBound::Compute;
     bool measured = false;          // timed from the calibration profile's GEMM table
+    bool fp8 = true;                // a GEMM that runs in fp8 under an fp8 plan (not the output layer, router, unfused attention)
     bool operator==(const KernelOp&) const = default;
 };
 

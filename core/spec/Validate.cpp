@@ -84,6 +84,9 @@ Issues validate(const Plan& plan)
     else if (p.cp > 1 && m.seqLength % (2LL * p.cp) != 0)
         c.warning("parallel.cp", "Megatron's load-balanced context parallelism needs seqLength divisible by 2*cp = "
                 + str(2LL * p.cp));
+    if (t.tpCommOverlap && !(p.sp && p.tp > 1))
+        c.warning("training.tpCommOverlap", "needs tensor parallelism with sequence parallelism (Megatron-Core refuses "
+                                            "--tp-comm-overlap without --sequence-parallel); ignored");
     if (p.cp > 1 && !t.flashAttention)
         c.warning("training.flashAttention", "context parallelism in Megatron runs on flash/fused attention; "
                                               "set flashAttention to true for its activation memory");

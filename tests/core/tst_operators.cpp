@@ -246,6 +246,111 @@ private slots:
                 qPrintable(QStringLiteral("%1x%2x%3").arg(e[0]).arg(e[1]).arg(e[2])));
     }
 
+    void mixtureOfExperts()
+    {
+        // Mixtral 8x7B (h = 4096, 8 experts of f = 14336, top-2, gated), s = 32768, TP 2 with SP, EP 4. Megatron-
+        // Core's all-to-all dispatcher: each GPU routes its T/t = 16384 tokens, the all-to-all moves 16384*2 token
+        // copies of h bf16 values over EP, the expert-TP group all-gathers them to T*topK = 65536 copies; each GPU
+        // holds 8/4 = 2 experts with 32768 tokens each (balanced routing) and f/t of their width.
+        nlohmann::json j = nlohmann::json::parse(R"({
+          "schema": "planscope/plan/v1", "name": "mixtral ops",
+          "model": { "preset": "mixtral-8x7b" },
+          "cluster": { "gpu": "h100-sxm5-80gb", "nodes": 8, "gpusPerNode": 8 },
+          "parallel": { "dp": 32, "tp": 2, "pp": 1, "ep": 4, "sp": true },
+          "training": { "microBatch": 1, "globalBatch": 256, "precision": "bf16", "flashAttention": true } })");
+        const Plan plan = test::planFromText(j.dump());
+        QCOMPARE(plan.model.seqLength, std::int64_t(32768));
+        QCOMPARE(plan.model.hidden, std::int64_t(4096));
+        const OperatorList ops = operatorList(plan, rankLayout(plan));
+        const auto& L = ops.layer;
+        QCOMPARE(join(names(L, KernelKind::Collective, KernelPass::Forward)),
+            QStringLiteral("tp.allgather.qkv, tp.reducescatter.proj, ep.dispatch, tp.allgather.experts, "
+                           "tp.reducescatter.experts, ep.combine"));
+        const KernelOp* router = find(L, "router", KernelPass::Forward);
+        QVERIFY(router && router->m == 16384 && router->n == 8 && router->k == 4096);
+        const KernelOp* dispatch = find(L, "ep.dispatch", KernelPass::Forward);
+        QVERIFY(dispatch && dispatch->collective == Collective::AllToAll && dispatch->group == GroupKind::EP);
+        QCOMPARE(dispatch->groupSize, 4);
+        QCOMPARE(dispatch->bytes, 2.0 * 16384 * 2 * 4096);
+        const KernelOp* gather = find(L, "tp.allgather.experts", KernelPass::Forward);
+        QVERIFY(gather && gather->group == GroupKind::TP);
+        QCOMPARE(gather->bytes, 2.0 * 32768 * 2 * 4096);
+        const KernelOp* fc1 = find(L, "experts.fc1", KernelPass::Forward);
+        QVERIFY(fc1 && fc1->batch == 2 && fc1->m == 32768 && fc1->n == 14336 && fc1->k == 4096);
+        const KernelOp* fc2 = find(L, "experts.fc2", KernelPass::Forward);
+        QVERIFY(fc2 && fc2->batch == 2 && fc2->m == 32768 && fc2->n == 4096 && fc2->k == 7168);
+        // QKV with GQA (8 of 32 heads for K and V): N = (4096 + 2*1024)/2 = 3072.
+        const KernelOp* qkv = find(L, "qkv", KernelPass::Forward);
+        QVERIFY(qkv && qkv->m == 32768 && qkv->n == 3072 && qkv->k == 4096);
+        // Backward mirrors the dispatcher: combine, all-gather, experts, reduce-scatter, dispatch.
+        QCOMPARE(join(names(L, KernelKind::Collective, KernelPass::BackwardInput)),
+            QStringLiteral("tp.allgather.proj.bwd, tp.allgather.qkv.input, tp.reducescatter.qkv.dgrad")
+                .prepend(QStringLiteral("ep.combine.bwd, tp.allgather.experts.bwd, tp.reducescatter.experts.bwd, ep.dispatch.bwd, ")));
+    }
+
+    void contextParallel()
+    {
+        // GPT-3 at TP 8, CP 2, flash attention: each GPU holds s/cp = 1024 tokens; ring attention passes its K and V,
+        // 2*e*T*h/t bytes (no GQA), in cp - 1 = 1 step, hidden behind the attention kernel.
+        nlohmann::json j = nlohmann::json::parse(R"({
+          "schema": "planscope/plan/v1", "name": "gpt3 cp",
+          "model": { "preset": "gpt3-175b" },
+          "cluster": { "gpu": "a100-sxm4-80gb", "nodes": 128, "gpusPerNode": 8 },
+          "parallel": { "dp": 4, "tp": 8, "pp": 16, "cp": 2, "sp": true },
+          "training": { "microBatch": 1, "globalBatch": 1536, "precision": "bf16", "flashAttention": true } })");
+        const Plan plan = test::planFromText(j.dump());
+        const OperatorList ops = operatorList(plan, rankLayout(plan));
+        const KernelOp* qkv = find(ops.layer, "qkv", KernelPass::Forward);
+        QVERIFY(qkv && qkv->m == 1024 && qkv->n == 4608 && qkv->k == 12288);
+        const KernelOp* kv = find(ops.layer, "cp.kv", KernelPass::Forward);
+        QVERIFY(kv && kv->collective == Collective::SendRecv && kv->group == GroupKind::CP);
+        QCOMPARE(kv->bytes, 2.0 * 2 * 1024 * 12288 / 8);
+        QCOMPARE(kv->repeat, 1);
+        QVERIFY(kv->hiddenBy >= 0);
+        QCOMPARE(std::string(ops.layer[std::size_t(kv->hiddenBy)].name), std::string("attention"));
+        // Attention FLOPs: each GPU's 1024 queries against all 2048 keys, half under the causal mask.
+        const KernelOp* att = find(ops.layer, "attention", KernelPass::Forward);
+        QVERIFY(att && test::near(att->flops, 0.5 * 4.0 * 1024 * 2048 * 12288 / 8));
+    }
+
+    void fp8RunsOnlyTransformerEngineGemms()
+    {
+        // Under fp8 the layer's linear GEMMs run in fp8; the output layer (a plain ColumnParallelLinear in Megatron),
+        // the router and the unfused attention products stay in bf16, so their times do not change with the precision.
+        Plan bf = gpt3(false, "none");
+        Plan f8 = bf;
+        bf.cluster.gpu = f8.cluster.gpu = test::loadSample("llama3-405b-8k-h100.plan.json").cluster.gpu;
+        f8.training.precision = Precision::FP8;
+        const OperatorList a = operatorList(bf, rankLayout(bf)), b = operatorList(f8, rankLayout(f8));
+        QCOMPARE(a.layer.size() + 2, b.layer.size()); // fp8 adds the forward and backward casts
+        const KernelOp* logitsA = find(a.output, "logits", KernelPass::Forward);
+        const KernelOp* logitsB = find(b.output, "logits", KernelPass::Forward);
+        QVERIFY(logitsA && logitsB && !logitsB->fp8);
+        QCOMPARE(logitsB->seconds, logitsA->seconds);
+        const KernelOp* scoresB = find(b.layer, "attn.scores", KernelPass::Forward);
+        QVERIFY(scoresB && !scoresB->fp8 && scoresB->seconds == find(a.layer, "attn.scores", KernelPass::Forward)->seconds);
+        const KernelOp* qkvA = find(a.layer, "qkv", KernelPass::Forward);
+        const KernelOp* qkvB = find(b.layer, "qkv", KernelPass::Forward);
+        QVERIFY(qkvB && qkvB->fp8 && qkvB->seconds < qkvA->seconds);
+        // Casts: forward inputs of QKV, proj, fc1, fc2 (h + h/t + h + f/t per token), read in bf16 and written in fp8.
+        const KernelOp* casts = find(b.layer, "fp8_casts", KernelPass::Forward);
+        QVERIFY(casts);
+        QCOMPARE(casts->bytes, 3.0 * 2048 * (12288 + 12288 / 8 + 12288 + 49152 / 8));
+    }
+
+    void splitBackwardExposesTheReductions()
+    {
+        // Zero-bubble schedules run the weight gradient later, so the input-gradient all-reduce has no GEMM to hide
+        // behind.
+        Plan plan = gpt3(false, "none");
+        plan.training.schedule = ScheduleKind::ZBH1;
+        const OperatorList ops = operatorList(plan, rankLayout(plan));
+        for (const char* name : { "tp.allreduce.mlp.dgrad", "tp.allreduce.qkv.dgrad" }) {
+            const KernelOp* op = find(ops.layer, name, KernelPass::BackwardInput);
+            QVERIFY2(op && op->hiddenBy == -1 && op->exposedSeconds == op->seconds, name);
+        }
+    }
+
     void evaluateSumsTheOps()
     {
         // The stage times are the op sums: forward = layers*layerForward (+ the output layer on the last stage).
