@@ -588,14 +588,40 @@ DpTerms dpTerms(const Inputs& in, const StageParams& sp)
     return { in.g * sp.dense, in.g * sp.expert, in.w * sp.dense, in.w * sp.expert };
 }
 
-double dpSeconds(const Inputs& in, Collective c, double bytesD, double bytesE)
+// Data-parallel traffic goes in buckets (Megatron-Core DDP: max(4e7, 1e6*dp) elements; DeepSpeed ZeRO-2/3:
+// reduce_bucket_size and allgather_bucket_size, 5e8 elements), each a collective of its own: the size curve
+// applies to a bucket, not to the whole gradient.
+double bucketElements(const Inputs& in)
 {
-    return groupSeconds(c, in.layout.dpCp, bytesD, in.C) + groupSeconds(c, in.layout.expertDp, bytesE, in.C);
+    return in.P.zero >= 2 ? 5.0e8 : std::max(4.0e7, 1.0e6 * in.dpcp);
 }
 
-Term dpTerm(const Inputs& in, Collective c, double bytesD, double bytesE)
+// One rank's DP collective over the dense group and the expert group: S/Sb buckets of Sb bytes each.
+double dpSeconds(const Inputs& in, Collective c, double bytesD, double bytesE, double elementBytes)
 {
-    return sumTerms(collectiveTerm(c, in.layout.dpCp, bytesD, in.C), collectiveTerm(c, in.layout.expertDp, bytesE, in.C, "E"));
+    const double bucket = bucketElements(in) * elementBytes;
+    double t = 0;
+    for (auto [bytes, group] : { std::pair { bytesD, &in.layout.dpCp }, std::pair { bytesE, &in.layout.expertDp } }) {
+        if (bytes <= 0) continue;
+        const double sb = std::min(bytes, bucket);
+        t += bytes / sb * groupSeconds(c, *group, sb, in.C);
+    }
+    return t;
+}
+
+Term dpTerm(const Inputs& in, Collective c, double bytesD, double bytesE, double elementBytes)
+{
+    const double bucket = bucketElements(in) * elementBytes;
+    auto one = [&](double bytes, const GroupPlacement& g, const std::string& tag) -> Term {
+        if (bytes <= 0) return { "0", {} };
+        const double sb = std::min(bytes, bucket);
+        Term t = collectiveTerm(c, g, sb, in.C, tag);
+        if (t.formula == "0" || sb >= bytes) return t;
+        t.formula = "nb" + tag + "*(" + t.formula + ")";
+        t.inputs.emplace_back("nb" + tag, bytes / sb);
+        return t;
+    };
+    return sumTerms(one(bytesD, in.layout.dpCp, ""), one(bytesE, in.layout.expertDp, "E"));
 }
 
 // Parameters the optimizer of pipeline rank r updates on one GPU (its ZeRO shard from stage 1 on).
@@ -612,8 +638,7 @@ double lastBucketShare(const Inputs& in, int r)
 {
     const StageParams sp = stageParams(in, r);
     const double params = sp.dense + sp.expert;
-    const double bucket = std::max(4.0e7, 1.0e6 * in.dpcp);
-    return params > 0 ? std::min(1.0, bucket / params) : 1.0;
+    return params > 0 ? std::min(1.0, bucketElements(in) / params) : 1.0;
 }
 
 void timeStage(const Inputs& in, const LayerTimes& lt, int r, Prediction& out, Explainer* ex)
@@ -652,13 +677,13 @@ void timeStage(const Inputs& in, const LayerTimes& lt, int r, Prediction& out, E
     tm.dpLastBucketShare = lastBucket;
     if (P.zero <= 1) {
         if (P.zero == 0) {
-            tm.dpSeconds = tm.dpReduceSeconds = dpSeconds(in, Collective::AllReduce, d.gradD, d.gradE);
+            tm.dpSeconds = tm.dpReduceSeconds = dpSeconds(in, Collective::AllReduce, d.gradD, d.gradE, in.g);
             tm.dpExposedSeconds = T.overlapGradReduce
                 ? std::max(lastBucket * tm.dpSeconds, tm.dpSeconds - tm.backwardSeconds)
                 : tm.dpSeconds;
         } else {
-            const double rs = dpSeconds(in, Collective::ReduceScatter, d.gradD, d.gradE);
-            const double ag = dpSeconds(in, Collective::AllGather, d.weightD, d.weightE);
+            const double rs = dpSeconds(in, Collective::ReduceScatter, d.gradD, d.gradE, in.g);
+            const double ag = dpSeconds(in, Collective::AllGather, d.weightD, d.weightE, in.w);
             tm.dpSeconds = rs + ag;
             tm.dpReduceSeconds = rs;
             tm.dpGatherSeconds = ag;
@@ -667,15 +692,15 @@ void timeStage(const Inputs& in, const LayerTimes& lt, int r, Prediction& out, E
                 : tm.dpSeconds;
         }
     } else {
-        const double rs = dpSeconds(in, Collective::ReduceScatter, d.gradD, d.gradE);
-        tm.zeroGatherSeconds = P.zero >= 3 ? dpSeconds(in, Collective::AllGather, d.weightD, d.weightE) : 0.0;
+        const double rs = dpSeconds(in, Collective::ReduceScatter, d.gradD, d.gradE, in.g);
+        tm.zeroGatherSeconds = P.zero >= 3 ? dpSeconds(in, Collective::AllGather, d.weightD, d.weightE, in.w) : 0.0;
         const double perMb = rs + 2.0 * tm.zeroGatherSeconds;
         tm.dpSeconds = double(in.m) * perMb;
         tm.dpReduceSeconds = rs;
         tm.zeroExposedSeconds = std::max(0.0, perMb - (tm.forwardSeconds + tm.backwardSeconds));
         if (P.zero == 2) {
             // After the sharded optimizer step every rank gathers the updated weights (ZeRO section 7.2.1).
-            const double ag = dpSeconds(in, Collective::AllGather, d.weightD, d.weightE);
+            const double ag = dpSeconds(in, Collective::AllGather, d.weightD, d.weightE, in.w);
             tm.dpSeconds += ag;
             tm.dpGatherSeconds = ag;
             tm.dpExposedSeconds = T.overlapGradReduce ? std::max(lastBucket * ag, ag - tm.forwardSeconds) : ag;
@@ -1102,12 +1127,12 @@ void commStage(const Inputs& in, const LayerTimes& lt, const StepTerms& step, Pr
             const DpTerms d = dpTerms(in, stageParams(in, rd));
             const std::string reduceField = base() + "reduceSeconds", gatherField = base() + "gatherSeconds";
             const Collective reduceOp = P.zero == 0 ? Collective::AllReduce : Collective::ReduceScatter;
-            explainCollective(*ex, reduceField, tm.dpReduceSeconds, dpTerm(in, reduceOp, d.gradD, d.gradE), layout.dpCp);
+            explainCollective(*ex, reduceField, tm.dpReduceSeconds, dpTerm(in, reduceOp, d.gradD, d.gradE, in.g), layout.dpCp);
             const double gather = P.zero >= 3 ? tm.zeroGatherSeconds : tm.dpGatherSeconds;
             const std::string groups = " S: the gradient (or weight) bytes of the dense parameters over dp*cp = n; "
                                        "nE, SE: the expert parameters over their expert-data-parallel group.";
             if (P.zero >= 1)
-                explainCollective(*ex, gatherField, gather, dpTerm(in, Collective::AllGather, d.weightD, d.weightE), layout.dpCp);
+                explainCollective(*ex, gatherField, gather, dpTerm(in, Collective::AllGather, d.weightD, d.weightE, in.w), layout.dpCp);
             const FormulaInputs terms { { "m", md }, { "reduce", tm.dpReduceSeconds }, { "gather", gather },
                 { "F", tm.forwardSeconds }, { "B", tm.backwardSeconds }, { "q", lastBucketShare(in, rd) } };
             seconds.term.inputs = exposed.term.inputs = terms;
