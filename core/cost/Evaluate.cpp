@@ -631,6 +631,12 @@ double optimizerParams(const Inputs& in, int r)
     return in.P.zero >= 1 ? sp.dense / in.nShard + sp.expert / in.nExpert : sp.dense + sp.expert;
 }
 
+// The share of a rank's layers one microbatch passes through: 1, except for DualPipe's two copies (1/2).
+double zeroShare(const RankShape& sh)
+{
+    return sh.layersHeld > 0 ? std::min(1.0, sh.layersPerMicrobatch / sh.layersHeld) : 1.0;
+}
+
 // Megatron-Core's DDP reduces gradients in buckets as backward produces them; the last bucket is reduced after the
 // backward ends and cannot hide (megatron/core/distributed: bucket_size = max(40,000,000, 1,000,000 * dp) elements).
 // The share of a rank's gradient that is in its last bucket.
@@ -694,7 +700,9 @@ void timeStage(const Inputs& in, const LayerTimes& lt, int r, Prediction& out, E
     } else {
         const double rs = dpSeconds(in, Collective::ReduceScatter, d.gradD, d.gradE, in.g);
         tm.zeroGatherSeconds = P.zero >= 3 ? dpSeconds(in, Collective::AllGather, d.weightD, d.weightE, in.w) : 0.0;
-        const double perMb = rs + 2.0 * tm.zeroGatherSeconds;
+        // A microbatch passes u of the rank's layers (1, or 1/2 for DualPipe's two copies): it reduces and gathers
+        // those layers' share.
+        const double perMb = zeroShare(sh) * (rs + 2.0 * tm.zeroGatherSeconds);
         tm.dpSeconds = double(in.m) * perMb;
         tm.dpReduceSeconds = rs;
         tm.zeroExposedSeconds = std::max(0.0, perMb - (tm.forwardSeconds + tm.backwardSeconds));
@@ -1134,7 +1142,8 @@ void commStage(const Inputs& in, const LayerTimes& lt, const StepTerms& step, Pr
             if (P.zero >= 1)
                 explainCollective(*ex, gatherField, gather, dpTerm(in, Collective::AllGather, d.weightD, d.weightE, in.w), layout.dpCp);
             const FormulaInputs terms { { "m", md }, { "reduce", tm.dpReduceSeconds }, { "gather", gather },
-                { "F", tm.forwardSeconds }, { "B", tm.backwardSeconds }, { "q", lastBucketShare(in, rd) } };
+                { "F", tm.forwardSeconds }, { "B", tm.backwardSeconds }, { "q", lastBucketShare(in, rd) },
+                { "u", zeroShare(in.shapes[std::size_t(rd)]) } };
             seconds.term.inputs = exposed.term.inputs = terms;
             seconds.children = exposed.children = P.zero >= 1 ? std::vector<std::string> { reduceField, gatherField }
                                                                : std::vector<std::string> { reduceField };
@@ -1149,16 +1158,17 @@ void commStage(const Inputs& in, const LayerTimes& lt, const StepTerms& step, Pr
                 exposed.term.formula = overlap ? "max(q*reduce, reduce - B) + max(q*gather, gather - F)" : "reduce + gather";
                 break;
             case 2:
-                seconds.term.formula = "m*reduce + gather";
-                exposed.term.formula = overlap ? "max(q*gather, gather - F) + m*max(0, reduce - (F + B))"
-                                               : "gather + m*max(0, reduce - (F + B))";
+                seconds.term.formula = "m*u*reduce + gather";
+                exposed.term.formula = overlap ? "max(q*gather, gather - F) + m*max(0, u*reduce - (F + B))"
+                                               : "gather + m*max(0, u*reduce - (F + B))";
                 break;
             default:
-                seconds.term.formula = "m*(reduce + 2*gather)";
-                exposed.term.formula = "m*max(0, reduce + 2*gather - (F + B))";
+                seconds.term.formula = "m*u*(reduce + 2*gather)";
+                exposed.term.formula = "m*max(0, u*(reduce + 2*gather) - (F + B))";
                 break;
             }
-            seconds.note = "ZeRO-0/1 reduce once per step, ZeRO-2/3 every microbatch; ZeRO-3 gathers the weights "
+            seconds.note = "ZeRO-0/1 reduce once per step, ZeRO-2/3 every microbatch (u: the share of the rank's layers a "
+                           "microbatch passes, 1/2 for DualPipe's two copies); ZeRO-3 gathers the weights "
                            "before every forward and every backward." + groups;
             exposed.note = "F, B: stage " + std::to_string(rd)
                 + "'s forward and backward of one microbatch. Gradient reduction overlaps the backward of the last "

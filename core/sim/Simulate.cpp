@@ -104,7 +104,9 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
             layers = held / chunks + (chunk < held % chunks ? 1 : 0);
         }
         const bool last = s.nextStage(st) < 0;
-        const double zero = pred.stageTimes[std::size_t(r)].zeroExposedSeconds / std::max(1, s.chunksPerRank);
+        // The per-microbatch exposure spread over the chunks a microbatch passes on this rank (one for DualPipe).
+        const int passes = s.placement == Placement::Bidirectional ? 1 : std::max(1, s.chunksPerRank);
+        const double zero = pred.stageTimes[std::size_t(r)].zeroExposedSeconds / passes;
         F[std::size_t(st)] = layers * c.layerForward + (last ? c.outputForward : 0.0);
         B[std::size_t(st)] = layers * c.layerBackward + (last ? c.outputBackward : 0.0) + zero;
         W[std::size_t(st)] = layers * c.layerWeightGrad + (last ? c.outputWeightGrad : 0.0);

@@ -227,6 +227,36 @@ private slots:
             QVERIFY(tl->spans[std::size_t(tl->criticalPath[k - 1])].end <= tl->spans[std::size_t(tl->criticalPath[k])].start + 1e-9);
     }
 
+    // DualPipe holds two copies of a stage per rank and a microbatch passes one of them: the closed form's ZeRO-3
+    // traffic per microbatch and the simulation's reduce-scatter spans both count half the rank's parameters.
+    void dualPipeZeroCountsOneCopyPerMicrobatch()
+    {
+        json j = {
+            { "schema", "planscope/plan/v1" },
+            { "model", test::gptModel(16, 1024, 16, 8, 1024) },
+            { "cluster", { { "gpu", "a100-sxm4-80gb" }, { "nodes", 1 }, { "gpusPerNode", 8 } } },
+            { "parallel", { { "dp", 2 }, { "tp", 1 }, { "pp", 4 }, { "zero", 3 } } },
+            { "training", { { "microBatch", 1 }, { "globalBatch", 16 }, { "schedule", "dualpipe" }, { "tokens", 1e9 } } },
+        };
+        const Plan plan = test::planFromText(j.dump());
+        const Prediction pred = evaluate(plan);
+        QVERIFY(pred.valid);
+        const StageTime& st = pred.stageTimes.front();
+        const double m = double(pred.microbatches);
+        QVERIFY(near(st.dpSeconds, m * 0.5 * (st.dpReduceSeconds + 2 * st.zeroGatherSeconds), 1e-9));
+        auto tl = simulate(plan, pred);
+        QVERIFY(tl.ok());
+        double reduce = 0;
+        int spans = 0;
+        for (const Span& sp : tl->spans)
+            if (sp.rank == 0 && sp.kind == SpanKind::GradReduce) {
+                reduce += sp.end - sp.start;
+                ++spans;
+            }
+        QCOMPARE(spans, int(m)); // one backward per microbatch on each rank (both directions together)
+        QVERIFY(near(reduce, m * 0.5 * st.dpReduceSeconds, 1e-9));
+    }
+
     void zero3GathersBeforeEveryForwardAndBackward()
     {
         // The 10B interview plan: ZeRO-3 over 8 GPUs, pp = 1, m = 32.
