@@ -256,6 +256,19 @@ int cmdSummary(const Args& a, std::ostream& out, std::ostream& err)
         units::formatSeconds(p.timeSource == "simulation" ? analysis->analytic.bubbleSeconds : p.bubbleSeconds).c_str(), units::formatSeconds(p.exposedCommSeconds).c_str(),
         units::formatSeconds(p.optimizerSeconds).c_str(), p.bubbleFraction * 100, p.bubbleOverhead * 100, p.mfu * 100,
         p.hfu * 100, p.tokensPerSecond, p.trainingDays, pl.training.tokens);
+    out << buf;
+    // One layer, one microbatch, by what bounds each op (the Layer Anatomy page and `explain --ops` list them).
+    double bound[4] = {};
+    for (const KernelOp& op : p.layerOps) bound[int(op.bound)] += op.exposedSeconds;
+    const PassTotals lt = sumPasses(p.layerOps);
+    std::snprintf(buf, sizeof buf,
+        "  one layer: forward %s, backward %s (recompute %s); compute-bound %s, memory-bound %s, exposed comm %s, "
+        "latency-bound %s\n",
+        units::formatSeconds(lt.forward).c_str(), units::formatSeconds(lt.backward()).c_str(),
+        units::formatSeconds(lt.recompute).c_str(), units::formatSeconds(bound[int(OpBound::Compute)]).c_str(),
+        units::formatSeconds(bound[int(OpBound::Memory)]).c_str(),
+        units::formatSeconds(bound[int(OpBound::Communication)]).c_str(),
+        units::formatSeconds(bound[int(OpBound::Latency)]).c_str());
     out << buf << "\n";
     for (const CommGroup& g : p.comm) {
         std::snprintf(buf, sizeof buf, "  %-3s size %-5d %-13s %-44s %10s/step  %10s  exposed %10s\n", toString(g.kind).data(),

@@ -226,6 +226,12 @@ private slots:
         const std::string line = "step " + units::formatSeconds(e["time"]["stepSeconds"].get<double>())
             + " simulated (the closed form gives " + units::formatSeconds(e["time"]["analyticStepSeconds"].get<double>()) + ")";
         QVERIFY2(s.out.find(line) != std::string::npos, s.out.c_str());
+        // One layer's forward and backward: the sums of evaluate's own op list by pass.
+        double forward = 0, backward = 0;
+        for (const auto& op : e["time"]["layerOps"])
+            (op["pass"].get<std::string>() == "forward" ? forward : backward) += op["exposedSeconds"].get<double>();
+        const std::string layer = "one layer: forward " + units::formatSeconds(forward) + ", backward " + units::formatSeconds(backward);
+        QVERIFY2(s.out.find(layer) != std::string::npos, (layer + "\n" + s.out).c_str());
     }
 
     void scheduleJsonAsSchema()
