@@ -1507,6 +1507,14 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
         <source>Tensor-parallel collectives overlap the GEMMs beside them (Transformer Engine, --tp-comm-overlap); off, only the column-parallel backward&apos;s are hidden</source>
         <translation>张量并行的集合通信与相邻的 GEMM 重叠执行（Transformer Engine，--tp-comm-overlap）；关闭时只有列并行反向中的集合通信被掩盖</translation>
     </message>
+    <message>
+        <source>Overlap gradient reduction</source>
+        <translation>梯度归约重叠</translation>
+    </message>
+    <message>
+        <source>Data-parallel gradients are reduced bucket by bucket during the last backward; only the last bucket stays exposed (Megatron-Core --overlap-grad-reduce)</source>
+        <translation>数据并行梯度在最后一次反向传播期间按桶逐个归约；只有最后一个桶的归约暴露在外（Megatron-Core --overlap-grad-reduce）</translation>
+    </message>
 </context>
 <context>
     <name>planscope::PlaybackBar</name>

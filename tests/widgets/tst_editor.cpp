@@ -254,15 +254,18 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("path");
         QTest::newRow("flashAttention") << QStringLiteral("training.flashAttention");
+        QTest::newRow("overlapGradReduce") << QStringLiteral("training.overlapGradReduce");
         QTest::newRow("tpCommOverlap") << QStringLiteral("training.tpCommOverlap");
     }
     void trainingChecksEditAndUndo()
     {
         QFETCH(QString, path);
-        auto value = [&](const Plan& p) {
-            return path.endsWith(QLatin1String("flashAttention")) ? p.training.flashAttention
-                                                                  : p.training.tpCommOverlap;
+        auto field = [&](Plan& p) -> bool& {
+            if (path.endsWith(QLatin1String("flashAttention"))) return p.training.flashAttention;
+            if (path.endsWith(QLatin1String("overlapGradReduce"))) return p.training.overlapGradReduce;
+            return p.training.tpCommOverlap;
         };
+        auto value = [&](Plan p) { return field(p); };
         PlanDocument doc;
         PlanEditorPage editor;
         editor.setDocument(&doc);
@@ -277,17 +280,14 @@ private Q_SLOTS:
         QVERIFY(box);
         QCOMPARE(box->title(), QStringLiteral("Training"));
 
-        // Off in the sample; ticking it changes that field of the document's plan only, in one step.
-        QVERIFY(!value(original));
-        QVERIFY(!check->isChecked());
-        check->setChecked(true);
-        QVERIFY(value(doc.plan()));
-        QVERIFY(value(editor.plan()));
+        // The box shows the sample's value; flipping it changes that field of the document's plan only, in one step.
+        const bool before = value(original);
+        QCOMPARE(check->isChecked(), before);
+        check->setChecked(!before);
+        QCOMPARE(value(doc.plan()), !before);
+        QCOMPARE(value(editor.plan()), !before);
         Plan expected = original;
-        if (path.endsWith(QLatin1String("flashAttention")))
-            expected.training.flashAttention = true;
-        else
-            expected.training.tpCommOverlap = true;
+        field(expected) = !before;
         QCOMPARE(doc.plan(), expected);
         QCOMPARE(editor.undoStack()->count(), 1);
         QCOMPARE(editor.undoStack()->undoText(), QStringLiteral("Change %1").arg(path));
@@ -295,13 +295,13 @@ private Q_SLOTS:
         QVERIFY(doc.prediction()->valid);
 
         editor.undoStack()->undo();
-        QVERIFY(!value(doc.plan()));
-        QVERIFY(!check->isChecked());
+        QCOMPARE(value(doc.plan()), before);
+        QCOMPARE(check->isChecked(), before);
         QCOMPARE(doc.plan(), original);
 
         editor.undoStack()->redo();
-        QVERIFY(value(doc.plan()));
-        QVERIFY(check->isChecked());
+        QCOMPARE(value(doc.plan()), !before);
+        QCOMPARE(check->isChecked(), !before);
     }
 
     void autoDpFollowsTheDegrees()

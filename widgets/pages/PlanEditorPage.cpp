@@ -651,6 +651,12 @@ void PlanEditorPage::buildTraining(Section& s)
         [](const Plan& p) { return p.training.flashAttention; },
         [](Plan& p, bool v) { p.training.flashAttention = v; });
     addCheck(
+        s, QStringLiteral("training.overlapGradReduce"), QT_TR_NOOP("Overlap gradient reduction"),
+        QT_TR_NOOP("Data-parallel gradients are reduced bucket by bucket during the last backward; only the last "
+                   "bucket stays exposed (Megatron-Core --overlap-grad-reduce)"),
+        [](const Plan& p) { return p.training.overlapGradReduce; },
+        [](Plan& p, bool v) { p.training.overlapGradReduce = v; });
+    addCheck(
         s, QStringLiteral("training.tpCommOverlap"), QT_TR_NOOP("TP communication overlap"),
         QT_TR_NOOP("Tensor-parallel collectives overlap the GEMMs beside them (Transformer Engine, "
                    "--tp-comm-overlap); off, only the column-parallel backward's are hidden"),
