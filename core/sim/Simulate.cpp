@@ -257,14 +257,16 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
     auto setProducer = [&](int half, int stage, int mb, int span) {
         if (int* p = slot(half, stage, mb)) *p = span;
     };
-    std::vector<int> previousOnRank(tl.spans.size(), -1);
-    std::vector<int> lastOnRank(std::size_t(p), -1);
+    // A rank's compute spans are contiguous and in time order: the op before span i on its rank is i - 1 within the
+    // rank's range.
+    auto previousOnRank = [&](int i) -> int {
+        const auto& range = computeRange[std::size_t(tl.spans[std::size_t(i)].rank)];
+        return std::size_t(i) > range.first ? i - 1 : -1;
+    };
     int cur = -1;
     for (const auto& [begin, end] : computeRange) {
         for (int i = int(begin); i < int(end); ++i) {
             const Span& sp = tl.spans[std::size_t(i)];
-            previousOnRank[std::size_t(i)] = lastOnRank[std::size_t(sp.rank)];
-            lastOnRank[std::size_t(sp.rank)] = i;
             switch (sp.kind) {
             case SpanKind::Forward: setProducer(0, sp.stage, sp.microbatch, i); break;
             case SpanKind::Backward:
@@ -315,7 +317,7 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
                 bestTime = arrival(d, sp);
                 best = d;
             }
-        const int prev = previousOnRank[std::size_t(cur)];
+        const int prev = previousOnRank(cur);
         const double prevEnd = prev >= 0 ? tl.spans[std::size_t(prev)].end : -1;
         if (best >= 0 && bestTime >= prevEnd - kEps && bestTime > -1)
             cur = best;
