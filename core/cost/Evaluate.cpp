@@ -309,11 +309,7 @@ void parameterStage(Inputs& in, Prediction& out, Explainer* ex)
 // One transformer layer (and the output layer) for one microbatch on one GPU: the sums of the operator list
 // (Operators.h), each op the slower of its compute and memory plus a launch, collectives exposed unless overlapped.
 struct LayerTimes {
-    OperatorList ops;
-    double commF = 0, commB = 0;     // exposed collectives inside the forward, the backward (recompute included)
-    double recompute = 0;            // extra backward time for recomputation
-    double layerF = 0, layerB = 0, layerW = 0;
-    double outF = 0, outB = 0, outW = 0;
+    OperatorList ops;                // with its per-pass totals (layerTotals, outputTotals)
     double ppBytes = 0, p2p = 0;
     const LinkSpec* ppLink = nullptr;
 };
@@ -382,20 +378,11 @@ LayerTimes computeStage(Inputs& in, Prediction& out, Explainer* ex)
     lt.ops = operatorList(in.plan, in.layout);
     const PassTotals& L = lt.ops.layerTotals;
     const PassTotals& O = lt.ops.outputTotals;
-    lt.layerF = L.forward;
-    lt.layerB = L.backward();
-    lt.layerW = L.backwardWeight;
-    lt.commF = L.commForward;
-    lt.commB = L.commBackward;
-    lt.recompute = L.recompute;
-    lt.outF = O.forward;
-    lt.outB = O.backward();
-    lt.outW = O.backwardWeight;
     // Pipeline p2p: one activation tensor per microbatch per chunk boundary each way (/t with SP).
     lt.ppBytes = in.e * in.b * in.sl * in.h / (in.P.sp ? in.t : 1);
     lt.ppLink = in.layout.ppNeighboursCrossNodes ? &in.C.interNode : &in.C.intraNode;
     lt.p2p = in.p > 1 ? p2pSeconds(lt.ppBytes, in.layout.ppNeighboursCrossNodes, in.C) : 0.0;
-    out.opCosts = { lt.layerF, lt.layerB, lt.layerW, lt.outF, lt.outB, lt.outW, lt.p2p };
+    out.opCosts = { L.forward, L.backward(), L.backwardWeight, O.forward, O.backward(), O.backwardWeight, lt.p2p };
     out.layerOps = lt.ops.layer;
     out.outputOps = lt.ops.output;
     if (ex) explainLayer(*ex, lt.ops);
@@ -655,25 +642,26 @@ void timeStage(const Inputs& in, const LayerTimes& lt, int r, Prediction& out, E
     const double layers = sh.layersPerMicrobatch;
     StageTime& tm = out.stageTimes[std::size_t(r)];
     tm.stage = r;
-    tm.forwardSeconds = layers * lt.layerF + (sh.output ? lt.outF : 0.0);
-    tm.backwardSeconds = layers * lt.layerB + (sh.output ? lt.outB : 0.0);
-    tm.weightGradSeconds = layers * lt.layerW + (sh.output ? lt.outW : 0.0);
+    const PassTotals& L = lt.ops.layerTotals;
+    const PassTotals O = sh.output ? lt.ops.outputTotals : PassTotals {};
+    tm.forwardSeconds = layers * L.forward + O.forward;
+    tm.backwardSeconds = layers * L.backward() + O.backward();
+    tm.weightGradSeconds = layers * L.backwardWeight + O.backwardWeight;
     tm.p2pSeconds = in.p > 1 ? 2.0 * in.v * lt.p2p : 0.0;
-    tm.layerCommSeconds = layers * (lt.commF + lt.commB)
-        + (sh.output ? lt.ops.outputTotals.commForward + lt.ops.outputTotals.commBackward : 0.0);
+    tm.layerCommSeconds = layers * (L.commForward + L.commBackward) + O.commForward + O.commBackward;
     if (ex) {
         const std::string tb = "time.stages." + std::to_string(r) + ".";
         ex->add({ tb + "forwardSeconds", tm.forwardSeconds, "seconds", "layers*layer + output",
-            { { "layers", layers }, { "layer", lt.layerF }, { "output", sh.output ? lt.outF : 0.0 } },
+            { { "layers", layers }, { "layer", L.forward }, { "output", O.forward } },
             "docs/MODEL.md section 7.1", { "time.layer.forwardSeconds" },
             "layers: transformer layers one microbatch runs through on this rank; layer: one layer's forward ops; "
             "output: the final norm, output projection and loss on the last stage." });
         ex->add({ tb + "backwardSeconds", tm.backwardSeconds, "seconds", "layers*layer + output",
-            { { "layers", layers }, { "layer", lt.layerB }, { "output", sh.output ? lt.outB : 0.0 } },
+            { { "layers", layers }, { "layer", L.backward() }, { "output", O.backward() } },
             "docs/MODEL.md section 7.1", { "time.layer.backwardSeconds" },
             "Input- and weight-gradient ops of one layer, with the forward ops recomputation repeats." });
         ex->add({ tb + "weightGradSeconds", tm.weightGradSeconds, "seconds", "layers*layer + output",
-            { { "layers", layers }, { "layer", lt.layerW }, { "output", sh.output ? lt.outW : 0.0 } },
+            { { "layers", layers }, { "layer", L.backwardWeight }, { "output", O.backwardWeight } },
             "docs/MODEL.md section 7.1", { "time.layer.weightGradSeconds" },
             "The weight-gradient GEMMs (the W of the zero-bubble schedules)." });
     }

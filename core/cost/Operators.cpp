@@ -128,6 +128,19 @@ struct GemmNames {
     const char* wgrad;
 };
 
+// The op names of one tensor-parallel MLP (the dense MLP, or MoE shared experts beside the routed ones).
+struct MlpNames {
+    const char *gather, *fc1, *act, *fc2, *reduceScatter, *allReduce;
+    const char *gatherBwd, *fc2Dgrad, *fc2Wgrad, *actBwd, *regather, *fc1Dgrad, *fc1Wgrad, *reduceScatterBwd, *allReduceBwd;
+};
+constexpr MlpNames kDenseMlp { "tp.allgather.mlp", "fc1", "activation", "fc2", "tp.reducescatter.mlp", "tp.allreduce.mlp",
+    "tp.allgather.mlp.bwd", "fc2.dgrad", "fc2.wgrad", "activation.bwd", "tp.allgather.mlp.input", "fc1.dgrad", "fc1.wgrad",
+    "tp.reducescatter.mlp.dgrad", "tp.allreduce.mlp.dgrad" };
+constexpr MlpNames kSharedExperts { "tp.allgather.shared", "shared.fc1", "shared.activation", "shared.fc2",
+    "tp.reducescatter.shared", "tp.allreduce.shared", "tp.allgather.shared.bwd", "shared.fc2.dgrad", "shared.fc2.wgrad",
+    "shared.activation.bwd", "tp.allgather.shared.input", "shared.fc1.dgrad", "shared.fc1.wgrad",
+    "tp.reducescatter.shared.dgrad", "tp.allreduce.shared.dgrad" };
+
 // Elements per token that Transformer Engine casts to fp8 around the layer's four GEMMs (QKV, proj, fc1, fc2):
 // their inputs in forward, their output gradients in backward; MoE experts see topK copies of each token.
 double fp8CastWidths(const Shape& S, bool backward)
@@ -140,6 +153,23 @@ double fp8CastWidths(const Shape& S, bool backward)
     const double qkvWidth = (h + 2.0 * h * S.kv / S.a) / t;
     if (!backward) return h + h / t + k * h + k * f / t;
     return qkvWidth + h + k * up * f / t + k * h;
+}
+
+// A column-parallel fc1 (gated: 2f/t wide), its activation, a row-parallel fc2, with SP's all-gather before and
+// reduce-scatter after (all-reduce without SP), each hidden by its GEMM under tpCommOverlap.
+void mlpForward(Builder& B, KernelPass pass, double f, const MlpNames& n)
+{
+    const Shape& S = B.S;
+    const bool tpOverlap = S.plan.training.tpCommOverlap && S.sp;
+    const double t = S.t, T = S.T, h = S.h, e = S.e;
+    const bool gated = S.plan.model.gatedMlp;
+    const int gather = S.sp ? B.collective(n.gather, pass, Collective::AllGather, GroupKind::TP, S.t, e * T * h) : -1;
+    const int fc1 = B.gemm(n.fc1, pass, T, (gated ? 2.0 : 1.0) * f / t, h);
+    if (gather >= 0 && tpOverlap) B.ops[std::size_t(gather)].hiddenBy = fc1;
+    B.memory(n.act, pass, (gated ? 3.0 : 2.0) * e * T * f / t);
+    const int fc2 = B.gemm(n.fc2, pass, T, h, f / t);
+    B.collective(S.sp ? n.reduceScatter : n.allReduce, pass, S.sp ? Collective::ReduceScatter : Collective::AllReduce,
+        GroupKind::TP, S.t, e * T * h, tpOverlap ? fc2 : -1);
 }
 
 // The forward of one layer, appended with `pass` (Forward, or Recompute when re-run in backward).
@@ -202,26 +232,10 @@ void layerForward(Builder& B, KernelPass pass)
         B.gemm("experts.fc2", pass, perExpert, h, fe / t, local);
         B.collective("tp.reducescatter.experts", pass, Collective::ReduceScatter, GroupKind::TP, S.t, gathered);
         B.collective("ep.combine", pass, Collective::AllToAll, GroupKind::EP, S.ep, routed);
-        if (moe.sharedExperts > 0) {
-            // Shared experts are a dense MLP beside the routed ones, with the usual TP collectives.
-            const double fs = fe * moe.sharedExperts;
-            if (S.sp) gather = B.collective("tp.allgather.shared", pass, Collective::AllGather, GroupKind::TP, S.t, e * T * h);
-            const int fc1 = B.gemm("shared.fc1", pass, T, up * fs / t, h);
-            if (gather >= 0 && tpOverlap) B.ops[std::size_t(gather)].hiddenBy = fc1;
-            B.memory("shared.activation", pass, actBytes * e * T * fs / t);
-            const int fc2 = B.gemm("shared.fc2", pass, T, h, fs / t);
-            B.collective(S.sp ? "tp.reducescatter.shared" : "tp.allreduce.shared", pass,
-                S.sp ? Collective::ReduceScatter : Collective::AllReduce, GroupKind::TP, S.t, e * T * h, tpOverlap ? fc2 : -1);
-        }
+        // Shared experts are a dense MLP beside the routed ones, with the usual TP collectives.
+        if (moe.sharedExperts > 0) mlpForward(B, pass, fe * moe.sharedExperts, kSharedExperts);
     } else {
-        const double f = double(M.ffnHidden);
-        if (S.sp) gather = B.collective("tp.allgather.mlp", pass, Collective::AllGather, GroupKind::TP, S.t, e * T * h);
-        const int fc1 = B.gemm("fc1", pass, T, up * f / t, h);
-        if (gather >= 0 && tpOverlap) B.ops[std::size_t(gather)].hiddenBy = fc1;
-        B.memory("activation", pass, actBytes * e * T * f / t);
-        const int fc2 = B.gemm("fc2", pass, T, h, f / t);
-        B.collective(S.sp ? "tp.reducescatter.mlp" : "tp.allreduce.mlp", pass,
-            S.sp ? Collective::ReduceScatter : Collective::AllReduce, GroupKind::TP, S.t, e * T * h, tpOverlap ? fc2 : -1);
+        mlpForward(B, pass, double(M.ffnHidden), kDenseMlp);
     }
     B.memory("bias_dropout_add", pass, (3.0 * e + mask) * Tn * h);
     if (S.plan.training.precision == Precision::FP8) {
@@ -266,6 +280,24 @@ LinearBwd columnBackward(Builder& B, const char* dgradName, const char* wgradNam
     return r;
 }
 
+// mlpForward's backward: SP's all-gather of the output gradient (hidden by fc2's input gradient under
+// tpCommOverlap), fc2, the activation, and fc1 as a column-parallel layer.
+void mlpBackward(Builder& B, double f, const MlpNames& n)
+{
+    const Shape& S = B.S;
+    const bool tpOverlap = S.plan.training.tpCommOverlap && S.sp;
+    const double t = S.t, T = S.T, h = S.h, e = S.e;
+    const bool gated = S.plan.model.gatedMlp;
+    const KernelPass bi = KernelPass::BackwardInput;
+    const int back = S.sp ? B.collective(n.gatherBwd, bi, Collective::AllGather, GroupKind::TP, S.t, e * T * h) : -1;
+    const LinearBwd fc2 = linearBackward(B, n.fc2Dgrad, n.fc2Wgrad, T, h, f / t);
+    if (back >= 0 && tpOverlap) B.ops[std::size_t(back)].hiddenBy = fc2.dgrad;
+    // Element-wise backward reads the saved input and the incoming gradient and writes the input gradient.
+    B.memory(n.actBwd, bi, (gated ? 5.0 : 3.0) * e * T * f / t);
+    columnBackward(B, n.fc1Dgrad, n.fc1Wgrad, n.regather, S.sp ? n.reduceScatterBwd : n.allReduceBwd, T,
+        (gated ? 2.0 : 1.0) * f / t, h);
+}
+
 void layerBackward(Builder& B)
 {
     const Shape& S = B.S;
@@ -293,15 +325,7 @@ void layerBackward(Builder& B)
         const double local = std::max(1.0, double(moe.experts) / S.ep);
         const double perExpert = T * moe.topK / local;
         const double routed = e * Tn * moe.topK * h, gathered = e * T * moe.topK * h;
-        if (moe.sharedExperts > 0) {
-            const double fs = fe * moe.sharedExperts;
-            if (S.sp) back = B.collective("tp.allgather.shared.bwd", bi, Collective::AllGather, GroupKind::TP, S.t, e * T * h);
-            const LinearBwd fc2 = linearBackward(B, "shared.fc2.dgrad", "shared.fc2.wgrad", T, h, fs / t);
-            if (back >= 0 && tpOverlap) B.ops[std::size_t(back)].hiddenBy = fc2.dgrad;
-            B.memory("shared.activation.bwd", bi, actBwd * e * T * fs / t);
-            columnBackward(B, "shared.fc1.dgrad", "shared.fc1.wgrad", "tp.allgather.shared.input",
-                S.sp ? "tp.reducescatter.shared.dgrad" : "tp.allreduce.shared.dgrad", T, up * fs / t, h);
-        }
+        if (moe.sharedExperts > 0) mlpBackward(B, fe * moe.sharedExperts, kSharedExperts);
         B.collective("ep.combine.bwd", bi, Collective::AllToAll, GroupKind::EP, S.ep, routed);
         B.collective("tp.allgather.experts.bwd", bi, Collective::AllGather, GroupKind::TP, S.t, gathered);
         linearBackward(B, "experts.fc2.dgrad", "experts.fc2.wgrad", perExpert, h, fe / t, local);
@@ -311,13 +335,7 @@ void layerBackward(Builder& B)
         B.collective("ep.dispatch.bwd", bi, Collective::AllToAll, GroupKind::EP, S.ep, routed);
         linearBackward(B, "router.dgrad", "router.wgrad", Tn, moe.experts, h, 1, false);
     } else {
-        const double f = double(M.ffnHidden);
-        if (S.sp) back = B.collective("tp.allgather.mlp.bwd", bi, Collective::AllGather, GroupKind::TP, S.t, e * T * h);
-        const LinearBwd fc2 = linearBackward(B, "fc2.dgrad", "fc2.wgrad", T, h, f / t);
-        if (back >= 0 && tpOverlap) B.ops[std::size_t(back)].hiddenBy = fc2.dgrad;
-        B.memory("activation.bwd", bi, actBwd * e * T * f / t);
-        columnBackward(B, "fc1.dgrad", "fc1.wgrad", "tp.allgather.mlp.input",
-            S.sp ? "tp.reducescatter.mlp.dgrad" : "tp.allreduce.mlp.dgrad", T, up * f / t, h);
+        mlpBackward(B, double(M.ffnHidden), kDenseMlp);
     }
     B.memory("post_attn_norm.bwd", bi, 3.0 * e * Tn * h);
     B.memory("bias_dropout_add.bwd", bi, (2.0 * e + mask) * Tn * h);
