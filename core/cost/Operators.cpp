@@ -477,6 +477,33 @@ std::vector<std::array<std::int64_t, 3>> distinctGemmShapes(const Plan& plan)
     return shapes;
 }
 
+bool isOverlapped(const std::vector<KernelOp>& ops, std::size_t i)
+{
+    const int h = ops[i].hiddenBy;
+    return h >= 0 && std::size_t(h) < ops.size() && std::size_t(h) != i && ops[std::size_t(h)].hiddenBy < 0;
+}
+
+std::vector<double> opStartTimes(const std::vector<KernelOp>& ops, double* end)
+{
+    const std::size_t n = ops.size();
+    std::vector<double> start(n, 0.0), extra(n, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+        if (isOverlapped(ops, i)) extra[std::size_t(ops[i].hiddenBy)] += ops[i].exposedSeconds;
+    double cursor = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (isOverlapped(ops, i)) continue;
+        start[i] = cursor;
+        cursor += ops[i].exposedSeconds + extra[i];
+    }
+    double last = cursor;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (isOverlapped(ops, i)) start[i] = start[std::size_t(ops[i].hiddenBy)];
+        last = std::max(last, start[i] + ops[i].seconds);
+    }
+    if (end) *end = last;
+    return start;
+}
+
 std::string formatOperatorTable(const std::vector<KernelOp>& ops)
 {
     auto fmt = [](const char* f, auto... v) {

@@ -74,6 +74,14 @@ PassTotals sumPasses(const std::vector<KernelOp>& ops);
 // planscope-profile --plan times so that a calibration replaces exactly those ops.
 std::vector<std::array<std::int64_t, 3>> distinctGemmShapes(const Plan& plan);
 
+// Whether op i is a collective hidden behind another op of the list (hiddenBy names an op that is itself not hidden).
+bool isOverlapped(const std::vector<KernelOp>& ops, std::size_t i);
+
+// Where each op starts, in seconds from the layer's start, as the pass sums count it: ops on the critical path one
+// after another, each taking its exposed time plus the exposed remainder of the collectives overlapped with it; a
+// collective overlapped with op j starts with j. *end: where the last op ends.
+std::vector<double> opStartTimes(const std::vector<KernelOp>& ops, double* end = nullptr);
+
 // A fixed-width text table of ops (planscope-cli explain --ops): pass, name, shape or buffer, FLOPs, bytes, what
 // bounds it, efficiency, seconds and exposed seconds, with a total per pass.
 std::string formatOperatorTable(const std::vector<KernelOp>& ops);

@@ -351,6 +351,33 @@ private slots:
         }
     }
 
+    void startTimesFollowTheCriticalPath()
+    {
+        // Ops one after another by their exposed time; a hidden collective starts with the GEMM that hides it; the
+        // layer ends at the sum of the exposed times (the pass totals), unless a hidden collective outlasts its GEMM.
+        const Plan plan = gpt3(true, "none");
+        const OperatorList ops = operatorList(plan, rankLayout(plan));
+        double end = 0;
+        const std::vector<double> start = opStartTimes(ops.layer, &end);
+        QCOMPARE(start.size(), ops.layer.size());
+        const PassTotals t = ops.layerTotals;
+        const double exposed = t.forward + t.recompute + t.backwardInput + t.backwardWeight;
+        double cursor = 0;
+        for (std::size_t i = 0; i < ops.layer.size(); ++i) {
+            const KernelOp& op = ops.layer[i];
+            if (isOverlapped(ops.layer, i)) {
+                QCOMPARE(start[i], start[std::size_t(op.hiddenBy)]);
+                continue;
+            }
+            QVERIFY2(test::near(start[i], cursor, 1e-12), op.name);
+            cursor += op.exposedSeconds;
+            for (std::size_t j = 0; j < ops.layer.size(); ++j)
+                if (ops.layer[j].hiddenBy == int(i)) cursor += ops.layer[j].exposedSeconds;
+        }
+        QVERIFY(test::near(cursor, exposed, 1e-12));
+        QVERIFY(end >= exposed * (1 - 1e-12));
+    }
+
     void evaluateSumsTheOps()
     {
         // The stage times are the op sums: forward = layers*layerForward (+ the output layer on the last stage).

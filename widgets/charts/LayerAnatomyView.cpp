@@ -22,12 +22,6 @@ constexpr double kMinRow = 13; // below this the names stop being readable
 constexpr double kMaxRow = 24; // above this the waterfall stops looking like one
 constexpr double kLabelGap = 5; // between a bar and its value label
 
-bool isOverlapped(const std::vector<KernelOp>& ops, std::size_t i)
-{
-    const int h = ops[i].hiddenBy;
-    return h >= 0 && std::size_t(h) < ops.size() && std::size_t(h) != i && ops[std::size_t(h)].hiddenBy < 0;
-}
-
 const std::vector<KernelOp>& noOps()
 {
     static const std::vector<KernelOp> none;
@@ -61,27 +55,6 @@ struct PhaseGroup {
 };
 
 } // namespace
-
-std::vector<double> anatomyStarts(const std::vector<KernelOp>& ops, double* span)
-{
-    const std::size_t n = ops.size();
-    std::vector<double> start(n, 0.0), extra(n, 0.0);
-    for (std::size_t i = 0; i < n; ++i)
-        if (isOverlapped(ops, i)) extra[std::size_t(ops[i].hiddenBy)] += ops[i].exposedSeconds;
-    double cursor = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (isOverlapped(ops, i)) continue;
-        start[i] = cursor;
-        cursor += ops[i].exposedSeconds + extra[i];
-    }
-    double end = cursor;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (isOverlapped(ops, i)) start[i] = start[std::size_t(ops[i].hiddenBy)];
-        end = std::max(end, start[i] + ops[i].seconds);
-    }
-    if (span) *span = end;
-    return start;
-}
 
 struct LayerAnatomyView::Header {
     QFont titleFont, textFont;
@@ -280,7 +253,7 @@ LayerAnatomyView::Layout LayerAnatomyView::layoutFor(const QRectF& rect, QPaintD
     L.chart = QRectF(
         L.gutter.right(), top, std::max(40.0, rect.right() - kMargin - L.gutter.right()), L.rowHeight * n);
 
-    const std::vector<double> starts = anatomyStarts(list, &L.span);
+    const std::vector<double> starts = opStartTimes(list, &L.span);
     L.pixelsPerSecond = L.span > 0 ? L.chart.width() / L.span : 0;
     L.bars.reserve(list.size());
     for (int i = 0; i < n; ++i) {

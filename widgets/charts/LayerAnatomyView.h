@@ -21,14 +21,9 @@ class QPaintDevice;
 
 namespace planscope {
 
-// Where each op starts, in seconds from the layer's start: ops on the critical path one after another, each
-// taking its exposed time plus the exposed remainder of the collectives overlapped with it; a collective
-// overlapped with op j (hiddenBy = j) starts with j. *span: where the last bar ends.
-std::vector<double> anatomyStarts(const std::vector<KernelOp>& ops, double* span = nullptr);
-
 struct AnatomyBar {
     int op = -1; // index into the shown ops; also the row
-    double start = 0; // seconds (anatomyStarts)
+    double start = 0; // seconds (opStartTimes, core/cost/Operators.h)
     double seconds = 0; // the op's seconds: the bar's length
     QRectF rect; // in the painted area's pixels; rect.width() = seconds × pixelsPerSecond
     QColor color; // OperatorText::boundColor(op.bound)
