@@ -647,7 +647,23 @@ void timeStage(const Inputs& in, const LayerTimes& lt, int r, Prediction& out, E
     tm.forwardSeconds = layers * L.forward + O.forward;
     tm.backwardSeconds = layers * L.backward() + O.backward();
     tm.weightGradSeconds = layers * L.backwardWeight + O.backwardWeight;
-    tm.p2pSeconds = in.p > 1 ? 2.0 * in.v * lt.p2p : 0.0;
+    // Sends per microbatch: an activation forward and a gradient back per chunk, except where the neighbour is no
+    // other rank: the first stage sends no gradient, the last no activation; in a V the two middle stages share
+    // the last rank (docs/SCHEDULES.md).
+    double sends = 0;
+    if (in.p > 1) {
+        const bool vShape = T.schedule == ScheduleKind::ZBV || T.schedule == ScheduleKind::DualPipeV;
+        if (vShape)
+            sends = (r == 0 || r == in.p - 1) ? 2.0 : 4.0;
+        else
+            sends = 2.0 * in.v - (r == 0 ? 1.0 : 0.0) - (r == in.p - 1 ? 1.0 : 0.0);
+    }
+    tm.p2pSendSeconds = in.p > 1 ? lt.p2p : 0.0;
+    tm.p2pTransferSeconds = sends * lt.p2p;
+    // The closed form charges the sends to the slots either way: blocking, the sender waits for them; overlapped,
+    // 1F1B's steady state still waits for each gradient's round trip (a rank's next backward needs the next rank's
+    // backward of a microbatch it sent one forward earlier). The simulation shows what overlapping saves.
+    tm.p2pSeconds = tm.p2pTransferSeconds;
     tm.layerCommSeconds = layers * (L.commForward + L.commBackward) + O.commForward + O.commBackward;
     if (ex) {
         const std::string tb = "time.stages." + std::to_string(r) + ".";
@@ -1060,19 +1076,24 @@ void commStage(const Inputs& in, const LayerTimes& lt, const StepTerms& step, Pr
     if (ep > 1 && in.M.isMoe()) layerGroup(GroupKind::EP, ep, layout.ep, "AllToAll", algorithmName(layout.ep));
     if (p > 1) {
         Figure bytes { md * 2.0 * v * lt.ppBytes, {}, {}, {} };
-        Figure seconds { md * bt.p2pSeconds, {}, {}, {} };
+        Figure seconds { md * bt.p2pTransferSeconds, {}, {}, {} };
         Figure exposed { md * bt.p2pSeconds, {}, {}, {} };
         if (ex) {
-            exposed.note = "Every send is on the critical path of the schedule.";
+            exposed.note = T.overlapP2pComm
+                ? "Sends run beside the next op (overlapP2pComm); 1F1B's steady state still waits for each gradient's round trip."
+                : "Every send holds its rank until it completes (Megatron-Core's default, overlap_p2p_comm off).";
             const FormulaInputs pp { { "m", md }, { "v", double(v) }, { "e", e }, { "b", b }, { "s", sl }, { "h", h },
                 { "spDiv", P.sp ? double(t) : 1.0 } };
             const char* note = "Per microbatch and chunk one activation forward and one gradient back; spDiv = t with "
                                "sequence parallelism, else 1; bw: the link's bandwidth times its efficiency.";
             bytes.term = { "m*2*v*e*b*s*h/spDiv", pp };
             bytes.note = note;
-            seconds.term = { "m*2*v*(alpha + e*b*s*h/spDiv/bw)",
-                with(pp, { { "alpha", lt.ppLink->latency }, { "bw", collectiveBandwidth(Collective::SendRecv, *lt.ppLink) } }) };
-            seconds.note = note;
+            const double n = bt.p2pSendSeconds > 0 ? std::round(bt.p2pTransferSeconds / bt.p2pSendSeconds) : 0.0;
+            seconds.term = { "m*n*(alpha + e*b*s*h/spDiv/bw)",
+                with(pp, { { "n", n }, { "alpha", lt.ppLink->latency }, { "bw", collectiveBandwidth(Collective::SendRecv, *lt.ppLink) } }) };
+            seconds.note = "n: the sends per microbatch of the slowest rank (" + std::to_string(step.rb) + "), 2*v less "
+                           "one where it holds the first stage (no gradient to send) or the last (no activation); spDiv = t "
+                           "with sequence parallelism, else 1; bw: the link's bandwidth times its efficiency.";
             exposed.term = { "seconds", { { "seconds", seconds.value } } };
         }
         addGroup(out, ex, GroupKind::PP, p, layout.pp, lt.ppLink->bandwidth, "SendRecv", "p2p", bytes, seconds, exposed,

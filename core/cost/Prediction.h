@@ -44,7 +44,9 @@ struct StageTime {
     double forwardSeconds = 0;           // one microbatch through this rank
     double backwardSeconds = 0;          // full backward (input + weight gradients, recompute included)
     double weightGradSeconds = 0;        // the weight-gradient part of backward
-    double p2pSeconds = 0;               // pipeline sends per microbatch on this rank
+    double p2pSeconds = 0;               // pipeline sends per microbatch on this rank, charged to its slots
+    double p2pTransferSeconds = 0;       // pipeline sends per microbatch on this rank, overlapped or not
+    double p2pSendSeconds = 0;           // one send (an activation or a gradient of one microbatch)
     double layerCommSeconds = 0;         // TP/EP/CP collectives inside forward and backward (not overlapped)
     double zeroExposedSeconds = 0;       // per-microbatch ZeRO-2/3 communication not hidden by compute
     double dpSeconds = 0;                // all data-parallel communication of the step

@@ -32,7 +32,7 @@ json timelineSummaryToJson(const Timeline& tl)
     json ranks = json::array();
     for (int r = 0; r < int(tl.ranks.size()); ++r) {
         const RankMetrics& m = tl.ranks[std::size_t(r)];
-        ranks.push_back({ { "rank", r }, { "busySeconds", m.busy }, { "idleSeconds", m.idle },
+        ranks.push_back({ { "rank", r }, { "busySeconds", m.busy }, { "idleSeconds", m.idle }, { "sendingSeconds", m.sending },
             { "peakInFlight", m.peakInFlight }, { "staticBytes", m.staticBytes }, { "peakBytes", m.peakBytes } });
     }
     json path = json::array();

@@ -285,9 +285,10 @@ void readTraining(const json& j, Plan& plan, Issues& issues, bool& batchGiven)
     r.boolean("flashAttention", t.flashAttention);
     r.boolean("overlapGradReduce", t.overlapGradReduce);
     r.boolean("tpCommOverlap", t.tpCommOverlap);
+    r.boolean("overlapP2pComm", t.overlapP2pComm);
     r.number("tokens", t.tokens, 0);
     r.rejectUnknown({ "microBatch", "globalBatch", "precision", "gradDtype", "optimizer", "recompute", "schedule",
-        "flashAttention", "overlapGradReduce", "tpCommOverlap", "tokens" });
+        "flashAttention", "overlapGradReduce", "tpCommOverlap", "overlapP2pComm", "tokens" });
 }
 
 void readOverheads(const json& j, Plan& plan, Issues& issues)
@@ -480,7 +481,8 @@ json planToJson(const Plan& p)
         { "precision", toString(t.precision) }, { "gradDtype", toString(t.gradDtype) },
         { "optimizer", toString(t.optimizer) }, { "recompute", toString(t.recompute) },
         { "schedule", toString(t.schedule) }, { "flashAttention", t.flashAttention },
-        { "overlapGradReduce", t.overlapGradReduce }, { "tpCommOverlap", t.tpCommOverlap }, { "tokens", t.tokens } };
+        { "overlapGradReduce", t.overlapGradReduce }, { "tpCommOverlap", t.tpCommOverlap },
+        { "overlapP2pComm", t.overlapP2pComm }, { "tokens", t.tokens } };
     j["memoryOverheads"] = { { "cudaContextBytes", p.overheads.cudaContextBytes },
         { "ncclBufferBytesPerGroup", p.overheads.ncclBufferBytesPerGroup },
         { "fragmentation", p.overheads.fragmentation } };

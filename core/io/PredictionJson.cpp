@@ -55,7 +55,7 @@ json predictionToJson(const Prediction& p)
     for (const StageTime& t : p.stageTimes)
         times.push_back({ { "stage", t.stage }, { "forwardSeconds", t.forwardSeconds },
             { "backwardSeconds", t.backwardSeconds }, { "weightGradSeconds", t.weightGradSeconds },
-            { "p2pSeconds", t.p2pSeconds }, { "layerCommSeconds", t.layerCommSeconds }, { "zeroExposedSeconds", t.zeroExposedSeconds }, { "dpSeconds", t.dpSeconds }, { "dpReduceSeconds", t.dpReduceSeconds }, { "dpGatherSeconds", t.dpGatherSeconds }, { "zeroGatherSeconds", t.zeroGatherSeconds },
+            { "p2pSeconds", t.p2pSeconds }, { "p2pTransferSeconds", t.p2pTransferSeconds }, { "p2pSendSeconds", t.p2pSendSeconds }, { "layerCommSeconds", t.layerCommSeconds }, { "zeroExposedSeconds", t.zeroExposedSeconds }, { "dpSeconds", t.dpSeconds }, { "dpReduceSeconds", t.dpReduceSeconds }, { "dpGatherSeconds", t.dpGatherSeconds }, { "zeroGatherSeconds", t.zeroGatherSeconds },
             { "dpExposedSeconds", t.dpExposedSeconds }, { "optimizerSeconds", t.optimizerSeconds } });
     auto opsJson = [](const std::vector<KernelOp>& ops) {
         json arr = json::array();

@@ -26,7 +26,7 @@ constexpr double kNotDone = std::numeric_limits<double>::infinity();
 
 namespace {
 template<typename Duration>
-Result<ScheduleRun> runImpl(const Schedule& s, const Duration& duration, double commDelay)
+Result<ScheduleRun> runImpl(const Schedule& s, const Duration& duration, double commDelay, bool blockingSends)
 {
     const int p = s.ranks;
     const std::size_t cells = std::size_t(s.stages) * std::size_t(s.microbatches);
@@ -63,6 +63,8 @@ Result<ScheduleRun> runImpl(const Schedule& s, const Duration& duration, double 
     run.ranks.resize(std::size_t(p));
     std::vector<std::size_t> next(std::size_t(p), 0);
     std::vector<double> free(std::size_t(p), 0.0);
+    std::vector<double> sending(std::size_t(p), 0.0);
+    const bool blocks = blockingSends && commDelay > 0;
     std::size_t remaining = 0;
     for (const auto& ops : s.rankOps) remaining += ops.size();
     for (int r = 0; r < p; ++r) run.ranks[std::size_t(r)].reserve(s.rankOps[std::size_t(r)].size());
@@ -102,6 +104,10 @@ Result<ScheduleRun> runImpl(const Schedule& s, const Duration& duration, double 
                     break;
                 }
                 free[std::size_t(r)] = end;
+                if (blocks && sendsAcrossRanks(s, op)) {
+                    free[std::size_t(r)] = end + commDelay;
+                    sending[std::size_t(r)] += commDelay;
+                }
                 run.ranks[std::size_t(r)].push_back({ op, start, end });
                 ++next[std::size_t(r)];
                 --remaining;
@@ -123,29 +129,34 @@ Result<ScheduleRun> runImpl(const Schedule& s, const Duration& duration, double 
     // Metrics.
     run.busy.assign(std::size_t(p), 0.0);
     run.idle.assign(std::size_t(p), 0.0);
+    run.sendBlocked = sending;
     run.internalIdle.assign(std::size_t(p), 0.0);
     run.peakInFlightChunks.assign(std::size_t(p), 0.0);
     run.peakInFlight.assign(std::size_t(p), 0.0);
     for (int r = 0; r < p; ++r)
         for (const TimedOp& t : run.ranks[std::size_t(r)]) run.makespan = std::max(run.makespan, t.end);
+    // A blocking send after the last op still holds its rank.
+    for (int r = 0; r < p; ++r) run.makespan = std::max(run.makespan, blocks && !run.ranks[std::size_t(r)].empty() ? free[std::size_t(r)] : 0.0);
     double busyTotal = 0, idleTotal = 0;
     for (int r = 0; r < p; ++r) {
         const auto& timed = run.ranks[std::size_t(r)];
         double busy = 0;
+        const double blocked = sending[std::size_t(r)];
         // In-flight activations (docs/SCHEDULES.md section 1.7): +1 when an F starts, -1 when the microbatch's backward frees
         // them: at the end of B, or of W when the backward is split.
         for (const TimedOp& t : timed) busy += t.end - t.start;
         int level = 0, peak = 0;
         forEachInFlightEvent(timed, [&](double, int delta) { peak = std::max(peak, level += delta); });
         run.busy[std::size_t(r)] = busy;
-        run.idle[std::size_t(r)] = run.makespan - busy;
-        if (!timed.empty()) run.internalIdle[std::size_t(r)] = (timed.back().end - timed.front().start) - busy;
+        run.idle[std::size_t(r)] = run.makespan - busy - blocked;
+        if (!timed.empty())
+            run.internalIdle[std::size_t(r)] = std::max(0.0, (free[std::size_t(r)] - timed.front().start) - busy - blocked);
         run.peakInFlightChunks[std::size_t(r)] = peak;
         // Stage units: a chunk counts 1/v; in DualPipe's two pipelines each chunk is a whole stage (README: P+1).
         const int perStage = s.placement == Placement::Bidirectional ? 1 : std::max(1, s.chunksPerRank);
         run.peakInFlight[std::size_t(r)] = double(peak) / perStage;
         busyTotal += busy;
-        idleTotal += run.makespan - busy;
+        idleTotal += run.makespan - busy - blocked;
     }
     run.bubbleFraction = run.makespan > 0 ? idleTotal / (double(p) * run.makespan) : 0.0;
     run.bubbleOverhead = busyTotal > 0 ? idleTotal / busyTotal : 0.0;
@@ -154,12 +165,26 @@ Result<ScheduleRun> runImpl(const Schedule& s, const Duration& duration, double 
 
 } // namespace
 
-Result<ScheduleRun> runSchedule(const Schedule& s, const OpDuration& duration, double commDelay)
+bool sendsAcrossRanks(const Schedule& s, const Op& op)
 {
-    return runImpl(s, duration, commDelay);
+    const int rank = s.stageToRank[std::size_t(op.stage)];
+    auto other = [&](int stage) { return stage >= 0 && s.stageToRank[std::size_t(stage)] != rank; };
+    switch (op.kind) {
+    case OpKind::F: return other(s.nextStage(op.stage));
+    case OpKind::B:
+    case OpKind::I: return other(s.previousStage(op.stage));
+    case OpKind::W: return false;
+    case OpKind::OverlapFB: return other(s.nextStage(op.stage)) || other(s.previousStage(op.stage2));
+    }
+    return false;
 }
 
-Result<ScheduleRun> runSchedule(const Schedule& s, const StageDurations& d, double commDelay)
+Result<ScheduleRun> runSchedule(const Schedule& s, const OpDuration& duration, double commDelay, bool blockingSends)
+{
+    return runImpl(s, duration, commDelay, blockingSends);
+}
+
+Result<ScheduleRun> runSchedule(const Schedule& s, const StageDurations& d, double commDelay, bool blockingSends)
 {
     const auto duration = [&d](const Op& op) -> double {
         const std::size_t i = std::size_t(op.stage);
@@ -172,7 +197,7 @@ Result<ScheduleRun> runSchedule(const Schedule& s, const StageDurations& d, doub
         }
         return 0.0;
     };
-    return runImpl(s, duration, commDelay);
+    return runImpl(s, duration, commDelay, blockingSends);
 }
 
 } // namespace planscope

@@ -22,8 +22,9 @@ struct ScheduleRun {
     std::vector<std::vector<TimedOp>> ranks;    // ops with their times, in list order
     double makespan = 0;
     std::vector<double> busy;                   // per rank, sum of op durations
-    std::vector<double> idle;                   // makespan - busy
-    std::vector<double> internalIdle;           // idle between the rank's first op start and last op end
+    std::vector<double> sendBlocked;            // per rank, time spent waiting on its own blocking sends
+    std::vector<double> idle;                   // makespan - busy - sendBlocked
+    std::vector<double> internalIdle;           // idle (not busy, not sending) between the first op start and last op end
     std::vector<double> peakInFlightChunks;     // per rank, chunk-microbatches of activations held at the peak
     std::vector<double> peakInFlight;           // the same in stage units (chunks / chunksPerRank; DualPipe: chunks)
     double bubbleFraction = 0;                  // total idle / (p * makespan)
@@ -65,8 +66,18 @@ void forEachInFlightEvent(const std::vector<TimedOp>& timed, Fn&& fn)
     }
 }
 
+// Whether an op hands an output to another rank: an F (or the forward half of an overlapped F&B) whose next stage,
+// or a B or I (or the backward half) whose previous stage, lives on another rank.
+bool sendsAcrossRanks(const Schedule& schedule, const Op& op);
+
+// commDelay: the time a tensor takes from one rank to another. blockingSends: the sending rank waits until its send
+// completes (Megatron-Core's default, overlap_p2p_comm = False: each send is waited on before the next op), so it
+// is free commDelay after the op's end; otherwise the send runs beside the rank's next ops and only the receiver
+// waits. The blocked time is neither busy nor idle: ScheduleRun::sendBlocked.
 // Fails with the blocked ops (one issue per rank) if the schedule deadlocks.
-Result<ScheduleRun> runSchedule(const Schedule& schedule, const OpDuration& duration, double commDelay = 0);
-Result<ScheduleRun> runSchedule(const Schedule& schedule, const StageDurations& durations, double commDelay = 0);
+Result<ScheduleRun> runSchedule(const Schedule& schedule, const OpDuration& duration, double commDelay = 0,
+    bool blockingSends = false);
+Result<ScheduleRun> runSchedule(const Schedule& schedule, const StageDurations& durations, double commDelay = 0,
+    bool blockingSends = false);
 
 } // namespace planscope

@@ -111,10 +111,11 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
         B[std::size_t(st)] = layers * c.layerBackward + (last ? c.outputBackward : 0.0) + zero;
         W[std::size_t(st)] = layers * c.layerWeightGrad + (last ? c.outputWeightGrad : 0.0);
     }
-    auto ran = runSchedule(s, durations, c.p2p);
+    auto ran = runSchedule(s, durations, c.p2p, !plan.training.overlapP2pComm);
     if (!ran) return Result<Timeline>(ran.errors());
     const ScheduleRun& run = ran.value();
     tl.pipelineSeconds = run.makespan;
+    tl.sendsBlock = !plan.training.overlapP2pComm && c.p2p > 0;
     tl.bubbleFraction = run.bubbleFraction;
     tl.bubbleOverhead = run.bubbleOverhead;
 
@@ -217,7 +218,8 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
         // Memory: the static terms, plus activations in flight (docs/SCHEDULES.md section 1.7) in bytes.
         RankMetrics& rm = tl.ranks[std::size_t(r)];
         rm.busy = run.busy[std::size_t(r)];
-        rm.idle = run.makespan - rm.busy;
+        rm.sending = run.sendBlocked[std::size_t(r)];
+        rm.idle = run.idle[std::size_t(r)];
         rm.peakInFlight = run.peakInFlight[std::size_t(r)];
         const double workspace = plan.training.recompute == Recompute::Full ? act.full : 0.0;
         rm.staticBytes = mem.weightsBytes + mem.gradientsBytes + mem.optimizerBytes + mem.buffersBytes + std::llround(workspace);
@@ -289,6 +291,21 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
         const Span& d = tl.spans[std::size_t(dep)];
         return d.end + (d.rank != consumer.rank ? c.p2p : 0.0);
     };
+    // When the rank is free again after a compute span: its end, or the end of its send when sends block.
+    const bool blockingSends = !plan.training.overlapP2pComm && c.p2p > 0;
+    auto freeAfter = [&](int i) {
+        const Span& d = tl.spans[std::size_t(i)];
+        if (!blockingSends) return d.end;
+        Op op { OpKind::F, d.stage, d.microbatch, d.stage2, d.microbatch2 };
+        switch (d.kind) {
+        case SpanKind::Forward: op.kind = OpKind::F; break;
+        case SpanKind::Backward: op.kind = OpKind::B; break;
+        case SpanKind::InputGrad: op.kind = OpKind::I; break;
+        case SpanKind::OverlapFB: op.kind = OpKind::OverlapFB; break;
+        default: return d.end;
+        }
+        return d.end + (sendsAcrossRanks(s, op) ? c.p2p : 0.0);
+    };
     std::vector<int> path;
     for (std::size_t guard = 0; cur >= 0 && guard <= tl.spans.size(); ++guard) {
         path.push_back(cur);
@@ -318,7 +335,7 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
                 best = d;
             }
         const int prev = previousOnRank(cur);
-        const double prevEnd = prev >= 0 ? tl.spans[std::size_t(prev)].end : -1;
+        const double prevEnd = prev >= 0 ? freeAfter(prev) : -1;
         if (best >= 0 && bestTime >= prevEnd - kEps && bestTime > -1)
             cur = best;
         else

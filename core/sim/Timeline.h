@@ -54,7 +54,8 @@ struct MemoryPoint {
 
 struct RankMetrics {
     double busy = 0;         // compute
-    double idle = 0;         // makespan of the pipeline part - busy
+    double sending = 0;      // waiting on its own blocking pipeline sends (overlapP2pComm off)
+    double idle = 0;         // makespan of the pipeline part - busy - sending
     double peakInFlight = 0; // stage-microbatch units
     std::int64_t staticBytes = 0;
     std::int64_t peakBytes = 0;
@@ -72,6 +73,7 @@ struct Timeline {
     double bubbleFraction = 0;            // idle share of the pipeline part
     double bubbleOverhead = 0;            // idle over busy
     std::int64_t peakBytes = 0;
+    bool sendsBlock = false;              // a rank waits for its own p2p sends (overlapP2pComm off): not a bubble
     bool operator==(const Timeline&) const = default;
 };
 

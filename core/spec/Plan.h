@@ -160,6 +160,8 @@ struct TrainingSpec {
     bool flashAttention = false;   // flash attention keeps no s x s score matrices
     bool overlapGradReduce = true; // DP gradient reduction overlaps the last backward
     bool tpCommOverlap = false;    // TP collectives overlapped with the GEMMs beside them (Transformer Engine)
+    bool overlapP2pComm = false;   // pipeline sends run beside the next op (Megatron-Core overlap_p2p_comm); off, a
+                                   // rank waits for each send before its next op
     double tokens = 0;             // tokens to train on (for the training-time estimate)
     bool operator==(const TrainingSpec&) const = default;
 };

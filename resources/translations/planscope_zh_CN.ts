@@ -1515,6 +1515,14 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
         <source>Data-parallel gradients are reduced bucket by bucket during the last backward; only the last bucket stays exposed (Megatron-Core --overlap-grad-reduce)</source>
         <translation>数据并行梯度在最后一次反向传播期间按桶逐个归约；只有最后一个桶的归约暴露在外（Megatron-Core --overlap-grad-reduce）</translation>
     </message>
+    <message>
+        <source>Overlap pipeline sends</source>
+        <translation>流水线发送与计算重叠</translation>
+    </message>
+    <message>
+        <source>Pipeline sends run beside the next op (Megatron-Core --overlap-p2p-communication); off, a rank waits for each send to finish before its next op</source>
+        <translation>流水线的发送与下一个算子同时进行（Megatron-Core --overlap-p2p-communication）；关闭时，每个 rank 要等发送完成才开始下一个算子</translation>
+    </message>
 </context>
 <context>
     <name>planscope::PlaybackBar</name>

@@ -257,6 +257,54 @@ private slots:
             }
     }
 
+    // Blocking sends (Megatron-Core's overlap_p2p_comm off): a rank is free only when its send has completed. 1F1B,
+    // p = 2, m = 2, F = 1, B = 2, a send takes c, by hand (rank 0: F0 F1 B0 B1; rank 1: F0 B0 F1 B1):
+    //   async:    r0 F0 [0,1] F1 [1,2];  r1 F0 [1+c,2+c] B0 [2+c,4+c] F1 [4+c,5+c] B1 [5+c,7+c];
+    //             r0 B0 [4+2c,6+2c] B1 [7+2c,9+2c]                                         -> makespan 9+2c
+    //   blocking: r0 F0 [0,1] (free 1+c) F1 [1+c,2+c] (free 2+2c);  r1 F0 [1+c,2+c] B0 [2+c,4+c] (free 4+2c)
+    //             F1 [4+2c,5+2c] B1 [5+2c,7+2c] (free 7+3c);  r0 B0 [4+2c,6+2c] B1 [7+3c,9+3c] -> makespan 9+3c
+    void blockingSends()
+    {
+        const double c = 0.25;
+        const auto s = generate(ScheduleKind::OneFOneB, 2, 2);
+        QVERIFY(s.ok());
+        const auto async = runSchedule(s.value(), unitDurations(1, 2, 0), c, false);
+        const auto blocking = runSchedule(s.value(), unitDurations(1, 2, 0), c, true);
+        QVERIFY(async.ok() && blocking.ok());
+        QVERIFY(near(async->makespan, 9 + 2 * c));
+        QVERIFY(near(blocking->makespan, 9 + 3 * c));
+        auto starts = [](const ScheduleRun& run, int r) {
+            std::vector<double> v;
+            for (const TimedOp& t : run.ranks[std::size_t(r)]) v.push_back(t.start);
+            return v;
+        };
+        const std::vector<double> r0 { 0, 1 + c, 4 + 2 * c, 7 + 3 * c }, r1 { 1 + c, 2 + c, 4 + 2 * c, 5 + 2 * c };
+        const auto b0 = starts(blocking.value(), 0), b1 = starts(blocking.value(), 1);
+        for (std::size_t i = 0; i < 4; ++i) {
+            QVERIFY2(near(b0[i], r0[i]), qPrintable(QStringLiteral("rank 0 op %1 starts at %2").arg(i).arg(num(b0[i]))));
+            QVERIFY2(near(b1[i], r1[i]), qPrintable(QStringLiteral("rank 1 op %1 starts at %2").arg(i).arg(num(b1[i]))));
+        }
+        // Each rank sends twice (rank 0 its activations, rank 1 its gradients): 2c waiting, neither busy nor idle.
+        for (int r = 0; r < 2; ++r) {
+            QVERIFY(near(blocking->sendBlocked[std::size_t(r)], 2 * c));
+            QVERIFY(near(blocking->busy[std::size_t(r)], 6));
+            QVERIFY(near(blocking->idle[std::size_t(r)], blocking->makespan - 6 - 2 * c));
+            QVERIFY(near(async->sendBlocked[std::size_t(r)], 0));
+        }
+        // Longer pipelines: every cross-rank send of a rank is waited on, c each (first and last rank m sends,
+        // the middle ones 2m).
+        const int p = 4, m = 8;
+        const auto deep = generate(ScheduleKind::OneFOneB, p, m);
+        QVERIFY(deep.ok());
+        const auto run = runSchedule(deep.value(), unitDurations(1, 2, 0), c, true);
+        QVERIFY(run.ok());
+        for (int r = 0; r < p; ++r)
+            QVERIFY(near(run->sendBlocked[std::size_t(r)], (r == 0 || r == p - 1 ? m : 2 * m) * c));
+        // Never faster than the same sends run beside the compute.
+        const auto deepAsync = runSchedule(deep.value(), unitDurations(1, 2, 0), c, false);
+        QVERIFY(run->makespan >= deepAsync->makespan);
+    }
+
     // Interleaved and looped BFS: per-rank idle (p-1)(f+b) in chunk time, bubble fraction (p-1)/(m*v+p-1).
     void interleavedBubble_data()
     {

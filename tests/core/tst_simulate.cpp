@@ -69,6 +69,49 @@ private slots:
         QCOMPARE(run->peakInFlightChunks[0], 2.0);
     }
 
+    // Pipeline sends on a slow link: with overlapP2pComm off (Megatron-Core's default) each send holds its rank, as the
+    // closed form's slots (F + B + 2 sends per microbatch) assume; on, the sends leave the slots and only delay the
+    // fill and the drain.
+    void blockingSendsMatchTheClosedForm()
+    {
+        Plan plan = equalStages("1f1b", 4, 16);
+        plan.cluster.intraNode.bandwidth = 25e9; // 25 GB/s: each 2 MiB activation about 0.08 ms
+        plan.cluster.intraNode.latency = 5e-6;
+        const Prediction blocking = evaluate(plan);
+        QVERIFY(blocking.valid);
+        const StageTime& st = blocking.stageTimes[1];
+        QVERIFY(st.p2pTransferSeconds > 0.05 * (st.forwardSeconds + st.backwardSeconds));
+        QCOMPARE(st.p2pSeconds, st.p2pTransferSeconds);
+        auto slow = simulate(plan, blocking);
+        QVERIFY(slow.ok());
+        // The closed form charges every rank two sends per slot, also in the fill and the drain where the first and
+        // the last rank send one: it is at most (p-1) sends above the simulation.
+        const double oneSend = st.p2pSendSeconds;
+        QCOMPARE(st.p2pTransferSeconds, 2 * oneSend); // a middle rank: one activation, one gradient
+        QCOMPARE(blocking.stageTimes[0].p2pTransferSeconds, oneSend); // the first rank sends no gradient
+        QCOMPARE(blocking.stageTimes[3].p2pTransferSeconds, oneSend); // the last no activation
+        QVERIFY2(slow->stepSeconds <= blocking.stepSeconds * (1 + 1e-9)
+                && slow->stepSeconds >= blocking.stepSeconds - 3 * oneSend - 1e-3 * blocking.stepSeconds,
+            qPrintable(QStringLiteral("blocking: simulated %1 vs analytic %2").arg(slow->stepSeconds).arg(blocking.stepSeconds)));
+        // The waiting is not a bubble: a middle rank waits 2m sends, and its idle is what is left.
+        QVERIFY(near(slow->ranks[1].sending, 2 * 16 * oneSend, 1e-9));
+        QVERIFY(near(slow->ranks[1].idle, slow->pipelineSeconds - slow->ranks[1].busy - slow->ranks[1].sending, 1e-9));
+
+        // Overlapped, the sender runs on, but 1F1B's steady state waits for each gradient's round trip: the
+        // simulation gains little and never loses; the closed form keeps the sends in its slots.
+        plan.training.overlapP2pComm = true;
+        const Prediction overlapped = evaluate(plan);
+        QVERIFY(overlapped.valid);
+        QCOMPARE(overlapped.stageTimes[1].p2pTransferSeconds, st.p2pTransferSeconds);
+        QCOMPARE(overlapped.analyticStepSeconds, blocking.analyticStepSeconds);
+        auto fast = simulate(plan, overlapped);
+        QVERIFY(fast.ok());
+        QCOMPARE(fast->ranks[1].sending, 0.0);
+        QVERIFY(fast->stepSeconds <= slow->stepSeconds);
+        QVERIFY(fast->stepSeconds <= overlapped.analyticStepSeconds);
+        QVERIFY(fast->stepSeconds >= slow->stepSeconds - 16 * oneSend);
+    }
+
     void agreesWithAnalyticWhereFormulasHold_data()
     {
         QTest::addColumn<QString>("schedule");

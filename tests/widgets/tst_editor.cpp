@@ -256,6 +256,7 @@ private Q_SLOTS:
         QTest::newRow("flashAttention") << QStringLiteral("training.flashAttention");
         QTest::newRow("overlapGradReduce") << QStringLiteral("training.overlapGradReduce");
         QTest::newRow("tpCommOverlap") << QStringLiteral("training.tpCommOverlap");
+        QTest::newRow("overlapP2pComm") << QStringLiteral("training.overlapP2pComm");
     }
     void trainingChecksEditAndUndo()
     {
@@ -263,6 +264,7 @@ private Q_SLOTS:
         auto field = [&](Plan& p) -> bool& {
             if (path.endsWith(QLatin1String("flashAttention"))) return p.training.flashAttention;
             if (path.endsWith(QLatin1String("overlapGradReduce"))) return p.training.overlapGradReduce;
+            if (path.endsWith(QLatin1String("overlapP2pComm"))) return p.training.overlapP2pComm;
             return p.training.tpCommOverlap;
         };
         auto value = [&](Plan p) { return field(p); };

@@ -662,6 +662,12 @@ void PlanEditorPage::buildTraining(Section& s)
                    "--tp-comm-overlap); off, only the column-parallel backward's are hidden"),
         [](const Plan& p) { return p.training.tpCommOverlap; },
         [](Plan& p, bool v) { p.training.tpCommOverlap = v; });
+    addCheck(
+        s, QStringLiteral("training.overlapP2pComm"), QT_TR_NOOP("Overlap pipeline sends"),
+        QT_TR_NOOP("Pipeline sends run beside the next op (Megatron-Core --overlap-p2p-communication); off, a rank "
+                   "waits for each send to finish before its next op"),
+        [](const Plan& p) { return p.training.overlapP2pComm; },
+        [](Plan& p, bool v) { p.training.overlapP2pComm = v; });
 
     auto* tokens = new FieldScientificSpinBox(s.box);
     const int tokensIndex = addRow(s, QStringLiteral("training.tokens"), QT_TR_NOOP("Training tokens"),

@@ -123,6 +123,21 @@ DrawList layoutTimeline(const Timeline& timeline, const TimelineIndex& index, co
     const PredictedLanes source { timeline, index.lanes(), &geometry, &selection };
     engine::LaneLayout<PredictedLanes> layout(source, index.laneIndex(), viewport, geometry, out);
     const double minSeconds = geometry.minSpanPx * viewport.secondsPerPixel();
+    // Each rank's send lane: with blocking sends the time a rank waits on its own send is not idle.
+    std::vector<const TimelineLane*> sendLane(timeline.ranks.size(), nullptr);
+    if (timeline.sendsBlock)
+        for (const TimelineLane& lane : index.lanes())
+            if (lane.stream == Stream::P2P && std::size_t(lane.rank) < sendLane.size()) sendLane[std::size_t(lane.rank)] = &lane;
+    auto sendEndingAt = [&](int rank, double from) {
+        const TimelineLane* lane = std::size_t(rank) < sendLane.size() ? sendLane[std::size_t(rank)] : nullptr;
+        if (!lane) return from;
+        const auto first = timeline.spans.begin() + std::ptrdiff_t(lane->begin), last = timeline.spans.begin() + std::ptrdiff_t(lane->end);
+        const double eps = 1e-12 * std::max(1.0, timeline.pipelineSeconds);
+        auto it = std::lower_bound(first, last, from - eps, [](const Span& s, double t) { return s.start < t; });
+        double end = from;
+        for (; it != last && it->start <= from + eps; ++it) end = std::max(end, it->end);
+        return end;
+    };
     for (LaneItem row : rows) {
         if (row.y + row.h <= geometry.scrollY || row.y >= geometry.scrollY + geometry.viewHeight) continue;
         row.y -= geometry.scrollY;
@@ -130,6 +145,7 @@ DrawList layoutTimeline(const Timeline& timeline, const TimelineIndex& index, co
         // Idle time of a compute lane: the gaps no span covers, between 0 and the end of the pipeline part.
         auto bubble = [&](double from, double to) {
             if (index.lanes()[row.lane].stream != Stream::Compute) return;
+            if (timeline.sendsBlock && from > 0) from = sendEndingAt(row.rank, from);
             from = std::max({ from, 0.0, viewport.start });
             to = std::min({ to, timeline.pipelineSeconds, viewport.end });
             if (to <= from) return;
