@@ -63,13 +63,14 @@ usage:
                                                    nccl-tests output (text table or -J JSON) as a profile with
                                                    alpha-beta fits; the op comes from the binary's name in the output
                                                    or the file name (all_reduce_perf.txt), or --op AllReduce
-  planscope-cli import TRACE... [--against PLAN [--step N]] [--json]
+  planscope-cli import TRACE... [--against PLAN [--step N]] [--job N] [--json]
                                                    PyTorch-profiler (Kineto) traces (.json, .json.gz, or folders of
                                                    them), one per rank: events, kernels, NCCL collectives with algBw/
                                                    busBw, steps and the GPU compute / communication / overlap / idle
                                                    breakdown, cross-rank skew; --against: the measured step against
                                                    the plan's simulated one, and the overlay (step N, default the
-                                                   median, aligned; PP: actions matched) (exit 2: none imported)
+                                                   median, aligned; PP: actions matched); files of several jobs:
+                                                   the one with the most ranks, or --job N (exit 2: none imported)
   planscope-cli profile-fit PROFILE [--json]       the alpha and bus bandwidth fitted per (op, ranks, link class)
   planscope-cli --version | --help
 
@@ -248,13 +249,16 @@ int cmdSummary(const Args& a, std::ostream& out, std::ostream& err)
     }
     std::snprintf(buf, sizeof buf,
         "  %s %s (compute %s, bubble %s, exposed comm %s, optimizer %s)\n"
-        "  bubble %.1f%% of the step [(p-1)/(m+p-1)], overhead %.1f%% of compute [(p-1)/m]\n"
+        "  schedule bubble %.1f%% of the pipeline [%s], overhead %.1f%% of compute [%s]\n"
+        "  idle %.1f%% of all ranks' pipeline time: the bubble and %.1f%% waiting on slower stages and sends\n"
         "  MFU %.1f%%, HFU %.1f%%, %.0f tokens/s, %.1f days for %.3g tokens\n",
         p.timeSource == "simulation" ? "closed form" : "step",
         units::formatSeconds(p.timeSource == "simulation" ? p.analyticStepSeconds : p.stepSeconds).c_str(),
         units::formatSeconds(p.computeSeconds).c_str(),
-        units::formatSeconds(p.timeSource == "simulation" ? analysis->analytic.bubbleSeconds : p.bubbleSeconds).c_str(), units::formatSeconds(p.exposedCommSeconds).c_str(),
-        units::formatSeconds(p.optimizerSeconds).c_str(), p.bubbleFraction * 100, p.bubbleOverhead * 100, p.mfu * 100,
+        units::formatSeconds(p.bubbleSeconds).c_str(), units::formatSeconds(p.exposedCommSeconds).c_str(),
+        units::formatSeconds(p.optimizerSeconds).c_str(), p.bubbleFraction * 100, bubbleFormulas(pl.training.schedule).share,
+        p.bubbleOverhead * 100, bubbleFormulas(pl.training.schedule).overhead, p.idleFraction * 100,
+        std::max(0.0, p.imbalanceIdleFraction) * 100, p.mfu * 100,
         p.hfu * 100, p.tokensPerSecond, p.trainingDays, pl.training.tokens);
     out << buf;
     // One layer, one microbatch, by what bounds each op (the Layer Anatomy page and `explain --ops` list them).
@@ -464,7 +468,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     const std::string& verb = args[0];
     if (verb == "evaluate") return cmdEvaluate(parseArgs(args, 1, { "--calibration" }), out, err);
     if (verb == "import-nccl-tests") return cmdImportNcclTests(parseArgs(args, 1, { "--out", "--op" }), out, err);
-    if (verb == "import") return cmdImport(parseArgs(args, 1, { "--against", "--step" }), out, err);
+    if (verb == "import") return cmdImport(parseArgs(args, 1, { "--against", "--step", "--job" }), out, err);
     if (verb == "profile-fit") return cmdProfileFit(parseArgs(args, 1, {}), out, err);
     if (verb == "validate") return cmdValidate(parseArgs(args, 1, {}), out, err);
     if (verb == "summary") return cmdSummary(parseArgs(args, 1, {}), out, err);

@@ -63,11 +63,25 @@ int cmdImport(const Args& a, std::ostream& out, std::ostream& err)
             err << "planscope-cli: " << *planPath << ": the schedule cannot be simulated ("
                 << against->timelineErrors.front().message << "); comparing with the analytic step\n";
     }
-    const TraceImport traces = importTraces(inputs);
+    TraceSetControl control;
+    if (a.options.count("--job")) control.job = std::atoi(a.options.at("--job").c_str());
+    const TraceImport traces = importTraces(inputs, control);
     for (const SkippedRegion& s : traces.skipped) {
         err << "planscope-cli: " << s.file << ": " << s.reason;
         if (s.offset >= 0) err << " (byte offset " << s.offset << ")";
         err << "\n";
+    }
+    // Files left out on purpose: other jobs' (one job is compared at a time; --job N keeps another) and repeated ranks.
+    for (const ExcludedTrace& x : traces.excluded) err << "planscope-cli: " << x.file << ": left out: " << x.text << "\n";
+    if (traces.jobs.size() > 1) {
+        err << "planscope-cli: the files hold " << traces.jobs.size() << " jobs; keeping job " << traces.job
+            << " (--job N keeps another):\n";
+        for (std::size_t j = 0; j < traces.jobs.size(); ++j) {
+            const TraceJob& job = traces.jobs[j];
+            err << "  job " << j << ": world size " << (job.worldSize >= 0 ? std::to_string(job.worldSize) : "?") << ", "
+                << job.files.size() << " file" << (job.files.size() == 1 ? "" : "s")
+                << (job.timed ? ", traced " + traceTimeText(job.startNs) : std::string()) << "\n";
+        }
     }
     const std::vector<MeasuredRank>& ranks = traces.ranks;
     const Alignment alignment = alignRanks(ranks);
@@ -135,7 +149,7 @@ int cmdImport(const Args& a, std::ostream& out, std::ostream& err)
         }
         if (overlay) {
             out << "overlay" << (overlay->stepName.empty() ? std::string() : " at " + overlay->stepName)
-                << " (GPU step decomposed, medians over ranks):\n";
+                << " (GPU step decomposed, means over ranks):\n";
             char line[160];
             std::snprintf(line, sizeof line, "  %-12s %14s %14s %12s\n", "phase", "predicted ms", "measured ms", "delta ms");
             out << line;
@@ -158,6 +172,7 @@ int cmdImport(const Args& a, std::ostream& out, std::ostream& err)
         }
         for (const SkippedRegion& s : traces.skipped)
             out << "skipped " << s.file << " at byte " << s.offset << ": " << s.reason << "\n";
+        for (const ExcludedTrace& x : traces.excluded) out << "left out " << x.file << ": " << x.text << "\n";
     }
     return ranks.empty() ? 2 : 0;
 }

@@ -24,6 +24,14 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLocale>
+#include <QPushButton>
+#include <QStyle>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QMimeData>
@@ -58,7 +66,56 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
     , m_statusLabel(new QLabel(this))
 {
     m_tabs->setDocumentMode(true);
-    setCentralWidget(m_tabs);
+    // The pages under a message bar (a failed load says why there, once) and a computing note.
+    auto* central = new QWidget(this);
+    auto* column = new QVBoxLayout(central);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    m_messageBar = new QFrame(central);
+    m_messageBar->setObjectName(QStringLiteral("messageBar"));
+    static_cast<QFrame*>(m_messageBar)->setFrameShape(QFrame::StyledPanel);
+    auto* bar = new QHBoxLayout(m_messageBar);
+    bar->setContentsMargins(8, 4, 4, 4);
+    m_messageText = new QLabel(m_messageBar);
+    m_messageText->setWordWrap(true);
+    m_messageText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* closeMessage = new QToolButton(m_messageBar);
+    closeMessage->setObjectName(QStringLiteral("closeMessage"));
+    closeMessage->setAutoRaise(true);
+    closeMessage->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
+    connect(closeMessage, &QToolButton::clicked, this, [this] { showMessage(QString()); });
+    bar->addWidget(m_messageText, 1);
+    bar->addWidget(closeMessage, 0, Qt::AlignTop);
+    m_messageBar->hide();
+    m_staleText = new QLabel(central);
+    m_staleText->setObjectName(QStringLiteral("computingNote"));
+    m_staleText->setContentsMargins(8, 2, 8, 2);
+    m_staleText->hide();
+    column->addWidget(m_messageBar);
+    column->addWidget(m_staleText);
+    column->addWidget(m_tabs, 1);
+    setCentralWidget(central);
+    m_staleTimer = new QTimer(this);
+    m_staleTimer->setSingleShot(true);
+    m_staleTimer->setInterval(300);
+    connect(m_staleTimer, &QTimer::timeout, this, &MainWindow::updateStaleState);
+    m_askToSave = [this] {
+        const auto answer = QMessageBox::question(this, tr("Unsaved changes"),
+            tr("The plan has changes that are not saved. Save them first?"),
+            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+        return answer == QMessageBox::Save ? SaveChoice::Save
+            : answer == QMessageBox::Discard ? SaveChoice::Discard : SaveChoice::Cancel;
+    };
+    m_askToRecover = [this](const QString& description) {
+        QMessageBox box(QMessageBox::Question, tr("Recover unsaved changes"), description, QMessageBox::NoButton, this);
+        QPushButton* recover = box.addButton(tr("&Recover"), QMessageBox::AcceptRole);
+        QPushButton* discard = box.addButton(tr("&Discard"), QMessageBox::DestructiveRole);
+        box.addButton(tr("&Not Now"), QMessageBox::RejectRole);
+        box.setDefaultButton(recover);
+        box.exec();
+        return box.clickedButton() == recover ? RecoveryChoice::Recover
+            : box.clickedButton() == discard ? RecoveryChoice::Discard : RecoveryChoice::Later;
+    };
     statusBar()->addPermanentWidget(m_statusLabel);
     setAcceptDrops(true);
 
@@ -92,6 +149,16 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
     m_editorDock->hide();
 
     connect(m_document, &PlanDocument::predictionChanged, this, &MainWindow::updateStatus);
+    connect(m_document, &PlanDocument::loadFailed, this, &MainWindow::showMessage);
+    connect(m_document, &PlanDocument::evaluatingChanged, this, [this](bool evaluating) {
+        // Short evaluations flash nothing; a long one marks the pages as showing the plan before the edit.
+        if (evaluating)
+            m_staleTimer->start();
+        else
+            m_staleTimer->stop();
+        updateStaleState();
+        updateStatus();
+    });
     connect(m_document, &PlanDocument::planChanged, this, &MainWindow::updateStatus);
     connect(m_document, &PlanDocument::filePathChanged, this, &MainWindow::updateTitle);
     connect(m_document, &PlanDocument::modifiedChanged, this, &MainWindow::updateTitle);
@@ -155,9 +222,7 @@ void MainWindow::createMenus()
     m_openTraces = m_fileMenu->addAction(QString(), this, &MainWindow::openTracesInteractively);
     m_openTraces->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     m_recentMenu = m_fileMenu->addMenu(QString());
-    m_restore = m_fileMenu->addAction(QString(), this, [this] {
-        if (QFileInfo::exists(m_document->autosavePath())) openPlan(m_document->autosavePath());
-    });
+    m_restore = m_fileMenu->addAction(QString(), this, [this] { offerRecovery(true); });
     m_save = m_fileMenu->addAction(QString(), this, &MainWindow::save);
     m_save->setShortcut(QKeySequence::Save);
     m_saveAs = m_fileMenu->addAction(QString(), this, &MainWindow::saveAs);
@@ -240,7 +305,7 @@ void MainWindow::retranslateUi()
     m_open->setText(tr("&Open…"));
     m_openTraces->setText(tr("Open &Traces…"));
     m_recentMenu->setTitle(tr("Open &Recent"));
-    m_restore->setText(tr("Open the &Autosaved Plan"));
+    m_restore->setText(tr("Recover &Unsaved Plans…"));
     m_save->setText(tr("&Save"));
     m_saveAs->setText(tr("Save &As…"));
     m_export->setText(tr("&Export View…"));
@@ -344,16 +409,71 @@ void MainWindow::rememberRecent(const QString& path)
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (m_document->isModified()) {
-        const auto answer = QMessageBox::question(this, tr("Unsaved changes"),
-            tr("The plan has changes that are not saved. Save them before quitting?"),
-            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
-        if (answer == QMessageBox::Cancel || (answer == QMessageBox::Save && !save())) {
-            event->ignore();
-            return;
-        }
+    if (!maybeSave()) {
+        event->ignore();
+        return;
     }
     event->accept();
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!m_document->isModified()) return true;
+    switch (m_askToSave ? m_askToSave() : SaveChoice::Cancel) {
+    case SaveChoice::Save: return save();
+    case SaveChoice::Discard: m_document->discardChanges(); return true;
+    case SaveChoice::Cancel: return false;
+    }
+    return false;
+}
+
+bool MainWindow::offerRecovery(bool sayIfNone)
+{
+    const QList<PlanDocument::Recovery> pending = PlanDocument::pendingRecoveries();
+    if (pending.isEmpty()) {
+        if (sayIfNone) showMessage(tr("There are no unsaved plans to recover."));
+        return false;
+    }
+    for (const PlanDocument::Recovery& r : pending) {
+        const QString what = r.originalPath.isEmpty()
+            ? (r.planName.isEmpty() ? tr("an untitled plan") : tr("the untitled plan “%1”").arg(r.planName))
+            : tr("“%1” (%2)").arg(r.planName.isEmpty() ? QFileInfo(r.originalPath).fileName() : r.planName,
+                  QDir::toNativeSeparators(r.originalPath));
+        const QString description = tr("PlanScope ended without saving the changes to %1. They were autosaved at %2.\n\n"
+                                       "Recover them? Not now keeps them for the next start.")
+                                        .arg(what, QLocale().toString(r.savedAt, QLocale::ShortFormat));
+        switch (m_askToRecover ? m_askToRecover(description) : RecoveryChoice::Later) {
+        case RecoveryChoice::Recover:
+            if (!maybeSave()) return false;
+            if (m_document->recover(r.autosavePath)) {
+                showMessage(tr("Recovered the unsaved changes to %1. Save them to keep them.").arg(what));
+                return true;
+            }
+            return false;
+        case RecoveryChoice::Discard: PlanDocument::discardRecovery(r); break;
+        case RecoveryChoice::Later: break;
+        }
+    }
+    return false;
+}
+
+QString MainWindow::message() const
+{
+    return m_messageBar->isVisible() || !m_messageBar->isHidden() ? m_messageText->text() : QString();
+}
+
+void MainWindow::showMessage(const QString& text)
+{
+    m_messageText->setText(text);
+    m_messageBar->setVisible(!text.isEmpty());
+}
+
+void MainWindow::updateStaleState()
+{
+    const bool stale = m_document->isEvaluating() && !m_staleTimer->isActive();
+    if (stale) m_staleText->setText(tr("Computing… the pages show the plan before the last edit until it is done."));
+    m_staleText->setVisible(stale);
+    for (const PageEntry& p : m_pages) p.widget->setEnabled(!stale);
 }
 
 void MainWindow::updateTitle()
@@ -368,7 +488,7 @@ void MainWindow::updateStatus()
 {
     const auto prediction = m_document->prediction();
     if (m_document->isEvaluating()) {
-        m_statusLabel->setText(tr("Evaluating…"));
+        m_statusLabel->setText(tr("Computing…"));
     } else if (!prediction) {
         m_statusLabel->setText(tr("No plan loaded"));
     } else if (!prediction->valid) {
@@ -386,13 +506,19 @@ void MainWindow::updateStatus()
 
 bool MainWindow::openPlan(const QString& path)
 {
+    if (!maybeSave()) return false;
+    const bool hadPlan = m_document->hasPlan();
     if (m_document->load(path)) {
+        showMessage(QString());
         statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)), 5000);
-        if (path != m_document->autosavePath()) rememberRecent(path);
+        rememberRecent(path);
         return true;
     }
-    statusBar()->showMessage(tr("Could not open %1").arg(QDir::toNativeSeparators(path)), 10000);
-    setCurrentView(QStringLiteral("metrics"));
+    // A plan stays open as it was (loadFailed() put the reason in the message bar); with none, the pages say why.
+    if (!hadPlan) {
+        showMessage(m_document->errorString());
+        setCurrentView(QStringLiteral("metrics"));
+    }
     return false;
 }
 

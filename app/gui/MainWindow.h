@@ -18,6 +18,7 @@ class QDockWidget;
 class QLabel;
 class QMenu;
 class QTabWidget;
+class QTimer;
 
 namespace planscope {
 
@@ -40,8 +41,21 @@ public:
     bool setCurrentView(const QString& name);
     QString currentView() const;
 
-    // Loads a plan; on failure the metrics page shows why and this returns false.
+    // Loads a plan, first asking to save unsaved changes (maybeSave()); on failure the open plan stays as it was,
+    // the message bar says why, and this returns false.
     bool openPlan(const QString& path);
+    // Before anything replaces the document: unsaved changes are saved, discarded or the action is cancelled
+    // (false). The question is askToSave(), a message box unless replaced (tests answer it).
+    enum class SaveChoice { Save, Discard, Cancel };
+    bool maybeSave();
+    void setSaveQuestion(std::function<SaveChoice()> ask) { m_askToSave = std::move(ask); }
+    // Autosaves left by a session that ended without saving: each is offered (recover, discard, or keep for
+    // later) through the recovery question, a message box unless replaced. Returns whether one was recovered.
+    enum class RecoveryChoice { Recover, Discard, Later };
+    bool offerRecovery(bool sayIfNone = false);
+    void setRecoveryQuestion(std::function<RecoveryChoice(const QString& description)> ask) { m_askToRecover = std::move(ask); }
+    // The message bar above the pages (a failed load, a recovery): empty when hidden.
+    QString message() const;
     // Saves the current page as PNG, SVG or PDF (by the suffix), at its size on screen.
     bool exportView(const QString& path, QString* error = nullptr);
     PlanDocument* document() const { return m_document; }
@@ -75,6 +89,8 @@ private:
     bool save();
     bool saveAs();
     void exportViewInteractively();
+    void showMessage(const QString& text);
+    void updateStaleState();
 
     LanguageManager* m_languages;
     PlanDocument* m_document;
@@ -85,6 +101,12 @@ private:
     PlanEditorPage* m_editor;
     QDockWidget* m_editorDock;
     QLabel* m_statusLabel;
+    QWidget* m_messageBar = nullptr;
+    QLabel* m_messageText = nullptr;
+    QLabel* m_staleText = nullptr;
+    QTimer* m_staleTimer = nullptr;
+    std::function<SaveChoice()> m_askToSave;
+    std::function<RecoveryChoice(const QString&)> m_askToRecover;
     std::vector<PageEntry> m_pages;
     bool m_exportEditor = false; // the last setCurrentView() asked for the editor
 

@@ -40,15 +40,18 @@ QString defaultPlanPath()
     return QStringLiteral(PLANSCOPE_SOURCE_SAMPLES_DIR) + relative;
 }
 
-// A screenshot needs no screen: without a display, render with the offscreen platform plugin.
-void preferOffscreenForScreenshots(int argc, char* argv[])
+// A screenshot needs no screen: without a display, render with the offscreen platform plugin. --help and
+// --version print and exit, so they never need one (a display or not), unless a platform was asked for.
+void preferOffscreenWhereNoScreenIsNeeded(int argc, char* argv[])
 {
-    if (qEnvironmentVariableIsSet("QT_QPA_PLATFORM") || qEnvironmentVariableIsSet("DISPLAY")
-        || qEnvironmentVariableIsSet("WAYLAND_DISPLAY"))
-        return;
+    if (qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) return;
+    const bool display = qEnvironmentVariableIsSet("DISPLAY") || qEnvironmentVariableIsSet("WAYLAND_DISPLAY");
     for (int i = 1; i < argc; ++i) {
         const QByteArray arg(argv[i]);
-        if (arg == "--screenshot" || arg.startsWith("--screenshot=") || arg == "-screenshot") {
+        const bool printsAndExits = arg == "--help" || arg == "-h" || arg == "-?" || arg == "--help-all"
+            || arg == "-help" || arg == "--version" || arg == "-v" || arg == "-version";
+        const bool screenshot = arg == "--screenshot" || arg.startsWith("--screenshot=") || arg == "-screenshot";
+        if (printsAndExits || (screenshot && !display)) {
             qputenv("QT_QPA_PLATFORM", "offscreen");
             return;
         }
@@ -59,7 +62,7 @@ void preferOffscreenForScreenshots(int argc, char* argv[])
 
 int main(int argc, char* argv[])
 {
-    preferOffscreenForScreenshots(argc, argv);
+    preferOffscreenWhereNoScreenIsNeeded(argc, argv);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("PlanScope"));
     QApplication::setOrganizationName(QStringLiteral("PlanScope"));
@@ -160,6 +163,8 @@ int main(int argc, char* argv[])
         window.setCurrentView(QStringLiteral("editor"));
         if (view != QLatin1String("editor")) window.setCurrentView(view); // the dock stays open beside it
         window.show();
+        // What a session that was killed left unsaved is offered back once the window is up.
+        QTimer::singleShot(0, &window, [&window] { window.offerRecovery(); });
         return app.exec();
     }
 

@@ -2,6 +2,9 @@
 
 #include "cost/Evaluate.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace planscope {
 
 std::vector<std::string> issueLines(const Issues& issues)
@@ -10,6 +13,16 @@ std::vector<std::string> issueLines(const Issues& issues)
     lines.reserve(issues.size());
     for (const Issue& i : issues) lines.push_back(i.path.empty() ? i.message : i.path + ": " + i.message);
     return lines;
+}
+
+double simulatedOpCount(const Plan& plan, std::int64_t microbatches)
+{
+    const ScheduleKind k = plan.training.schedule;
+    const bool split = k == ScheduleKind::ZBH1 || k == ScheduleKind::ZBH2 || k == ScheduleKind::ZBV
+        || k == ScheduleKind::DualPipe || k == ScheduleKind::DualPipeV;
+    const bool twoChunks = k == ScheduleKind::ZBV || k == ScheduleKind::DualPipe || k == ScheduleKind::DualPipeV;
+    const double chunks = twoChunks ? 2.0 : double(std::max(1, plan.parallel.vpp));
+    return double(std::max(1, plan.parallel.pp)) * double(std::max<std::int64_t>(0, microbatches)) * chunks * (split ? 3.0 : 2.0);
 }
 
 std::shared_ptr<const Analysis> analyse(const Plan& plan, const AnalysisOptions& options)
@@ -35,7 +48,16 @@ std::shared_ptr<const Analysis> analyse(const Plan& plan, const AnalysisOptions&
     predicted.warnings.insert(predicted.warnings.begin(), front.begin(), front.end());
     a->analytic = predicted;
 
-    if (predicted.valid && options.simulate) {
+    const double ops = simulatedOpCount(a->evaluatedPlan, predicted.microbatches);
+    if (predicted.valid && options.simulate && ops > double(kMaxSimulatedOps)) {
+        // Laying out every op of such a step would take gigabytes for a picture no screen can show: the closed form
+        // stands, and the timeline says why it is missing.
+        a->timelineErrors.push_back({ Severity::Warning, "training.globalBatch",
+            "the schedule has " + std::to_string(std::llround(ops)) + " ops (pp*microbatches*chunks*passes), more than the "
+                + std::to_string(kMaxSimulatedOps) + " the simulation lays out; the step time is the closed form's",
+            -1 });
+        predicted.warnings.push_back("not simulated: " + a->timelineErrors.back().message);
+    } else if (predicted.valid && options.simulate) {
         auto simulated = simulate(a->evaluatedPlan, predicted);
         if (simulated) {
             a->timeline = std::make_shared<const Timeline>(std::move(simulated).value());

@@ -64,6 +64,12 @@ struct Analysis {
 
 std::shared_ptr<const Analysis> analyse(const Plan& plan, const AnalysisOptions& options = {});
 
+// Compute ops the schedule of a plan lays out (pp * microbatches * chunks per rank * passes per chunk), and the most
+// analyse() simulates: about 250 bytes each in the timeline, so a million is a quarter of a gigabyte. Beyond it the
+// step is the closed form's and timelineErrors says why.
+double simulatedOpCount(const Plan& plan, std::int64_t microbatches);
+inline constexpr std::int64_t kMaxSimulatedOps = 1'000'000;
+
 // "path: message" lines of the issues in the order given (for the prediction's warning list).
 std::vector<std::string> issueLines(const Issues& issues);
 

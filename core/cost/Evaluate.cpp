@@ -878,6 +878,17 @@ StepTerms stepStage(const Inputs& in, Prediction& out, Explainer* ex)
     out.analyticStepSeconds = out.stepSeconds;
     out.bubbleFraction = pipeline > 0 ? bubble / pipeline : 0.0;
     out.bubbleOverhead = m > 0 && slotMax > 0 ? bubble / (double(m) * slotMax) : 0.0;
+    // Idle of all causes in the closed form: each rank works m slots of its own and waits the rest of the pipeline.
+    double busyAll = 0;
+    out.idleSeconds = 0;
+    for (int r = 0; r < p; ++r) {
+        const StageTime& tm = out.stageTimes[std::size_t(r)];
+        const double busyR = double(m) * (tm.forwardSeconds + tm.backwardSeconds + tm.p2pSeconds + tm.zeroExposedSeconds);
+        busyAll += busyR;
+        out.idleSeconds = std::max(out.idleSeconds, pipeline - busyR);
+    }
+    out.idleFraction = pipeline > 0 && p > 0 ? std::max(0.0, 1.0 - busyAll / (double(p) * pipeline)) : 0.0;
+    out.imbalanceIdleFraction = out.idleFraction - out.bubbleFraction;
     const double gpus = in.C.gpus();
     const double tokensPerStep = double(T.globalBatch) * in.s;
     out.mfu = out.modelFlopsPerStep / (out.stepSeconds * gpus * in.peak);
@@ -895,12 +906,27 @@ StepTerms stepStage(const Inputs& in, Prediction& out, Explainer* ex)
     };
     ex->add({ "time.bubbleFraction", out.bubbleFraction, "1", "bubble/(m*(F + B + Z) + bubble)", withBubble(slotInputs),
         sources::kPipeline, { "time.bubbleSeconds" },
-        "Idle share of the pipeline time; F, B: the slowest rank's forward and backward of one microbatch with its "
+"The schedule's bubble as a share of the pipeline time, every rank taken at the slowest rank's slot; F, B: the "
+        "slowest rank's forward and backward of one microbatch with its "
         "p2p sends, Z: its exposed ZeRO communication. For GPipe/1F1B with equal stages (p-1)/(m+p-1) = "
             + units::formatNumber(double(p - 1) / double(m + p - 1))
             + ". The other definition, idle over ideal compute, is bubbleOverhead = (p-1)/m = "
             + units::formatNumber(m > 0 ? double(p - 1) / double(m) : 0.0)
-            + " (the Megatron-LM paper's 'bubble time fraction'). Papers disagree because they divide by different things." });
+            + " (the Megatron-LM paper's 'bubble time fraction'). Papers disagree because they divide by different things. "
+              "Idle of every cause, unequal stages included, is time.idleFraction." });
+    ex->add({ "time.idleFraction", out.idleFraction, "1", "1 - busy/(p*pipeline)",
+        { { "busy", busyAll }, { "p", double(p) }, { "pipeline", pipeline } }, sources::kPipeline, { "time.bubbleFraction" },
+        "Idle share of all ranks, whatever the cause; busy: every rank's m slots (its forward, backward, sends and "
+        "exposed ZeRO traffic per microbatch). Ranks faster than the slowest wait for it in every slot on top of the "
+        "schedule's bubble." });
+    ex->add({ "time.idleSeconds", out.idleSeconds, "seconds", "pipeline - m*slotMin",
+        { { "pipeline", pipeline }, { "m", double(m) }, { "slotMin", m > 0 ? (pipeline - out.idleSeconds) / double(m) : 0.0 } },
+        sources::kPipeline, {}, "The most idle rank's idle time: the schedule's bubble plus its waits on the slowest rank." });
+    ex->add({ "time.imbalanceIdleFraction", out.imbalanceIdleFraction, "1", "idleFraction - bubbleFraction",
+        { { "idleFraction", out.idleFraction }, { "bubbleFraction", out.bubbleFraction } }, sources::kPipeline,
+        { "time.idleFraction", "time.bubbleFraction" },
+        "Idle the schedule's bubble does not explain: stages of unequal time (uneven layers, the output layer on the "
+        "last stage) leave the faster ranks waiting for the slowest in every slot." });
     ex->add({ "time.bubbleOverhead", out.bubbleOverhead, "1", "bubble/(m*(F + B + Z))", withBubble(slotInputs),
         sources::kPipeline, { "time.bubbleSeconds" },
         "Idle time over ideal compute; (p-1)/m for GPipe/1F1B, (p-1)/(v*m) interleaved." });
@@ -1239,6 +1265,17 @@ Prediction evaluate(const Plan& plan, Explainer* ex)
         if (std::find(unique.begin(), unique.end(), w) == unique.end()) unique.push_back(std::move(w));
     out.warnings = std::move(unique);
     return out;
+}
+
+BubbleFormulas bubbleFormulas(ScheduleKind kind)
+{
+    switch (kind) {
+    case ScheduleKind::GPipe:
+    case ScheduleKind::OneFOneB: return { "(p-1)/(m+p-1)", "(p-1)/m", true };
+    case ScheduleKind::Interleaved1F1B:
+    case ScheduleKind::LoopedBFS: return { "(p-1)/(v*m+p-1)", "(p-1)/(v*m)", true };
+    default: return { "bubble/(m*slot+bubble)", "bubble/(m*slot)", false };
+    }
 }
 
 } // namespace planscope

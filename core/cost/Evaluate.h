@@ -22,6 +22,16 @@ struct LayerActivations {
 };
 LayerActivations layerActivations(const Plan& plan);
 
+// The schedule's bubble as a formula (its share of the pipeline time, and over ideal compute) in p, m, v where it
+// has a closed form in them (GPipe, 1F1B, interleaved, looped BFS), else in the bubble and the slot: the labels
+// beside time.bubbleFraction and time.bubbleOverhead, whose values they give.
+struct BubbleFormulas {
+    const char* share;
+    const char* overhead;
+    bool closedInPmv; // true: the formulas use p, m, v only
+};
+BubbleFormulas bubbleFormulas(ScheduleKind kind);
+
 // Microbatch-equivalents of activations a pipeline rank holds at its peak (docs/SCHEDULES.md section 1.7).
 double inFlightMicrobatches(ScheduleKind kind, int p, std::int64_t m, int v, int rank);
 

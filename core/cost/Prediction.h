@@ -109,11 +109,16 @@ struct Prediction {
     std::vector<StageTime> stageTimes;
     double stepSeconds = 0;
     double computeSeconds = 0;           // m * the slowest rank's microbatch time (no bubble, no p2p)
-    double bubbleSeconds = 0;
+    double bubbleSeconds = 0;            // the schedule's bubble at the slowest rank's slot (closed form)
     double exposedCommSeconds = 0;       // p2p, ZeRO per-microbatch, DP tail not hidden
     double optimizerSeconds = 0;
-    double bubbleFraction = 0;           // idle share of the pipeline time
-    double bubbleOverhead = 0;           // idle over ideal compute
+    double bubbleFraction = 0;           // the schedule's bubble: its share of the pipeline time ((p-1)/(m+p-1) for 1F1B)
+    double bubbleOverhead = 0;           // the schedule's bubble over ideal compute ((p-1)/m for 1F1B)
+    // Idle of all causes: the schedule's bubble, plus ranks waiting on a slower stage (unequal layers, the output
+    // layer) and on sends. From the simulation when there is one, else from the closed form's per-rank slots.
+    double idleFraction = 0;             // idle share of all ranks' pipeline time
+    double idleSeconds = 0;              // the most idle rank's idle time
+    double imbalanceIdleFraction = 0;    // idleFraction - bubbleFraction: idle the schedule's bubble does not explain
     double mfu = 0;
     double hfu = 0;
     double tokensPerSecond = 0;

@@ -5,10 +5,12 @@
 #include "util/Result.h"
 
 #include <cmath>
+#include <algorithm>
 #include <initializer_list>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace planscope::jsonio {
 
@@ -26,6 +28,8 @@ inline const char* typeName(const nlohmann::json& v)
 // it read). The exception is caught here and never crosses the core boundary.
 inline Result<nlohmann::json> parseText(std::string_view text)
 {
+    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+        return Result<nlohmann::json>::failure("", text.empty() ? "the file is empty" : "the file holds only white space", 0);
     nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (!j.is_discarded()) return j;
     try {
@@ -158,8 +162,38 @@ public:
             bool found = false;
             for (auto k : known)
                 if (k == it.key()) found = true;
-            if (!found) warning(join(m_path, it.key()), "unknown field, ignored");
+            if (found) continue;
+            // A near miss of a known name is most likely a typo: say which.
+            std::string_view best;
+            std::size_t bestDistance = 3;
+            for (auto k : known) {
+                const std::size_t d = editDistance(it.key(), k);
+                if (d < bestDistance) {
+                    bestDistance = d;
+                    best = k;
+                }
+            }
+            warning(join(m_path, it.key()), best.empty() ? std::string("unknown field, ignored")
+                                                         : "unknown field, ignored; did you mean \"" + std::string(best) + "\"?");
         }
+    }
+
+    // Levenshtein distance of two short names (case-insensitive), capped work: names are a few dozen characters.
+    static std::size_t editDistance(std::string_view a, std::string_view b)
+    {
+        auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
+        std::vector<std::size_t> row(b.size() + 1);
+        for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+        for (std::size_t i = 1; i <= a.size(); ++i) {
+            std::size_t diagonal = row[0];
+            row[0] = i;
+            for (std::size_t j = 1; j <= b.size(); ++j) {
+                const std::size_t up = row[j];
+                row[j] = std::min({ row[j] + 1, row[j - 1] + 1, diagonal + (lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1) });
+                diagonal = up;
+            }
+        }
+        return row[b.size()];
     }
 
 private:

@@ -270,7 +270,9 @@ void readTraining(const json& j, Plan& plan, Issues& issues, bool& batchGiven)
     if (!r.ok()) return;
     TrainingSpec& t = plan.training;
     r.integer("microBatch", t.microBatch, 1, 1e7);
-    batchGiven = r.integer("globalBatch", t.globalBatch, 1, 1e12);
+    // Present but invalid is an error of its own; only an absent batch takes the documented default.
+    batchGiven = r.has("globalBatch");
+    r.integer("globalBatch", t.globalBatch, 1, 1e12);
     const std::initializer_list<Precision> precisions { Precision::FP32, Precision::FP16, Precision::BF16,
         Precision::FP8 };
     r.enumeration("precision", t.precision, precisions);

@@ -83,6 +83,7 @@ json predictionToJson(const Prediction& p)
     j["time"] = { { "stepSeconds", p.stepSeconds }, { "bubbleFraction", p.bubbleFraction },
         { "bubbleOverhead", p.bubbleOverhead }, { "mfu", p.mfu }, { "hfu", p.hfu }, { "tokensPerSecond", p.tokensPerSecond },
         { "trainingDays", p.trainingDays }, { "computeSeconds", p.computeSeconds }, { "bubbleSeconds", p.bubbleSeconds },
+        { "idleFraction", p.idleFraction }, { "idleSeconds", p.idleSeconds }, { "imbalanceIdleFraction", p.imbalanceIdleFraction },
         { "exposedCommSeconds", p.exposedCommSeconds }, { "optimizerSeconds", p.optimizerSeconds },
         { "microbatches", p.microbatches }, { "source", p.timeSource }, { "analyticStepSeconds", p.analyticStepSeconds },
         { "stages", times },

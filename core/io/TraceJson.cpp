@@ -143,6 +143,32 @@ json skippedToJson(const std::vector<SkippedRegion>& skipped)
     return a;
 }
 
+json jobsToJson(const TraceImport& traces)
+{
+    json a = json::array();
+    for (std::size_t i = 0; i < traces.jobs.size(); ++i) {
+        const TraceJob& j = traces.jobs[i];
+        a.push_back(json { { "worldSize", j.worldSize >= 0 ? json(j.worldSize) : json(nullptr) }, { "ranks", j.ranks }, { "files", j.files },
+            { "start", j.timed ? json(traceTimeText(j.startNs)) : json(nullptr) },
+            { "startNs", j.timed ? json(j.startNs) : json(nullptr) }, { "endNs", j.timed ? json(j.endNs) : json(nullptr) },
+            { "kept", int(i) == traces.job } });
+    }
+    return a;
+}
+
+json excludedToJson(const std::vector<ExcludedTrace>& excluded)
+{
+    json a = json::array();
+    for (const ExcludedTrace& x : excluded) {
+        json e { { "file", x.file }, { "reason", x.reason == ExcludedTrace::OtherJob ? "otherJob" : "duplicateRank" },
+            { "rank", x.rank >= 0 ? json(x.rank) : json(nullptr) },
+            { "worldSize", x.worldSize >= 0 ? json(x.worldSize) : json(nullptr) }, { "job", x.job }, { "message", x.text } };
+        if (x.reason == ExcludedTrace::DuplicateRank) e["sameAs"] = x.sameAs;
+        a.push_back(std::move(e));
+    }
+    return a;
+}
+
 json importToJson(const TraceImport& traces, const Alignment& alignment, const Comparison* comparison, const Overlay* overlay)
 {
     json doc = json::object();
@@ -153,6 +179,8 @@ json importToJson(const TraceImport& traces, const Alignment& alignment, const C
     if (overlay) doc["comparison"]["overlay"] = overlayToJson(*overlay, traces.ranks);
     doc["alignment"] = alignmentToJson(alignment);
     doc["skipped"] = skippedToJson(traces.skipped);
+    doc["jobs"] = jobsToJson(traces);
+    doc["excluded"] = excludedToJson(traces.excluded);
     return doc;
 }
 

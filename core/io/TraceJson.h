@@ -20,6 +20,9 @@ nlohmann::json comparisonToJson(const Comparison& comparison);
 // furthest off by duration; counts for all), the summary and its caveats.
 nlohmann::json overlayToJson(const Overlay& overlay, const std::vector<MeasuredRank>& ranks);
 nlohmann::json skippedToJson(const std::vector<SkippedRegion>& skipped);
+// The jobs found among the files (the kept one marked) and the files left out with their reasons.
+nlohmann::json jobsToJson(const TraceImport& traces);
+nlohmann::json excludedToJson(const std::vector<ExcludedTrace>& excluded);
 
 // The whole import document; comparison and overlay may be null (no plan, or no simulated timeline).
 nlohmann::json importToJson(const TraceImport& traces, const Alignment& alignment, const Comparison* comparison,

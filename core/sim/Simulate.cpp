@@ -365,11 +365,12 @@ void applySimulation(Prediction& pred, const Plan& plan, const Timeline& tl, Exp
     const double tokensPerStep = double(plan.training.globalBatch) * double(plan.model.seqLength);
     pred.analyticStepSeconds = pred.stepSeconds;
     pred.stepSeconds = tl.stepSeconds;
-    pred.bubbleFraction = tl.bubbleFraction;
-    pred.bubbleOverhead = tl.bubbleOverhead;
+    // The bubble stays the schedule's (closed form); the simulation measures the idle of all causes.
     double maxIdle = 0;
     for (const RankMetrics& r : tl.ranks) maxIdle = std::max(maxIdle, r.idle);
-    pred.bubbleSeconds = maxIdle;
+    pred.idleFraction = tl.bubbleFraction;
+    pred.idleSeconds = maxIdle;
+    pred.imbalanceIdleFraction = pred.idleFraction - pred.bubbleFraction;
     pred.mfu = pred.modelFlopsPerStep / (pred.stepSeconds * gpus * peak);
     pred.hfu = pred.hardwareFlopsPerStep / (pred.stepSeconds * gpus * peak);
     pred.tokensPerSecond = tokensPerStep / pred.stepSeconds;
@@ -383,15 +384,7 @@ void applySimulation(Prediction& pred, const Plan& plan, const Timeline& tl, Exp
     if (const Explanation* analytic = first ? ex->find("time.stepSeconds") : nullptr) {
         Explanation a = *analytic;
         a.field = "time.analyticStepSeconds";
-        // Its bubble term stays the analytic one: time.bubbleSeconds is the simulated idle below.
-        for (std::string& child : a.children)
-            if (child == "time.bubbleSeconds") child = "time.analyticBubbleSeconds";
         ex->add(std::move(a));
-    }
-    if (const Explanation* analytic = first ? ex->find("time.bubbleSeconds") : nullptr) {
-        Explanation b = *analytic;
-        b.field = "time.analyticBubbleSeconds";
-        ex->add(std::move(b));
     }
     double busy = 0, idle = 0;
     for (const RankMetrics& r : tl.ranks) {
@@ -408,14 +401,19 @@ void applySimulation(Prediction& pred, const Plan& plan, const Timeline& tl, Exp
     std::vector<double> idles;
     for (const RankMetrics& r : tl.ranks) idles.push_back(r.idle);
     auto [idleFormula, idleInputs] = maxOverFormula("idle", idles);
-    ex->add({ "time.bubbleSeconds", pred.bubbleSeconds, "seconds", idleFormula, idleInputs, source, {},
-        "idleN: the simulated idle time of pipeline rank N inside the pipeline; the most idle rank's." });
-    ex->add({ "time.bubbleFraction", pred.bubbleFraction, "1", "idle/(p*makespan)",
-        { { "idle", idle }, { "p", p }, { "makespan", tl.pipelineSeconds } }, source, {},
-        "Idle share of all ranks over the simulated pipeline; for GPipe/1F1B with equal stages (p-1)/(m+p-1). "
-        "The other definition, idle over ideal compute, is bubbleOverhead ((p-1)/m for GPipe/1F1B)." });
-    ex->add({ "time.bubbleOverhead", pred.bubbleOverhead, "1", "idle/busy", { { "idle", idle }, { "busy", busy } }, source,
-        {}, "Idle time over compute time, all ranks; (p-1)/m for GPipe/1F1B with equal stages." });
+    ex->add({ "time.idleSeconds", pred.idleSeconds, "seconds", idleFormula, idleInputs, source, {},
+        "idleN: the simulated idle time of pipeline rank N inside the pipeline (not waiting on its own sends); the most "
+        "idle rank's. It holds the schedule's bubble and the waits on slower stages." });
+    ex->add({ "time.idleFraction", pred.idleFraction, "1", "idle/(p*makespan)",
+        { { "idle", idle }, { "p", p }, { "makespan", tl.pipelineSeconds } }, source, { "time.bubbleFraction" },
+        "Idle share of all ranks over the simulated pipeline, whatever the cause: the schedule's bubble "
+        "(time.bubbleFraction) and ranks waiting on a slower stage or a send. busy = " + units::formatSeconds(busy)
+            + " over all ranks." });
+    ex->add({ "time.imbalanceIdleFraction", pred.imbalanceIdleFraction, "1", "idleFraction - bubbleFraction",
+        { { "idleFraction", pred.idleFraction }, { "bubbleFraction", pred.bubbleFraction } }, source,
+        { "time.idleFraction", "time.bubbleFraction" },
+        "Idle the schedule's bubble does not explain: stages of unequal time (uneven layers, the output layer on the "
+        "last stage, the embedding on the first) leave the faster ranks waiting for the slowest in every slot." });
     ex->add({ "time.mfu", pred.mfu, "1", "modelPerStep/(step*G*peak)",
         { { "modelPerStep", pred.modelFlopsPerStep }, { "step", pred.stepSeconds }, { "G", gpus }, { "peak", peak } },
         sources::kMfu, { "flops.modelPerStep", "time.stepSeconds" }, "With the simulated step." });

@@ -34,6 +34,16 @@ namespace planscope {
 
 namespace {
 
+// The start of the launch (cuda_runtime/cuda_driver) with the event's correlation; the event's own start when it has
+// none. `launches` is (correlation, start), sorted by correlation.
+std::int64_t launchOf(const std::vector<std::pair<std::int64_t, std::int64_t>>& launches, const MeasuredEvent& e)
+{
+    if (e.correlation < 0) return e.startNs;
+    const auto l = std::lower_bound(launches.begin(), launches.end(), std::pair<std::int64_t, std::int64_t>(e.correlation, 0),
+        [](const auto& a, const auto& b) { return a.first < b.first; });
+    return l != launches.end() && l->first == e.correlation ? l->second : e.startNs;
+}
+
 constexpr std::size_t kChunk = std::size_t(1) << 20;
 constexpr std::size_t kCarry = std::size_t(64) << 10; // room for a unit carried over to the next chunk
 constexpr std::size_t kPadding = 64; // NUL bytes after the data: the end sentinel, and room for word loads
@@ -585,7 +595,12 @@ public:
         m_events = {};
         m_r.memoryList = m_memory.toVector();
         m_memory = {};
+        // Kept (sorted by correlation) for MeasuredRank::launchNs: which CPU-side span launched a kernel.
+        std::stable_sort(m_launches.begin(), m_launches.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         assignSteps();
+        m_r.launches = std::move(m_launches);
+        m_r.launches.shrink_to_fit();
+        m_launches = {};
         m_r.breakdown = kernelBreakdown(m_r.eventList);
         m_r.names.shrink_to_fit();
     }
@@ -1243,14 +1258,9 @@ private:
             spans.emplace_back(m_r.stepSpans[i].startNs, std::int16_t(i));
         const auto byFirst = [](const auto& a, const auto& b) { return a.first < b.first; };
         std::stable_sort(spans.begin(), spans.end(), byFirst);
-        std::stable_sort(m_launches.begin(), m_launches.end(), byFirst);
         for (MeasuredEvent& e : m_r.eventList) {
             std::int64_t t = e.startNs;
-            if (isGpuKind(e.kind) && e.correlation >= 0) {
-                const auto l = std::lower_bound(m_launches.begin(), m_launches.end(),
-                    std::pair<std::int64_t, std::int64_t>(e.correlation, 0), byFirst);
-                if (l != m_launches.end() && l->first == e.correlation) t = l->second;
-            }
+            if (isGpuKind(e.kind)) t = launchOf(m_launches, e);
             const auto s = std::upper_bound(spans.begin(), spans.end(), t,
                 [](std::int64_t v, const auto& span) { return v < span.first; });
             if (s == spans.begin()) continue;
@@ -1322,6 +1332,8 @@ Result<MeasuredRank> importFrom(Input& in, const std::string& label, const Impor
 }
 
 } // namespace
+
+std::int64_t MeasuredRank::launchNs(const MeasuredEvent& e) const { return launchOf(launches, e); }
 
 std::string_view toString(EventKind k)
 {

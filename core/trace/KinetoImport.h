@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace planscope {
@@ -112,8 +113,13 @@ struct MeasuredRank {
     std::vector<MeasuredEvent> eventList; // kept events, sorted by (startNs, file order)
     std::vector<MeasuredMemoryEvent> memoryList; // in file order
     std::optional<SkippedRegion> skipped; // set when the file was damaged and only its head was imported
+    // (correlation, start) of every CUDA launch (cuda_runtime, cuda_driver), sorted by correlation: not kept as
+    // events, but they tie each GPU event to the moment the CPU launched it.
+    std::vector<std::pair<std::int64_t, std::int64_t>> launches;
 
     std::string_view nameOf(const MeasuredEvent& e) const { return e.name >= 0 ? std::string_view(names[std::size_t(e.name)]) : std::string_view(); }
+    // When the CPU launched a GPU event: the start of the launch with its correlation (file time), else its own start.
+    std::int64_t launchNs(const MeasuredEvent& e) const;
     // Absolute time of a file timestamp (adds baseTimeNs when present).
     std::int64_t absoluteNs(std::int64_t fileNs) const { return fileNs + baseTimeNs.value_or(0); }
 };

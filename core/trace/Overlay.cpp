@@ -39,6 +39,8 @@ StepDecomposition decompose(Intervals compute, Intervals comm)
 }
 
 
+bool inStep(const MeasuredEvent& e, int step) { return step < 0 || e.step == step; }
+
 // Forward 0, backward (B, I, W) 1, optimizer 2; -1 for other work.
 int phaseSlot(SpanKind k)
 {
@@ -52,23 +54,87 @@ int phaseSlot(SpanKind k)
     }
 }
 
-PhaseTimes phaseTimes(const std::array<Intervals, 3>& slots, bool measuredOnly)
+// Forward, backward and optimizer time from each phase's intervals, so that they add up to at most the union of all:
+// where phases run at once (kernels of two phases on two streams), the time is forward's, else backward's. Phases
+// not marked are -1.
+PhaseTimes phaseTimes(const std::array<Intervals, 3>& slots, const std::array<bool, 3>& marked)
 {
     std::array<std::int64_t, 3> ns {};
-    for (std::size_t i = 0; i < 3; ++i)
-        ns[i] = slots[i].empty() && measuredOnly ? -1 : lengthOf(unionOf(slots[i]));
+    Intervals before; // the union of the earlier phases
+    for (std::size_t i = 0; i < 3; ++i) {
+        const Intervals u = unionOf(slots[i]);
+        ns[i] = marked[i] ? lengthOf(u) - intersectionOf(u, before) : -1;
+        before.insert(before.end(), u.begin(), u.end());
+        before = unionOf(std::move(before));
+    }
     return PhaseTimes { ns[0], ns[1], ns[2] };
+}
+
+// A phase annotation: its span in file time and its slot (phaseSlot).
+struct PhaseMark {
+    std::int64_t start = 0, end = 0;
+    int slot = -1;
+};
+
+// The innermost mark holding t (the latest-starting one with start <= t < end); -1 for none. `marks` are sorted by
+// start, `maxEnd[i]` is the largest end among marks[0..i].
+int markHolding(const std::vector<PhaseMark>& marks, const std::vector<std::int64_t>& maxEnd, std::int64_t t)
+{
+    auto i = std::upper_bound(marks.begin(), marks.end(), t, [](std::int64_t v, const PhaseMark& m) { return v < m.start; })
+        - marks.begin() - 1;
+    for (; i >= 0 && maxEnd[std::size_t(i)] > t; --i)
+        if (marks[std::size_t(i)].end > t) return marks[std::size_t(i)].slot;
+    return -1;
+}
+
+// Measured forward, backward and optimizer time of one rank's step (docs/TRACES.md, "The overlay", item 5): the
+// compute kernels of the step (those the decomposition counts as compute) go to the phase whose annotation holds
+// the moment the CPU launched them, the innermost one where annotations nest, whatever thread opened it (autograd
+// launches the backward kernels from its own thread while the main thread's "## backward ##" is open). A trace
+// without CPU-side phase annotations is read from its GPU-side ones, by the kernel's start. A phase is marked when
+// an annotation of it starts in the step.
+PhaseTimes measuredPhaseTimes(const MeasuredRank& r, int step, std::int64_t origin)
+{
+    std::vector<PhaseMark> marks[2]; // [0] CPU-side, [1] GPU-side
+    std::array<bool, 3> marked[2] {};
+    for (const MeasuredEvent& e : r.eventList) {
+        if (e.kind != EventKind::GpuAnnotation && e.kind != EventKind::CpuAnnotation) continue;
+        SpanKind kind = SpanKind::Forward;
+        const int slot = phaseOfName(r.nameOf(e), kind) ? phaseSlot(kind) : -1;
+        if (slot < 0 || e.durNs <= 0) continue;
+        const std::size_t side = e.kind == EventKind::CpuAnnotation ? 0 : 1;
+        marks[side].push_back({ e.startNs, e.startNs + e.durNs, slot });
+        if (inStep(e, step)) marked[side][std::size_t(slot)] = true;
+    }
+    const bool cpu = marked[0][0] || marked[0][1] || marked[0][2];
+    const std::size_t side = cpu ? 0 : 1;
+    std::vector<PhaseMark>& m = marks[side];
+    std::stable_sort(m.begin(), m.end(), [](const PhaseMark& a, const PhaseMark& b) { return a.start < b.start; });
+    std::vector<std::int64_t> maxEnd(m.size());
+    for (std::size_t i = 0; i < m.size(); ++i) maxEnd[i] = std::max(i ? maxEnd[i - 1] : m[i].end, m[i].end);
+    std::array<Intervals, 3> slots;
+    for (const MeasuredEvent& e : r.eventList) {
+        if (e.kind != EventKind::Kernel || e.collective != CollectiveKind::None || !inStep(e, step)) continue;
+        const int slot = markHolding(m, maxEnd, cpu ? r.launchNs(e) : e.startNs);
+        if (slot < 0) continue;
+        const std::int64_t start = r.absoluteNs(e.startNs) - origin;
+        slots[std::size_t(slot)].push_back({ start, start + e.durNs });
+    }
+    return phaseTimes(slots, marked[side]);
 }
 
 PhaseTimes predictedPhaseTimes(const Timeline& tl, int pipelineRank, std::int64_t originNs)
 {
+    // Cut at the step's end as predictedDecomposition cuts, so that the phases stay within its compute.
+    const std::int64_t stepEnd = toNs(tl.stepSeconds) - originNs;
     std::array<Intervals, 3> slots;
     for (const Span& s : tl.spans) {
         const int slot = phaseSlot(s.kind);
-        if (s.rank == pipelineRank && slot >= 0 && !isCommunicationStream(s.stream))
-            slots[std::size_t(slot)].push_back({ toNs(s.start) - originNs, toNs(s.end) - originNs });
+        if (s.rank != pipelineRank || slot < 0 || isCommunicationStream(s.stream)) continue;
+        const Interval iv { toNs(s.start) - originNs, std::min(toNs(s.end) - originNs, stepEnd) };
+        if (iv.second > iv.first) slots[std::size_t(slot)].push_back(iv);
     }
-    return phaseTimes(slots, false);
+    return phaseTimes(slots, { true, true, true });
 }
 
 StepDecomposition predictedDecomposition(const Timeline& tl, int pipelineRank, std::int64_t originNs)
@@ -98,7 +164,6 @@ int chooseStep(const MeasuredRank& r, int requested)
     return order[(order.size() - 1) / 2];
 }
 
-bool inStep(const MeasuredEvent& e, int step) { return step < 0 || e.step == step; }
 
 
 char kindLetter(SpanKind k)
@@ -125,7 +190,12 @@ bool spanKindOfAction(const std::string& kind, SpanKind& out)
     return false;
 }
 
-double medianSeconds(std::vector<double> v) { return medianOf(v); }
+double meanOf(const std::vector<double>& v)
+{
+    double sum = 0;
+    for (double x : v) sum += x;
+    return v.empty() ? 0 : sum / double(v.size());
+}
 
 std::string usText(std::int64_t ns)
 {
@@ -200,7 +270,7 @@ Overlay buildOverlay(const std::vector<MeasuredRank>& ranks, const Plan& plan, c
 
     // The step name the first rank aligns on; other ranks use the step of the same name where they have it.
     std::string stepName;
-    bool cpuSideActions = false, cpuSidePhases = false;
+    bool cpuSideActions = false;
     for (std::size_t i = 0; i < ranks.size(); ++i) {
         const MeasuredRank& r = ranks[i];
         int step = chooseStep(r, options.step);
@@ -300,19 +370,7 @@ Overlay buildOverlay(const std::vector<MeasuredRank>& ranks, const Plan& plan, c
             matched.emplace(o.pipelineRank, it->second);
         }
 
-        // Phases from the annotations that name them, GPU-side where the trace has any, else CPU-side.
-        std::array<Intervals, 3> slots[2]; // [0] GPU-side, [1] CPU-side
-        for (const MeasuredEvent& e : r.eventList) {
-            if ((e.kind != EventKind::GpuAnnotation && e.kind != EventKind::CpuAnnotation) || !inStep(e, o.step)) continue;
-            SpanKind kind = SpanKind::Forward;
-            const int slot = phaseOfName(r.nameOf(e), kind) ? phaseSlot(kind) : -1;
-            if (slot < 0) continue;
-            const std::int64_t start = r.absoluteNs(e.startNs) - origin;
-            slots[e.kind == EventKind::GpuAnnotation ? 0 : 1][std::size_t(slot)].push_back({ start, start + e.durNs });
-        }
-        const bool gpuPhases = !slots[0][0].empty() || !slots[0][1].empty() || !slots[0][2].empty();
-        if (!gpuPhases && (!slots[1][0].empty() || !slots[1][1].empty() || !slots[1][2].empty())) cpuSidePhases = true;
-        o.measuredPhases = phaseTimes(slots[gpuPhases ? 0 : 1], true);
+        o.measuredPhases = measuredPhaseTimes(r, o.step, origin);
         o.predictedPhases = predictedPhaseTimes(timeline, o.pipelineRank, predictedOrigin);
     }
     std::stable_sort(ov.ops.begin(), ov.ops.end(), [](const OpDelta& a, const OpDelta& b) {
@@ -332,8 +390,10 @@ Overlay buildOverlay(const std::vector<MeasuredRank>& ranks, const Plan& plan, c
     }
     for (auto& [kind, v] : ratios) ov.opRatios.push_back(OpKindRatio { kind, std::int64_t(v.size()), medianOf(v) });
 
-    // Phases: medians over the ranks of each side's numbers. A marked phase (forward, backward, optimizer) is
-    // left out when some rank's trace does not mark it (its measured value is -1).
+    // Phases: means over the ranks of each side's numbers, so that the rows add up as each rank's do (step = compute +
+    // exposed communication + idle; forward + backward + optimizer <= compute), which medians taken row by row would
+    // not. A marked phase (forward, backward, optimizer) is left out when some rank's trace does not mark it (its
+    // measured value is -1).
     auto phase = [&](const char* name, auto pick) {
         std::vector<double> p, m;
         for (const OverlayRank& o : ov.ranks) {
@@ -342,7 +402,7 @@ Overlay buildOverlay(const std::vector<MeasuredRank>& ranks, const Plan& plan, c
             p.push_back(toSeconds(predicted));
             m.push_back(toSeconds(measured));
         }
-        PhaseDelta d { name, medianSeconds(p), medianSeconds(m), 0 };
+        PhaseDelta d { name, meanOf(p), meanOf(m), 0 };
         d.deltaSeconds = d.measuredSeconds - d.predictedSeconds;
         ov.phases.push_back(d);
     };
@@ -396,9 +456,6 @@ Overlay buildOverlay(const std::vector<MeasuredRank>& ranks, const Plan& plan, c
     if (cpuSideActions)
         ov.notes.push_back({ OverlayNote::CpuSideActions, -1, 0, 0,
             "the trace has CPU-side PP: annotations only; their times lead the GPU work they launch" });
-    if (cpuSidePhases)
-        ov.notes.push_back({ OverlayNote::CpuSidePhases, -1, 0, 0,
-            "forward / backward / optimizer come from CPU-side annotations: they time the launching, not the GPU work" });
     return ov;
 }
 

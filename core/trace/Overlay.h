@@ -27,7 +27,10 @@ struct StepDecomposition {
 
 // Measured and predicted time in forward, backward (B, or I and W) and optimizer work; -1 where the trace marks
 // no such phase (it needs annotations: PP: actions, "## forward ##", "DistributedDataParallel.forward",
-// "## backward ##", "Optimizer.step#..."). Each is the union of the phase's spans from the origin on.
+// "## backward ##", "Optimizer.step#..."). Each is GPU compute time: measured, the union of the step's compute
+// kernels launched inside the phase's annotations; predicted, the union of the phase's compute-stream spans. Where
+// two phases run at once the time counts once (forward before backward before optimizer), so
+// forward + backward + optimizer <= StepDecomposition::computeNs on both sides (docs/TRACES.md, "The overlay").
 struct PhaseTimes {
     std::int64_t forwardNs = -1, backwardNs = -1, optimizerNs = -1;
 };
@@ -66,14 +69,14 @@ struct OpKindRatio {
 
 struct PhaseDelta {
     std::string phase; // "compute", "exposedComm", "idle", "step"
-    double predictedSeconds = 0; // medians over the overlay's ranks
+    double predictedSeconds = 0; // means over the overlay's ranks (rows add up as each rank's do)
     double measuredSeconds = 0;
     double deltaSeconds = 0; // measured - predicted
 };
 
 // A caveat of the overlay: a key the app translates, the numbers it needs, and the English text the CLI prints.
 struct OverlayNote {
-    enum Kind : std::uint8_t { NoKernels, NoSteps, WorldSize, TensorParallelInCompute, CpuSideActions, CpuSidePhases };
+    enum Kind : std::uint8_t { NoKernels, NoSteps, WorldSize, TensorParallelInCompute, CpuSideActions };
     Kind kind = NoSteps;
     int rank = -1; // NoKernels, NoSteps
     int worldSize = 0; // WorldSize: the traces' job

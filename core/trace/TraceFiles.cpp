@@ -1,10 +1,11 @@
 #include "TraceFiles.h"
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
+#include <cstdio>
 #include <filesystem>
 #include <future>
-#include <map>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -37,6 +38,142 @@ std::vector<std::string> expandTracePaths(const std::vector<std::string>& paths,
         files.insert(files.end(), found.begin(), found.end());
     }
     return files;
+}
+
+namespace {
+
+// The first and last absolute times of a rank's events (kept events and memory events); nullopt without any.
+std::optional<std::pair<std::int64_t, std::int64_t>> timeRange(const MeasuredRank& r)
+{
+    std::optional<std::pair<std::int64_t, std::int64_t>> range;
+    auto add = [&](std::int64_t start, std::int64_t end) {
+        const std::int64_t a = r.absoluteNs(start), b = r.absoluteNs(end);
+        if (!range) range.emplace(a, b);
+        else range = std::pair(std::min(range->first, a), std::max(range->second, b));
+    };
+    for (const MeasuredEvent& e : r.eventList) add(e.startNs, e.startNs + e.durNs);
+    for (const MeasuredMemoryEvent& m : r.memoryList) add(m.tsNs, m.tsNs);
+    return range;
+}
+
+std::string jobText(const TraceJob& j)
+{
+    std::string t = j.worldSize >= 0 ? "world size " + std::to_string(j.worldSize) : std::string("unknown world size");
+    if (j.timed) t += ", traced " + traceTimeText(j.startNs);
+    return t;
+}
+
+} // namespace
+
+std::size_t TraceJob::rankCount() const { return ranks.size() + unrankedFiles; }
+
+std::string traceTimeText(std::int64_t ns)
+{
+    // 2001-09-09 is 10^9 s after the epoch: earlier times are taken as a clock that does not count from the epoch.
+    if (ns < 1'000'000'000'000'000'000) {
+        char buf[48];
+        std::snprintf(buf, sizeof buf, "%.3f s", double(ns) * 1e-9);
+        return buf;
+    }
+    using namespace std::chrono;
+    const sys_seconds t { seconds { ns / 1'000'000'000 } };
+    const sys_days day = floor<days>(t);
+    const year_month_day date { day };
+    const hh_mm_ss<seconds> clock { t - day };
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%04d-%02u-%02u %02d:%02d:%02d UTC", int(date.year()), unsigned(date.month()),
+        unsigned(date.day()), int(clock.hours().count()), int(clock.minutes().count()), int(clock.seconds().count()));
+    return buf;
+}
+
+TraceImport selectJob(std::vector<MeasuredRank> ranks, int job)
+{
+    TraceImport out;
+    // Jobs in the order of their first file: a file joins the first job it fits (same or unknown world size, time
+    // ranges within kSameJobSlackNs of each other), else starts a new one.
+    using Range = std::optional<std::pair<std::int64_t, std::int64_t>>;
+    std::vector<std::size_t> jobOf(ranks.size());
+    std::vector<Range> ranges(ranks.size());
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+        const MeasuredRank& r = ranks[i];
+        const Range& range = ranges[i] = timeRange(r);
+        std::size_t j = 0;
+        for (; j < out.jobs.size(); ++j) {
+            const TraceJob& c = out.jobs[j];
+            const bool world = c.worldSize < 0 || r.worldSize < 0 || c.worldSize == r.worldSize;
+            const bool time = !c.timed || !range
+                || (range->first <= c.endNs + kSameJobSlackNs && c.startNs <= range->second + kSameJobSlackNs);
+            if (world && time) break;
+        }
+        if (j == out.jobs.size()) out.jobs.emplace_back();
+        TraceJob& c = out.jobs[j];
+        if (c.worldSize < 0) c.worldSize = r.worldSize;
+        if (range) {
+            c.startNs = c.timed ? std::min(c.startNs, range->first) : range->first;
+            c.endNs = c.timed ? std::max(c.endNs, range->second) : range->second;
+            c.timed = true;
+        }
+        if (r.rank < 0) ++c.unrankedFiles;
+        else if (!std::binary_search(c.ranks.begin(), c.ranks.end(), r.rank))
+            c.ranks.insert(std::upper_bound(c.ranks.begin(), c.ranks.end(), r.rank), r.rank);
+        c.files.push_back(r.file);
+        jobOf[i] = j;
+    }
+    if (out.jobs.empty()) return out;
+    if (job < 0 || job >= int(out.jobs.size())) {
+        job = 0;
+        for (std::size_t j = 1; j < out.jobs.size(); ++j)
+            if (out.jobs[j].rankCount() > out.jobs[std::size_t(job)].rankCount()) job = int(j);
+    }
+    out.job = job;
+    const TraceJob& kept = out.jobs[std::size_t(job)];
+
+    std::vector<std::size_t> members; // indices into ranks, of the kept job
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+        const MeasuredRank& r = ranks[i];
+        if (jobOf[i] == std::size_t(job)) {
+            members.push_back(i);
+            continue;
+        }
+        ExcludedTrace x;
+        x.reason = ExcludedTrace::OtherJob;
+        x.file = r.file;
+        x.rank = r.rank;
+        x.worldSize = r.worldSize;
+        x.job = jobOf[i];
+        x.text = "from another job (" + jobText(out.jobs[jobOf[i]]) + "); the set keeps the job of " + jobText(kept)
+            + " with " + std::to_string(kept.rankCount()) + " rank" + (kept.rankCount() == 1 ? "" : "s");
+        out.excluded.push_back(std::move(x));
+    }
+    std::stable_sort(members.begin(), members.end(), [&](std::size_t x, std::size_t y) {
+        return (ranks[x].rank < 0 ? INT_MAX : ranks[x].rank) < (ranks[y].rank < 0 ? INT_MAX : ranks[y].rank);
+    });
+    // One file per rank: a second file of a rank (or a second copy of a trace without one: as many events over the
+    // same time) would draw the same lanes twice.
+    std::vector<std::size_t> keptFrom;
+    for (std::size_t i : members) {
+        MeasuredRank& r = ranks[i];
+        const auto same = std::find_if(keptFrom.begin(), keptFrom.end(), [&](std::size_t k) {
+            const MeasuredRank& u = ranks[k];
+            return r.rank >= 0 ? u.rank == r.rank : u.rank < 0 && u.events == r.events && ranges[k] == ranges[i];
+        });
+        if (same != keptFrom.end()) {
+            ExcludedTrace x;
+            x.reason = ExcludedTrace::DuplicateRank;
+            x.file = r.file;
+            x.rank = r.rank;
+            x.worldSize = r.worldSize;
+            x.job = std::size_t(job);
+            x.sameAs = ranks[*same].file;
+            x.text = (r.rank >= 0 ? "duplicate rank " + std::to_string(r.rank) : std::string("duplicate trace"))
+                + " (already imported from " + x.sameAs + ")";
+            out.excluded.push_back(std::move(x));
+            continue;
+        }
+        keptFrom.push_back(i);
+    }
+    for (std::size_t i : keptFrom) out.ranks.push_back(std::move(ranks[i]));
+    return out;
 }
 
 TraceImport importTraces(const std::vector<std::string>& paths, const TraceSetControl& control)
@@ -102,36 +239,11 @@ TraceImport importTraces(const std::vector<std::string>& paths, const TraceSetCo
         if (r->skipped) out.skipped.push_back(*r->skipped);
         ranks.push_back(std::move(r).value());
     }
-    // One job: ranks of another world size come from another run, and aligning them with this one's would put
-    // days between "simultaneous" collectives. The world size most files have wins (ties: the first file's).
-    std::map<int, int> worlds;
-    int world = -1, most = 0;
-    for (const MeasuredRank& r : ranks)
-        if (r.worldSize >= 0 && ++worlds[r.worldSize] > most) most = worlds[r.worldSize];
-    for (const MeasuredRank& r : ranks)
-        if (r.worldSize >= 0 && worlds[r.worldSize] == most) {
-            world = r.worldSize;
-            break;
-        }
-    std::erase_if(ranks, [&](const MeasuredRank& r) {
-        if (r.worldSize < 0 || r.worldSize == world) return false;
-        out.skipped.push_back(SkippedRegion { r.file, -1,
-            "from another job: world size " + std::to_string(r.worldSize) + ", the set's is " + std::to_string(world) });
-        return true;
-    });
-    std::stable_sort(ranks.begin(), ranks.end(), [](const MeasuredRank& x, const MeasuredRank& y) {
-        return (x.rank < 0 ? INT_MAX : x.rank) < (y.rank < 0 ? INT_MAX : y.rank);
-    });
-    for (auto& r : ranks) {
-        const auto same = std::find_if(out.ranks.begin(), out.ranks.end(),
-            [&](const MeasuredRank& u) { return r.rank >= 0 && u.rank == r.rank && u.worldSize == r.worldSize; });
-        if (same != out.ranks.end()) {
-            out.skipped.push_back(SkippedRegion { r.file, -1,
-                "duplicate rank " + std::to_string(r.rank) + " (already imported from " + same->file + ")" });
-            continue;
-        }
-        out.ranks.push_back(std::move(r));
-    }
+    TraceImport kept = selectJob(std::move(ranks), control.job);
+    out.ranks = std::move(kept.ranks);
+    out.jobs = std::move(kept.jobs);
+    out.job = kept.job;
+    out.excluded = std::move(kept.excluded);
     return out;
 }
 

@@ -284,32 +284,12 @@ Step %2 of %3</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <source>Crosses nodes</source>
-        <translation>是否跨节点</translation>
-    </message>
-    <message>
         <source>Collective</source>
         <translation>集合通信</translation>
     </message>
     <message>
         <source>Algorithm</source>
         <translation>算法</translation>
-    </message>
-    <message>
-        <source>Link (GB/s per direction)</source>
-        <translation>链路（GB/s，单方向）</translation>
-    </message>
-    <message>
-        <source>Sent per step (GiB)</source>
-        <translation>每步发送量 (GiB)</translation>
-    </message>
-    <message>
-        <source>Time per step</source>
-        <translation>每步耗时</translation>
-    </message>
-    <message>
-        <source>Exposed per step</source>
-        <translation>每步暴露时间</translation>
     </message>
     <message>
         <source>The slowest link the group uses, in GB/s (1e9 bytes) per GPU per direction</source>
@@ -346,10 +326,6 @@ Step %2 of %3</source>
     <message>
         <source>tree (2·log2 n latency steps)</source>
         <translation>树形（2·log2 n 个延迟步）</translation>
-    </message>
-    <message>
-        <source>hierarchical (%1 GPUs per node)</source>
-        <translation>分层（每节点 %1 个 GPU）</translation>
     </message>
     <message>
         <source>parameter server (1 server)</source>
@@ -396,10 +372,6 @@ Step %2 of %3</source>
         <translation>组内 GPU 数（对数坐标）</translation>
     </message>
     <message>
-        <source>Time of one all-reduce (log scale)</source>
-        <translation>单次全归约耗时（对数坐标）</translation>
-    </message>
-    <message>
         <source>one node = %1 GPUs</source>
         <translation>单节点 = %1 个 GPU</translation>
     </message>
@@ -436,10 +408,6 @@ Ring, tree and the server run on NVLink up to %7 GPUs and on the inter-node link
     <message>
         <source>inside one node: %1 GB/s per direction</source>
         <translation>节点内：每方向 %1 GB/s</translation>
-    </message>
-    <message>
-        <source>across %1 nodes: %2 GB/s per GPU per direction</source>
-        <translation>跨 %1 个节点：每个 GPU 每方向 %2 GB/s</translation>
     </message>
     <message>
         <source>All-reduce on n = %1 GPUs against the message size (%2)</source>
@@ -486,6 +454,54 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
     <message>
         <source>GPU %1 on node %2: %3</source>
         <translation>GPU %1（节点 %2）：%3</translation>
+    </message>
+    <message>
+        <source>Crosses
+nodes</source>
+        <translation>跨越
+节点</translation>
+    </message>
+    <message>
+        <source>Link (GB/s
+per direction)</source>
+        <translation>链路（GB/s，
+每方向）</translation>
+    </message>
+    <message>
+        <source>Sent per
+step (GiB)</source>
+        <translation>每步发送
+(GiB)</translation>
+    </message>
+    <message>
+        <source>Time
+per step</source>
+        <translation>每步
+耗时</translation>
+    </message>
+    <message>
+        <source>Exposed
+per step</source>
+        <translation>每步
+暴露</translation>
+    </message>
+    <message numerus="yes">
+        <source>hierarchical (%n GPU(s) per node)</source>
+        <translation>
+            <numerusform>分层（每节点 %n 个 GPU）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Time (log scale)</source>
+        <translation>耗时（对数坐标）</translation>
+    </message>
+    <message>
+        <source>across %1 nodes, %2 per node: %3 GB/s per GPU per direction</source>
+        <translation>跨 %1 个节点，每节点 %2 个：每个 GPU 每方向 %3 GB/s</translation>
+    </message>
+    <message>
+        <source>All-reduce on this plan&apos;s %1 group, n = %2 GPUs, against the message size (%3)</source>
+        <translation>本方案 %1 组（n = %2 个 GPU）上的全归约耗时随消息大小（%3）的变化</translation>
     </message>
 </context>
 <context>
@@ -1010,10 +1026,6 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
         <translation>超出 %1</translation>
     </message>
     <message>
-        <source>GPU capacity %1 GB = %2</source>
-        <translation>GPU 显存容量 %1 GB = %2</translation>
-    </message>
-    <message>
         <source>Stage %1</source>
         <translation>阶段 %1</translation>
     </message>
@@ -1028,6 +1040,12 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
     <message>
         <source>Memory per GPU at %1 ms of the step (peak %2 on stage %3, capacity %4)</source>
         <translation>单步中 %1 ms 时每个 GPU 的显存（峰值 %2，位于阶段 %3，容量 %4）</translation>
+    </message>
+    <message>
+        <source>GPU capacity
+%1 GB = %2</source>
+        <translation>GPU 显存容量
+%1 GB = %2</translation>
     </message>
 </context>
 <context>
@@ -2050,10 +2068,6 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
         <translation>计算</translation>
     </message>
     <message>
-        <source>Pipeline bubble</source>
-        <translation>流水线气泡</translation>
-    </message>
-    <message>
         <source>Bubble fraction</source>
         <translation>气泡占比</translation>
     </message>
@@ -2168,14 +2182,6 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
     <message>
         <source>all TP ranks of a stage together</source>
         <translation>该阶段所有 TP 秩合计</translation>
-    </message>
-    <message>
-        <source>idle share of the step; (p-1)/(m+p-1) for GPipe and 1F1B</source>
-        <translation>空闲时间占单步的比例；GPipe 与 1F1B 为 (p-1)/(m+p-1)</translation>
-    </message>
-    <message>
-        <source>idle time over ideal compute; (p-1)/m for GPipe and 1F1B</source>
-        <translation>空闲时间与理想计算时间之比；GPipe 与 1F1B 为 (p-1)/m</translation>
     </message>
     <message>
         <source>%1, %2; %3</source>
@@ -2293,12 +2299,56 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
         <source>Output layer (last pipeline stage)</source>
         <translation>输出层（最后一个流水线阶段）</translation>
     </message>
+    <message>
+        <source>p = %1, m = %2, v = %3</source>
+        <translation>p = %1，m = %2，v = %3</translation>
+    </message>
+    <message>
+        <source>p = %1, m = %2</source>
+        <translation>p = %1，m = %2</translation>
+    </message>
+    <message>
+        <source>Schedule bubble</source>
+        <translation>调度气泡</translation>
+    </message>
+    <message>
+        <source>the schedule&apos;s fill and drain at the slowest stage&apos;s pace</source>
+        <translation>调度的填充与排空，按最慢阶段的节奏计</translation>
+    </message>
+    <message>
+        <source>schedule bubble over the pipeline: %1 with %2</source>
+        <translation>调度气泡占流水线时间：%1，其中 %2</translation>
+    </message>
+    <message>
+        <source>schedule bubble over the pipeline: %1</source>
+        <translation>调度气泡占流水线时间：%1</translation>
+    </message>
+    <message>
+        <source>schedule bubble over ideal compute: %1 with %2</source>
+        <translation>调度气泡相对理想计算：%1，其中 %2</translation>
+    </message>
+    <message>
+        <source>schedule bubble over ideal compute: %1</source>
+        <translation>调度气泡相对理想计算：%1</translation>
+    </message>
+    <message>
+        <source>Idle, all causes</source>
+        <translation>空闲（全部原因）</translation>
+    </message>
+    <message>
+        <source>all ranks&apos; idle share: the bubble %1 plus %2 waiting on slower stages and sends</source>
+        <translation>所有秩的空闲占比：气泡 %1，加上等待较慢阶段和发送的 %2</translation>
+    </message>
 </context>
 <context>
     <name>planscope::TimelineLegend</name>
     <message>
         <source>bubble (idle)</source>
         <translation>气泡（空闲）</translation>
+    </message>
+    <message>
+        <source>not yet played (after the playhead)</source>
+        <translation>尚未播放（播放头之后）</translation>
     </message>
 </context>
 <context>
@@ -2308,12 +2358,12 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
         <translation>单个训练步的时间线</translation>
     </message>
     <message>
-        <source>%1: one step %2 ms, %3 schedule, %4 pipeline ranks, %5 microbatches; pipeline bubble %6 %</source>
-        <translation>%1：单步 %2 ms，%3 调度，%4 个流水线秩，%5 个微批次；流水线气泡 %6 %</translation>
-    </message>
-    <message>
         <source>Timeline</source>
         <translation>时间线</translation>
+    </message>
+    <message>
+        <source>%1: one step %2 ms, %3 schedule, %4 pipeline ranks, %5 microbatches; schedule bubble %6 %, idle %7 %</source>
+        <translation>%1：单步 %2 ms，%3 调度，%4 个流水线秩，%5 个微批次；调度气泡 %6 %，空闲 %7 %</translation>
     </message>
 </context>
 <context>
@@ -2722,16 +2772,54 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
         <translation>预测（虚影，按类型着色）</translation>
     </message>
     <message>
-        <source>forward / backward / optimizer come from CPU-side annotations: they time the launching, not the GPU work</source>
-        <translation>前向/反向/优化器来自 CPU 侧标注：它们计的是启动时间，而非 GPU 工作时间</translation>
-    </message>
-    <message>
         <source>Across ranks: %1 collectives matched; rank %2 starts them last, a median %3 after the earliest rank.</source>
         <translation>跨秩：匹配了 %1 个集合通信；秩 %2 最晚开始，中位数比最早的秩晚 %3。</translation>
     </message>
     <message>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Job</source>
+        <translation>作业</translation>
+    </message>
+    <message>
+        <source>world size %1</source>
+        <translation>总秩数 %1</translation>
+    </message>
+    <message>
+        <source>unknown world size</source>
+        <translation>总秩数未知</translation>
+    </message>
+    <message>
+        <source>%1; ranks here: %2; traced %3</source>
+        <translation>%1；此处的秩：%2 个；记录于 %3</translation>
+    </message>
+    <message>
+        <source>%1; ranks here: %2</source>
+        <translation>%1；此处的秩：%2 个</translation>
+    </message>
+    <message>
+        <source>%1: left out, rank %2 is already shown from %3</source>
+        <translation>%1：已略去，秩 %2 已由 %3 显示</translation>
+    </message>
+    <message>
+        <source>%1: left out, the same trace as %2</source>
+        <translation>%1：已略去，与 %2 是同一份跟踪</translation>
+    </message>
+    <message>
+        <source>%1: left out, from another job (%2, traced %3)</source>
+        <translation>%1：已略去，来自另一个作业（%2，记录于 %3）</translation>
+    </message>
+    <message>
+        <source>%1: left out, from another job (%2)</source>
+        <translation>%1：已略去，来自另一个作业（%2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>The files come from %n different jobs; one job is compared at a time: the one with the most ranks, or the one picked under Job.</source>
+        <translation>
+            <numerusform>这些文件来自 %n 个不同的作业；每次只对比一个作业：秩最多的那个，或在“作业”中选定的那个。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2756,6 +2844,12 @@ large ones the bandwidth term 2(n−1)/n × S / B.</source>
         <source>; %n file(s) damaged or unreadable</source>
         <translation>
             <numerusform>；%n 个文件损坏或无法读取</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n file(s) left out</source>
+        <translation>
+            <numerusform>；已略去 %n 个文件</numerusform>
         </translation>
     </message>
 </context>

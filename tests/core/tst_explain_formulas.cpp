@@ -87,10 +87,16 @@ void checkPlan(const Plan& plan, const QString& what)
     QVERIFY(ex.find("time.stepSeconds")->value == pred.stepSeconds);
     QVERIFY(ex.find("time.bubbleSeconds")->value == pred.bubbleSeconds);
     QVERIFY(ex.find("time.mfu")->value == pred.mfu);
-    // The analytic step keeps its analytic bubble as a child; time.bubbleSeconds is now the simulated one.
+    // The bubble stays the schedule's (its formula's value); the idle of every cause is the simulation's.
+    const Prediction closed = evaluate(plan);
+    QCOMPARE(pred.bubbleFraction, closed.bubbleFraction);
+    QCOMPARE(pred.bubbleSeconds, closed.bubbleSeconds);
+    QVERIFY(ex.find("time.idleFraction")->value == pred.idleFraction);
+    QCOMPARE(pred.idleFraction, tl->bubbleFraction);
+    QVERIFY(ex.find("time.imbalanceIdleFraction")->value == pred.idleFraction - pred.bubbleFraction);
     const Explanation* analyticStep = ex.find("time.analyticStepSeconds");
-    QVERIFY(analyticStep && ex.find("time.analyticBubbleSeconds"));
-    QVERIFY(std::find(analyticStep->children.begin(), analyticStep->children.end(), "time.analyticBubbleSeconds")
+    QVERIFY(analyticStep);
+    QVERIFY(std::find(analyticStep->children.begin(), analyticStep->children.end(), "time.bubbleSeconds")
         != analyticStep->children.end());
     QVERIFY(checkAll(ex, what + " (simulated)") >= analytic);
 }

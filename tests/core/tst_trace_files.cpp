@@ -74,11 +74,13 @@ private slots:
         QCOMPARE(skipped[0].offset, std::int64_t(-1));
     }
 
-    void aSetIsOrderedByRankWithOneFilePerRank()
+    void aFolderOfSeveralJobsKeepsOneAndSaysWhy()
     {
-        // Ranks (rank, world size): df_index_resolver (1, 2), nccl_data (0, 2), sampled_rank-0 (0, 128),
-        // sampled_rank-1 (1, 128). Two jobs of two files each: the first file's world (2) is kept, sorted by rank;
-        // the other job's files are skipped and say why.
+        // samples/traces holds three jobs (samples/traces/README.md): df_index_resolver (rank 1 of 2, traced from
+        // 2022-11-30 04:48:07 UTC), nccl_data (rank 0 of 2, from 2024-05-23 00:15:22 UTC: baseTimeNanoseconds
+        // 1711964646000000000 + 4458676416788.066 us) and the sampled_rank pair (ranks 0 and 1 of 128, from
+        // 2023-04-28 23:51:38 UTC). First kept event and last end, in epoch ns, from Python (gzip + json with
+        // parse_float=Decimal over the ph "X" events of the kept categories and the [memory] events).
         std::vector<double> fractions;
         std::mutex lock;
         TraceSetControl control;
@@ -89,33 +91,124 @@ private slots:
         };
         const TraceImport set = importTraces({ kTraces }, control);
         QVERIFY(!set.cancelled);
+        QVERIFY(set.skipped.empty());
+        QCOMPARE(set.jobs.size(), std::size_t(3));
+        QCOMPARE(set.jobs[0].worldSize, 2);
+        QVERIFY(set.jobs[0].ranks == std::vector<int> { 1 });
+        QCOMPARE(set.jobs[0].startNs, std::int64_t(1669783687384669000));
+        QCOMPARE(set.jobs[0].endNs, std::int64_t(1669783689122571000));
+        QCOMPARE(set.jobs[1].worldSize, 2);
+        QVERIFY(set.jobs[1].ranks == std::vector<int> { 0 });
+        QCOMPARE(set.jobs[1].startNs, std::int64_t(1716423322416788066));
+        QCOMPARE(set.jobs[1].endNs, std::int64_t(1716423323084014024));
+        QCOMPARE(set.jobs[2].worldSize, 128);
+        QVERIFY((set.jobs[2].ranks == std::vector<int> { 0, 1 }));
+        QCOMPARE(set.jobs[2].startNs, std::int64_t(1682725898079292000));
+        QCOMPARE(set.jobs[2].endNs, std::int64_t(1682725899318077000));
+        QCOMPARE(set.jobs[2].files.size(), std::size_t(2));
+
+        // The job with the most ranks is kept, in rank order; each other file is named with its job.
+        QCOMPARE(set.job, 2);
         QCOMPARE(set.ranks.size(), std::size_t(2));
-        QVERIFY(set.ranks[0].file.ends_with("nccl_data.json.gz"));
-        QCOMPARE(set.ranks[0].events, std::int64_t(40573));
-        QVERIFY(set.ranks[1].file.ends_with("df_index_resolver.json.gz"));
-        QCOMPARE(set.ranks[1].events, std::int64_t(216092));
-        QCOMPARE(set.skipped.size(), std::size_t(2));
-        for (const SkippedRegion& s : set.skipped) {
-            QVERIFY(s.file.find("sampled_rank-") != std::string::npos);
-            QCOMPARE(s.reason, std::string("from another job: world size 128, the set's is 2"));
-        }
+        QCOMPARE(set.ranks[0].rank, 0);
+        QCOMPARE(set.ranks[0].events, std::int64_t(4855));
+        QCOMPARE(set.ranks[1].rank, 1);
+        QCOMPARE(set.ranks[1].events, std::int64_t(4720));
+        QCOMPARE(set.excluded.size(), std::size_t(2));
+        QVERIFY(set.excluded[0].file.ends_with("df_index_resolver.json.gz"));
+        QCOMPARE(int(set.excluded[0].reason), int(ExcludedTrace::OtherJob));
+        QCOMPARE(set.excluded[0].job, std::size_t(0));
+        QCOMPARE(set.excluded[0].text,
+            std::string("from another job (world size 2, traced 2022-11-30 04:48:07 UTC); the set keeps the job of world "
+                        "size 128, traced 2023-04-28 23:51:38 UTC with 2 ranks"));
+        QVERIFY(set.excluded[1].file.ends_with("nccl_data.json.gz"));
+        QCOMPARE(set.excluded[1].job, std::size_t(1));
+        QCOMPARE(set.excluded[1].rank, 0);
+        QCOMPARE(set.excluded[1].worldSize, 2);
+        QVERIFY(set.excluded[1].text.starts_with("from another job (world size 2, traced 2024-05-23 00:15:22 UTC)"));
         QVERIFY(!fractions.empty());
         QCOMPARE(*std::max_element(fractions.begin(), fractions.end()), 1.0);
 
+        // The job the user picks is kept instead, and the pair is named as left out.
+        TraceSetControl pick;
+        pick.job = 1;
+        const TraceImport picked = importTraces({ kTraces }, pick);
+        QCOMPARE(picked.job, 1);
+        QCOMPARE(picked.ranks.size(), std::size_t(1));
+        QVERIFY(picked.ranks[0].file.ends_with("nccl_data.json.gz"));
+        QCOMPARE(picked.excluded.size(), std::size_t(3));
+        for (const ExcludedTrace& x : picked.excluded) QCOMPARE(int(x.reason), int(ExcludedTrace::OtherJob));
+
+        // The same world size and complementary ranks do not make one job: nccl_data (rank 0 of 2) and
+        // df_index_resolver (rank 1 of 2) were traced 540 days apart. Equal rank counts: the first file's job wins.
+        const TraceImport apart = importTraces({ kTraces + "/nccl_data.json.gz", kTraces + "/df_index_resolver.json.gz" });
+        QCOMPARE(apart.jobs.size(), std::size_t(2));
+        QCOMPARE(apart.job, 0);
+        QCOMPARE(apart.ranks.size(), std::size_t(1));
+        QVERIFY(apart.ranks[0].file.ends_with("nccl_data.json.gz"));
+        QCOMPARE(apart.excluded.size(), std::size_t(1));
+        QVERIFY(apart.excluded[0].file.ends_with("df_index_resolver.json.gz"));
+    }
+
+    void oneJobIsOrderedByRankWithOneFilePerRank()
+    {
         // One job given as two files: both ranks, in rank order whatever the order given.
         const TraceImport job = importTraces({ kTraces + "/sampled_rank-1.json.gz", kTraces + "/sampled_rank-0.json.gz" });
+        QCOMPARE(job.jobs.size(), std::size_t(1));
         QCOMPARE(job.ranks.size(), std::size_t(2));
         QCOMPARE(job.ranks[0].rank, 0);
         QCOMPARE(job.ranks[0].events, std::int64_t(4855));
         QCOMPARE(job.ranks[1].rank, 1);
         QCOMPARE(job.ranks[1].events, std::int64_t(4720));
         QVERIFY(job.skipped.empty());
+        QVERIFY(job.excluded.empty());
 
-        // The same rank of the same world twice: the second file is skipped and says which one it repeats.
-        const TraceImport twice = importTraces({ kTraces + "/nccl_data.json.gz", kTraces + "/nccl_data.json.gz" });
+        // The same rank of the same job twice: the second file is left out and says which one it repeats.
+        const std::string nccl = kTraces + "/nccl_data.json.gz";
+        const TraceImport twice = importTraces({ nccl, nccl });
+        QCOMPARE(twice.jobs.size(), std::size_t(1));
         QCOMPARE(twice.ranks.size(), std::size_t(1));
-        QCOMPARE(twice.skipped.size(), std::size_t(1));
-        QVERIFY(twice.skipped[0].reason.starts_with("duplicate rank 0"));
+        QVERIFY(twice.skipped.empty());
+        QCOMPARE(twice.excluded.size(), std::size_t(1));
+        QCOMPARE(int(twice.excluded[0].reason), int(ExcludedTrace::DuplicateRank));
+        QCOMPARE(twice.excluded[0].sameAs, nccl);
+        QCOMPARE(twice.excluded[0].text, "duplicate rank 0 (already imported from " + nccl + ")");
+    }
+
+    void filesWithoutARankOrWorldSize()
+    {
+        // Traces without distributedInfo: a second copy of one (as many events over the same time) is left out, a
+        // different one is kept; a file of unknown world size joins the job it overlaps in time.
+        auto trace = [](const char* info, int ts, const char* label) {
+            const std::string text = std::string("{") + info + "\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", "
+                "\"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": " + std::to_string(ts) + ", \"dur\": 10}]}";
+            auto r = importKinetoText(text, label);
+            return std::move(r).value();
+        };
+        std::vector<MeasuredRank> ranks;
+        ranks.push_back(trace("", 100, "a.json"));
+        ranks.push_back(trace("", 100, "copy of a.json"));
+        ranks.push_back(trace("", 200, "b.json"));
+        ranks.push_back(trace("\"distributedInfo\": {\"rank\": 3, \"world_size\": 4}, ", 150, "r3.json"));
+        const TraceImport set = selectJob(std::move(ranks));
+        QCOMPARE(set.jobs.size(), std::size_t(1));
+        QCOMPARE(set.jobs[0].worldSize, 4);
+        QCOMPARE(set.jobs[0].rankCount(), std::size_t(4)); // rank 3 and three files without a rank
+        QCOMPARE(set.ranks.size(), std::size_t(3));
+        QCOMPARE(set.ranks[0].rank, 3);
+        QCOMPARE(set.ranks[1].file, std::string("a.json"));
+        QCOMPARE(set.ranks[2].file, std::string("b.json"));
+        QCOMPARE(set.excluded.size(), std::size_t(1));
+        QCOMPARE(set.excluded[0].text, std::string("duplicate trace (already imported from a.json)"));
+
+        // Times that do not count from the epoch are written in seconds; epoch ones as a UTC date.
+        QCOMPARE(traceTimeText(12'345'000'000), std::string("12.345 s"));
+        QCOMPARE(traceTimeText(1682725898079292000), std::string("2023-04-28 23:51:38 UTC"));
+        // More than kSameJobSlackNs apart: two jobs, even of one world size.
+        std::vector<MeasuredRank> late;
+        late.push_back(trace("\"distributedInfo\": {\"rank\": 0, \"world_size\": 2}, ", 0, "early.json"));
+        late.push_back(trace("\"distributedInfo\": {\"rank\": 1, \"world_size\": 2}, ", 61'000'000, "late.json"));
+        QCOMPARE(selectJob(std::move(late)).jobs.size(), std::size_t(2));
     }
 
     void cancelledBeforeItStarts()

@@ -9,6 +9,7 @@
 #include "trace/Overlay.h"
 
 #include <QObject>
+#include <QString>
 #include <map>
 #include <set>
 
@@ -172,6 +173,111 @@ private slots:
                 mostPhase = p.phase;
             }
         QCOMPARE(ov.biggestGap, mostPhase);
+    }
+
+    void measuredPhasesAreTheComputeTheyLaunched_data()
+    {
+        // Every sample trace, every ProfilerStep. Expected values from an independent Python reading (gzip + json,
+        // parse_float=Decimal, ts/dur as integer ns): a kernel's step and phase come from the start of the
+        // cuda_runtime launch with its args.correlation; compute is the union of the step's non-NCCL kernels; a
+        // kernel belongs to the phase of the latest-starting user_annotation ("## forward ##",
+        // "DistributedDataParallel.forward", "## backward ##", "Optimizer.step#...", ...) whose span holds its launch;
+        // a phase is the union of its kernels minus the time of the phases before it (forward, backward,
+        // optimizer); -1 where no annotation of the phase starts in the step.
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("step");
+        QTest::addColumn<qint64>("compute");
+        QTest::addColumn<qint64>("forward");
+        QTest::addColumn<qint64>("backward");
+        QTest::addColumn<qint64>("optimizer");
+        const struct {
+            const char* file;
+            int step;
+            qint64 compute, forward, backward, optimizer;
+        } rows[] = {
+            { "nccl_data.json.gz", 0, 38506406, 12649602, 25163659, 693145 },
+            { "nccl_data.json.gz", 1, 38429422, 12638675, 25098758, 691989 },
+            { "nccl_data.json.gz", 2, 38720019, 12633264, 25393611, 693144 },
+            { "sampled_rank-0.json.gz", 0, 106252000, 29281000, 69954000, 2939000 },
+            { "sampled_rank-0.json.gz", 1, 104068000, 28716000, 68283000, 2976000 },
+            { "sampled_rank-1.json.gz", 0, 135548000, 39632000, 88604000, 2892000 },
+            { "sampled_rank-1.json.gz", 1, 136425000, 39833000, 89373000, 2821000 },
+            { "df_index_resolver.json.gz", 0, 124235000, -1, -1, 5165000 },
+            { "df_index_resolver.json.gz", 1, 124096000, -1, -1, 5155000 },
+            { "df_index_resolver.json.gz", 2, 123957000, -1, -1, 5153000 },
+            { "df_index_resolver.json.gz", 3, 124197000, -1, -1, 5153000 },
+            { "df_index_resolver.json.gz", 4, 124031000, -1, -1, 5150000 },
+        };
+        for (const auto& r : rows)
+            QTest::newRow((std::string(r.file) + " step " + std::to_string(r.step)).c_str())
+                << QString::fromUtf8(r.file) << r.step << r.compute << r.forward << r.backward << r.optimizer;
+    }
+    void measuredPhasesAreTheComputeTheyLaunched()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, step);
+        QFETCH(qint64, compute);
+        QFETCH(qint64, forward);
+        QFETCH(qint64, backward);
+        QFETCH(qint64, optimizer);
+        static std::map<QString, MeasuredRank> imported;
+        if (!imported.count(file)) {
+            auto r = importKinetoTrace(std::string(PLANSCOPE_SAMPLES_DIR) + "/traces/" + file.toStdString());
+            QVERIFY(r.ok());
+            imported.emplace(file, std::move(r.value()));
+        }
+        const Plan plan = test::loadSample("default.plan.json");
+        static const auto tl = simulate(plan, evaluate(plan));
+        QVERIFY(tl.ok());
+        OverlayOptions options;
+        options.step = step;
+        const Overlay ov = buildOverlay({ imported.at(file) }, plan, tl.value(), options);
+        QCOMPARE(ov.ranks.size(), std::size_t(1));
+        const OverlayRank& o = ov.ranks.front();
+        QCOMPARE(o.step, step);
+        QCOMPARE(o.measured.computeNs, std::int64_t(compute));
+        QCOMPARE(o.measuredPhases.forwardNs, std::int64_t(forward));
+        QCOMPARE(o.measuredPhases.backwardNs, std::int64_t(backward));
+        QCOMPARE(o.measuredPhases.optimizerNs, std::int64_t(optimizer));
+        // The documented relation (docs/TRACES.md, "The overlay", item 5), on both sides: the phases are parts of compute.
+        for (const auto& [phases, decomposition] : { std::pair(o.measuredPhases, o.measured), std::pair(o.predictedPhases, o.predicted) }) {
+            std::int64_t sum = 0;
+            for (std::int64_t p : { phases.forwardNs, phases.backwardNs, phases.optimizerNs }) sum += std::max<std::int64_t>(0, p);
+            QVERIFY2(sum <= decomposition.computeNs, (std::to_string(sum) + " > " + std::to_string(decomposition.computeNs)).c_str());
+        }
+        // And so are the medians the tables show.
+        std::map<std::string, double> measured;
+        for (const PhaseDelta& p : ov.phases) measured[p.phase] = p.measuredSeconds;
+        QVERIFY(measured["forward"] + measured["backward"] + measured["optimizer"] <= measured["compute"]);
+    }
+
+    void phaseRowsAddUpOverRanks()
+    {
+        // The rows are means over ranks, so they add up as each rank's figures do: the sampled_rank pair of real
+        // traces, and the four pipeline ranks of the default plan's synthetic traces (each rank a different split).
+        const Plan plan = test::loadSample("default.plan.json");
+        const auto tl = simulate(plan, evaluate(plan));
+        QVERIFY(tl.ok());
+        std::vector<MeasuredRank> pair;
+        for (const char* f : { "sampled_rank-0.json.gz", "sampled_rank-1.json.gz" }) {
+            auto r = importKinetoTrace(std::string(PLANSCOPE_SAMPLES_DIR) + "/traces/" + f);
+            QVERIFY(r.ok());
+            pair.push_back(std::move(r.value()));
+        }
+        for (const Overlay& ov : { buildOverlay(pair, plan, tl.value()), buildOverlay(importAll(syntheticKinetoTraces(tl.value(), plan)), plan, tl.value()) }) {
+            QVERIFY(ov.ranks.size() >= 2);
+            std::map<std::string, const PhaseDelta*> row;
+            for (const PhaseDelta& p : ov.phases) row[p.phase] = &p;
+            QVERIFY(row.count("forward") && row.count("backward"));
+            for (auto side : { &PhaseDelta::predictedSeconds, &PhaseDelta::measuredSeconds }) {
+                const double parts = row["compute"]->*side + row["exposedComm"]->*side + row["idle"]->*side;
+                QVERIFY2(std::abs(parts - row["step"]->*side) <= 1e-12, (std::to_string(parts) + " vs " + std::to_string(row["step"]->*side)).c_str());
+                double marked = 0;
+                for (const char* p : { "forward", "backward", "optimizer" })
+                    if (row.count(p)) marked += row[p]->*side;
+                QVERIFY(marked <= row["compute"]->*side + 1e-12);
+            }
+        }
     }
 
     void ranksMapToPipelineRanksThroughTheOrder()

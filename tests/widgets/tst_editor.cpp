@@ -20,6 +20,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
 
@@ -238,7 +239,7 @@ private Q_SLOTS:
         editor.degreeSpin(QStringLiteral("tp"))->setValue(1);
         QCOMPARE(editor.undoStack()->count(), 2);
         QCOMPARE(doc.plan().parallel.dp, 2);
-        QCOMPARE(editor.undoStack()->undoText(), QStringLiteral("Change parallel.tp"));
+        QCOMPARE(editor.undoStack()->undoText(), QStringLiteral("Set Tensor parallel (tp) to 1"));
         editor.undoStack()->undo();
         editor.undoStack()->undo();
         QCOMPARE(doc.plan(), original);
@@ -248,6 +249,51 @@ private Q_SLOTS:
         pp->setValue(4);
         QCOMPARE(editor.undoStack()->count(), 0);
         QCOMPARE(doc.plan(), original);
+    }
+
+    // A choice is one undo step per pick, named by what was picked: 1f1b -> gpipe -> interleaved is two steps.
+    void choicesAreOneStepEach()
+    {
+        PlanDocument doc;
+        PlanEditorPage editor;
+        editor.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QComboBox* schedule = editor.comboBox(QStringLiteral("training.schedule"));
+        QVERIFY(schedule);
+        QVERIFY(doc.plan().training.schedule == ScheduleKind::OneFOneB);
+        schedule->setCurrentIndex(schedule->findText(QStringLiteral("gpipe")));
+        QVERIFY(doc.plan().training.schedule == ScheduleKind::GPipe);
+        schedule->setCurrentIndex(schedule->findText(QStringLiteral("interleaved-1f1b")));
+        QVERIFY(doc.plan().training.schedule == ScheduleKind::Interleaved1F1B);
+        QCOMPARE(editor.undoStack()->count(), 2);
+        QCOMPARE(editor.undoStack()->undoText(), QStringLiteral("Set Pipeline schedule to interleaved-1f1b"));
+        editor.undoStack()->undo();
+        QVERIFY(doc.plan().training.schedule == ScheduleKind::GPipe);
+        QCOMPARE(editor.undoStack()->undoText(), QStringLiteral("Set Pipeline schedule to gpipe"));
+        editor.undoStack()->undo();
+        QVERIFY(doc.plan().training.schedule == ScheduleKind::OneFOneB);
+    }
+
+    // Starting on a file that cannot be read: the editor has no plan and shows no field errors of a plan nobody
+    // typed (the load error is said once, elsewhere).
+    void noPlanNoFieldErrors()
+    {
+        PlanDocument doc;
+        PlanEditorPage editor;
+        editor.setDocument(&doc);
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("truncated.plan.json"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{ \"schema\": \"planscope/plan/v1\", \"model\": { \"layers\": ");
+        f.close();
+        QVERIFY(!doc.load(bad));
+        QVERIFY(!doc.hasPlan());
+        int shown = 0;
+        for (const QString& path : { QStringLiteral("parallel.pp"), QStringLiteral("parallel.tp"),
+                 QStringLiteral("training.microBatch"), QStringLiteral("training.globalBatch"), QStringLiteral("model.layers") })
+            if (!editor.fieldError(path).isEmpty()) ++shown;
+        QCOMPARE(shown, 0);
     }
 
     void trainingChecksEditAndUndo_data()
@@ -292,7 +338,8 @@ private Q_SLOTS:
         field(expected) = !before;
         QCOMPARE(doc.plan(), expected);
         QCOMPARE(editor.undoStack()->count(), 1);
-        QCOMPARE(editor.undoStack()->undoText(), QStringLiteral("Change %1").arg(path));
+        QCOMPARE(editor.undoStack()->undoText(),
+            QStringLiteral("Set %1 to %2").arg(check->text(), value(doc.plan()) ? QStringLiteral("on") : QStringLiteral("off")));
         QVERIFY(waitForCurrentPrediction(doc));
         QVERIFY(doc.prediction()->valid);
 

@@ -10,7 +10,13 @@
 #include "pages/TracePage.h"
 #include "timeline/TraceTimelineView.h"
 
+#include <QApplication>
+#include <QComboBox>
 #include <QFile>
+#include <QHeaderView>
+#include <QScrollBar>
+#include <QTabWidget>
+#include <QTableWidget>
 #include <QImage>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -103,8 +109,8 @@ private slots:
         QCOMPARE(traces.overlay()->stepName, std::string("ProfilerStep#6"));
         QVERIFY(page.summaryText().contains(QLatin1String("ProfilerStep#6")));
         traces.setStep(-1);
-        // compute, exposed communication, idle, step, and forward, backward, optimizer from the trace's GPU-side
-        // annotations; no PP: ops.
+        // compute, exposed communication, idle, step, and forward, backward, optimizer from the compute kernels launched
+        // inside the trace's annotations; no PP: ops.
         QCOMPARE(page.tableRows(QStringLiteral("phases")).size(), 7);
         QVERIFY(!page.tableRows(QStringLiteral("kernels")).isEmpty());
 
@@ -148,6 +154,98 @@ private slots:
         for (const TraceRow& row : w.page.timelineView()->rows())
             if (row.firstOfRank) ranks.push_back(w.traces.traces()->ranks[row.rankIndex].rank);
         QVERIFY(ranks == (std::vector<int> { 0, 1 }));
+    }
+
+    void aFolderOfSeveralJobsShowsOneAndNamesTheRest()
+    {
+        // samples/traces holds three jobs (tests/core/tst_trace_files.cpp): the 128-rank pair is shown, the other
+        // two files are named as left out with their job, and the picker offers all three.
+        Wired w;
+        loadDefault(w.doc);
+        w.traces.importPaths({ QStringLiteral(PLANSCOPE_SAMPLES_DIR "/traces") });
+        w.traces.waitForImport();
+        QCOMPARE(w.traces.traces()->ranks.size(), std::size_t(2));
+        for (const MeasuredRank& r : w.traces.traces()->ranks) QCOMPARE(r.worldSize, 128);
+        const QString status = w.page.statusText();
+        QVERIFY2(status.contains(QLatin1String("df_index_resolver.json.gz: left out, from another job (world size 2, traced 2022-11-30 04:48:07 UTC)")),
+            qPrintable(status));
+        QVERIFY2(status.contains(QLatin1String("nccl_data.json.gz: left out, from another job (world size 2, traced 2024-05-23 00:15:22 UTC)")),
+            qPrintable(status));
+        QVERIFY2(status.contains(QLatin1String("3 different jobs")), qPrintable(status));
+        QVERIFY(w.page.jobPicker()->isVisibleTo(&w.page));
+        QCOMPARE(w.page.jobPicker()->count(), 3);
+        QCOMPARE(w.page.jobPicker()->currentIndex(), 2);
+        QCOMPARE(w.page.jobPicker()->currentText(), QStringLiteral("world size 128; ranks here: 2; traced 2023-04-28 23:51:38 UTC"));
+        // One lane group per rank of that job, and a step of that job (ProfilerStep#551, about 0.6 s).
+        std::vector<int> ranks;
+        for (const TraceRow& row : w.page.timelineView()->rows())
+            if (row.firstOfRank) ranks.push_back(w.traces.traces()->ranks[row.rankIndex].rank);
+        QVERIFY(ranks == (std::vector<int> { 0, 1 }));
+        QCOMPARE(w.traces.overlay()->stepName, std::string("ProfilerStep#551"));
+        QVERIFY(w.traces.overlay()->phases[3].measuredSeconds < 1.0);
+
+        // Picking the nccl_data job shows it alone and names the pair as left out.
+        w.page.jobPicker()->activated(1);
+        w.traces.waitForImport();
+        QCOMPARE(w.traces.traces()->ranks.size(), std::size_t(1));
+        QVERIFY(w.traces.traces()->ranks[0].file.ends_with("nccl_data.json.gz"));
+        QCOMPARE(w.page.jobPicker()->currentIndex(), 1);
+        QVERIFY(w.page.statusText().contains(QLatin1String("sampled_rank-0.json.gz: left out, from another job (world size 128")));
+
+        // The same file twice: one rank, one lane group, the second file named.
+        w.traces.importPaths({ tracePath("nccl_data.json.gz"), tracePath("nccl_data.json.gz") });
+        w.traces.waitForImport();
+        QCOMPARE(w.traces.traces()->ranks.size(), std::size_t(1));
+        QVERIFY(!w.page.jobPicker()->isVisibleTo(&w.page));
+        QVERIFY2(w.page.statusText().contains(QLatin1String("nccl_data.json.gz: left out, rank 0 is already shown from nccl_data.json.gz")),
+            qPrintable(w.page.statusText()));
+        int groups = 0;
+        for (const TraceRow& row : w.page.timelineView()->rows()) groups += row.firstOfRank;
+        QCOMPARE(groups, 1);
+    }
+
+    void topKernelsKeepTheirTimeColumnsInView_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1280x800") << QSize(1280, 800);
+        QTest::newRow("1024x700") << QSize(1024, 700);
+    }
+    void topKernelsKeepTheirTimeColumnsInView()
+    {
+        // nccl_data's top kernels have names of up to 469 characters (vectorized_elementwise_kernel<4,
+        // BinaryFunctor<...>>): the name column elides them, the full name in the tooltip, and the rank, count,
+        // GPU time and share columns lie inside the table's viewport without scrolling.
+        QFETCH(QSize, size);
+        Wired w;
+        w.page.resize(size);
+        w.page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w.page));
+        w.traces.importPaths({ tracePath("nccl_data.json.gz") });
+        w.traces.waitForImport();
+        w.page.tabs()->setCurrentIndex(2);
+        QApplication::processEvents();
+        QTableWidget* t = w.page.kernelTable();
+        QVERIFY(t->isVisible());
+        const std::vector<KernelStat> top = topKernels(w.traces.traces()->ranks.front(), 10);
+        QCOMPARE(t->rowCount(), int(top.size()));
+        QHeaderView* h = t->horizontalHeader();
+        const int viewport = t->viewport()->width();
+        QVERIFY(viewport > 0);
+        for (int c = 1; c < t->columnCount(); ++c) {
+            const int left = h->sectionViewportPosition(c);
+            QVERIFY2(left >= 0 && left + h->sectionSize(c) <= viewport,
+                qPrintable(QStringLiteral("column %1 at %2 + %3 of %4").arg(c).arg(left).arg(h->sectionSize(c)).arg(viewport)));
+        }
+        QCOMPARE(t->horizontalScrollBar()->maximum(), 0);
+        int longest = 0;
+        for (int r = 0; r < t->rowCount(); ++r) {
+            const QString full = QString::fromStdString(top[std::size_t(r)].name);
+            QCOMPARE(t->item(r, 0)->text(), full);
+            QCOMPARE(t->item(r, 0)->toolTip(), full);
+            longest = std::max(longest, t->fontMetrics().horizontalAdvance(full));
+        }
+        QVERIFY(h->sectionSize(0) < longest); // so the longest is drawn elided
+        QCOMPARE(t->textElideMode(), Qt::ElideRight);
     }
 
     void nestedAnnotationsStackIntoDepthRows()

@@ -2,17 +2,27 @@
 
 #include "io/PlanJson.h"
 
+#include <QCoreApplication>
+#include <QCryptographicHash>
 #include <QDir>
+#include <QFuture>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QStandardPaths>
 #include <QtConcurrent/QtConcurrentRun>
+#include <atomic>
+#include <new>
 
 namespace planscope {
 
 PlanDocument::PlanDocument(QObject* parent)
     : QObject(parent)
 {
+    static std::atomic<int> untitled { 0 };
+    m_untitledSlot = QStringLiteral("untitled-%1-%2").arg(QCoreApplication::applicationPid()).arg(++untitled);
     m_autosaveTimer.setSingleShot(true);
     m_autosaveTimer.setInterval(2000);
     connect(&m_autosaveTimer, &QTimer::timeout, this, [this] { autosaveNow(); });
@@ -20,8 +30,11 @@ PlanDocument::PlanDocument(QObject* parent)
 
 PlanDocument::~PlanDocument()
 {
-    // A pending change is written before the document goes, so quitting right after an edit loses nothing.
-    if (m_autosaveTimer.isActive()) autosaveNow();
+    // A pending change is written before the document goes, so quitting right after an edit loses nothing; an
+    // unmodified plan leaves no autosave behind to be offered at the next start.
+    if (m_autosaveTimer.isActive() || (m_modified && m_hasPlan)) autosaveNow();
+    if (!m_modified) discardAutosave();
+    m_autosaveLock.reset(); // unlocked: a later session may offer what is left
 }
 
 QString PlanDocument::describe(const Issues& issues)
@@ -38,28 +51,83 @@ QString PlanDocument::describe(const Issues& issues)
     return lines.join(QLatin1Char('\n'));
 }
 
+void PlanDocument::publishFailure(const Issues& issues)
+{
+    // The reasons as an invalid analysis: the views show errors in one place, whatever their source.
+    auto failed = std::make_shared<Analysis>();
+    failed->prediction.errors = issues;
+    failed->analytic = failed->prediction;
+    failed->explainer = std::make_shared<const Explainer>();
+    m_analysis = std::move(failed);
+    ++m_generation; // a result still on its way belongs to the plan before
+    if (m_pending > 0) {
+        m_pending = 0;
+        Q_EMIT evaluatingChanged(false);
+    }
+    Q_EMIT predictionChanged();
+}
+
 bool PlanDocument::load(const QString& path)
 {
     Result<LoadedPlan> loaded = loadPlanFile(QFile::encodeName(path).toStdString());
     if (!loaded) {
         m_error = tr("Cannot load %1:\n%2").arg(QDir::toNativeSeparators(path), describe(loaded.errors()));
-        // Publish the reasons as an invalid analysis: the views show errors in one place, whatever their source.
-        auto failed = std::make_shared<Analysis>();
-        failed->prediction.errors = loaded.errors();
-        failed->analytic = failed->prediction;
-        failed->explainer = std::make_shared<const Explainer>();
-        m_analysis = std::move(failed);
-        ++m_generation; // a result still on its way belongs to the plan before
-        Q_EMIT predictionChanged();
+        if (m_hasPlan) {
+            // The open plan stays as it is, with everything shown of it; only the message is new.
+            Q_EMIT loadFailed(m_error);
+        } else {
+            publishFailure(loaded.errors());
+        }
         return false;
     }
     m_error.clear();
+    // The plan being replaced was saved or discarded by the caller's choice: its autosave goes with it.
+    if (!m_modified) discardAutosave();
     m_plan = std::move(loaded.value().plan);
     m_loadWarnings = std::move(loaded.value().warnings);
     m_hasPlan = true;
     m_filePath = QFileInfo(path).absoluteFilePath();
     m_autosaveTimer.stop();
+    m_autosaveLock.reset();
+    m_autosavePath.clear();
     setModified(false);
+    Q_EMIT filePathChanged(m_filePath);
+    Q_EMIT planChanged();
+    evaluateAsync();
+    return true;
+}
+
+bool PlanDocument::recover(const QString& autosavePath)
+{
+    const QString metaPath = autosavePath.chopped(int(qstrlen(".plan.json"))) + QStringLiteral(".meta.json");
+    Result<LoadedPlan> loaded = loadPlanFile(QFile::encodeName(autosavePath).toStdString());
+    if (!loaded) {
+        m_error = tr("Cannot recover %1:\n%2").arg(QDir::toNativeSeparators(autosavePath), describe(loaded.errors()));
+        if (m_hasPlan)
+            Q_EMIT loadFailed(m_error);
+        else
+            publishFailure(loaded.errors());
+        return false;
+    }
+    QString original;
+    QFile meta(metaPath);
+    if (meta.open(QIODevice::ReadOnly)) {
+        const QJsonObject o = QJsonDocument::fromJson(meta.readAll()).object();
+        original = o.value(QStringLiteral("original")).toString();
+    }
+    if (!m_modified) discardAutosave();
+    m_error.clear();
+    m_plan = std::move(loaded.value().plan);
+    m_loadWarnings = std::move(loaded.value().warnings);
+    m_hasPlan = true;
+    m_filePath = original;
+    m_autosaveTimer.stop();
+    m_autosaveLock.reset();
+    m_autosavePath.clear();
+    // The recovered autosave becomes this document's (its next autosave replaces it, a save removes it).
+    claimAutosave(autosavePath);
+    m_modified = false;
+    setModified(true);
     Q_EMIT filePathChanged(m_filePath);
     Q_EMIT planChanged();
     evaluateAsync();
@@ -74,6 +142,9 @@ bool PlanDocument::save(const QString& path)
     }
     if (!writeAtomically(path, QByteArray::fromStdString(serializePlan(m_plan)))) return false;
     const QString absolute = QFileInfo(path).absoluteFilePath();
+    // Saved: nothing is left to recover.
+    m_autosaveTimer.stop();
+    discardAutosave();
     if (absolute != m_filePath) {
         m_filePath = absolute;
         Q_EMIT filePathChanged(m_filePath);
@@ -117,17 +188,39 @@ const Plan& PlanDocument::predictedPlan() const
 void PlanDocument::evaluateAsync()
 {
     const quint64 generation = ++m_generation;
-    ++m_pending;
     AnalysisOptions options;
     options.explain = true;
     options.inputWarnings = m_loadWarnings;
     if (m_calibration) options.calibration = *m_calibration;
     // The one analysis (core), off the GUI thread: prediction, simulated timeline and explanations together.
     // The timeline's indexes come with it, so a new analysis costs the GUI thread no O(n log n) work.
+    // The continuation takes the future itself, so a failure (an exception, memory exhausted) still ends the
+    // "evaluating" state and is shown as an error instead of leaving the views waiting.
+    if (m_pending++ == 0) Q_EMIT evaluatingChanged(true);
     QtConcurrent::run([plan = m_plan, options = std::move(options)] { return analyse(plan, options); })
-        .then(this, [this, generation](std::shared_ptr<const Analysis> analysis) {
-            --m_pending;
-            publish(generation, std::move(analysis));
+        .then(this, [this, generation](QFuture<std::shared_ptr<const Analysis>> done) {
+            if (m_pending > 0) --m_pending;
+            std::shared_ptr<const Analysis> analysis;
+            std::string failure;
+            try {
+                analysis = done.result();
+            } catch (const std::bad_alloc&) {
+                failure = "the analysis ran out of memory";
+            } catch (const std::exception& e) {
+                failure = std::string("the analysis failed: ") + e.what();
+            } catch (...) {
+                failure = "the analysis failed";
+            }
+            if (!analysis && generation == m_generation) {
+                auto failed = std::make_shared<Analysis>();
+                failed->plan = m_plan;
+                failed->prediction.errors.push_back({ Severity::Error, "", failure, -1 });
+                failed->analytic = failed->prediction;
+                failed->explainer = std::make_shared<const Explainer>();
+                analysis = std::move(failed);
+            }
+            if (m_pending == 0) Q_EMIT evaluatingChanged(false);
+            if (analysis) publish(generation, std::move(analysis));
         });
 }
 
@@ -146,24 +239,127 @@ void PlanDocument::setModified(bool modified)
     Q_EMIT modifiedChanged(modified);
 }
 
+QString PlanDocument::autosaveDirectory()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/autosave");
+}
+
+QString PlanDocument::autosavePathFor(const QString& filePath) const
+{
+    // One file per plan file (a hash of its path, readable by its name), or per untitled document of this process.
+    QString key;
+    if (filePath.isEmpty()) {
+        key = m_untitledSlot;
+    } else {
+        const QByteArray hash = QCryptographicHash::hash(QFile::encodeName(filePath), QCryptographicHash::Sha1).toHex().left(12);
+        QString base = QFileInfo(filePath).fileName();
+        base.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]")), QStringLiteral("_"));
+        if (base.endsWith(QLatin1String(".plan.json"))) base.chop(int(qstrlen(".plan.json")));
+        else if (base.endsWith(QLatin1String(".json"))) base.chop(int(qstrlen(".json")));
+        key = base.left(48) + QLatin1Char('-') + QString::fromLatin1(hash);
+    }
+    return autosaveDirectory() + QLatin1Char('/') + key + QStringLiteral(".plan.json");
+}
+
 QString PlanDocument::autosavePath() const
 {
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
-        + QStringLiteral("/autosave.plan.json");
+    return m_autosavePath.isEmpty() ? autosavePathFor(m_filePath) : m_autosavePath;
+}
+
+bool PlanDocument::claimAutosave(const QString& path)
+{
+    if (m_autosavePath == path && m_autosaveLock) return true;
+    auto lock = std::make_unique<QLockFile>(path + QStringLiteral(".lock"));
+    lock->setStaleLockTime(0); // held for the document's life; a dead holder's lock is stale whatever its age
+    if (!lock->tryLock(0)) {
+        // Another running PlanScope holds it (the same file open twice): keep a slot of this process instead.
+        if (lock->error() == QLockFile::LockFailedError && lock->removeStaleLockFile() && lock->tryLock(0)) {
+            // the holder was dead after all
+        } else {
+            return false;
+        }
+    }
+    m_autosaveLock = std::move(lock);
+    m_autosavePath = path;
+    return true;
 }
 
 bool PlanDocument::autosaveNow()
 {
     m_autosaveTimer.stop();
     if (!m_hasPlan) return false;
-    const QString path = autosavePath();
-    if (!QDir().mkpath(QFileInfo(path).absolutePath())) {
-        m_error = tr("Cannot create the folder for %1").arg(QDir::toNativeSeparators(path));
+    if (!QDir().mkpath(autosaveDirectory())) {
+        m_error = tr("Cannot create the folder %1").arg(QDir::toNativeSeparators(autosaveDirectory()));
         return false;
     }
+    QString path = m_autosavePath.isEmpty() ? autosavePathFor(m_filePath) : m_autosavePath;
+    if (!claimAutosave(path)) {
+        path = autosavePathFor(QString()); // held by another instance: this process's untitled slot
+        if (!claimAutosave(path)) {
+            m_error = tr("Cannot lock %1").arg(QDir::toNativeSeparators(path));
+            return false;
+        }
+    }
     if (!writeAtomically(path, QByteArray::fromStdString(serializePlan(m_plan)))) return false;
+    QJsonObject meta;
+    meta.insert(QStringLiteral("original"), m_filePath);
+    meta.insert(QStringLiteral("name"), QString::fromStdString(m_plan.name));
+    meta.insert(QStringLiteral("savedAt"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
+    const QString metaPath = path.chopped(int(qstrlen(".plan.json"))) + QStringLiteral(".meta.json");
+    if (!writeAtomically(metaPath, QJsonDocument(meta).toJson())) return false;
     Q_EMIT autosaved(path);
     return true;
+}
+
+void PlanDocument::discardAutosave()
+{
+    if (m_autosavePath.isEmpty()) return;
+    QFile::remove(m_autosavePath);
+    QFile::remove(m_autosavePath.chopped(int(qstrlen(".plan.json"))) + QStringLiteral(".meta.json"));
+    m_autosaveLock.reset();
+    m_autosavePath.clear();
+}
+
+void PlanDocument::discardChanges()
+{
+    m_autosaveTimer.stop();
+    discardAutosave();
+    setModified(false);
+}
+
+QList<PlanDocument::Recovery> PlanDocument::pendingRecoveries()
+{
+    QList<Recovery> out;
+    const QDir dir(autosaveDirectory());
+    for (const QFileInfo& fi : dir.entryInfoList({ QStringLiteral("*.plan.json") }, QDir::Files, QDir::Time)) {
+        // Held by a running PlanScope (this one included): not left behind.
+        QLockFile lock(fi.absoluteFilePath() + QStringLiteral(".lock"));
+        lock.setStaleLockTime(0);
+        if (!lock.tryLock(0)) {
+            if (!(lock.error() == QLockFile::LockFailedError && lock.removeStaleLockFile() && lock.tryLock(0))) continue;
+        }
+        lock.unlock();
+        Recovery r;
+        r.autosavePath = fi.absoluteFilePath();
+        r.savedAt = fi.lastModified();
+        QFile meta(fi.absoluteFilePath().chopped(int(qstrlen(".plan.json"))) + QStringLiteral(".meta.json"));
+        if (meta.open(QIODevice::ReadOnly)) {
+            const QJsonObject o = QJsonDocument::fromJson(meta.readAll()).object();
+            r.originalPath = o.value(QStringLiteral("original")).toString();
+            r.planName = o.value(QStringLiteral("name")).toString();
+            const QDateTime at = QDateTime::fromString(o.value(QStringLiteral("savedAt")).toString(), Qt::ISODateWithMs);
+            if (at.isValid()) r.savedAt = at.toLocalTime();
+        }
+        out.push_back(r);
+    }
+    return out;
+}
+
+void PlanDocument::discardRecovery(const Recovery& recovery)
+{
+    QFile::remove(recovery.autosavePath);
+    QFile::remove(recovery.autosavePath.chopped(int(qstrlen(".plan.json"))) + QStringLiteral(".meta.json"));
+    QFile::remove(recovery.autosavePath + QStringLiteral(".lock"));
 }
 
 bool PlanDocument::writeAtomically(const QString& path, const QByteArray& bytes)

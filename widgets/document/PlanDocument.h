@@ -9,6 +9,9 @@
 #include "spec/Plan.h"
 #include "util/Result.h"
 
+#include <QDateTime>
+#include <QList>
+#include <QLockFile>
 #include <QObject>
 #include <QString>
 #include <QTimer>
@@ -22,9 +25,14 @@ public:
     explicit PlanDocument(QObject* parent = nullptr);
     ~PlanDocument() override;
 
-    // Reads a plan file. On failure returns false, errorString() says why (field path or byte offset),
-    // the previous plan stays, and the published prediction carries the errors so views can show them.
+    // Reads a plan file. On failure returns false and errorString() says why (field path or byte offset). A
+    // document that already holds a plan keeps it untouched: its plan, file, analysis and views stay as they were,
+    // and loadFailed() carries the reason. An empty document publishes the failure as an invalid analysis so the
+    // views say why there is nothing to show.
     bool load(const QString& path);
+    // Opens an autosave left by a session that ended without saving (pendingRecoveries()): the plan as it was
+    // typed, modified, named after its original file (or untitled), and that autosave becomes this document's.
+    bool recover(const QString& autosavePath);
     // Writes the plan atomically; on success the document takes the path and is no longer modified.
     bool save(const QString& path);
     // Replaces the plan (an edit): marks the document modified, schedules an autosave, re-evaluates.
@@ -59,10 +67,31 @@ public:
     const Plan& predictedPlan() const;
     bool isEvaluating() const { return m_pending > 0; }
 
+    // Each document autosaves to a file of its own under autosaveDirectory(), named after its file (or an untitled
+    // slot of this process), beside a .meta.json saying which file it belongs to. The file is locked while the
+    // document lives; a clean save, a load or closing without changes removes it. One left behind by a session
+    // that was killed is listed by pendingRecoveries() at the next start.
     QString autosavePath() const;
+    static QString autosaveDirectory();
     void setAutosaveInterval(int milliseconds) { m_autosaveTimer.setInterval(milliseconds); }
     // Writes the plan to autosavePath() now; returns false (and sets errorString()) if it could not.
     bool autosaveNow();
+    // Removes this document's autosave (after a save, or when the user discards the changes).
+    void discardAutosave();
+    // The user chose to throw the changes away (before opening another plan or quitting): no autosave is kept
+    // and the document counts as unmodified.
+    void discardChanges();
+
+    struct Recovery {
+        QString autosavePath;  // the autosaved plan
+        QString originalPath;  // the file it was opened from or last saved to; empty for an untitled plan
+        QString planName;
+        QDateTime savedAt;
+    };
+    // Autosaves no running PlanScope holds (their session ended without saving), newest first.
+    static QList<Recovery> pendingRecoveries();
+    // Deletes an autosave and its metadata (the user chose not to recover it).
+    static void discardRecovery(const Recovery& recovery);
 
     // "path: message" or "byte N: message" for each issue, one a line.
     static QString describe(const Issues& issues);
@@ -74,11 +103,18 @@ Q_SIGNALS:
     void filePathChanged(const QString& path);
     void modifiedChanged(bool modified);
     void autosaved(const QString& path);
+    // A load that failed while the document kept its plan: the one place that says why.
+    void loadFailed(const QString& message);
+    // Evaluation started (true) or the newest result arrived (false); views mark what they show as stale meanwhile.
+    void evaluatingChanged(bool evaluating);
 
 private:
     void evaluateAsync();
     void publish(quint64 generation, std::shared_ptr<const Analysis> analysis);
     void setModified(bool modified);
+    void publishFailure(const Issues& issues);
+    QString autosavePathFor(const QString& filePath) const;
+    bool claimAutosave(const QString& path);
     bool writeAtomically(const QString& path, const QByteArray& bytes);
 
     Plan m_plan;
@@ -93,6 +129,9 @@ private:
     int m_pending = 0;
 
     QTimer m_autosaveTimer;
+    QString m_untitledSlot;                 // this document's autosave name while it has no file
+    QString m_autosavePath;                 // the autosave this document owns now (empty: none written)
+    std::unique_ptr<QLockFile> m_autosaveLock;
     std::shared_ptr<const Calibration> m_calibration;
 };
 

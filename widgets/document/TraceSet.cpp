@@ -27,7 +27,7 @@ void TraceSet::setDocument(PlanDocument* document)
     rebuildOverlay();
 }
 
-void TraceSet::importPaths(const QStringList& paths)
+void TraceSet::importPaths(const QStringList& paths, int job)
 {
     cancel();
     m_watcher.waitForFinished();
@@ -40,8 +40,10 @@ void TraceSet::importPaths(const QStringList& paths)
     emit importStarted();
 
     QPointer<TraceSet> self(this);
-    auto work = [inputs, cancelFlag, self]() {
+    m_paths = paths;
+    auto work = [inputs, cancelFlag, self, job]() {
         TraceSetControl control;
+        control.job = job;
         control.cancel = cancelFlag.get();
         control.progress = [self](double fraction) {
             QMetaObject::invokeMethod(self.data(), [self, fraction] { if (self) emit self->progress(fraction); }, Qt::QueuedConnection);
@@ -49,6 +51,12 @@ void TraceSet::importPaths(const QStringList& paths)
         return std::make_shared<TraceImport>(importTraces(inputs, control));
     };
     m_watcher.setFuture(QtConcurrent::run(work));
+}
+
+void TraceSet::setJob(int index)
+{
+    if (m_paths.isEmpty() || (m_traces && m_traces->job == index)) return;
+    importPaths(m_paths, index);
 }
 
 void TraceSet::cancel()
@@ -61,6 +69,7 @@ void TraceSet::clear()
     cancel();
     m_watcher.waitForFinished();
     m_traces.reset();
+    m_paths.clear();
     m_status.clear();
     emit tracesChanged();
     rebuildOverlay();
@@ -86,6 +95,7 @@ void TraceSet::published()
     }
     m_traces = std::move(result);
     m_status = tr("%n rank(s) imported", nullptr, int(m_traces->ranks.size()));
+    if (!m_traces->excluded.empty()) m_status += tr("; %n file(s) left out", nullptr, int(m_traces->excluded.size()));
     if (!m_traces->skipped.empty()) m_status += tr("; %n file(s) damaged or unreadable", nullptr, int(m_traces->skipped.size()));
     emit tracesChanged();
     rebuildOverlay();

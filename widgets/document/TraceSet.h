@@ -30,7 +30,11 @@ public:
     // Imports the files (folders expand to their *.json and *.json.gz files; core's importTraces, as
     // planscope-cli import) in the background, replacing the current set when done. A running import is
     // cancelled first.
-    void importPaths(const QStringList& paths);
+    // Of files from several jobs, the one with the most ranks is kept (core's importTraces); `job` (an index into
+    // TraceImport::jobs of the same paths) keeps another.
+    void importPaths(const QStringList& paths, int job = -1);
+    // Imports the last paths again keeping the job at `index` of TraceImport::jobs.
+    void setJob(int index);
     void cancel();
     void clear();
     bool isImporting() const { return m_watcher.isRunning(); }
@@ -57,6 +61,7 @@ private:
     void rebuildOverlay();
 
     QPointer<PlanDocument> m_document;
+    QStringList m_paths; // of the last import
     QFutureWatcher<std::shared_ptr<TraceImport>> m_watcher;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     std::shared_ptr<const TraceImport> m_traces;

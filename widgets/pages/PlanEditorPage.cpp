@@ -68,11 +68,14 @@ public:
     {
     }
 
-    int id() const override { return m_field; }
+    // Typed values (spin boxes, text) merge; a choice or a check box is one step each (-1: never merged).
+    void setMergeable(bool mergeable) { m_mergeable = mergeable; }
+    int id() const override { return m_mergeable ? m_field : -1; }
     bool mergeWith(const QUndoCommand* other) override
     {
         if (other->id() != id()) return false;
         m_after = static_cast<const PlanEditCommand*>(other)->m_after;
+        setText(other->text()); // names the value typed last
         // Typed back to where it was: the step disappears from the stack.
         setObsolete(m_after == m_before);
         return true;
@@ -83,6 +86,7 @@ public:
 private:
     std::function<void(const Plan&)> m_apply;
     int m_field;
+    bool m_mergeable = true;
     Plan m_before;
     Plan m_after;
 };
@@ -692,8 +696,26 @@ void PlanEditorPage::edit(int field, const std::function<void(Plan&)>& change)
         refreshFields(); // e.g. dp typed while it is automatic: show the derived value again
         return;
     }
-    m_undoStack->push(new PlanEditCommand([this](const Plan& p) { applyPlan(p); }, field + 1, m_plan,
-        std::move(next), tr("Change %1").arg(path)));
+    // In the user's words: the field's label and the value as the editor shows it ("Set Pipeline schedule to gpipe").
+    const Field& f = m_fields[size_t(field)];
+    const QString label = f.text ? tr(f.text) : path;
+    QString value;
+    bool mergeable = true;
+    if (auto* combo = qobject_cast<QComboBox*>(f.editor)) {
+        value = combo->currentText();
+        mergeable = false;
+    } else if (auto* check = qobject_cast<QCheckBox*>(f.editor)) {
+        value = check->isChecked() ? tr("on") : tr("off");
+        mergeable = false;
+    } else if (auto* spin = qobject_cast<QAbstractSpinBox*>(f.editor)) {
+        value = spin->text().trimmed();
+    } else if (auto* line = qobject_cast<QLineEdit*>(f.editor)) {
+        value = line->text().trimmed();
+    }
+    auto* command = new PlanEditCommand([this](const Plan& p) { applyPlan(p); }, field + 1, m_plan, std::move(next),
+        value.isEmpty() ? tr("Change %1").arg(label) : tr("Set %1 to %2").arg(label, value));
+    command->setMergeable(mergeable);
+    m_undoStack->push(command);
 }
 
 void PlanEditorPage::normalise(Plan& plan, const QString& path) const
@@ -769,7 +791,8 @@ void PlanEditorPage::refreshFields()
 
 void PlanEditorPage::showIssues()
 {
-    m_issues = validate(m_plan);
+    // No plan open (a file that could not be read): nothing to check, the editor is empty, not wrong.
+    m_issues = m_document && m_document->hasPlan() ? validate(m_plan) : Issues {};
     std::vector<QStringList> plain(m_fields.size());
     std::vector<QStringList> rich(m_fields.size());
     QStringList other;

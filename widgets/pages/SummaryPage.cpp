@@ -5,6 +5,7 @@
 #include "charts/MemorySegments.h"
 #include "charts/OperatorText.h"
 #include "charts/ReadOnlyTable.h"
+#include "cost/Evaluate.h"
 #include "Palette.h"
 #include "Theme.h"
 #include "document/PlanDocument.h"
@@ -15,6 +16,8 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
+#include <QScrollBar>
+#include <QCoreApplication>
 #include <QSplitter>
 #include <QStyle>
 #include <QTableWidget>
@@ -157,6 +160,7 @@ SummaryPage::SummaryPage(QWidget* parent)
     auto* issuesLayout = new QVBoxLayout(issuesBox);
     issuesLayout->setContentsMargins(0, 0, 0, 0);
     m_issuesTitle = new QLabel(issuesBox);
+    m_issuesTitle->setWordWrap(true);
     m_issues = new QListWidget(issuesBox);
     m_issues->setWordWrap(true);
     m_issues->setTextElideMode(Qt::ElideNone);
@@ -168,6 +172,7 @@ SummaryPage::SummaryPage(QWidget* parent)
     auto* opsLayout = new QVBoxLayout(opsBox);
     opsLayout->setContentsMargins(0, 0, 0, 0);
     m_opsTitle = new QLabel(opsBox);
+    m_opsTitle->setWordWrap(true);
     m_ops = new QTableWidget(0, OpColumnCount, opsBox);
     setUpReadOnlyTable(m_ops);
     m_ops->horizontalHeader()->setStretchLastSection(false); // the numbers stay beside their names
@@ -397,11 +402,22 @@ void SummaryPage::rebuildTree()
             ? tr("simulated schedule; the closed form gives %1").arg(display::seconds(pr.analyticStepSeconds))
             : tr("compute + bubble + exposed communication + optimizer"));
     b.seconds(time, tr("Compute"), pr.computeSeconds, QStringLiteral("time.computeSeconds"));
-    b.seconds(time, tr("Pipeline bubble"), pr.bubbleSeconds, QStringLiteral("time.bubbleSeconds"));
+    // The schedule's bubble (its formula and value agree) and, apart, the idle of every cause.
+    const Plan& plan = m_plan;
+    const BubbleFormulas bf = bubbleFormulas(plan.training.schedule);
+    const QString pmv = plan.parallel.vpp > 1 ? tr("p = %1, m = %2, v = %3").arg(plan.parallel.pp).arg(pr.microbatches).arg(plan.parallel.vpp)
+                                              : tr("p = %1, m = %2").arg(plan.parallel.pp).arg(pr.microbatches);
+    b.seconds(time, tr("Schedule bubble"), pr.bubbleSeconds, QStringLiteral("time.bubbleSeconds"),
+        tr("the schedule's fill and drain at the slowest stage's pace"));
     b.share(time, tr("Bubble fraction"), pr.bubbleFraction, QStringLiteral("time.bubbleFraction"),
-        tr("idle share of the step; (p-1)/(m+p-1) for GPipe and 1F1B"));
+        bf.closedInPmv ? tr("schedule bubble over the pipeline: %1 with %2").arg(fromStd(bf.share), pmv)
+                       : tr("schedule bubble over the pipeline: %1").arg(fromStd(bf.share)));
     b.share(time, tr("Bubble overhead"), pr.bubbleOverhead, QStringLiteral("time.bubbleOverhead"),
-        tr("idle time over ideal compute; (p-1)/m for GPipe and 1F1B"));
+        bf.closedInPmv ? tr("schedule bubble over ideal compute: %1 with %2").arg(fromStd(bf.overhead), pmv)
+                       : tr("schedule bubble over ideal compute: %1").arg(fromStd(bf.overhead)));
+    b.share(time, tr("Idle, all causes"), pr.idleFraction, QStringLiteral("time.idleFraction"),
+        tr("all ranks' idle share: the bubble %1 plus %2 waiting on slower stages and sends")
+            .arg(display::percent(pr.bubbleFraction), display::percent(std::max(0.0, pr.imbalanceIdleFraction))));
     b.seconds(
         time, tr("Exposed communication"), pr.exposedCommSeconds, QStringLiteral("time.exposedCommSeconds"));
     b.seconds(time, tr("Optimizer step"), pr.optimizerSeconds, QStringLiteral("time.optimizerSeconds"));
@@ -656,8 +672,58 @@ QString SummaryPage::pageTitle() const
 
 bool SummaryPage::exportTo(const QString& path, QSize size, QString* error)
 {
-    if (size.isValid() && !size.isEmpty()) resize(size);
-    return WidgetExporter::exportWidget(this, path, error);
+    // The whole content, never a window onto it: every list and text shown to its end, no scroll bars. The page
+    // is laid out at the width asked for (or its own), each pane as tall as its content, rendered, and put back.
+    const QSize old = this->size();
+    const int width = size.isValid() && !size.isEmpty() ? size.width() : std::max(old.width(), 900);
+    const QList<QAbstractScrollArea*> areas { m_tree, m_explanation, m_ops, m_issues };
+    QList<std::pair<Qt::ScrollBarPolicy, Qt::ScrollBarPolicy>> policies;
+    for (QAbstractScrollArea* area : areas) {
+        policies.push_back({ area->horizontalScrollBarPolicy(), area->verticalScrollBarPolicy() });
+        area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        area->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    }
+    const QList<int> verticalSizes = m_vertical->sizes();
+    const bool moved = m_issueSplitterMoved;
+    m_issueSplitterMoved = true; // fitIssueList leaves the sizes set here alone
+    const QList<QAbstractItemView*> views { m_tree, m_ops, m_issues };
+    QList<QAbstractItemView::ScrollMode> modes;
+    for (QAbstractItemView* view : views) {
+        modes << view->verticalScrollMode();
+        view->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel); // the hidden part in pixels
+    }
+    resize(width, std::max(old.height(), 600));
+    layout()->activate();
+    // What each pane hides below its bottom edge now (a scroll bar's range, in pixels), added to its height;
+    // twice, since a taller pane may wrap its text differently once it no longer scrolls.
+    for (int pass = 0; pass < 2; ++pass) {
+        auto hidden = [](QAbstractScrollArea* area) { return area->verticalScrollBar()->maximum(); };
+        QList<int> sizes = m_vertical->sizes();
+        sizes[0] += std::max(hidden(m_tree), hidden(m_explanation));
+        sizes[1] += hidden(m_ops);
+        sizes[2] += hidden(m_issues);
+        const int grow = sizes[0] + sizes[1] + sizes[2] - m_vertical->sizes().value(0) - m_vertical->sizes().value(1)
+            - m_vertical->sizes().value(2);
+        if (grow <= 0) break;
+        resize(width, height() + grow);
+        layout()->activate();
+        m_vertical->setSizes(sizes);
+        QCoreApplication::sendPostedEvents();
+        for (QAbstractScrollArea* area : areas)
+            area->verticalScrollBar()->setValue(0);
+    }
+    const bool ok = WidgetExporter::exportWidget(this, path, error);
+    for (int i = 0; i < areas.size(); ++i) {
+        areas[i]->setHorizontalScrollBarPolicy(policies[i].first);
+        areas[i]->setVerticalScrollBarPolicy(policies[i].second);
+    }
+    for (int i = 0; i < views.size(); ++i)
+        views[i]->setVerticalScrollMode(modes[i]);
+    resize(old);
+    layout()->activate();
+    m_vertical->setSizes(verticalSizes);
+    m_issueSplitterMoved = moved;
+    return ok;
 }
 
 } // namespace planscope

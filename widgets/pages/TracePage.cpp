@@ -9,6 +9,7 @@
 #include "timeline/TraceTimelineView.h"
 #include "WidgetExporter.h"
 #include "trace/TraceAnalysis.h"
+#include "trace/TraceFiles.h"
 #include "util/Units.h"
 
 #include <QCheckBox>
@@ -48,6 +49,20 @@ void setRows(QTableWidget* t, const QStringList& headers, const std::vector<QStr
             t->setItem(r, c, readOnlyCell(rows[std::size_t(r)][c], c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter));
 }
 
+// The first column (a name: kernels' are C++ signatures hundreds of characters long) takes the width the others
+// leave and elides its text, its full text in the tooltip; the other columns (the numbers) keep their contents' width,
+// so they stay in view however long the names are.
+void elideFirstColumn(QTableWidget* t)
+{
+    QHeaderView* h = t->horizontalHeader();
+    h->setStretchLastSection(false);
+    for (int c = 0; c < t->columnCount(); ++c)
+        h->setSectionResizeMode(c, c == 0 ? QHeaderView::Stretch : QHeaderView::ResizeToContents);
+    t->setTextElideMode(Qt::ElideRight);
+    for (int r = 0; r < t->rowCount(); ++r)
+        if (QTableWidgetItem* item = t->item(r, 0)) item->setToolTip(item->text());
+}
+
 QTableWidget* makeTable(QWidget* parent)
 {
     auto* t = new QTableWidget(parent);
@@ -63,6 +78,8 @@ TracePage::TracePage(QWidget* parent)
     , m_open(new QPushButton(this))
     , m_cancel(new QPushButton(this))
     , m_progress(new QProgressBar(this))
+    , m_jobLabel(new QLabel(this))
+    , m_job(new QComboBox(this))
     , m_stepLabel(new QLabel(this))
     , m_step(new QComboBox(this))
     , m_cpu(new QCheckBox(this))
@@ -85,6 +102,7 @@ TracePage::TracePage(QWidget* parent)
     m_summary->setWordWrap(true);
     m_summary->setTextFormat(Qt::RichText);
     m_status->setWordWrap(true);
+    m_status->setTextFormat(Qt::PlainText);
     m_progress->setRange(0, 1000);
     m_progress->setVisible(false);
     m_cancel->setVisible(false);
@@ -101,6 +119,8 @@ TracePage::TracePage(QWidget* parent)
     bar->addWidget(m_cancel);
     bar->addWidget(m_progress, 1);
     bar->addStretch(1);
+    bar->addWidget(m_jobLabel);
+    bar->addWidget(m_job);
     bar->addWidget(m_stepLabel);
     bar->addWidget(m_step);
     bar->addWidget(m_cpu);
@@ -149,6 +169,9 @@ TracePage::TracePage(QWidget* parent)
     });
     connect(m_cancel, &QPushButton::clicked, this, [this] {
         if (m_traces) m_traces->cancel();
+    });
+    connect(m_job, &QComboBox::activated, this, [this](int index) {
+        if (m_traces) m_traces->setJob(m_job->itemData(index).toInt());
     });
     connect(m_step, &QComboBox::activated, this, [this](int index) {
         if (m_traces) m_traces->setStep(m_step->itemData(index).toInt());
@@ -200,6 +223,7 @@ void TracePage::retranslate()
     m_title->setText(tr("Measured run"));
     m_open->setText(tr("Open Traces…"));
     m_cancel->setText(tr("Cancel"));
+    m_jobLabel->setText(tr("Job"));
     m_stepLabel->setText(tr("Align at"));
     m_cpu->setText(tr("CPU threads"));
     m_tabs->setTabText(0, tr("Prediction vs measurement"));
@@ -211,8 +235,57 @@ void TracePage::retranslate()
     rebuild();
 }
 
+void TracePage::rebuildJobs()
+{
+    // Files of several jobs: one is shown at a time, the others can be picked here.
+    m_job->clear();
+    const auto traces = m_traces ? m_traces->traces() : nullptr;
+    if (traces)
+        for (std::size_t i = 0; i < traces->jobs.size(); ++i) {
+            const TraceJob& j = traces->jobs[i];
+            const QString world = j.worldSize >= 0 ? tr("world size %1").arg(j.worldSize) : tr("unknown world size");
+            const QString ranks = QString::number(j.rankCount());
+            m_job->addItem(j.timed ? tr("%1; ranks here: %2; traced %3").arg(world, ranks, QString::fromStdString(traceTimeText(j.startNs)))
+                                   : tr("%1; ranks here: %2").arg(world, ranks),
+                int(i));
+        }
+    if (traces && traces->job >= 0) m_job->setCurrentIndex(traces->job);
+    const bool several = m_job->count() > 1;
+    m_job->setVisible(several);
+    m_jobLabel->setVisible(several);
+}
+
+QStringList TracePage::leftOutLines() const
+{
+    // Every file that is not drawn, and why: other jobs' files, repeated ranks, damaged or unreadable files.
+    QStringList lines;
+    const auto traces = m_traces ? m_traces->traces() : nullptr;
+    if (!traces) return lines;
+    auto name = [](const std::string& file) { return QFileInfo(QString::fromStdString(file)).fileName(); };
+    for (const ExcludedTrace& x : traces->excluded) {
+        if (x.reason == ExcludedTrace::DuplicateRank) {
+            lines << (x.rank >= 0 ? tr("%1: left out, rank %2 is already shown from %3").arg(name(x.file)).arg(x.rank).arg(name(x.sameAs))
+                                  : tr("%1: left out, the same trace as %2").arg(name(x.file), name(x.sameAs)));
+            continue;
+        }
+        const TraceJob& j = traces->jobs[x.job];
+        const QString world = j.worldSize >= 0 ? tr("world size %1").arg(j.worldSize) : tr("unknown world size");
+        lines << (j.timed ? tr("%1: left out, from another job (%2, traced %3)").arg(name(x.file), world, QString::fromStdString(traceTimeText(j.startNs)))
+                          : tr("%1: left out, from another job (%2)").arg(name(x.file), world));
+    }
+    for (const SkippedRegion& s : traces->skipped)
+        lines << (s.offset < 0 ? tr("%1: %2").arg(name(s.file), QString::fromStdString(s.reason))
+                               : tr("%1: %2 (byte %3); what came before was imported where possible")
+                                     .arg(name(s.file), QString::fromStdString(s.reason))
+                                     .arg(s.offset));
+    return lines;
+}
+
+QString TracePage::statusText() const { return m_status->text(); }
+
 void TracePage::rebuildSteps()
 {
+    rebuildJobs();
     m_step->clear();
     const auto traces = m_traces ? m_traces->traces() : nullptr;
     m_step->addItem(tr("median step"), -1);
@@ -283,9 +356,6 @@ QString TracePage::overlaySummary(const Overlay& overlay) const
             note = tr("tensor-parallel collectives are inside the predicted compute spans, but are NCCL kernels (communication) in the trace");
             break;
         case OverlayNote::CpuSideActions: note = tr("the trace has CPU-side PP: annotations only; their times lead the GPU work they launch"); break;
-        case OverlayNote::CpuSidePhases:
-            note = tr("forward / backward / optimizer come from CPU-side annotations: they time the launching, not the GPU work");
-            break;
         }
         text += QStringLiteral("<br/><small>• %1</small>").arg(note.toHtmlEscaped());
     }
@@ -308,16 +378,13 @@ void TracePage::rebuild()
         const int lanes = std::clamp(m_view->preferredHeight(), total / 3, total * 3 / 4);
         m_split->setSizes({ lanes, total - lanes });
     }
-    m_status->setText(m_traces ? m_traces->statusText() : QString());
-    if (traces && !traces->skipped.empty()) {
-        QStringList lines;
-        for (const SkippedRegion& s : traces->skipped)
-            lines << (s.offset < 0 ? tr("%1: %2").arg(QFileInfo(QString::fromStdString(s.file)).fileName(), QString::fromStdString(s.reason))
-                                   : tr("%1: %2 (byte %3); what came before was imported where possible")
-                                         .arg(QFileInfo(QString::fromStdString(s.file)).fileName(), QString::fromStdString(s.reason))
-                                         .arg(s.offset));
-        m_status->setText(m_status->text() + QLatin1Char('\n') + lines.join(QLatin1Char('\n')));
-    }
+    QString status = m_traces ? m_traces->statusText() : QString();
+    if (traces && traces->jobs.size() > 1 && traces->job >= 0)
+        status += QLatin1Char('\n')
+            + tr("The files come from %n different jobs; one job is compared at a time: the one with the most ranks, or the one picked under Job.",
+                nullptr, int(traces->jobs.size()));
+    for (const QString& line : leftOutLines()) status += QLatin1Char('\n') + line;
+    m_status->setText(status);
 
     // Summary: how far off and where, with the caveats; without a plan, what the traces hold.
     if (!traces || traces->ranks.empty()) {
@@ -393,12 +460,13 @@ void TracePage::rebuild()
                     collectiveRows.push_back({ QString::fromStdString(name), QString::number(r.rank), QStringLiteral("—"),
                         QString::number(count), tr("no metadata"), QString(), QString(), QString() });
             for (const KernelStat& k : topKernels(r, 10))
-                kernelRows.push_back({ QString::fromStdString(k.name).left(140), QString::number(r.rank), QString::number(k.count),
+                kernelRows.push_back({ QString::fromStdString(k.name), QString::number(r.rank), QString::number(k.count),
                     ms(k.totalSeconds), QStringLiteral("%1 %").arg(k.share * 100, 0, 'f', 1) });
         }
     setRows(m_collectives, { tr("Collective"), tr("Rank"), tr("Group"), tr("Kernels"), tr("Bytes (median)"), tr("Time (median)"),
                                tr("algBw"), tr("busBw (lower bound)") }, collectiveRows);
     setRows(m_kernels, { tr("Kernel"), tr("Rank"), tr("Count"), tr("GPU time"), tr("Share") }, kernelRows);
+    elideFirstColumn(m_kernels);
     rebuildMemory();
 }
 

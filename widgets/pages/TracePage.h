@@ -43,6 +43,11 @@ public:
     // For tests: the summary line and the rows of the tables, cells joined by " | ".
     QString summaryText() const;
     QStringList tableRows(const QString& table) const; // "phases", "ops", "collectives", "kernels", "memory"
+    // For tests: the status text (ranks imported, files left out and why, damaged files) and the job picker.
+    QString statusText() const;
+    QComboBox* jobPicker() const { return m_job; }
+    QTableWidget* kernelTable() const { return m_kernels; }
+    QTabWidget* tabs() const { return m_tabs; }
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -51,6 +56,8 @@ private:
     void retranslate();
     void rebuild();
     void rebuildSteps();
+    void rebuildJobs();
+    QStringList leftOutLines() const;
     void rebuildMemory();
     void rebuildLegend();
     QString overlaySummary(const Overlay& overlay) const;
@@ -62,6 +69,8 @@ private:
     QPushButton* m_open;
     QPushButton* m_cancel;
     QProgressBar* m_progress;
+    QLabel* m_jobLabel;
+    QComboBox* m_job;
     QLabel* m_stepLabel;
     QComboBox* m_step;
     QCheckBox* m_cpu;

@@ -1,0 +1,253 @@
+// The main window as a user drives it: nothing typed is lost. Opening another plan over unsaved changes asks
+// first; a file that cannot be read leaves the open plan as it was and says why once; every plan autosaves to a
+// file of its own, and what a session left unsaved is offered back at the next start, under the plan's own name.
+#include "TestUtil.h"
+
+#include "LanguageManager.h"
+#include "MainWindow.h"
+#include "document/PlanDocument.h"
+#include "io/PlanJson.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace planscope;
+
+namespace {
+
+QString samplePlan(const char* name)
+{
+    return QString::fromStdString(test::samplePath(name));
+}
+
+bool waitForCurrentPrediction(PlanDocument& doc)
+{
+    QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
+    for (int i = 0; i < 10 && (doc.isEvaluating() || !(doc.predictedPlan() == doc.plan())); ++i)
+        if (!spy.wait(20000)) return false;
+    return doc.prediction() && doc.predictedPlan() == doc.plan();
+}
+
+void clearAutosaves()
+{
+    QDir(PlanDocument::autosaveDirectory()).removeRecursively();
+}
+
+Plan edited(Plan plan)
+{
+    plan.training.microBatch = 2;
+    plan.training.globalBatch = 64;
+    return plan;
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        clearAutosaves();
+    }
+    void cleanup() { clearAutosaves(); }
+
+private:
+    LanguageManager m_languages;
+
+private slots:
+
+    // Ctrl+O over an edit asks first; Cancel keeps everything, Discard opens the other plan and drops the autosave.
+    void openAsksBeforeReplacingUnsavedChanges()
+    {
+        MainWindow window(&m_languages);
+        int asked = 0;
+        MainWindow::SaveChoice answer = MainWindow::SaveChoice::Cancel;
+        window.setSaveQuestion([&] {
+            ++asked;
+            return answer;
+        });
+        PlanDocument* doc = window.document();
+        QVERIFY(window.openPlan(samplePlan("default.plan.json")));
+        QCOMPARE(asked, 0); // nothing to lose yet
+        const Plan mine = edited(doc->plan());
+        doc->setPlan(mine);
+        QVERIFY(doc->autosaveNow());
+        const QString autosave = doc->autosavePath();
+        QVERIFY(QFileInfo::exists(autosave));
+
+        QVERIFY(!window.openPlan(samplePlan("gpt3-175b-1024xa100.plan.json")));
+        QCOMPARE(asked, 1);
+        QCOMPARE(doc->plan(), mine);
+        QVERIFY(doc->isModified());
+        QVERIFY(doc->filePath().endsWith(QLatin1String("default.plan.json")));
+        QVERIFY(QFileInfo::exists(autosave));
+
+        answer = MainWindow::SaveChoice::Discard;
+        QVERIFY(window.openPlan(samplePlan("gpt3-175b-1024xa100.plan.json")));
+        QCOMPARE(asked, 2);
+        QVERIFY(!doc->isModified());
+        QVERIFY(doc->filePath().endsWith(QLatin1String("gpt3-175b-1024xa100.plan.json")));
+        QVERIFY(!QFileInfo::exists(autosave)); // discarded on purpose: nothing to offer later
+        QVERIFY(PlanDocument::pendingRecoveries().isEmpty());
+    }
+
+    // Save from the question writes the edit to its file before the other plan opens.
+    void openSavesWhenAskedTo()
+    {
+        QTemporaryDir dir;
+        const QString mineFile = dir.filePath(QStringLiteral("mine.plan.json"));
+        QVERIFY(QFile::copy(samplePlan("default.plan.json"), mineFile));
+        QFile::setPermissions(mineFile, QFile::ReadOwner | QFile::WriteOwner);
+        MainWindow window(&m_languages);
+        window.setSaveQuestion([] { return MainWindow::SaveChoice::Save; });
+        PlanDocument* doc = window.document();
+        QVERIFY(window.openPlan(mineFile));
+        const Plan mine = edited(doc->plan());
+        doc->setPlan(mine);
+        QVERIFY(window.openPlan(samplePlan("gpt3-175b-1024xa100.plan.json")));
+        auto back = loadPlanFile(QFile::encodeName(mineFile).toStdString());
+        QVERIFY(back.ok());
+        QCOMPARE(back.value().plan, mine);
+    }
+
+    // A truncated file: the open plan, its file, title and analysis stay; the message bar names the file and the
+    // byte where reading stopped.
+    void failedLoadKeepsTheDocument()
+    {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("truncated.plan.json"));
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QFile source(samplePlan("default.plan.json"));
+            QVERIFY(source.open(QIODevice::ReadOnly));
+            f.write(source.readAll().left(300));
+        }
+        MainWindow window(&m_languages);
+        PlanDocument* doc = window.document();
+        QVERIFY(window.openPlan(samplePlan("default.plan.json")));
+        QVERIFY(waitForCurrentPrediction(*doc));
+        const Plan before = doc->plan();
+        const QString path = doc->filePath();
+        const QString title = window.windowTitle();
+        const auto prediction = doc->prediction();
+        QVERIFY(prediction && prediction->valid);
+
+        QSignalSpy failed(doc, &PlanDocument::loadFailed);
+        QVERIFY(!window.openPlan(bad));
+        QCOMPARE(failed.size(), 1);
+        QCOMPARE(doc->plan(), before);
+        QCOMPARE(doc->filePath(), path);
+        QCOMPARE(window.windowTitle(), title);
+        QCOMPARE(doc->prediction(), prediction); // the same analysis object: nothing republished
+        QVERIFY(!doc->isModified());
+        const QString message = window.message();
+        QVERIFY2(message.contains(QLatin1String("truncated.plan.json")), qPrintable(message));
+        QVERIFY2(message.contains(QLatin1String("byte")), qPrintable(message));
+        // The next good file clears it.
+        QVERIFY(window.openPlan(samplePlan("gpt3-175b-1024xa100.plan.json")));
+        QVERIFY(window.message().isEmpty());
+    }
+
+    // Two documents autosave to two files: the second edit does not overwrite the first plan's autosave.
+    void autosavePerDocument()
+    {
+        PlanDocument a, b;
+        QVERIFY(a.load(samplePlan("default.plan.json")));
+        QVERIFY(b.load(samplePlan("gpt3-175b-1024xa100.plan.json")));
+        a.setPlan(edited(a.plan()));
+        b.setPlan(edited(b.plan()));
+        QVERIFY(a.autosaveNow());
+        QVERIFY(b.autosaveNow());
+        QVERIFY(a.autosavePath() != b.autosavePath());
+        QCOMPARE(loadPlanFile(QFile::encodeName(a.autosavePath()).toStdString()).value().plan, a.plan());
+        QCOMPARE(loadPlanFile(QFile::encodeName(b.autosavePath()).toStdString()).value().plan, b.plan());
+        // Held by this running process: not offered for recovery.
+        QVERIFY(PlanDocument::pendingRecoveries().isEmpty());
+        // A save leaves nothing to recover.
+        QTemporaryDir dir;
+        const QString saved = dir.filePath(QStringLiteral("a.plan.json"));
+        const QString autosaveA = a.autosavePath();
+        QVERIFY(a.save(saved));
+        QVERIFY(!QFileInfo::exists(autosaveA));
+    }
+
+    // A session that ends with unsaved changes (its document goes while modified, as when the process is killed
+    // after an autosave) leaves them behind; the next window offers them under the plan's own file name.
+    void recoveryAtTheNextStart()
+    {
+        const QString original = QFileInfo(samplePlan("default.plan.json")).absoluteFilePath();
+        Plan mine;
+        {
+            auto* doc = new PlanDocument;
+            QVERIFY(doc->load(original));
+            mine = edited(doc->plan());
+            doc->setPlan(mine);
+            delete doc; // writes the pending autosave and lets go of it
+        }
+        const auto pending = PlanDocument::pendingRecoveries();
+        QCOMPARE(pending.size(), 1);
+        QCOMPARE(pending.front().originalPath, original);
+        QVERIFY(pending.front().savedAt.isValid());
+
+        MainWindow window(&m_languages);
+        QString asked;
+        window.setRecoveryQuestion([&](const QString& description) {
+            asked = description;
+            return MainWindow::RecoveryChoice::Recover;
+        });
+        QVERIFY(window.offerRecovery());
+        QVERIFY2(asked.contains(QLatin1String("default.plan.json")), qPrintable(asked));
+        PlanDocument* doc = window.document();
+        QCOMPARE(doc->plan(), mine);
+        QCOMPARE(doc->filePath(), original); // named after its file, not the autosave
+        QVERIFY(doc->isModified());
+        QVERIFY(window.windowTitle().startsWith(QLatin1String("default.plan.json *")));
+        QVERIFY(waitForCurrentPrediction(*doc));
+        QVERIFY(doc->prediction()->valid);
+        // Now this window holds it; nothing is pending for another start.
+        QVERIFY(PlanDocument::pendingRecoveries().isEmpty());
+    }
+
+    void recoveryCanBeDiscardedOrKept()
+    {
+        {
+            PlanDocument doc;
+            QVERIFY(doc.load(samplePlan("default.plan.json")));
+            doc.setPlan(edited(doc.plan()));
+        }
+        QCOMPARE(PlanDocument::pendingRecoveries().size(), 1);
+        MainWindow window(&m_languages);
+        window.setRecoveryQuestion([](const QString&) { return MainWindow::RecoveryChoice::Later; });
+        QVERIFY(!window.offerRecovery());
+        QCOMPARE(PlanDocument::pendingRecoveries().size(), 1); // kept for the next start
+        window.setRecoveryQuestion([](const QString&) { return MainWindow::RecoveryChoice::Discard; });
+        QVERIFY(!window.offerRecovery());
+        QVERIFY(PlanDocument::pendingRecoveries().isEmpty());
+        // With nothing to offer, asking says so.
+        QVERIFY(!window.offerRecovery(true));
+        QVERIFY(!window.message().isEmpty());
+    }
+
+    // An unmodified plan leaves nothing behind when its window goes.
+    void cleanExitLeavesNothing()
+    {
+        {
+            PlanDocument doc;
+            QVERIFY(doc.load(samplePlan("default.plan.json")));
+            doc.setPlan(edited(doc.plan()));
+            QVERIFY(doc.autosaveNow());
+            doc.discardChanges();
+        }
+        QVERIFY(PlanDocument::pendingRecoveries().isEmpty());
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
