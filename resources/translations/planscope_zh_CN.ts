@@ -2,6 +2,1050 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>CoreText</name>
+    <message>
+        <source>must be &gt; 0</source>
+        <translation>必须大于 0</translation>
+    </message>
+    <message>
+        <source>must be &gt;= 1</source>
+        <translation>必须 &gt;= 1</translation>
+    </message>
+    <message>
+        <source>hidden %1 is not divisible by heads %2</source>
+        <translation>hidden %1 不能被 heads %2 整除</translation>
+    </message>
+    <message>
+        <source>kvHeads %1 must divide heads %2</source>
+        <translation>kvHeads %1 必须能整除 heads %2</translation>
+    </message>
+    <message>
+        <source>topK %1 must be in 1..%2</source>
+        <translation>topK %1 必须在 1..%2 之间</translation>
+    </message>
+    <message>
+        <source>dp*tp*pp*cp = %1*%2*%3*%4 = %5 but the cluster has %6*%7 = %8 GPUs</source>
+        <translation>dp*tp*pp*cp = %1*%2*%3*%4 = %5，但集群共有 %6*%7 = %8 块 GPU</translation>
+    </message>
+    <message>
+        <source>tp %1 does not divide the %2 attention heads</source>
+        <translation>tp %1 不能整除 %2 个注意力头</translation>
+    </message>
+    <message>
+        <source>tp %1 does not divide the %2 key/value heads (Megatron requires num_query_groups % tp == 0)</source>
+        <translation>tp %1 不能整除 %2 个 key/value 头（Megatron 要求 num_query_groups % tp == 0）</translation>
+    </message>
+    <message>
+        <source>tp %1 does not divide the FFN hidden size %2</source>
+        <translation>tp %1 不能整除 FFN 隐藏层大小 %2</translation>
+    </message>
+    <message>
+        <source>Megatron pads the vocabulary to a multiple of 128*tp = %1; the model counts %2 as given</source>
+        <translation>Megatron 会把词表填充到 128*tp = %1 的倍数；本模型按给定的 %2 计算</translation>
+    </message>
+    <message>
+        <source>sequence parallelism has no effect with tp = 1</source>
+        <translation>tp = 1 时序列并行不起作用</translation>
+    </message>
+    <message>
+        <source>cp %1 does not divide the sequence length %2</source>
+        <translation>cp %1 不能整除序列长度 %2</translation>
+    </message>
+    <message>
+        <source>Megatron&apos;s load-balanced context parallelism needs seqLength divisible by 2*cp = %1</source>
+        <translation>Megatron 的负载均衡上下文并行要求 seqLength 能被 2*cp = %1 整除</translation>
+    </message>
+    <message>
+        <source>needs tensor parallelism with sequence parallelism (Megatron-Core refuses --tp-comm-overlap without --sequence-parallel); ignored</source>
+        <translation>需要张量并行并开启序列并行（没有 --sequence-parallel 时 Megatron-Core 拒绝 --tp-comm-overlap）；已忽略</translation>
+    </message>
+    <message>
+        <source>context parallelism in Megatron runs on flash/fused attention; set flashAttention to true for its activation memory</source>
+        <translation>Megatron 的上下文并行基于 flash/fused attention；请将 flashAttention 设为 true，以得到相应的激活值显存</translation>
+    </message>
+    <message>
+        <source>ep %1 &gt; 1 needs a MoE model (model.moe.experts)</source>
+        <translation>ep %1 &gt; 1 需要 MoE 模型（model.moe.experts）</translation>
+    </message>
+    <message>
+        <source>ep %1 does not divide the %2 experts</source>
+        <translation>ep %1 不能整除 %2 个专家</translation>
+    </message>
+    <message>
+        <source>ep %1 must divide dp*cp = %2 (experts are spread over the data-parallel ranks, as in Megatron)</source>
+        <translation>ep %1 必须能整除 dp*cp = %2（与 Megatron 一样，专家分布在数据并行的各 rank 上）</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: %2</source>
+        <translation>&quot;%1&quot;：%2</translation>
+    </message>
+    <message>
+        <source>%1 %2 is larger than a node (%3 GPUs): some %4 group spans %5 nodes under the order %6; its per-layer collectives run over the inter-node network</source>
+        <translation>%1 %2 大于一个节点（%3 块 GPU）：在顺序 %6 下，有 %4 组跨越 %5 个节点；其每层的集合通信走节点间网络</translation>
+    </message>
+    <message>
+        <source>%1 %2 does not fit the %3-GPU nodes: some %4 group spans %5 nodes under the order %6; its per-layer collectives run over the inter-node network</source>
+        <translation>%1 %2 与 %3 卡节点不对齐：在顺序 %6 下，有 %4 组跨越 %5 个节点；其每层的集合通信走节点间网络</translation>
+    </message>
+    <message>
+        <source>uneven first/last stages need pp &gt;= 2</source>
+        <translation>首/尾阶段的不均匀划分需要 pp &gt;= 2</translation>
+    </message>
+    <message>
+        <source>uneven stages are not supported with the %1 schedule</source>
+        <translation>%1 调度不支持不均匀的阶段划分</translation>
+    </message>
+    <message>
+        <source>layers %1 minus first/last stages %2 = %3 cannot be spread evenly over the %4 other stages</source>
+        <translation>layers %1 减去首/尾阶段的 %2 层后为 %3，无法均匀分配到其余 %4 个阶段</translation>
+    </message>
+    <message>
+        <source>a middle rank with %1 layers cannot hold %2 chunks</source>
+        <translation>只有 %1 层的中间 rank 放不下 %2 个 chunk</translation>
+    </message>
+    <message>
+        <source>an end rank with %1 layers cannot hold %2 chunks</source>
+        <translation>只有 %1 层的首/尾 rank 放不下 %2 个 chunk</translation>
+    </message>
+    <message>
+        <source>an end rank with %1 layers holds %2 chunks: one chunk holds only the embedding or the output layer (as in Llama 3)</source>
+        <translation>有 %1 层的首/尾 rank 持有 %2 个 chunk：其中一个 chunk 只含嵌入层或输出层（与 Llama 3 相同）</translation>
+    </message>
+    <message>
+        <source>layers %1 are not divisible by pp*%2 = %3; set parallel.firstStageLayers/lastStageLayers for an uneven split</source>
+        <translation>layers %1 不能被 pp*%2 = %3 整除；如需不均匀划分，请设置 parallel.firstStageLayers/lastStageLayers</translation>
+    </message>
+    <message>
+        <source>globalBatch %1 is not divisible by microBatch*dp = %2</source>
+        <translation>globalBatch %1 不能被 microBatch*dp = %2 整除</translation>
+    </message>
+    <message>
+        <source>interleaved-1f1b with vpp = 1 is plain 1F1B (Megatron runs the non-interleaved schedule)</source>
+        <translation>vpp = 1 的 interleaved-1f1b 就是普通 1F1B（Megatron 会运行非交错调度）</translation>
+    </message>
+    <message>
+        <source>interleaved-1f1b needs pp &gt;= 2</source>
+        <translation>interleaved-1f1b 需要 pp &gt;= 2</translation>
+    </message>
+    <message>
+        <source>interleaved-1f1b needs the number of microbatches (%1) to be a multiple of pp = %2 (Megatron-LM)</source>
+        <translation>interleaved-1f1b 要求微批次数（%1）是 pp = %2 的倍数（Megatron-LM）</translation>
+    </message>
+    <message>
+        <source>microbatches %1 &lt; pp %2: PyTorch&apos;s Schedule1F1B refuses this; Megatron caps the warm-up and the bubble grows</source>
+        <translation>微批次数 %1 &lt; pp %2：PyTorch 的 Schedule1F1B 会拒绝；Megatron 会截断预热阶段，流水线气泡随之变大</translation>
+    </message>
+    <message>
+        <source>zb-h1 (PyTorch&apos;s zero-bubble schedule) needs the microbatches (%1) to be a multiple of the number of rounds max(1, m/pp) = %2</source>
+        <translation>zb-h1（PyTorch 的零气泡调度）要求微批次数（%1）是轮数 max(1, m/pp) = %2 的倍数</translation>
+    </message>
+    <message>
+        <source>%1 places exactly two chunks per rank (V shape); vpp %2 is not supported</source>
+        <translation>%1 每个 rank 恰好放两个 chunk（V 形）；不支持 vpp %2</translation>
+    </message>
+    <message>
+        <source>dualpipe-v needs at least 2*pp = %1 microbatches, got %2</source>
+        <translation>dualpipe-v 至少需要 2*pp = %1 个微批次，实际为 %2</translation>
+    </message>
+    <message>
+        <source>dualpipe needs an even pp, got %1</source>
+        <translation>dualpipe 需要偶数的 pp，实际为 %1</translation>
+    </message>
+    <message>
+        <source>dualpipe needs an even number of microbatches, at least 2*pp = %1, got %2</source>
+        <translation>dualpipe 需要偶数个微批次，且至少 2*pp = %1 个，实际为 %2</translation>
+    </message>
+    <message>
+        <source>looped-bfs with fewer microbatches than pp waits between loops</source>
+        <translation>微批次数少于 pp 时，looped-bfs 在各轮之间会等待</translation>
+    </message>
+    <message>
+        <source>vpp %1 is ignored by the %2 schedule</source>
+        <translation>%2 调度会忽略 vpp %1</translation>
+    </message>
+    <message>
+        <source>must be 0, 1, 2 or 3</source>
+        <translation>必须是 0、1、2 或 3</translation>
+    </message>
+    <message>
+        <source>ZeRO-%1 with pipeline parallelism: DeepSpeed&apos;s pipeline engine refuses it (only ZeRO-1 is allowed with PP); Megatron-LM offers ZeRO-1 (distributed optimizer) or its own FSDP</source>
+        <translation>ZeRO-%1 与流水线并行同时使用：DeepSpeed 的流水线引擎不支持（与 PP 同用时只允许 ZeRO-1）；Megatron-LM 提供 ZeRO-1（分布式优化器）或其自带的 FSDP</translation>
+    </message>
+    <message>
+        <source>ZeRO shards over dp*cp = 1 rank: no saving</source>
+        <translation>ZeRO 只在 dp*cp = 1 个 rank 上切分：没有节省</translation>
+    </message>
+    <message>
+        <source>fp32 training with 16-bit gradients is unusual</source>
+        <translation>fp32 训练配 16 位梯度并不常见</translation>
+    </message>
+    <message>
+        <source>the GPU &quot;%1&quot; has no fp8 tensor cores</source>
+        <translation>GPU &quot;%1&quot; 没有 fp8 Tensor Core</translation>
+    </message>
+    <message>
+        <source>the GPU &quot;%1&quot; has no bf16 tensor cores; use fp16</source>
+        <translation>GPU &quot;%1&quot; 没有 bf16 Tensor Core；请使用 fp16</translation>
+    </message>
+    <message>
+        <source>unknown name &quot;%1&quot;; use tp, cp, ep, dp and pp joined by &apos;-&apos;</source>
+        <translation>未知名称 &quot;%1&quot;；请用 &apos;-&apos; 连接 tp、cp、ep、dp 和 pp</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; appears twice</source>
+        <translation>&quot;%1&quot; 出现了两次</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is missing</source>
+        <translation>缺少 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>the file is empty</source>
+        <translation>文件为空</translation>
+    </message>
+    <message>
+        <source>the file holds only white space</source>
+        <translation>文件只包含空白字符</translation>
+    </message>
+    <message>
+        <source>parse error at line %1, column %2: syntax error while parsing %3 - %4</source>
+        <translation>解析错误（第 %1 行，第 %2 列）：解析 %3 时出现语法错误 - %4</translation>
+    </message>
+    <message>
+        <source>parse error at line %1, column %2: %3</source>
+        <translation>解析错误（第 %1 行，第 %2 列）：%3</translation>
+    </message>
+    <message>
+        <source>not valid JSON</source>
+        <translation>不是有效的 JSON</translation>
+    </message>
+    <message>
+        <source>must be an object, found %1</source>
+        <translation>必须是对象，实际为 %1</translation>
+    </message>
+    <message>
+        <source>must be a number, found %1</source>
+        <translation>必须是数字，实际为 %1</translation>
+    </message>
+    <message>
+        <source>must be a finite number &gt;= %1, found %2</source>
+        <translation>必须是 &gt;= %1 的有限数，实际为 %2</translation>
+    </message>
+    <message>
+        <source>must be an integer, found %1</source>
+        <translation>必须是整数，实际为 %1</translation>
+    </message>
+    <message>
+        <source>must be a whole number, found %1</source>
+        <translation>必须是整数值，实际为 %1</translation>
+    </message>
+    <message>
+        <source>must be between %1 and %2, found %3</source>
+        <translation>必须在 %1 到 %2 之间，实际为 %3</translation>
+    </message>
+    <message>
+        <source>must be true or false, found %1</source>
+        <translation>必须是 true 或 false，实际为 %1</translation>
+    </message>
+    <message>
+        <source>must be a string, found %1</source>
+        <translation>必须是字符串，实际为 %1</translation>
+    </message>
+    <message>
+        <source>unknown value &quot;%1&quot;; expected one of: %2</source>
+        <translation>未知取值 &quot;%1&quot;；应为以下之一：%2</translation>
+    </message>
+    <message>
+        <source>unknown field, ignored</source>
+        <translation>未知字段，已忽略</translation>
+    </message>
+    <message>
+        <source>unknown field, ignored; did you mean &quot;%1&quot;?</source>
+        <translation>未知字段，已忽略；是否想写 &quot;%1&quot;？</translation>
+    </message>
+    <message>
+        <source>cannot open file</source>
+        <translation>无法打开文件</translation>
+    </message>
+    <message>
+        <source>read error</source>
+        <translation>读取错误</translation>
+    </message>
+    <message>
+        <source>must be an array of %1 pairs</source>
+        <translation>必须是由 %1 数据对组成的数组</translation>
+    </message>
+    <message>
+        <source>must be %1</source>
+        <translation>必须是 %1</translation>
+    </message>
+    <message>
+        <source>[sequence length, FLOP/s], both &gt; 0</source>
+        <translation>[序列长度, FLOP/s]，两者均 &gt; 0</translation>
+    </message>
+    <message>
+        <source>[buffer bytes, share of the large-message bus bandwidth in (0, 1]]</source>
+        <translation>[缓冲区字节数, 大消息总线带宽的占比，取值 (0, 1]]</translation>
+    </message>
+    <message>
+        <source>must be in [0, 1] (0 = not measured)</source>
+        <translation>必须在 [0, 1] 内（0 = 未测量）</translation>
+    </message>
+    <message>
+        <source>must be in [0, 1] (0 = same as gemmEfficiency)</source>
+        <translation>必须在 [0, 1] 内（0 = 与 gemmEfficiency 相同）</translation>
+    </message>
+    <message>
+        <source>must be in [0, 1] (achieved copy bandwidth / datasheet; 0 = not measured)</source>
+        <translation>必须在 [0, 1] 内（实测拷贝带宽 / 标称带宽；0 = 未测量）</translation>
+    </message>
+    <message>
+        <source>must be &gt; 0 (bytes per second per GPU per direction)</source>
+        <translation>必须大于 0（每块 GPU 每个方向的字节/秒）</translation>
+    </message>
+    <message>
+        <source>must be in (0, 1.5] (achieved bus bandwidth / link bandwidth)</source>
+        <translation>必须在 (0, 1.5] 内（实测总线带宽 / 链路带宽）</translation>
+    </message>
+    <message>
+        <source>must be in [0, 1.5] (0 = same as efficiency)</source>
+        <translation>必须在 [0, 1.5] 内（0 = 与 efficiency 相同）</translation>
+    </message>
+    <message>
+        <source>missing: name a GPU preset (e.g. &quot;a100-sxm4-80gb&quot;) or give a GPU object</source>
+        <translation>缺失：请指定 GPU 预设（如 &quot;a100-sxm4-80gb&quot;）或给出 GPU 对象</translation>
+    </message>
+    <message>
+        <source>unknown GPU preset &quot;%1&quot;; known: %2</source>
+        <translation>未知的 GPU 预设 &quot;%1&quot;；已知预设：%2</translation>
+    </message>
+    <message>
+        <source>unknown GPU preset &quot;%1&quot;</source>
+        <translation>未知的 GPU 预设 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>missing: GPU memory in bytes</source>
+        <translation>缺失：GPU 显存（字节）</translation>
+    </message>
+    <message>
+        <source>missing: dense peak FLOP/s per dtype</source>
+        <translation>缺失：各数据类型的稠密峰值 FLOP/s</translation>
+    </message>
+    <message>
+        <source>must be a preset name or an object, found %1</source>
+        <translation>必须是预设名或对象，实际为 %1</translation>
+    </message>
+    <message>
+        <source>unknown node preset &quot;%1&quot;</source>
+        <translation>未知的节点预设 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>missing: number of nodes</source>
+        <translation>缺失：节点数</translation>
+    </message>
+    <message>
+        <source>missing: no node preset gives it; set bytes/s per direction</source>
+        <translation>缺失：没有节点预设提供该值；请设置每个方向的字节/秒</translation>
+    </message>
+    <message>
+        <source>fsdp shards weights, gradients and optimizer states: zero stage set to 3</source>
+        <translation>fsdp 会切分权重、梯度和优化器状态：zero 阶段已设为 3</translation>
+    </message>
+    <message>
+        <source>must be a share in [0, 1)</source>
+        <translation>必须是 [0, 1) 内的比例</translation>
+    </message>
+    <message>
+        <source>unsupported schema &quot;%1&quot;; this build reads %2</source>
+        <translation>不支持的 schema &quot;%1&quot;；此版本读取 %2</translation>
+    </message>
+    <message>
+        <source>missing; read as %1</source>
+        <translation>缺失；按 %1 读取</translation>
+    </message>
+    <message>
+        <source>unknown model preset &quot;%1&quot;; known: %2</source>
+        <translation>未知的模型预设 &quot;%1&quot;；已知预设：%2</translation>
+    </message>
+    <message>
+        <source>missing: a model object (a &quot;preset&quot; or its shape)</source>
+        <translation>缺失：模型对象（一个 &quot;preset&quot; 或模型结构）</translation>
+    </message>
+    <message>
+        <source>missing: give it or name a model &quot;preset&quot;</source>
+        <translation>缺失：请给出该值，或指定模型 &quot;preset&quot;</translation>
+    </message>
+    <message>
+        <source>missing: a cluster object with &quot;gpu&quot; and &quot;nodes&quot;</source>
+        <translation>缺失：含 &quot;gpu&quot; 和 &quot;nodes&quot; 的 cluster 对象</translation>
+    </message>
+    <message>
+        <source>missing; using microBatch*dp*4*pp = %1</source>
+        <translation>缺失；使用 microBatch*dp*4*pp = %1</translation>
+    </message>
+    <message>
+        <source>the schedule has %1 ops (pp*microbatches*chunks*passes), more than the %2 the simulation lays out; the step time is the closed form&apos;s</source>
+        <translation>该调度有 %1 个操作（pp*微批次数*chunk 数*pass 数），超过仿真可排布的 %2 个；步长时间采用闭式解</translation>
+    </message>
+    <message>
+        <source>not simulated: %1</source>
+        <translation>未仿真：%1</translation>
+    </message>
+    <message>
+        <source>calibrated: %1</source>
+        <translation>已校准：%1</translation>
+    </message>
+    <message>
+        <source>calibration: the profile measured nothing this plan uses; preset values kept</source>
+        <translation>校准：profile 中没有本方案用到的测量值；保留预设值</translation>
+    </message>
+    <message>
+        <source>calibration: %1</source>
+        <translation>校准：%1</translation>
+    </message>
+    <message>
+        <source>more than a million microbatches to simulate</source>
+        <translation>要仿真的微批次超过一百万个</translation>
+    </message>
+    <message>
+        <source>fp8 GEMMs modelled at the fp8 peak; weights kept in bf16, fp8 weight and transpose caches (1-2 bytes/parameter) not counted</source>
+        <translation>fp8 GEMM 按 fp8 峰值建模；权重保持 bf16，未计入 fp8 权重及其转置缓存（每参数 1-2 字节）</translation>
+    </message>
+    <message>
+        <source>no measured GEMM efficiency for &quot;%1&quot;; assuming 0.75 (run planscope-profile to measure it)</source>
+        <translation>没有 &quot;%1&quot; 的实测 GEMM 效率；假设为 0.75（运行 planscope-profile 可测量）</translation>
+    </message>
+    <message>
+        <source>no measured HBM efficiency for &quot;%1&quot;; assuming %2 of the datasheet bandwidth</source>
+        <translation>没有 &quot;%1&quot; 的实测 HBM 效率；假设为标称带宽的 %2</translation>
+    </message>
+    <message>
+        <source>no flash-attention benchmark for &quot;%1&quot;; assuming %2 of the GEMM rate</source>
+        <translation>没有 &quot;%1&quot; 的 flash-attention 基准数据；假设为 GEMM 速率的 %2</translation>
+    </message>
+    <message>
+        <source>stage %1 needs %2, more than the %3 of a %4 by %5</source>
+        <translation>阶段 %1 需要 %2，超出 %4 的 %3 显存 %5</translation>
+    </message>
+    <message>
+        <source>not set; trainingDays is 0</source>
+        <translation>未设置；trainingDays 为 0</translation>
+    </message>
+    <message>
+        <source>not modelled: stragglers, data loading, the embedding lookup, the tied-embedding gradient all-reduce between the first and last stage, GEMMs slowed by communication kernels beside them</source>
+        <translation>未建模：慢节点（straggler）、数据加载、嵌入查表、首尾阶段之间共享嵌入梯度的 all-reduce、被并行运行的通信 kernel 拖慢的 GEMM</translation>
+    </message>
+    <message>
+        <source>give --days and --tokens (or training.tokens / a claim in the plan) to check a claim</source>
+        <translation>请给出 --days 和 --tokens（或方案中的 training.tokens / claim）以检验声明</translation>
+    </message>
+    <message>
+        <source>possible: %1 tokens need %2; %3 GPUs at %4% MFU deliver %5 in %6 days (%7 days needed)</source>
+        <translation>可行：%1 个 token 需要 %2；%3 块 GPU 以 %4% 的 MFU 在 %6 天内可提供 %5（需要 %7 天）</translation>
+    </message>
+    <message>
+        <source>not possible: %1 tokens need %2 (6*N*T = %3) but %4 GPUs x %5/s x %6% MFU x %7 days = %8; short by %9x (it would take %10 days)</source>
+        <translation>不可行：%1 个 token 需要 %2（6*N*T = %3），但 %4 块 GPU x %5/s x %6% MFU x %7 天 = %8；差 %9 倍（需要 %10 天）</translation>
+    </message>
+    <message>
+        <source>attn = h*(h + 2*h*kv/a) + h*h (Q, K, V, O; GQA shrinks K and V); mlp = %1*h*f; embedding = V*h; outputLayer = V*h when untied, else 0.</source>
+        <translation>attn = h*(h + 2*h*kv/a) + h*h（Q、K、V、O；GQA 缩小 K 和 V）；mlp = %1*h*f；embedding = V*h；不共享嵌入时 outputLayer = V*h，否则为 0。</translation>
+    </message>
+    <message>
+        <source>Megatron&apos;s GPT form N = 12*L*h^2*(1 + 13/(12h) + (V+s)/(12*L*h)) is the case f = 4h, LayerNorm with biases, learned positions, tied embeddings (plus the final norm, 2h).</source>
+        <translation>Megatron 的 GPT 公式 N = 12*L*h^2*(1 + 13/(12h) + (V+s)/(12*L*h)) 对应 f = 4h、带偏置的 LayerNorm、可学习位置编码、共享嵌入的情形（另加最后的 norm，2h）。</translation>
+    </message>
+    <message>
+        <source>Active per token: %1.</source>
+        <translation>每个 token 激活的参数：%1。</translation>
+    </message>
+    <message>
+        <source>All parameters of this pipeline stage across its tp ranks (first, last: 1 when the stage holds the embedding, the output layer); memory below is per GPU.</source>
+        <translation>该流水线阶段在其所有 tp rank 上的全部参数（first、last：阶段持有嵌入层、输出层时为 1）；下面的显存按每块 GPU 计。</translation>
+    </message>
+    <message>
+        <source>The forward of one layer for one microbatch on one GPU.</source>
+        <translation>一层在一块 GPU 上处理一个微批次的前向。</translation>
+    </message>
+    <message>
+        <source>The backward of one layer: recomputed forward ops, input gradients, weight gradients.</source>
+        <translation>一层的反向：重计算的前向算子、输入梯度、权重梯度。</translation>
+    </message>
+    <message>
+        <source>The weight-gradient GEMMs of one layer.</source>
+        <translation>一层的权重梯度 GEMM。</translation>
+    </message>
+    <message>
+        <source>Each op takes the slower of its FLOPs at the shape&apos;s achievable rate and its bytes at the achievable HBM bandwidth, plus a launch; comm counts only what overlap leaves exposed.</source>
+        <translation>每个算子的耗时取两者中较慢者：以该形状可达的算力完成其 FLOPs，或以可达的 HBM 带宽传输其字节，再加一次 kernel 启动开销；通信只计入重叠后仍暴露的部分。</translation>
+    </message>
+    <message>
+        <source>Ops: %1.</source>
+        <translation>算子：%1。</translation>
+    </message>
+    <message>
+        <source>recompute %1 %2 (compute, %3% of peak)</source>
+        <translation>重计算 %1 %2（计算受限，峰值的 %3%）</translation>
+    </message>
+    <message>
+        <source>recompute %1 %2 (memory, %3% of peak)</source>
+        <translation>重计算 %1 %2（访存受限，峰值的 %3%）</translation>
+    </message>
+    <message>
+        <source>recompute %1 %2 (compute)</source>
+        <translation>重计算 %1 %2（计算受限）</translation>
+    </message>
+    <message>
+        <source>recompute %1 %2 (memory)</source>
+        <translation>重计算 %1 %2（访存受限）</translation>
+    </message>
+    <message>
+        <source>recompute %1 %2 (communication)</source>
+        <translation>重计算 %1 %2（通信受限）</translation>
+    </message>
+    <message>
+        <source>recompute %1 %2 (latency)</source>
+        <translation>重计算 %1 %2（延迟受限）</translation>
+    </message>
+    <message>
+        <source>%1 %2 (compute, %3% of peak)</source>
+        <translation>%1 %2（计算受限，峰值的 %3%）</translation>
+    </message>
+    <message>
+        <source>%1 %2 (memory, %3% of peak)</source>
+        <translation>%1 %2（访存受限，峰值的 %3%）</translation>
+    </message>
+    <message>
+        <source>%1 %2 (compute)</source>
+        <translation>%1 %2（计算受限）</translation>
+    </message>
+    <message>
+        <source>%1 %2 (memory)</source>
+        <translation>%1 %2（访存受限）</translation>
+    </message>
+    <message>
+        <source>%1 %2 (communication)</source>
+        <translation>%1 %2（通信受限）</translation>
+    </message>
+    <message>
+        <source>%1 %2 (latency)</source>
+        <translation>%1 %2（延迟受限）</translation>
+    </message>
+    <message>
+        <source>w = %1 bytes per weight (%2).</source>
+        <translation>w = 每个权重 %1 字节（%2）。</translation>
+    </message>
+    <message>
+        <source>g = %1 bytes per gradient (gradDtype %2; Megatron keeps fp32 main grads under bf16).</source>
+        <translation>g = 每个梯度 %1 字节（gradDtype %2；bf16 训练时 Megatron 保留 fp32 主梯度）。</translation>
+    </message>
+    <message>
+        <source>o = %1 (fp32 master weights) + 8 (Adam m and v, fp32).</source>
+        <translation>o = %1（fp32 主权重）+ 8（Adam 的 m 和 v，fp32）。</translation>
+    </message>
+    <message>
+        <source>o = %1 (fp32 master weights) + 4 (SGD momentum, fp32).</source>
+        <translation>o = %1（fp32 主权重）+ 4（SGD 动量，fp32）。</translation>
+    </message>
+    <message>
+        <source>ZeRO-%1 over n = %2 ranks (dp*cp, or the node under hybrid sharding): stage 1 shards optimizer states, 2 also gradients, 3 also weights; (w+g+o), w+g+o/n, w+(g+o)/n, (w+g+o)/n.</source>
+        <translation>ZeRO-%1，在 n = %2 个 rank 上切分（dp*cp；混合切分时为一个节点）：阶段 1 切分优化器状态，阶段 2 再切分梯度，阶段 3 再切分权重；依次为 (w+g+o)、w+g+o/n、w+(g+o)/n、(w+g+o)/n。</translation>
+    </message>
+    <message>
+        <source>P = dense parameters on this GPU after tp (%1), Pe = expert parameters after ep*tp, ne = expert data-parallel size.</source>
+        <translation>P = 按 tp（%1）切分后本 GPU 上的稠密参数，Pe = 按 ep*tp 切分后的专家参数，ne = 专家数据并行规模。</translation>
+    </message>
+    <message>
+        <source>Microbatch-equivalents of activations held at the peak; a chunk counts 1/v.</source>
+        <translation>峰值时保存的激活值，折合为微批次数；一个 chunk 计 1/v。</translation>
+    </message>
+    <message>
+        <source>GPipe holds all m, 1F1B holds p - r: the same bubble, less memory.</source>
+        <translation>GPipe 保存全部 m 个，1F1B 保存 p - r 个：气泡相同，显存更少。</translation>
+    </message>
+    <message>
+        <source>Per layer, per microbatch, per GPU (s = seqLength/cp).</source>
+        <translation>每层、每个微批次、每块 GPU（s = seqLength/cp）。</translation>
+    </message>
+    <message>
+        <source>Korthikanti&apos;s Table 2 has c1 = 10, c2 = 24, k = 5 for f = 4h with dropout; here c1, c2, k are derived from the block (attention 11sbh + 5as^2b, MLP 19sbh, norms 4sbh scaled to this model&apos;s f, GQA, gating and dropout).</source>
+        <translation>Korthikanti 论文的表 2 在 f = 4h 且有 dropout 时给出 c1 = 10、c2 = 24、k = 5；这里的 c1、c2、k 由模块推导（注意力 11sbh + 5as^2b，MLP 19sbh，norm 4sbh，并按本模型的 f、GQA、门控和 dropout 缩放）。</translation>
+    </message>
+    <message>
+        <source>Selective recompute and flash attention drop the k term (flash attention keeps the fp32 logsumexp, 4*a*s*b/t); full recompute keeps only the layer input (divided by t under sequence parallelism).</source>
+        <translation>选择性重计算和 flash attention 去掉 k 项（flash attention 保留 fp32 的 logsumexp，4*a*s*b/t）；完全重计算只保存层输入（序列并行时除以 t）。</translation>
+    </message>
+    <message>
+        <source>perLayer before rounding; firstExtra: embedding dropout mask and embedding norm input; lastExtra: final norm and output-layer inputs plus fp32 logits 4*s*b*V/t for the loss; workspace: one layer&apos;s full activations while it is recomputed.</source>
+        <translation>perLayer 为取整前的值；firstExtra：嵌入层的 dropout 掩码和嵌入 norm 的输入；lastExtra：最后的 norm 与输出层的输入，加上计算 loss 的 fp32 logits 4*s*b*V/t；workspace：一层重计算时的完整激活值。</translation>
+    </message>
+    <message>
+        <source>memoryOverheads.cudaContextBytes of the plan.</source>
+        <translation>方案中的 memoryOverheads.cudaContextBytes。</translation>
+    </message>
+    <message>
+        <source>One communicator per parallel group of size &gt; 1 this rank belongs to.</source>
+        <translation>该 rank 所属的每个大小 &gt; 1 的并行组各有一个通信器。</translation>
+    </message>
+    <message>
+        <source>Only with ZeRO-2/3.</source>
+        <translation>仅在 ZeRO-2/3 时存在。</translation>
+    </message>
+    <message>
+        <source>Only with ZeRO-3 / FSDP, on a stage that holds layers.</source>
+        <translation>仅在 ZeRO-3 / FSDP 下、且阶段持有层时存在。</translation>
+    </message>
+    <message>
+        <source>allocated: weights, gradients, optimizer states, activations and the ZeRO buffers.</source>
+        <translation>allocated：权重、梯度、优化器状态、激活值和 ZeRO 缓冲区。</translation>
+    </message>
+    <message>
+        <source>Every term has a default and is editable under memoryOverheads in the plan.</source>
+        <translation>每一项都有默认值，可在方案的 memoryOverheads 下修改。</translation>
+    </message>
+    <message>
+        <source>Per GPU of stage %1; 1 GiB = 2^30 bytes, 1 GB = 1e9 bytes.</source>
+        <translation>阶段 %1 的每块 GPU；1 GiB = 2^30 字节，1 GB = 1e9 字节。</translation>
+    </message>
+    <message>
+        <source>The GPU&apos;s memory (cluster.gpu.memoryBytes).</source>
+        <translation>GPU 的显存（cluster.gpu.memoryBytes）。</translation>
+    </message>
+    <message>
+        <source>stageN: totalBytes of pipeline stage N.</source>
+        <translation>stageN：流水线阶段 N 的 totalBytes。</translation>
+    </message>
+    <message>
+        <source>Stage %1 holds the most.</source>
+        <translation>阶段 %1 占用最多。</translation>
+    </message>
+    <message>
+        <source>layers: transformer layers one microbatch runs through on this rank; layer: one layer&apos;s forward ops; output: the final norm, output projection and loss on the last stage.</source>
+        <translation>layers：一个微批次在该 rank 上经过的 Transformer 层数；layer：一层的前向算子；output：最后一个阶段上的最终 norm、输出投影和 loss。</translation>
+    </message>
+    <message>
+        <source>Input- and weight-gradient ops of one layer, with the forward ops recomputation repeats.</source>
+        <translation>一层的输入梯度和权重梯度算子，加上重计算时重复执行的前向算子。</translation>
+    </message>
+    <message>
+        <source>The weight-gradient GEMMs (the W of the zero-bubble schedules).</source>
+        <translation>权重梯度 GEMM（零气泡调度中的 W）。</translation>
+    </message>
+    <message>
+        <source>N counts the matrices a token multiplies with (layers and the output projection, active experts only); for GPT this equals Megatron&apos;s 72*s*L*h^2*(1 + s/(6h) + V/(12*h*L)) per sequence / s.</source>
+        <translation>N 统计一个 token 要相乘的矩阵参数（各层和输出投影，只计激活的专家）；对 GPT 它等于 Megatron 的每序列 72*s*L*h^2*(1 + s/(6h) + V/(12*h*L)) 除以 s。</translation>
+    </message>
+    <message>
+        <source>The rule of thumb 6*N*T ignores the attention term.</source>
+        <translation>经验公式 6*N*T 忽略了注意力项。</translation>
+    </message>
+    <message>
+        <source>Model FLOPs exclude recompute (for MFU).</source>
+        <translation>模型 FLOPs 不含重计算（用于 MFU）。</translation>
+    </message>
+    <message>
+        <source>Full recompute re-runs every layer&apos;s forward (Megatron: 96*B*s*L*h^2*(1 + s/(6h) + V/(16*h*L))); selective re-runs only the attention scores (4*L*s*h per token); flash attention recomputes inside its kernel, counted as no extra.</source>
+        <translation>完全重计算会重跑每一层的前向（Megatron：96*B*s*L*h^2*(1 + s/(6h) + V/(16*h*L))）；选择性重计算只重跑注意力分数（每 token 4*L*s*h）；flash attention 在其 kernel 内部重计算，不计额外开销。</translation>
+    </message>
+    <message>
+        <source>The schedule&apos;s bubble as a share of the pipeline time, every rank taken at the slowest rank&apos;s slot; F, B: the slowest rank&apos;s forward and backward of one microbatch with its p2p sends, Z: its exposed ZeRO communication.</source>
+        <translation>调度的流水线气泡占流水线时间的比例，每个 rank 都按最慢 rank 的时隙计；F、B：最慢 rank 上一个微批次的前向和反向（含其 p2p 发送），Z：其暴露的 ZeRO 通信。</translation>
+    </message>
+    <message>
+        <source>For GPipe/1F1B with equal stages (p-1)/(m+p-1) = %1.</source>
+        <translation>对于各阶段耗时相等的 GPipe/1F1B，(p-1)/(m+p-1) = %1。</translation>
+    </message>
+    <message>
+        <source>The other definition, idle over ideal compute, is bubbleOverhead = (p-1)/m = %1 (the Megatron-LM paper&apos;s &apos;bubble time fraction&apos;).</source>
+        <translation>另一种定义是空闲时间除以理想计算时间，即 bubbleOverhead = (p-1)/m = %1（Megatron-LM 论文中的 “bubble time fraction”）。</translation>
+    </message>
+    <message>
+        <source>Papers disagree because they divide by different things.</source>
+        <translation>各论文的数字不同，是因为分母不同。</translation>
+    </message>
+    <message>
+        <source>Idle of every cause, unequal stages included, is time.idleFraction.</source>
+        <translation>所有原因（包括阶段不均衡）造成的空闲见 time.idleFraction。</translation>
+    </message>
+    <message>
+        <source>Idle share of all ranks, whatever the cause; busy: every rank&apos;s m slots (its forward, backward, sends and exposed ZeRO traffic per microbatch).</source>
+        <translation>所有 rank 的空闲占比，不论原因；busy：每个 rank 的 m 个时隙（每个微批次的前向、反向、发送和暴露的 ZeRO 通信）。</translation>
+    </message>
+    <message>
+        <source>Ranks faster than the slowest wait for it in every slot on top of the schedule&apos;s bubble.</source>
+        <translation>比最慢 rank 快的 rank 除了调度气泡之外，在每个时隙还要等待它。</translation>
+    </message>
+    <message>
+        <source>The most idle rank&apos;s idle time: the schedule&apos;s bubble plus its waits on the slowest rank.</source>
+        <translation>最空闲 rank 的空闲时间：调度气泡加上它等待最慢 rank 的时间。</translation>
+    </message>
+    <message>
+        <source>Idle the schedule&apos;s bubble does not explain: stages of unequal time (uneven layers, the output layer on the last stage) leave the faster ranks waiting for the slowest in every slot.</source>
+        <translation>调度气泡解释不了的空闲：各阶段耗时不等（层数不均、输出层在最后一个阶段），较快的 rank 在每个时隙都要等待最慢的 rank。</translation>
+    </message>
+    <message>
+        <source>Idle time over ideal compute; (p-1)/m for GPipe/1F1B, (p-1)/(v*m) interleaved.</source>
+        <translation>空闲时间除以理想计算时间；GPipe/1F1B 为 (p-1)/m，交错调度为 (p-1)/(v*m)。</translation>
+    </message>
+    <message>
+        <source>F, B: forward and full backward of one microbatch on the slowest rank (%1), each with half its p2p sends; W: the weight-gradient part of B; Z: its exposed ZeRO-2/3 communication per microbatch.</source>
+        <translation>F、B：最慢 rank（%1）上一个微批次的前向和完整反向，各含一半的 p2p 发送；W：B 中的权重梯度部分；Z：每个微批次暴露的 ZeRO-2/3 通信。</translation>
+    </message>
+    <message>
+        <source>B here is the full backward; the Zero Bubble paper&apos;s B is the input-gradient part I = B - W; DualPipe&apos;s F&amp;B (an overlapped forward and backward) is F + B.</source>
+        <translation>这里的 B 是完整反向；Zero Bubble 论文中的 B 是输入梯度部分 I = B - W；DualPipe 的 F&amp;B（重叠执行的前向和反向）为 F + B。</translation>
+    </message>
+    <message>
+        <source>The slowest rank&apos;s microbatches back to back, without the TP/EP/CP collectives inside F and B.</source>
+        <translation>最慢 rank 的各微批次首尾相接，不含 F 和 B 内部的 TP/EP/CP 集合通信。</translation>
+    </message>
+    <message>
+        <source>dpTail: the data-parallel communication not hidden, on the stage where it is largest (%1); gradient reduction overlaps the last backward when overlapGradReduce is on.</source>
+        <translation>dpTail：未被隐藏的数据并行通信，取其最大的阶段（%1）；开启 overlapGradReduce 时，梯度归约与最后一次反向重叠。</translation>
+    </message>
+    <message>
+        <source>On stage %1, the slowest; P, Pe: its dense and expert parameters per GPU, sharded over n and ne from ZeRO-1 on.</source>
+        <translation>在最慢的阶段 %1 上；P、Pe：其每块 GPU 的稠密参数和专家参数，从 ZeRO-1 起分别在 n 和 ne 上切分。</translation>
+    </message>
+    <message>
+        <source>Best-shape GEMM efficiency %1 of the dense %2 peak %3/s.</source>
+        <translation>最佳形状的 GEMM 效率为稠密 %2 峰值 %3/s 的 %1。</translation>
+    </message>
+    <message>
+        <source>Peak is the dense datasheet number for the dtype (never the &apos;with sparsity&apos; one).</source>
+        <translation>峰值取该数据类型的稠密标称值（绝不用“含稀疏”的数值）。</translation>
+    </message>
+    <message>
+        <source>HFU counts recomputed FLOPs too.</source>
+        <translation>HFU 也计入重计算的 FLOPs。</translation>
+    </message>
+    <message>
+        <source>Megatron&apos;s rule of thumb 8*T*N/(n*X) assumes full recompute.</source>
+        <translation>Megatron 的经验公式 8*T*N/(n*X) 假设完全重计算。</translation>
+    </message>
+    <message>
+        <source>Bytes one GPU sends per step on its %1 group of n = %2.</source>
+        <translation>一块 GPU 每步在其 %1 组（n = %2）上发送的字节数。</translation>
+    </message>
+    <message>
+        <source>Ring volumes: all-reduce sends 2(n-1)/n of the buffer, all-gather, reduce-scatter and all-to-all (n-1)/n.</source>
+        <translation>环形算法的通信量：all-reduce 发送缓冲区的 2(n-1)/n，all-gather、reduce-scatter 和 all-to-all 发送 (n-1)/n。</translation>
+    </message>
+    <message>
+        <source>Algorithm: %1; the group crosses nodes.</source>
+        <translation>算法：%1；该组跨节点。</translation>
+    </message>
+    <message>
+        <source>Algorithm: %1; inside one node.</source>
+        <translation>算法：%1；位于单个节点内。</translation>
+    </message>
+    <message>
+        <source>The ring volumes of the operator list&apos;s collectives on this group.</source>
+        <translation>该组上算子列表中各集合通信的环形通信量。</translation>
+    </message>
+    <message>
+        <source>Per layer: %1.</source>
+        <translation>每层：%1。</translation>
+    </message>
+    <message>
+        <source>Output layer: %1.</source>
+        <translation>输出层：%1。</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>%1 %2 of %3 %4 (overlapped, %5 exposed)</source>
+        <translation>%1 %2：%3 %4（已重叠，暴露 %5）</translation>
+    </message>
+    <message>
+        <source>%1 %2 of %3 %4</source>
+        <translation>%1 %2：%3 %4</translation>
+    </message>
+    <message>
+        <source>layers: per microbatch on the slowest rank (%1).</source>
+        <translation>layers：最慢 rank（%1）上每个微批次经过的层数。</translation>
+    </message>
+    <message>
+        <source>What the GEMMs they overlap with do not hide (Megatron-Core overlaps the column-parallel backward&apos;s all-gather and input-gradient reduction with the GEMMs beside them; tpCommOverlap overlaps the rest; ring attention overlaps its K/V exchange with the block in hand).</source>
+        <translation>与之重叠的 GEMM 未能隐藏的部分（Megatron-Core 将列并行反向中的 all-gather 和输入梯度归约与相邻的 GEMM 重叠；tpCommOverlap 重叠其余部分；ring attention 将 K/V 交换与当前计算的块重叠）。</translation>
+    </message>
+    <message>
+        <source>Sends run beside the next op (overlapP2pComm); 1F1B&apos;s steady state still waits for each gradient&apos;s round trip.</source>
+        <translation>发送与下一个算子并行执行（overlapP2pComm）；1F1B 的稳定阶段仍要等待每个梯度的往返。</translation>
+    </message>
+    <message>
+        <source>Every send holds its rank until it completes (Megatron-Core&apos;s default, overlap_p2p_comm off).</source>
+        <translation>每次发送都会阻塞其 rank 直到完成（Megatron-Core 的默认行为，overlap_p2p_comm 关闭）。</translation>
+    </message>
+    <message>
+        <source>Per microbatch and chunk one activation forward and one gradient back; spDiv = t with sequence parallelism, else 1; bw: the link&apos;s bandwidth times its efficiency.</source>
+        <translation>每个微批次和 chunk 向后一级发送一次激活值、向前一级发回一次梯度；序列并行时 spDiv = t，否则为 1；bw：链路带宽乘以其效率。</translation>
+    </message>
+    <message>
+        <source>n: the sends per microbatch of the slowest rank (%1), 2*v less one where it holds the first stage (no gradient to send) or the last (no activation); spDiv = t with sequence parallelism, else 1; bw: the link&apos;s bandwidth times its efficiency.</source>
+        <translation>n：最慢 rank（%1）每个微批次的发送次数，为 2*v，持有第一个阶段（无梯度要发送）或最后一个阶段（无激活值要发送）时减一；序列并行时 spDiv = t，否则为 1；bw：链路带宽乘以其效率。</translation>
+    </message>
+    <message>
+        <source>P: parameters per GPU of stage %1 (dense and expert); ZeRO-%2.</source>
+        <translation>P：阶段 %1 每块 GPU 的参数（稠密和专家）；ZeRO-%2。</translation>
+    </message>
+    <message>
+        <source>ZeRO-0/1 reduce once per step, ZeRO-2/3 every microbatch (u: the share of the rank&apos;s layers a microbatch passes, 1/2 for DualPipe&apos;s two copies); ZeRO-3 gathers the weights before every forward and every backward.</source>
+        <translation>ZeRO-0/1 每步归约一次，ZeRO-2/3 每个微批次归约一次（u：一个微批次经过的层占该 rank 层数的比例，DualPipe 有两份副本，为 1/2）；ZeRO-3 在每次前向和反向之前收集权重。</translation>
+    </message>
+    <message>
+        <source>S: the gradient (or weight) bytes of the dense parameters over dp*cp = n; nE, SE: the expert parameters over their expert-data-parallel group.</source>
+        <translation>S：稠密参数在 dp*cp = n 上的梯度（或权重）字节数；nE、SE：专家参数在其专家数据并行组上的对应量。</translation>
+    </message>
+    <message>
+        <source>F, B: stage %1&apos;s forward and backward of one microbatch.</source>
+        <translation>F、B：阶段 %1 上一个微批次的前向和反向。</translation>
+    </message>
+    <message>
+        <source>Gradient reduction overlaps the backward of the last microbatch bucket by bucket when overlapGradReduce is on, except the last bucket, q of the gradient (Megatron-Core DDP: buckets of max(4e7, 1e6*dp) elements); the parameter all-gather overlaps the next forward the same way; ZeRO-2/3&apos;s per-microbatch traffic hides behind F + B.</source>
+        <translation>开启 overlapGradReduce 时，梯度归约逐桶与最后一个微批次的反向重叠，只有最后一个桶（占梯度的 q）除外（Megatron-Core DDP：桶大小为 max(4e7, 1e6*dp) 个元素）；参数 all-gather 以同样方式与下一次前向重叠；ZeRO-2/3 每个微批次的通信隐藏在 F + B 之后。</translation>
+    </message>
+    <message>
+        <source>%1, the group crosses nodes.</source>
+        <translation>%1，该组跨节点。</translation>
+    </message>
+    <message>
+        <source>%1, inside one node.</source>
+        <translation>%1，位于单个节点内。</translation>
+    </message>
+    <message>
+        <source>alpha: seconds per step; bw: bytes/s per GPU per direction times the link&apos;s efficiency (the all-reduce&apos;s own where the link has one); q: the share of that bus bandwidth the link&apos;s published curve gives a buffer of S bytes; hierarchical: g GPUs of the group per node, k = ceil(n/g) nodes.</source>
+        <translation>alpha：每一步的延迟（秒）；bw：每块 GPU 每个方向的字节/秒乘以链路效率（链路有 all-reduce 专用效率时用它）；q：按链路公布的曲线，S 字节缓冲区能达到的总线带宽占比；hierarchical：每个节点上有该组的 g 块 GPU，共 k = ceil(n/g) 个节点。</translation>
+    </message>
+    <message>
+        <source>ring (intra-node)</source>
+        <translation>环形（节点内）</translation>
+    </message>
+    <message>
+        <source>ring (inter-node)</source>
+        <translation>环形（节点间）</translation>
+    </message>
+    <message>
+        <source>hierarchical (intra ring + inter-node ring)</source>
+        <translation>分层（节点内环 + 节点间环）</translation>
+    </message>
+    <message>
+        <source>ring p2p</source>
+        <translation>环形 p2p</translation>
+    </message>
+    <message>
+        <source>SendRecv (ring attention K/V)</source>
+        <translation>SendRecv（ring attention 的 K/V 交换）</translation>
+    </message>
+    <message>
+        <source>ReduceScatter per microbatch + AllGather</source>
+        <translation>每个微批次 ReduceScatter + AllGather</translation>
+    </message>
+    <message>
+        <source>AllGather x2 + ReduceScatter per microbatch</source>
+        <translation>AllGather x2 + 每个微批次 ReduceScatter</translation>
+    </message>
+    <message>
+        <source>pipeline: the last op&apos;s end in the simulated step; tail: the gradient reduction not hidden by the last backward, the optimizer step and the parameter all-gather.</source>
+        <translation>pipeline：仿真步中最后一个算子的结束时刻；tail：未被最后一次反向隐藏的梯度归约、优化器步骤和参数 all-gather。</translation>
+    </message>
+    <message>
+        <source>The analytic estimate is %1.</source>
+        <translation>解析估计为 %1。</translation>
+    </message>
+    <message>
+        <source>idleN: the simulated idle time of pipeline rank N inside the pipeline (not waiting on its own sends); the most idle rank&apos;s.</source>
+        <translation>idleN：仿真得到的流水线 rank N 在流水线内的空闲时间（不含等待自身发送）；取最空闲的 rank。</translation>
+    </message>
+    <message>
+        <source>It holds the schedule&apos;s bubble and the waits on slower stages.</source>
+        <translation>其中包括调度气泡和等待较慢阶段的时间。</translation>
+    </message>
+    <message>
+        <source>Idle share of all ranks over the simulated pipeline, whatever the cause: the schedule&apos;s bubble (time.bubbleFraction) and ranks waiting on a slower stage or a send.</source>
+        <translation>仿真流水线中所有 rank 的空闲占比，不论原因：调度气泡（time.bubbleFraction），以及 rank 等待较慢阶段或发送。</translation>
+    </message>
+    <message>
+        <source>busy = %1 over all ranks.</source>
+        <translation>所有 rank 合计 busy = %1。</translation>
+    </message>
+    <message>
+        <source>Idle the schedule&apos;s bubble does not explain: stages of unequal time (uneven layers, the output layer on the last stage, the embedding on the first) leave the faster ranks waiting for the slowest in every slot.</source>
+        <translation>调度气泡解释不了的空闲：各阶段耗时不等（层数不均、输出层在最后一个阶段、嵌入层在第一个阶段），较快的 rank 在每个时隙都要等待最慢的 rank。</translation>
+    </message>
+    <message>
+        <source>With the simulated step.</source>
+        <translation>使用仿真的步长时间。</translation>
+    </message>
+    <message>
+        <source>Narayanan et al., Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM (SC21), eq. 2; Megatron-LM megatron/training/theoretical_memory_usage.py</source>
+        <translation>Narayanan 等，Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM（SC21），式 2；Megatron-LM 源码 megatron/training/theoretical_memory_usage.py</translation>
+    </message>
+    <message>
+        <source>Narayanan et al. (SC21), eq. 3 and appendix</source>
+        <translation>Narayanan 等（SC21），式 3 及附录</translation>
+    </message>
+    <message>
+        <source>Chowdhery et al., PaLM (2022), appendix B: 6N + 12*L*H*Q*T per token</source>
+        <translation>Chowdhery 等，PaLM（2022），附录 B：每 token 6N + 12*L*H*Q*T</translation>
+    </message>
+    <message>
+        <source>Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models (MLSys 2023), section 4 and Table 2</source>
+        <translation>Korthikanti 等，Reducing Activation Recomputation in Large Transformer Models（MLSys 2023），第 4 节及表 2</translation>
+    </message>
+    <message>
+        <source>Korthikanti et al. (MLSys 2023), appendix A</source>
+        <translation>Korthikanti 等（MLSys 2023），附录 A</translation>
+    </message>
+    <message>
+        <source>Rajbhandari et al., ZeRO: Memory Optimizations Toward Training Trillion Parameter Models (SC20), section 5 and Figure 1</source>
+        <translation>Rajbhandari 等，ZeRO: Memory Optimizations Toward Training Trillion Parameter Models（SC20），第 5 节及图 1</translation>
+    </message>
+    <message>
+        <source>Rajbhandari et al., ZeRO (SC20), section 7 (communication analysis)</source>
+        <translation>Rajbhandari 等，ZeRO（SC20），第 7 节（通信分析）</translation>
+    </message>
+    <message>
+        <source>Megatron-LM megatron/core/optimizer/distrib_optimizer.py (fp32 main grads and params under bf16)</source>
+        <translation>Megatron-LM 源码 megatron/core/optimizer/distrib_optimizer.py（bf16 训练时的 fp32 主梯度和主参数）</translation>
+    </message>
+    <message>
+        <source>Megatron-LM expert parallelism: experts sharded by ep, optimizer over the expert-data-parallel group (NVIDIA/Megatron-LM#2439)</source>
+        <translation>Megatron-LM 专家并行：专家按 ep 切分，优化器在专家数据并行组上（NVIDIA/Megatron-LM#2439）</translation>
+    </message>
+    <message>
+        <source>Narayanan et al. (SC21) section 2.2 (bubble (p-1)/m); Huang et al., GPipe (2019); docs/SCHEDULES.md</source>
+        <translation>Narayanan 等（SC21）第 2.2 节（气泡 (p-1)/m）；Huang 等，GPipe（2019）；docs/SCHEDULES.md</translation>
+    </message>
+    <message>
+        <source>Qi et al., Zero Bubble Pipeline Parallelism (ICLR 2024), section 3</source>
+        <translation>Qi 等，Zero Bubble Pipeline Parallelism（ICLR 2024），第 3 节</translation>
+    </message>
+    <message>
+        <source>DeepSeek-V3 technical report (2024), section 3.2.1, Table 2; deepseek-ai/DualPipe</source>
+        <translation>DeepSeek-V3 技术报告（2024），第 3.2.1 节，表 2；deepseek-ai/DualPipe</translation>
+    </message>
+    <message>
+        <source>NVIDIA/nccl-tests doc/PERFORMANCE.md (algBw, busBw factors)</source>
+        <translation>NVIDIA/nccl-tests doc/PERFORMANCE.md（algBw、busBw 系数）</translation>
+    </message>
+    <message>
+        <source>Thakur, Rabenseifner, Gropp, Optimization of Collective Communication Operations in MPICH (IJHPCA 2005)</source>
+        <translation>Thakur、Rabenseifner、Gropp 的论文 Optimization of Collective Communication Operations in MPICH（IJHPCA 2005）</translation>
+    </message>
+    <message>
+        <source>Chowdhery et al., PaLM (2022), appendix B (MFU vs HFU)</source>
+        <translation>Chowdhery 等，PaLM（2022），附录 B（MFU 与 HFU）</translation>
+    </message>
+    <message>
+        <source>NCCL environment variables: NCCL_BUFFSIZE default 4 MiB per channel per peer (NCCL user guide)</source>
+        <translation>NCCL 环境变量：NCCL_BUFFSIZE 默认每个通道、每个对端 4 MiB（NCCL 用户指南）</translation>
+    </message>
+    <message>
+        <source>PyTorch CUDA semantics notes: the CUDA context and cuBLAS/cuDNN workspaces live outside the caching allocator (assumption: 768 MiB, editable in memoryOverheads.cudaContextBytes)</source>
+        <translation>PyTorch CUDA 语义说明：CUDA 上下文和 cuBLAS/cuDNN 工作区位于缓存分配器之外（假设为 768 MiB，可在 memoryOverheads.cudaContextBytes 中修改）</translation>
+    </message>
+    <message>
+        <source>Assumption (editable in memoryOverheads.fragmentation): PyTorch caching-allocator slack; compare reserved_bytes with allocated_bytes in torch.cuda.memory_stats()</source>
+        <translation>假设（可在 memoryOverheads.fragmentation 中修改）：PyTorch 缓存分配器的碎片余量；可对比 torch.cuda.memory_stats() 中的 reserved_bytes 与 allocated_bytes</translation>
+    </message>
+    <message>
+        <source>GPU preset &quot;%1&quot; (see resources/presets/gpus.json)</source>
+        <translation>GPU 预设 &quot;%1&quot;（见 resources/presets/gpus.json）</translation>
+    </message>
+    <message>
+        <source>DeepSpeed ZeRO config: reduce_bucket_size default 5e8 elements</source>
+        <translation>DeepSpeed ZeRO 配置：reduce_bucket_size 默认 5e8 个元素</translation>
+    </message>
+    <message>
+        <source>PyTorch FSDP: the unsharded current layer plus the prefetched next one, and the current layer&apos;s unsharded gradient before its reduce-scatter</source>
+        <translation>PyTorch FSDP：未切分的当前层加上预取的下一层，以及当前层在 reduce-scatter 之前未切分的梯度</translation>
+    </message>
+    <message>
+        <source>docs/MODEL.md section 6 (overlap)</source>
+        <translation>docs/MODEL.md 第 6 节（重叠）</translation>
+    </message>
+    <message>
+        <source>docs/MODEL.md sections 2-4</source>
+        <translation>docs/MODEL.md 第 2-4 节</translation>
+    </message>
+    <message>
+        <source>docs/MODEL.md section %1</source>
+        <translation>docs/MODEL.md 第 %1 节</translation>
+    </message>
+    <message>
+        <source>docs/SCHEDULES.md section 1.7 and the schedule&apos;s own section</source>
+        <translation>docs/SCHEDULES.md 第 1.7 节及该调度自己的小节</translation>
+    </message>
+    <message>
+        <source>docs/MODEL.md section 7; NVIDIA Matrix Multiplication Background User&apos;s Guide (GEMM waves); docs/HARDWARE.md</source>
+        <translation>docs/MODEL.md 第 7 节；NVIDIA Matrix Multiplication Background User&apos;s Guide（GEMM wave）；docs/HARDWARE.md</translation>
+    </message>
+    <message>
+        <source>List-scheduling simulation of the schedule&apos;s op order (docs/SCHEDULES.md section 1.8) with per-stage op durations from the cost model</source>
+        <translation>按调度的算子顺序进行列表调度仿真（docs/SCHEDULES.md 第 1.8 节），各阶段算子耗时来自代价模型</translation>
+    </message>
+    <message>
+        <source>Memory-bound optimizer step: read weights, grads and states, write weights and states</source>
+        <translation>访存受限的优化器步骤：读取权重、梯度和状态，写回权重和状态</translation>
+    </message>
+    <message>
+        <source>definition</source>
+        <translation>定义</translation>
+    </message>
+    <message>
+        <source>%1 bytes (%2)</source>
+        <translation>%1 字节（%2）</translation>
+    </message>
+    <message>
+        <source>%1 s (%2)</source>
+        <translation>%1 秒（%2）</translation>
+    </message>
+    <message>
+        <source>%1 FLOP (%2)</source>
+        <translation>%1 FLOP（%2）</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <comment>a count of parameters</comment>
+        <translation>%1 个参数（%2）</translation>
+    </message>
+    <message>
+        <source>%1 microbatches</source>
+        <translation>%1 个微批次</translation>
+    </message>
+    <message>
+        <source>%1 days</source>
+        <translation>%1 天</translation>
+    </message>
+    <message>
+        <source>%1: no explanation recorded</source>
+        <translation>%1：没有记录推导过程</translation>
+    </message>
+    <message>
+        <source>  formula: %1</source>
+        <translation>  公式：%1</translation>
+    </message>
+    <message>
+        <source>  where:  %1</source>
+        <translation>  其中：%1</translation>
+    </message>
+    <message>
+        <source>  so:     %1 = %2</source>
+        <translation>  代入：%1 = %2</translation>
+    </message>
+    <message>
+        <source>  source: %1</source>
+        <translation>  来源：%1</translation>
+    </message>
+    <message>
+        <source>  note:   %1</source>
+        <translation>  说明：%1</translation>
+    </message>
+</context>
+<context>
     <name>MemorySegments</name>
     <message>
         <source>Weights</source>
@@ -336,10 +1380,6 @@ Step %2 of %3</source>
         <translation>未加载方案</translation>
     </message>
     <message>
-        <source>No communication to show: this plan cannot run (see the Summary page)</source>
-        <translation>没有可显示的通信：该方案无法运行（见“概览”页）</translation>
-    </message>
-    <message>
         <source>Every group has one GPU: nothing is communicated</source>
         <translation>每个通信组都只有一个 GPU：没有任何通信</translation>
     </message>
@@ -398,10 +1438,6 @@ Ring, tree and the server run on NVLink up to %7 GPUs and on the inter-node link
 环形、树形和参数服务器在 %7 个 GPU 以内走 NVLink，超出后走节点间链路。</translation>
     </message>
     <message>
-        <source>Message size per GPU (log scale; KiB = 2^10 bytes, GiB = 2^30)</source>
-        <translation>每个 GPU 的消息大小（对数坐标；KiB = 2^10 字节，GiB = 2^30）</translation>
-    </message>
-    <message>
         <source>this plan&apos;s gradients: %1</source>
         <translation>本方案的梯度：%1</translation>
     </message>
@@ -412,12 +1448,6 @@ Ring, tree and the server run on NVLink up to %7 GPUs and on the inter-node link
     <message>
         <source>All-reduce on n = %1 GPUs against the message size (%2)</source>
         <translation>n = %1 个 GPU 上的全归约耗时随消息大小（%2）的变化</translation>
-    </message>
-    <message>
-        <source>Small messages pay the latency α of every step (ring 2(n−1) steps, tree 2·log2 n);
-large ones the bandwidth term 2(n−1)/n × S / B.</source>
-        <translation>小消息要为每一步付出延迟 α（环形 2(n−1) 步，树形 2·log2 n 步）；
-大消息则受带宽项 2(n−1)/n × S / B 主导。</translation>
     </message>
     <message>
         <source>Start: each of the %1 GPUs holds its own buffer of S bytes, cut into %1 chunks of S/%1. Ring all-reduce takes 2(n−1) = %2 steps: %3 of reduce-scatter, then %3 of all-gather.</source>
@@ -485,12 +1515,6 @@ per step</source>
         <translation>每步
 暴露</translation>
     </message>
-    <message numerus="yes">
-        <source>hierarchical (%n GPU(s) per node)</source>
-        <translation>
-            <numerusform>分层（每节点 %n 个 GPU）</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Time (log scale)</source>
         <translation>耗时（对数坐标）</translation>
@@ -502,6 +1526,24 @@ per step</source>
     <message>
         <source>All-reduce on this plan&apos;s %1 group, n = %2 GPUs, against the message size (%3)</source>
         <translation>本方案 %1 组（n = %2 个 GPU）上的全归约耗时随消息大小（%3）的变化</translation>
+    </message>
+    <message>
+        <source>hierarchical (%1 per node)</source>
+        <translation>分层（每节点 %1 个）</translation>
+    </message>
+    <message>
+        <source>No communication to show: this plan cannot run (the Metrics page says why)</source>
+        <translation>没有可显示的通信：该方案无法运行（原因见“指标”页）</translation>
+    </message>
+    <message>
+        <source>Message size per GPU (log scale)</source>
+        <translation>每个 GPU 的消息大小（对数坐标）</translation>
+    </message>
+    <message>
+        <source>Small messages pay the latency α of every step (ring 2(n−1) steps, tree 2·log2 n);
+large ones the bandwidth term 2(n−1)/n × S / B. KiB = 2^10 bytes, GiB = 2^30.</source>
+        <translation>小消息承担每一步的延迟 α（环形 2(n−1) 步，树形 2·log2 n 步）；
+大消息承担带宽项 2(n−1)/n × S / B。KiB = 2^10 字节，GiB = 2^30 字节。</translation>
     </message>
 </context>
 <context>
@@ -829,16 +1871,8 @@ per step</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <source>The plan has changes that are not saved. Save them before quitting?</source>
-        <translation>方案有尚未保存的更改。退出前要保存吗？</translation>
-    </message>
-    <message>
         <source>Untitled</source>
         <translation>未命名</translation>
-    </message>
-    <message>
-        <source>Evaluating…</source>
-        <translation>正在计算…</translation>
     </message>
     <message>
         <source>No plan loaded</source>
@@ -865,10 +1899,6 @@ per step</source>
     <message>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
-    </message>
-    <message>
-        <source>Could not open %1</source>
-        <translation>无法打开 %1</translation>
     </message>
     <message>
         <source>Open Plan</source>
@@ -929,10 +1959,6 @@ per step</source>
     <message>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Open the &amp;Autosaved Plan</source>
-        <translation>打开自动保存的方案(&amp;A)</translation>
     </message>
     <message>
         <source>&amp;Edit</source>
@@ -998,6 +2024,66 @@ per step</source>
         <source>Layer &amp;Anatomy</source>
         <translation>层剖析(&amp;A)</translation>
     </message>
+    <message>
+        <source>The plan has changes that are not saved. Save them first?</source>
+        <translation>该方案有尚未保存的更改。要先保存吗？</translation>
+    </message>
+    <message>
+        <source>Recover unsaved changes</source>
+        <translation>恢复未保存的更改</translation>
+    </message>
+    <message>
+        <source>&amp;Recover</source>
+        <translation>恢复(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Discard</source>
+        <translation>丢弃(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Not Now</source>
+        <translation>暂不(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Recover &amp;Unsaved Plans…</source>
+        <translation>恢复未保存的方案(&amp;U)…</translation>
+    </message>
+    <message>
+        <source>There are no unsaved plans to recover.</source>
+        <translation>没有可恢复的未保存方案。</translation>
+    </message>
+    <message>
+        <source>an untitled plan</source>
+        <translation>一个未命名的方案</translation>
+    </message>
+    <message>
+        <source>the untitled plan “%1”</source>
+        <translation>未命名的方案“%1”</translation>
+    </message>
+    <message>
+        <source>“%1” (%2)</source>
+        <translation>“%1”（%2）</translation>
+    </message>
+    <message>
+        <source>PlanScope ended without saving the changes to %1. They were autosaved at %2.
+
+Recover them? Not now keeps them for the next start.</source>
+        <translation>PlanScope 退出时没有保存对 %1 的更改。这些更改已自动保存在 %2。
+
+要恢复它们吗？选择“暂不”会将其保留到下次启动。</translation>
+    </message>
+    <message>
+        <source>Recovered the unsaved changes to %1. Save them to keep them.</source>
+        <translation>已恢复对 %1 的未保存更改。请保存以保留它们。</translation>
+    </message>
+    <message>
+        <source>Computing… the pages show the plan before the last edit until it is done.</source>
+        <translation>正在计算… 完成之前，各页面显示的是上次编辑之前的方案。</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>正在计算…</translation>
+    </message>
 </context>
 <context>
     <name>planscope::MemoryBarsView</name>
@@ -1012,10 +2098,6 @@ per step</source>
     <message>
         <source>Pipeline stage (every GPU of a stage holds the same)</source>
         <translation>流水线阶段（同一阶段的每个 GPU 占用相同）</translation>
-    </message>
-    <message>
-        <source>No memory to show: this plan cannot run (see the Summary page)</source>
-        <translation>没有可显示的显存：该方案无法运行（见“概览”页）</translation>
     </message>
     <message>
         <source>No plan loaded</source>
@@ -1046,6 +2128,10 @@ per step</source>
 %1 GB = %2</source>
         <translation>GPU 显存容量
 %1 GB = %2</translation>
+    </message>
+    <message>
+        <source>No memory to show: this plan cannot run (the Metrics page says why)</source>
+        <translation>没有可显示的显存：该方案无法运行（原因见“指标”页）</translation>
     </message>
 </context>
 <context>
@@ -1103,12 +2189,22 @@ per step</source>
         <translation>没有可保存的方案。</translation>
     </message>
     <message>
-        <source>Cannot create the folder for %1</source>
-        <translation>无法为 %1 创建文件夹</translation>
-    </message>
-    <message>
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot recover %1:
+%2</source>
+        <translation>无法恢复 %1：
+%2</translation>
+    </message>
+    <message>
+        <source>Cannot create the folder %1</source>
+        <translation>无法创建文件夹 %1</translation>
+    </message>
+    <message>
+        <source>Cannot lock %1</source>
+        <translation>无法锁定 %1</translation>
     </message>
 </context>
 <context>
@@ -1540,6 +2636,18 @@ per step</source>
     <message>
         <source>Pipeline sends run beside the next op (Megatron-Core --overlap-p2p-communication); off, a rank waits for each send to finish before its next op</source>
         <translation>流水线的发送与下一个算子同时进行（Megatron-Core --overlap-p2p-communication）；关闭时，每个 rank 要等发送完成才开始下一个算子</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>Set %1 to %2</source>
+        <translation>将 %1 设为 %2</translation>
     </message>
 </context>
 <context>
@@ -2441,6 +3549,16 @@ per step</source>
     <message>
         <source>PlanScope timeline</source>
         <translation>PlanScope 时间线</translation>
+    </message>
+    <message>
+        <source>No timeline: the plan cannot run.
+%1</source>
+        <translation>没有时间线：该方案无法运行。
+%1</translation>
+    </message>
+    <message>
+        <source>No timeline for this plan</source>
+        <translation>该方案没有时间线</translation>
     </message>
 </context>
 <context>

@@ -144,6 +144,38 @@ private Q_SLOTS:
 
     // ---- Pure layout -------------------------------------------------------------------------------------
 
+    // Without a timeline the view says why, and never waits forever: an invalid plan names its errors, a schedule too
+    // large to lay out says so, and "Simulating" shows only while an evaluation runs.
+    void emptyTimelineSaysWhy()
+    {
+        PlanDocument doc;
+        TimelineView view;
+        view.setDocument(&doc);
+        QCOMPARE(view.emptyText(), QStringLiteral("No timeline: load a plan"));
+        QVERIFY(loadAndWait(doc, samplePlan("default.plan.json")));
+        QVERIFY(view.emptyText().isEmpty()); // it draws the step
+
+        Plan bad = doc.plan();
+        bad.parallel.pp = 3; // 32 layers do not split over 3 stages, and 12 GPUs are not 16
+        QSignalSpy published(&doc, &PlanDocument::predictionChanged);
+        doc.setPlan(bad);
+        // While it evaluates, the previous step stays drawn (the window marks it as computing).
+        if (doc.isEvaluating()) QVERIFY(published.wait(20000));
+        QVERIFY(!doc.isEvaluating());
+        const QString text = view.emptyText();
+        QVERIFY2(text.startsWith(QLatin1String("No timeline: the plan cannot run.")), qPrintable(text));
+        QVERIFY2(text.contains(QLatin1String("parallel.pp")), qPrintable(text));
+
+        Plan huge = doc.plan();
+        huge.parallel.pp = 4;
+        huge.training.globalBatch = 2'000'000; // 1,000,000 microbatches: 8,000,000 ops on 4 ranks
+        published.clear();
+        doc.setPlan(huge);
+        QVERIFY(published.count() > 0 || published.wait(20000));
+        QVERIFY(doc.prediction()->valid);
+        QVERIFY2(view.emptyText().contains(QLatin1String("8000000 ops")), qPrintable(view.emptyText()));
+    }
+
     void viewportRoundTrip_data()
     {
         QTest::addColumn<double>("start");
@@ -719,8 +751,8 @@ private Q_SLOTS:
             }
             return n;
         };
-        // At 0 and not playing the whole plan shows as done.
-        QCOMPARE(state.playhead(), 0.0);
+        // A plan opens with the playhead at the end of its step: the whole plan shows as done.
+        QCOMPARE(state.playhead(), tl.stepSeconds);
         for (const DrawRect& r : view.drawList().rects)
             QVERIFY(!(view.paintFlags(r.flags, r.end) & DrawPending));
         state.setPlayhead(tl.stepSeconds * 0.25);
@@ -841,6 +873,24 @@ private Q_SLOTS:
         QVERIFY(test::near(state.viewEnd(), t1, 1e-9));
     }
 
+    // The whole step shown stays shown when the step changes (an edit, another plan); a playhead the user put
+    // inside the step stays where it is unless the step got shorter.
+    void playheadAtTheEndFollowsTheStep()
+    {
+        ViewState state;
+        state.setDuration(2.0);
+        QCOMPARE(state.playhead(), 2.0);
+        state.setDuration(3.0);
+        QCOMPARE(state.playhead(), 3.0);
+        state.setDuration(1.5);
+        QCOMPARE(state.playhead(), 1.5);
+        state.setPlayhead(1.0);
+        state.setDuration(4.0);
+        QCOMPARE(state.playhead(), 1.0);
+        state.setDuration(0.5);
+        QCOMPARE(state.playhead(), 0.5);
+    }
+
     void playbackAdvancesAndStops()
     {
         ViewState state;
@@ -879,7 +929,8 @@ private Q_SLOTS:
         page.setDocument(&doc);
         QVERIFY(loadAndWait(doc, samplePlan("default.plan.json")));
         const std::vector<double> b = spanBoundaries(*doc.timeline());
-        QCOMPARE(state.playhead(), 0.0);
+        QCOMPARE(state.playhead(), doc.timeline()->stepSeconds); // a loaded plan opens at the end of its step
+        state.setPlayhead(0.0);
         page.playbackBar()->stepToBoundary(+1);
         QCOMPARE(state.playhead(), b[1]);
         page.playbackBar()->stepToBoundary(+1);

@@ -72,6 +72,15 @@ MemoryBarsView::MemoryBarsView(QWidget* parent)
     m_plot->yAxis->grid()->setSubGridVisible(false);
     m_plot->xAxis->grid()->setVisible(false);
     m_plot->xAxis->setTickLength(0, 4);
+    // The right axis carries one tick: the capacity, named beside its line, outside the bars.
+    m_plot->yAxis2->setVisible(true);
+    m_plot->yAxis2->setTickLength(0, 6);
+    m_plot->yAxis2->setSubTicks(false);
+    m_plot->yAxis2->setBasePen(Qt::NoPen);
+    connect(m_plot->yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), m_plot->yAxis2,
+        qOverload<const QCPRange&>(&QCPAxis::setRange));
+    // The labels above the bars are placed for the width the chart gets, at every layout (screen and export).
+    connect(m_plot, &QCustomPlot::afterLayout, this, &MemoryBarsView::placeBarLabels);
 
     connect(m_plot, &QCustomPlot::mouseMove, this, &MemoryBarsView::showToolTip);
     connect(Theme::instance(), &Theme::changed, this, &MemoryBarsView::rebuild);
@@ -105,6 +114,10 @@ void MemoryBarsView::changeEvent(QEvent* event)
 void MemoryBarsView::rebuild()
 {
     m_plot->clearItems();
+    m_barLabels.clear();
+    m_barLabelAlarm.clear();
+    m_capacityLabel.clear();
+    m_plot->yAxis2->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTickerText));
     m_overflowLabels.clear();
     for (QCPBars* bars : m_bars)
         bars->data()->clear();
@@ -122,7 +135,7 @@ void MemoryBarsView::rebuild()
     const Prediction* pr = m_prediction.get();
     if (!pr || !pr->valid || pr->stages.empty()) {
         m_title->setText(
-            pr ? tr("No memory to show: this plan cannot run (see the Summary page)") : tr("No plan loaded"));
+            pr ? tr("No memory to show: this plan cannot run (the Metrics page says why)") : tr("No plan loaded"));
         m_title->setTextColor(pr ? Theme::alarmText() : Theme::text());
         m_plot->legend->setVisible(false);
         if (pr && !pr->errors.empty()) {
@@ -175,7 +188,7 @@ void MemoryBarsView::rebuild()
     }
 
     // Labels above each bar: the total, and for a stage over capacity the overflow in red. With many
-    // stages only the overflows are written, so labels never collide.
+    // stages only the overflows are written; placeBarLabels() turns or thins them so that none collide.
     const bool writeTotals = stages <= 24;
     QFont labelFont = font();
     QFont alarmFont = font();
@@ -199,21 +212,21 @@ void MemoryBarsView::rebuild()
         text->setFont(over > 0 ? alarmFont : labelFont);
         text->setColor(over > 0 ? Theme::alarmText() : Theme::pick(QColor(0x30, 0x30, 0x30), Theme::text()));
         if (over > 0) m_overflowLabels << lines.front();
+        m_barLabels << text;
+        m_barLabelAlarm << (over > 0);
     }
+    m_highest = highest;
 
     const double left = -0.6, right = stages - 0.4; // the x range; SVG export does not clip, so not beyond it
     m_capacity->setData({ left, right }, { capacity, capacity });
-    auto* capacityLabel = new QCPItemText(m_plot);
-    capacityLabel->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
-    capacityLabel->position->setTypeY(QCPItemPosition::ptPlotCoords);
-    capacityLabel->position->setCoords(0.995, capacity);
-    capacityLabel->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-    capacityLabel->setPadding(QMargins(4, 1, 4, 4));
-    capacityLabel->setText(tr("GPU capacity %1 GB = %2")
-                               .arg(units::toGB(double(pr->capacityBytes)), 0, 'f', 1)
-                               .arg(gib(capacity)));
-    capacityLabel->setColor(Theme::text());
-    capacityLabel->setClipToAxisRect(true);
+    m_capacityLabel = tr("GPU capacity\n%1 GB = %2")
+                          .arg(units::toGB(double(pr->capacityBytes)), 0, 'f', 1)
+                          .arg(gib(capacity));
+    auto capacityTicker = QSharedPointer<QCPAxisTickerText>::create();
+    capacityTicker->addTick(capacity, m_capacityLabel);
+    m_plot->yAxis2->setTicker(capacityTicker);
+    m_plot->yAxis2->setTickLabelColor(Theme::text());
+    m_plot->yAxis2->setTickPen(QPen(Theme::capacityLine(), 2));
 
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     const int every = std::max(1, (stages + 15) / 16);
@@ -221,7 +234,7 @@ void MemoryBarsView::rebuild()
         ticker->addTick(s, stages <= 8 ? tr("Stage %1").arg(s) : QString::number(s));
     m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setRange(left, right);
-    // Room above the tallest bar for its labels.
+    // Room above the tallest bar for its labels (placeBarLabels() makes more where they stand upright).
     m_plot->yAxis->setRange(0, highest * (writeTotals ? 1.2 : 1.12));
 
     const StageMemory& peak = pr->stages[std::size_t(pr->peakStage)];
@@ -296,6 +309,93 @@ bool MemoryBarsView::exportTo(const QString& path, int width, int height)
     // Draw again at the widget's own size: the exports above lay the chart out at theirs.
     replotIfSized(m_plot);
     return ok;
+}
+
+void MemoryBarsView::placeBarLabels()
+{
+    if (m_barLabels.isEmpty()) return;
+    const double spacing
+        = std::abs(m_plot->xAxis->coordToPixel(1.0) - m_plot->xAxis->coordToPixel(0.0)); // one stage, in pixels
+    // Each label's box, level.
+    QList<QSizeF> boxes;
+    double widest = 0;
+    for (const QCPItemText* label : std::as_const(m_barLabels)) {
+        const QFontMetricsF fm(label->font());
+        double w = 0;
+        const QStringList lines = label->text().split(QLatin1Char('\n'));
+        for (const QString& line : lines)
+            w = std::max(w, fm.horizontalAdvance(line));
+        const QMargins pad = label->padding();
+        boxes << QSizeF(w + pad.left() + pad.right() + 1, lines.size() * fm.lineSpacing() + pad.top() + pad.bottom());
+        widest = std::max(widest, boxes.back().width());
+    }
+    // Level while every label fits its stage's width; else upright (reading upwards from the bar's top), where
+    // each takes its height across; and where even that is too wide, every other one (the overflows first).
+    const bool upright = widest > spacing - 4;
+    QList<bool> shown(m_barLabels.size(), false);
+    QList<std::pair<double, double>> taken; // x ranges of the labels kept
+    for (const bool alarms : { true, false })
+        for (int i = 0; i < m_barLabels.size(); ++i) {
+            if (m_barLabelAlarm[i] != alarms) continue;
+            const double across = upright ? boxes[i].height() : boxes[i].width();
+            const double x = m_plot->xAxis->coordToPixel(m_barLabels[i]->position->coords().x());
+            const double left = x - across / 2, right = x + across / 2;
+            const bool free = std::none_of(taken.begin(), taken.end(),
+                [&](const std::pair<double, double>& t) { return left < t.second + 2 && right > t.first - 2; });
+            if (!free) continue;
+            shown[i] = true;
+            taken.push_back({ left, right });
+        }
+    // The y range leaves each shown label room under the top of the chart: a label reaching e pixels above a
+    // bar of t GiB needs an axis to t * h / (h - e) on a chart h pixels high.
+    const double height = m_plot->axisRect()->height();
+    double upper = m_highest * 1.08;
+    for (int i = 0; i < m_barLabels.size(); ++i) {
+        QCPItemText* label = m_barLabels[i];
+        label->setVisible(shown[i]);
+        label->setRotation(upright ? -90 : 0);
+        label->setPositionAlignment(upright ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignHCenter | Qt::AlignBottom);
+        label->setTextAlignment(upright ? Qt::AlignLeft : Qt::AlignHCenter);
+        const double reach = (upright ? boxes[i].width() : boxes[i].height()) + 6;
+        if (shown[i])
+            upper = std::max(upper, label->position->coords().y() * height / std::max(height / 4, height - reach));
+    }
+    // A new range needs new ticks, so the layout is run again (this is called after a layout, before drawing).
+    if (std::abs(upper - m_plot->yAxis->range().upper) > 1e-6 * upper) {
+        m_plot->yAxis->setRange(0, upper);
+        for (auto phase : { QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout })
+            m_plot->plotLayout()->update(phase);
+    }
+}
+
+QList<QRectF> MemoryBarsView::barLabelRects() const
+{
+    QList<QRectF> rects;
+    for (const QCPItemText* label : m_barLabels) {
+        if (!label->visible()) continue;
+        QPolygonF corners;
+        for (const QCPItemAnchor* a : { label->topLeft, label->topRight, label->bottomLeft, label->bottomRight })
+            corners << a->pixelPosition();
+        rects << corners.boundingRect();
+    }
+    return rects;
+}
+
+QList<QRectF> MemoryBarsView::barRects() const
+{
+    QList<QRectF> rects;
+    if (m_bars.isEmpty()) return rects;
+    const int stages = m_bars.front()->data()->size();
+    const double half = m_bars.front()->width() / 2;
+    for (int s = 0; s < stages; ++s) {
+        double top = 0;
+        for (const QCPBars* bars : m_bars)
+            top += (bars->data()->constBegin() + s)->value;
+        const QPointF a(m_plot->xAxis->coordToPixel(s - half), m_plot->yAxis->coordToPixel(0));
+        const QPointF b(m_plot->xAxis->coordToPixel(s + half), m_plot->yAxis->coordToPixel(top));
+        rects << QRectF(a, b).normalized();
+    }
+    return rects;
 }
 
 int MemoryBarsView::stageCount() const

@@ -1,6 +1,8 @@
 // Memory per GPU as stacked bars, one per pipeline stage: weights, gradients, optimizer states,
-// activations, buffers (bottom to top), the GPU capacity as a dashed line, and the overflow of any stage
-// over capacity written in red above its bar. QCustomPlot stays out of this header.
+// activations, buffers (bottom to top), the GPU capacity as a dashed line named on the right axis (outside the
+// bars, so an overflowing bar never runs under it), and the overflow of any stage over capacity written in red
+// above its bar. The labels above the bars are laid out at every replot for the width they get: level, turned
+// upright where they would touch, thinned where even that does not fit. QCustomPlot stays out of this header.
 #pragma once
 
 #include "charts/MemorySegments.h"
@@ -13,6 +15,7 @@
 class QCustomPlot;
 class QCPBars;
 class QCPGraph;
+class QCPItemText;
 class QCPTextElement;
 class QMouseEvent;
 
@@ -46,6 +49,11 @@ public:
     double plottedGiB(MemorySegment segment, int stage) const;
     double capacityGiB() const;
     QStringList overflowLabels() const;
+    // The capacity's name and size, as written on the right axis at the capacity line.
+    QString capacityLabel() const { return m_capacityLabel; }
+    // Where the labels above the bars are drawn now (widget pixels, the ones shown), and where the bars are.
+    QList<QRectF> barLabelRects() const;
+    QList<QRectF> barRects() const;
     QCustomPlot* plot() const { return m_plot; }
 
 protected:
@@ -54,6 +62,7 @@ protected:
 private:
     void rebuild();
     void showToolTip(QMouseEvent* event);
+    void placeBarLabels();
 
     QCustomPlot* m_plot = nullptr;
     QPointer<PlanDocument> m_document;
@@ -64,7 +73,11 @@ private:
     QList<QCPBars*> m_bars; // one per MemorySegment, in kMemorySegments order
     QCPGraph* m_capacity = nullptr;
     QStringList m_overflowLabels;
+    QString m_capacityLabel;
+    QList<QCPItemText*> m_barLabels; // one per stage with a label, in stage order
+    QList<bool> m_barLabelAlarm;           // the label says the stage is over capacity
     double m_capacityGiB = 0;
+    double m_highest = 0; // GiB: the tallest bar or the capacity, whichever is higher
 };
 
 } // namespace planscope

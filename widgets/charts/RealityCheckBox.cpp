@@ -1,4 +1,5 @@
 #include "charts/RealityCheckBox.h"
+#include "CoreText.h"
 
 #include "charts/FieldScientificSpinBox.h"
 #include "Palette.h"
@@ -148,10 +149,10 @@ void RealityCheckBox::recompute()
         m_message->setText(tr("Enter the claimed days, tokens and MFU to check the claim."));
     } else if (m_result.possible) {
         setColoredText(m_verdict, tr("possible"), possibleColor());
-        m_message->setText(QString::fromStdString(m_result.message));
+        m_message->setText(CoreText::text(m_result.message));
     } else {
         setColoredText(m_verdict, tr("short by %1x").arg(m_result.shortBy, 0, 'f', 1), Theme::alarmText());
-        m_message->setText(QString::fromStdString(m_result.message));
+        m_message->setText(CoreText::text(m_result.message));
     }
     m_verdict->setToolTip(
         tr("required %1 FLOP, available %2 FLOP, ratio %3")

@@ -1,4 +1,5 @@
 #include "document/PlanDocument.h"
+#include "CoreText.h"
 
 #include "io/PlanJson.h"
 
@@ -45,8 +46,7 @@ QString PlanDocument::describe(const Issues& issues)
         if (i.offset >= 0)
             where
                 = where.isEmpty() ? tr("byte %1").arg(i.offset) : tr("%1 (byte %2)").arg(where).arg(i.offset);
-        lines << (where.isEmpty() ? QString::fromStdString(i.message)
-                                  : QStringLiteral("%1: %2").arg(where, QString::fromStdString(i.message)));
+        lines << (where.isEmpty() ? CoreText::text(i.message) : QStringLiteral("%1: %2").arg(where, CoreText::text(i.message)));
     }
     return lines.join(QLatin1Char('\n'));
 }

@@ -22,10 +22,13 @@ void ViewState::setDuration(double seconds)
     seconds = std::max(0.0, seconds);
     if (seconds == m_duration) return;
     const bool wasFitted = m_viewStart == 0.0 && (m_viewEnd == m_duration || m_viewEnd == 0.0);
+    // A playhead at the end (the whole step shown) stays at the end of the new step: an edit or another plan
+    // must not open with most of the step faded as "not yet played".
+    const bool atEnd = m_duration <= 0.0 || m_playhead >= m_duration * (1 - 1e-12);
     m_duration = seconds;
     Q_EMIT durationChanged(m_duration);
     if (wasFitted || m_viewEnd > m_duration) zoomToFit();
-    if (m_playhead > m_duration) setPlayhead(m_duration);
+    if (atEnd || m_playhead > m_duration) setPlayhead(m_duration);
 }
 
 void ViewState::setViewRange(double start, double end)

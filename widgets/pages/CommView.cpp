@@ -1,4 +1,5 @@
 #include "pages/CommView.h"
+#include "CoreText.h"
 #include "Format.h"
 
 #include "Palette.h"
@@ -19,6 +20,8 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
@@ -105,20 +108,9 @@ QCPScatterStyle algorithmScatter(CommAlgorithm a)
 QCustomPlot* makePlot(QWidget* parent)
 {
     auto* plot = new QCustomPlot(parent);
-    plot->setMinimumSize(160, 120); // never 0 x 0 on a hidden page: QCustomPlot would paint into a null buffer
-    plot->setMinimumSize(360, 240);
-    plot->plotLayout()->insertRow(0);
-    QFont titleFont = parent->font();
-    titleFont.setBold(true);
-    plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot, QString(), titleFont));
-    plot->plotLayout()->insertRow(1);
-    QFont subFont = parent->font();
-    subFont.setPointSizeF(std::max(6.0, subFont.pointSizeF() - 1.0));
-    auto* sub = new QCPTextElement(plot, QString(), subFont);
-    sub->setTextColor(Theme::pick(QColor(0x50, 0x50, 0x50), Theme::mutedText()));
-    plot->plotLayout()->addElement(1, 0, sub);
-    plot->plotLayout()->setRowStretchFactor(0, 0.001);
-    plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    // Never 0 x 0 on a hidden page (QCustomPlot would paint into a null buffer); small enough for 1280 x 800 with the
+    // editor open, where the page scrolls rather than squeezing a chart further.
+    plot->setMinimumSize(300, 300);
     for (QCPAxis* axis : { plot->xAxis, plot->yAxis }) {
         axis->setScaleType(QCPAxis::stLogarithmic);
         axis->grid()->setSubGridVisible(false);
@@ -126,12 +118,13 @@ QCustomPlot* makePlot(QWidget* parent)
     auto yTicker = QSharedPointer<SecondsTicker>::create();
     yTicker->setSubTickCount(0);
     plot->yAxis->setTicker(yTicker);
-    // The legend in its own row under the chart, two columns, so it never covers a curve or a marker.
+    // The legend in its own row under the chart, two columns where they fit (one where not: fitLegend), so it never
+    // covers a curve or a marker. The titles are labels above the chart, which wrap.
     auto* legendRow = new QCPLayoutGrid;
-    plot->plotLayout()->addElement(3, 0, legendRow);
+    plot->plotLayout()->addElement(1, 0, legendRow);
     legendRow->setMargins(QMargins(5, 0, 5, 4));
     legendRow->addElement(0, 0, plot->legend);
-    plot->plotLayout()->setRowStretchFactor(3, 0.001);
+    plot->plotLayout()->setRowStretchFactor(1, 0.001);
     plot->legend->setVisible(true);
     plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     plot->legend->setWrap(2);
@@ -147,16 +140,23 @@ QCustomPlot* makePlot(QWidget* parent)
     return plot;
 }
 
-QCPTextElement* titleOf(QCustomPlot* plot, int row)
+// Two legend columns when the widest entries of both fit the chart's width, else one.
+void fitLegend(QCustomPlot* plot)
 {
-    return qobject_cast<QCPTextElement*>(plot->plotLayout()->element(row, 0));
+    QCPLegend* legend = plot->legend;
+    int widest = 0;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (QCPAbstractLegendItem* item = legend->item(i)) widest = std::max(widest, item->minimumOuterSizeHint().width());
+    const int columns = 2 * widest + legend->columnSpacing() + 30 <= plot->width() ? 2 : 1;
+    if (legend->wrap() == columns) return;
+    legend->setWrap(columns);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
 }
 
-// The theme's chrome on a chart made by makePlot: the subtitle stays quieter than the title.
+// The theme's chrome on a chart made by makePlot.
 void styleCommPlot(QCustomPlot* plot)
 {
     styleCustomPlot(plot);
-    titleOf(plot, 1)->setTextColor(Theme::pick(QColor(0x50, 0x50, 0x50), Theme::mutedText()));
 }
 
 // A vertical marker with a label at the top of the axis rect.
@@ -188,32 +188,48 @@ void marker(QCustomPlot* plot, double x, const QString& text, const QColor& colo
 CommView::CommView(QWidget* parent)
     : QWidget(parent)
 {
-    auto* layout = new QVBoxLayout(this);
+    // Everything in one scrolling page: at 1280 x 800 with the editor open the table, the ring and both charts
+    // keep their minimum sizes and the page scrolls instead of cutting them.
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    m_scroll = new QScrollArea(this);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setWidgetResizable(true);
+    m_content = new QWidget(m_scroll);
+    m_scroll->setWidget(m_content);
+    outer->addWidget(m_scroll);
+
+    auto* layout = new QVBoxLayout(m_content);
     layout->setContentsMargins(6, 6, 6, 6);
-    m_tableTitle = new QLabel(this);
+    m_tableTitle = new QLabel(m_content);
+    m_tableTitle->setWordWrap(true);
     QFont bold = font();
     bold.setBold(true);
     m_tableTitle->setFont(bold);
-    m_table = new QTableWidget(0, 9, this);
+    m_table = new QTableWidget(0, 9, m_content);
     m_table->verticalHeader()->setVisible(false);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // as tall as its rows (fitTableHeight)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-    m_highlight = new QLabel(this);
+    m_table->installEventFilter(this);
+    m_highlight = new QLabel(m_content);
     m_highlight->setWordWrap(true);
     m_highlight->setTextFormat(Qt::PlainText);
     layout->addWidget(m_tableTitle);
     layout->addWidget(m_table);
     layout->addWidget(m_highlight);
 
-    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    auto* splitter = new QSplitter(Qt::Horizontal, m_content);
+    splitter->setChildrenCollapsible(false);
     auto* ringBox = new QWidget(splitter);
     auto* ringLayout = new QVBoxLayout(ringBox);
     ringLayout->setContentsMargins(0, 0, 0, 0);
     m_ringTitle = new QLabel(ringBox);
     m_ringTitle->setFont(bold);
+    m_ringTitle->setWordWrap(true);
     auto* controls = new QHBoxLayout;
     m_sizeLabel = new QLabel(ringBox);
     m_sizeSpin = new QSpinBox(ringBox);
@@ -230,6 +246,7 @@ CommView::CommView(QWidget* parent)
     controls->addWidget(m_resetButton);
     controls->addStretch(1);
     m_ring = new CommRingWidget(ringBox);
+    m_ring->setMinimumSize(280, 260);
     m_caption = new QLabel(ringBox);
     m_caption->setWordWrap(true);
     m_caption->setTextFormat(Qt::PlainText);
@@ -245,8 +262,26 @@ CommView::CommView(QWidget* parent)
     chartLayout->setContentsMargins(0, 0, 0, 0);
     m_countPlot = makePlot(charts);
     m_sizePlot = makePlot(charts);
-    chartLayout->addWidget(m_countPlot, 1);
-    chartLayout->addWidget(m_sizePlot, 1);
+    QFont subFont = font();
+    subFont.setPointSizeF(std::max(6.0, subFont.pointSizeF() - 1.0));
+    for (QCustomPlot* plot : { m_countPlot, m_sizePlot }) {
+        // Title and subtitle above the chart, wrapped to its width.
+        auto* title = new QLabel(charts);
+        title->setFont(bold);
+        auto* subtitle = new QLabel(charts);
+        subtitle->setFont(subFont);
+        for (QLabel* label : { title, subtitle }) {
+            label->setWordWrap(true);
+            label->setTextFormat(Qt::PlainText);
+            label->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
+        }
+        m_chartLabels.push_back({ title, subtitle });
+        chartLayout->addWidget(title);
+        chartLayout->addWidget(subtitle);
+        chartLayout->addWidget(plot, 1);
+        plot->installEventFilter(this);
+    }
+    connect(m_sizePlot, &QCustomPlot::afterLayout, this, &CommView::placeSizeTicks);
     splitter->addWidget(ringBox);
     splitter->addWidget(charts);
     splitter->setStretchFactor(0, 4);
@@ -304,9 +339,10 @@ void CommView::changeEvent(QEvent* event)
 void CommView::retranslate()
 {
     m_tableTitle->setText(tr("Communication groups of this plan (one GPU, one training step)"));
-    m_table->setHorizontalHeaderLabels({ tr("Group"), tr("GPUs"), tr("Crosses nodes"), tr("Collective"),
-        tr("Algorithm"), tr("Link (GB/s per direction)"), tr("Sent per step (GiB)"), tr("Time per step"),
-        tr("Exposed per step") });
+    // Two-line headers: the columns stay as narrow as their numbers.
+    m_table->setHorizontalHeaderLabels({ tr("Group"), tr("GPUs"), tr("Crosses\nnodes"), tr("Collective"),
+        tr("Algorithm"), tr("Link (GB/s\nper direction)"), tr("Sent per\nstep (GiB)"), tr("Time\nper step"),
+        tr("Exposed\nper step") });
     m_table->horizontalHeaderItem(5)->setToolTip(
         tr("The slowest link the group uses, in GB/s (1e9 bytes) per GPU per direction"));
     m_table->horizontalHeaderItem(6)->setToolTip(tr("Bytes one GPU sends per step, in GiB (2^30 bytes)"));
@@ -324,7 +360,7 @@ LinkSpec CommView::linkFor(const ClusterSpec& cluster, int n)
     return n <= std::max(1, cluster.gpusPerNode) ? cluster.intraNode : cluster.interNode;
 }
 
-QString CommView::algorithmName(CommAlgorithm a) const
+QString CommView::algorithmName(CommAlgorithm a, int perNode) const
 {
     switch (a) {
     case CommAlgorithm::Ring:
@@ -332,7 +368,7 @@ QString CommView::algorithmName(CommAlgorithm a) const
     case CommAlgorithm::Tree:
         return tr("tree (2·log2 n latency steps)");
     case CommAlgorithm::Hierarchical:
-        return tr("hierarchical (%1 GPUs per node)").arg(m_hasPlan ? m_plan.cluster.gpusPerNode : 8);
+        return tr("hierarchical (%1 per node)").arg(perNode);
     case CommAlgorithm::ParameterServer:
         return tr("parameter server (1 server)");
     }
@@ -356,6 +392,7 @@ void CommView::rebuild()
             }
         }
     m_planGroup = m_hasPlan ? std::max(1, m_plan.parallel.dp) * std::max(1, m_plan.parallel.cp) : 0;
+    m_groups = pr && pr->valid ? pr->comm : std::vector<CommGroup>();
     if (m_hasPlan) {
         // The plan's data-parallel group, or its tensor-parallel group, where either is a size worth
         // watching.
@@ -367,6 +404,12 @@ void CommView::rebuild()
         const QSignalBlocker block(m_sizeSpin);
         m_sizeSpin->setValue(n);
         m_ring->setGpus(n);
+    }
+    for (const auto& [title, subtitle] : m_chartLabels) {
+        // The subtitle quieter than the title, in either theme.
+        QPalette quiet = subtitle->palette();
+        quiet.setColor(QPalette::WindowText, Theme::pick(QColor(0x50, 0x50, 0x50), Theme::mutedText()));
+        subtitle->setPalette(quiet);
     }
     fillTable();
     plotGpuCount();
@@ -389,7 +432,7 @@ void CommView::fillTable()
         m_table->setRowCount(1);
         m_table->setSpan(0, 0, 1, m_table->columnCount());
         auto* it = item(!pr  ? tr("No plan loaded")
-                : !pr->valid ? tr("No communication to show: this plan cannot run (see the Summary page)")
+                : !pr->valid ? tr("No communication to show: this plan cannot run (the Metrics page says why)")
                              : tr("Every group has one GPU: nothing is communicated"));
         it->setForeground(pr && !pr->valid ? Theme::alarmText() : Theme::text());
         m_table->setItem(0, 0, it);
@@ -403,8 +446,8 @@ void CommView::fillTable()
                 item(qs(std::string(toString(g.kind))).toUpper()),
                 item(QString::number(g.size)),
                 item(crosses, tr("%1 GPUs of the group on the fullest node").arg(g.perNode)),
-                item(qs(g.collective)),
-                item(qs(g.algorithm)),
+                item(CoreText::text(g.collective)),
+                item(CoreText::text(g.algorithm)),
                 item(QString::number(units::toGB(g.linkBandwidth), 'f', 1),
                     tr("%1 bytes/s per direction").arg(g.linkBandwidth, 0, 'g', 6)),
                 item(QString::number(units::toGiB(g.bytesPerStep), 'f', 2),
@@ -421,14 +464,70 @@ void CommView::fillTable()
     }
     m_table->resizeColumnsToContents();
     m_table->resizeRowsToContents();
-    int h = m_table->horizontalHeader()->height() + 2 * m_table->frameWidth() + 2;
+    fitTableHeight();
+}
+
+void CommView::fitTableHeight()
+{
+    // Every row shown, and the horizontal scroll bar's height on top where the columns are wider than the table.
+    int h = m_table->horizontalHeader()->sizeHint().height() + 2 * m_table->frameWidth() + 2;
     for (int r = 0; r < m_table->rowCount(); ++r)
         h += m_table->rowHeight(r);
-    m_table->setFixedHeight(h);
+    if (m_table->horizontalHeader()->length() > m_table->width() - 2 * m_table->frameWidth())
+        h += m_table->horizontalScrollBar()->sizeHint().height();
+    if (m_table->height() != h || m_table->minimumHeight() != h) m_table->setFixedHeight(h);
+}
+
+bool CommView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::Resize) {
+        if (watched == m_table) fitTableHeight();
+        if (watched == m_countPlot || watched == m_sizePlot) fitLegend(static_cast<QCustomPlot*>(watched));
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+QLabel* CommView::chartLabel(const QCustomPlot* plot, int row) const
+{
+    const std::size_t i = plot == m_countPlot ? 0 : 1;
+    if (i >= m_chartLabels.size()) return nullptr;
+    return row == 0 ? m_chartLabels[i].first : m_chartLabels[i].second;
+}
+
+void CommView::placeSizeTicks()
+{
+    // One label every k powers of two (k = 2, 4 or 8), the smallest k whose labels keep a gap between them at this
+    // width, from 1 KiB; the axis' end labelled too where it stands clear of the last.
+    QCPAxis* axis = m_sizePlot->xAxis;
+    const double perPower = std::abs(axis->coordToPixel(2048.0) - axis->coordToPixel(1024.0));
+    if (!(perPower > 0)) return;
+    const QFontMetricsF fm(axis->tickLabelFont());
+    const double label = fm.horizontalAdvance(QStringLiteral("256 KiB")) + 10;
+    int every = 2;
+    while (every < 8 && every * perPower < label)
+        every *= 2;
+    const int top = m_sizeTop;
+    auto name = [](int e) {
+        static const char* units[] = { "KiB", "MiB", "GiB", "TiB" };
+        return QStringLiteral("%1 %2").arg(1 << ((e - 10) % 10)).arg(QLatin1String(units[std::min(3, (e - 10) / 10)]));
+    };
+    QMap<double, QString> ticks;
+    int last = 10;
+    for (int e = 10; e <= top; e += every) {
+        ticks.insert(std::ldexp(1.0, e), name(e));
+        last = e;
+    }
+    if (top != last && (top - last) * perPower >= label) ticks.insert(std::ldexp(1.0, top), name(top));
+    auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(axis->ticker());
+    if (!ticker || ticker->ticks() == ticks) return;
+    ticker->setTicks(ticks);
+    // New ticks after the layout: lay out again before drawing.
+    for (auto phase : { QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout })
+        m_sizePlot->plotLayout()->update(phase);
 }
 
 std::pair<double, double> CommView::setAlgorithmCurves(QCustomPlot* plot, const QVector<double>& xs,
-    const std::function<double(CommAlgorithm, double)>& seconds)
+    const std::function<double(CommAlgorithm, double)>& seconds, int perNode)
 {
     double lo = 1e300, hi = 0;
     for (int i = 0; i < int(kAlgorithms.size()); ++i) {
@@ -445,7 +544,7 @@ std::pair<double, double> CommView::setAlgorithmCurves(QCustomPlot* plot, const 
         }
         QCPGraph* g = plot->graph(i);
         g->setData(xs, ys, true);
-        g->setName(algorithmName(a));
+        g->setName(algorithmName(a, perNode));
     }
     return { lo, hi };
 }
@@ -468,7 +567,7 @@ void CommView::plotGpuCount()
     auto [lo, hi] = setAlgorithmCurves(plot, ns, [&](CommAlgorithm a, double nd) {
         const int n = int(nd);
         return allReduceSeconds(a, n, S, linkFor(cluster, n), perNode, cluster);
-    });
+    }, perNode);
     auto xTicker = QSharedPointer<QCPAxisTickerLog>::create();
     xTicker->setLogBase(2);
     xTicker->setSubTickCount(0);
@@ -482,7 +581,7 @@ void CommView::plotGpuCount()
     }
     plot->yAxis->setRange(lo / 2, hi * 3);
     plot->xAxis->setLabel(tr("GPUs in the group (log scale)"));
-    plot->yAxis->setLabel(tr("Time of one all-reduce (log scale)"));
+    plot->yAxis->setLabel(tr("Time (log scale)"));
     marker(plot, perNode + 0.5, tr("one node = %1 GPUs").arg(perNode), Theme::pick(QColor(0x60, 0x60, 0x60), QColor(0xA8, 0xA8, 0xA8)), 0.02);
     if (m_planGroup > 1 && m_planGroup <= 1024)
         marker(plot, m_planGroup, tr("this plan: dp×cp = %1").arg(m_planGroup), Theme::alarmText(), 0.12);
@@ -490,10 +589,10 @@ void CommView::plotGpuCount()
                                                     .arg(m_gradientStage)
                                                     .arg(qs(std::string(toString(m_plan.training.gradDtype))))
                                               : tr("an example size: no valid prediction");
-    titleOf(plot, 0)->setText(tr("All-reduce of %1 (%2) against the number of GPUs").arg(bytesText(S), what));
+    chartLabel(plot, 0)->setText(tr("All-reduce of %1 (%2) against the number of GPUs").arg(bytesText(S), what));
     const LinkSpec& in = cluster.intraNode;
     const LinkSpec& out = cluster.interNode;
-    titleOf(plot, 1)->setText(tr(
+    chartLabel(plot, 1)->setText(tr(
         "Links per GPU per direction: inside a node %1 GB/s × efficiency %2, α %3 µs; between nodes %4 GB/s "
         "× %5, "
         "α %6 µs.\nRing, tree and the server run on NVLink up to %7 GPUs and on the inter-node link beyond.")
@@ -515,22 +614,24 @@ void CommView::plotMessageSize()
     const ClusterSpec cluster = m_hasPlan ? m_plan.cluster : ClusterSpec {};
     const int perNode = std::max(1, cluster.gpusPerNode);
     const int n = m_sizeSpin->value();
-    const LinkSpec link = linkFor(cluster, n);
+    // The plan's group of n GPUs where there is one, placed as the table places it (a DP group of 4 with TP=8 has
+    // one GPU on each of 4 nodes); else n GPUs side by side.
+    const CommGroup* group = messageSizeGroup();
+    const bool crosses = group ? group->crossesNodes : n > perNode;
+    const LinkSpec link = crosses ? cluster.interNode : cluster.intraNode;
+    const int groupPerNode = group ? std::max(1, group->perNode) : perNode;
+    const int nodes = group ? group->nodesSpanned : (n + perNode - 1) / perNode;
     // 1 KiB .. 4 GiB, and on to the plan's gradient buffer where that is larger (a 405B stage holds ~12 GiB).
     const int top = std::max(32, m_gradientStage >= 0 ? int(std::ceil(std::log2(m_gradientBytes))) : 32);
     QVector<double> sizes;
     for (int e = 10; e <= top; ++e)
         sizes << std::ldexp(1.0, e);
     auto [lo, hi] = setAlgorithmCurves(
-        plot, sizes, [&](CommAlgorithm a, double S) { return allReduceSeconds(a, n, S, link, perNode, cluster); });
+        plot, sizes, [&](CommAlgorithm a, double S) { return allReduceSeconds(a, n, S, link, groupPerNode, cluster); },
+        groupPerNode);
+    // Labelled every few powers of two as the width allows (placeSizeTicks, at every layout).
     auto xTicker = QSharedPointer<QCPAxisTickerText>::create();
-    const std::pair<int, const char*> ticks[] = { { 10, "1 KiB" }, { 14, "16 KiB" }, { 18, "256 KiB" },
-        { 22, "4 MiB" }, { 26, "64 MiB" }, { 30, "1 GiB" }, { 32, "4 GiB" } };
-    // The axis ends at `top`: labelled, and far enough from 4 GiB that the two labels never touch (one power of
-    // two apart they would, so 8 GiB then replaces 4 GiB).
-    for (const auto& [e, label] : ticks)
-        if (!(e == 32 && top == 33)) xTicker->addTick(std::ldexp(1.0, e), QString::fromUtf8(label));
-    if (top > 32) xTicker->addTick(std::ldexp(1.0, top), QStringLiteral("%1 GiB").arg(1 << (top - 30)));
+    m_sizeTop = top;
     plot->xAxis->setTicker(xTicker);
     plot->xAxis->setRange(std::ldexp(1.0, 10) / 1.5, std::ldexp(1.0, top) * 1.5);
     if (hi <= 0) {
@@ -538,22 +639,43 @@ void CommView::plotMessageSize()
         hi = 1;
     }
     plot->yAxis->setRange(lo / 2, hi * 3);
-    plot->xAxis->setLabel(tr("Message size per GPU (log scale; KiB = 2^10 bytes, GiB = 2^30)"));
-    plot->yAxis->setLabel(tr("Time of one all-reduce (log scale)"));
+    plot->xAxis->setLabel(tr("Message size per GPU (log scale)"));
+    plot->yAxis->setLabel(tr("Time (log scale)"));
     if (m_gradientStage >= 0)
         marker(plot, m_gradientBytes, tr("this plan's gradients: %1").arg(bytesText(m_gradientBytes)),
             Theme::alarmText(), 0.02);
-    const QString where = n <= perNode
+    const QString where = !crosses
         ? tr("inside one node: %1 GB/s per direction").arg(units::toGB(link.bandwidth), 0, 'f', 0)
-        : tr("across %1 nodes: %2 GB/s per GPU per direction")
-              .arg((n + perNode - 1) / perNode)
+        : tr("across %1 nodes, %2 per node: %3 GB/s per GPU per direction")
+              .arg(nodes)
+              .arg(groupPerNode)
               .arg(units::toGB(link.bandwidth), 0, 'f', 1);
-    titleOf(plot, 0)->setText(
-        tr("All-reduce on n = %1 GPUs against the message size (%2)").arg(n).arg(where));
-    titleOf(plot, 1)->setText(
+    chartLabel(plot, 0)->setText(group
+            ? tr("All-reduce on this plan's %1 group, n = %2 GPUs, against the message size (%3)")
+                  .arg(qs(std::string(toString(group->kind))).toUpper())
+                  .arg(n)
+                  .arg(where)
+            : tr("All-reduce on n = %1 GPUs against the message size (%2)").arg(n).arg(where));
+    chartLabel(plot, 1)->setText(
         tr("Small messages pay the latency α of every step (ring 2(n−1) steps, tree 2·log2 n);"
-           "\nlarge ones the bandwidth term 2(n−1)/n × S / B."));
+           "\nlarge ones the bandwidth term 2(n−1)/n × S / B. KiB = 2^10 bytes, GiB = 2^30."));
     replotIfSized(plot);
+}
+
+const CommGroup* CommView::messageSizeGroup() const
+{
+    const int n = m_sizeSpin->value();
+    // Groups that all-reduce; the pipeline's sends are point to point.
+    for (GroupKind kind : { GroupKind::DPCP, GroupKind::TP, GroupKind::CP, GroupKind::EP })
+        for (const CommGroup& g : m_groups)
+            if (g.kind == kind && g.size == n) return &g;
+    return nullptr;
+}
+
+QString CommView::chartTitle(CommChart chart, int row) const
+{
+    const QLabel* title = chartLabel(chart == CommChart::GpuCount ? m_countPlot : m_sizePlot, row);
+    return title ? title->text() : QString();
 }
 
 int CommView::ringSize() const
@@ -700,16 +822,20 @@ bool CommView::exportTo(const QString& path, QSize size, QString* error)
         resize(size);
         if (layout()) layout()->activate();
     }
+    // The scrolling content whole, never the scroll area's window onto it: a picture has no scroll bars.
+    const QSize contentSize = size.expandedTo(m_content->minimumSizeHint());
+    if (contentSize != m_content->size()) m_content->resize(contentSize);
+    if (m_content->layout()) m_content->layout()->activate();
     QCoreApplication::sendPostedEvents();
     replotIfSized(m_countPlot);
     replotIfSized(m_sizePlot);
-    const bool ok = WidgetExporter::exportWidget(this, path, error);
+    const bool ok = WidgetExporter::exportWidget(m_content, path, error);
     if (resized) {
         resize(old);
         if (layout()) layout()->activate();
-        replotIfSized(m_countPlot);
-        replotIfSized(m_sizePlot);
     }
+    replotIfSized(m_countPlot);
+    replotIfSized(m_sizePlot);
     return ok;
 }
 

@@ -5,12 +5,14 @@
 #pragma once
 
 #include "pages/Page.h"
+#include "cost/Prediction.h"
 #include "spec/Plan.h"
 
 #include <QList>
 #include <QVector>
 #include <functional>
 #include <utility>
+#include <vector>
 #include <QPointF>
 #include <QPointer>
 #include <QSize>
@@ -19,6 +21,7 @@
 class QCustomPlot;
 class QLabel;
 class QPushButton;
+class QScrollArea;
 class QSpinBox;
 class QTableWidget;
 
@@ -64,6 +67,12 @@ public:
 
     // What is plotted, read back from the charts (x, seconds) in plotting order.
     QList<QPointF> plottedSeries(CommChart chart, CommAlgorithm algorithm) const;
+    // A chart's title (row 0) and subtitle (row 1) as drawn.
+    QString chartTitle(CommChart chart, int row = 0) const;
+    // The plan's communication group the message-size chart is drawn for: the one of n GPUs in the table (the
+    // data-parallel group first, then tensor parallel, ...), placed and linked as the table says; nullptr when no
+    // group of the plan has n GPUs (the chart then places n GPUs side by side, node after node).
+    const CommGroup* messageSizeGroup() const;
     QTableWidget* groupTable() const { return m_table; }
     QString highlightText() const;
     QCustomPlot* gpuCountPlot() const { return m_countPlot; }
@@ -71,6 +80,7 @@ public:
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void rebuild();
@@ -81,10 +91,14 @@ private:
     // One curve per algorithm over xs (the same order as the plot's graphs); returns the smallest and the
     // largest positive time, for the axis range.
     std::pair<double, double> setAlgorithmCurves(QCustomPlot* plot, const QVector<double>& xs,
-        const std::function<double(CommAlgorithm, double)>& seconds);
+        const std::function<double(CommAlgorithm, double)>& seconds, int perNode);
     void updateCaption();
     void updateHighlight();
-    QString algorithmName(CommAlgorithm algorithm) const;
+    // perNode: the GPUs per node a hierarchical all-reduce groups (the group's own where it is the plan's).
+    QString algorithmName(CommAlgorithm algorithm, int perNode) const;
+    void fitTableHeight();
+    void placeSizeTicks();
+    QLabel* chartLabel(const QCustomPlot* plot, int row) const;
 
     QPointer<PlanDocument> m_document;
     QPointer<ViewState> m_state;
@@ -93,6 +107,7 @@ private:
     double m_gradientBytes = 1073741824.0;
     int m_gradientStage = -1;
     int m_planGroup = 0; // dp*cp of the plan, marked on the GPU-count chart
+    std::vector<CommGroup> m_groups; // the prediction's groups, as in the table
 
     QLabel* m_tableTitle = nullptr;
     QTableWidget* m_table = nullptr;
@@ -107,6 +122,10 @@ private:
     QLabel* m_caption = nullptr;
     QCustomPlot* m_countPlot = nullptr;
     QCustomPlot* m_sizePlot = nullptr;
+    std::vector<std::pair<QLabel*, QLabel*>> m_chartLabels; // title and subtitle of each chart
+    int m_sizeTop = 32; // the message-size axis ends at 2^m_sizeTop bytes
+    QScrollArea* m_scroll = nullptr;
+    QWidget* m_content = nullptr; // everything, inside m_scroll; exports render it whole
 };
 
 } // namespace planscope

@@ -1,4 +1,5 @@
 #include "pages/PlanEditorPage.h"
+#include "CoreText.h"
 #include "WidgetExporter.h"
 
 #include "charts/FieldScientificSpinBox.h"
@@ -801,7 +802,7 @@ void PlanEditorPage::showIssues()
         const bool error = issue.severity == Severity::Error;
         (error ? errors : warnings)++;
         const QString path = fromStd(issue.path);
-        const QString message = fromStd(issue.message);
+        const QString message = CoreText::text(issue.message);
         const QString color = (error ? Theme::alarmText() : warningColor()).name();
         const QString line
             = QStringLiteral("<span style=\"color:%1\">%2</span>").arg(color, message.toHtmlEscaped());

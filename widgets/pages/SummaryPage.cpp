@@ -1,4 +1,5 @@
 #include "pages/SummaryPage.h"
+#include "CoreText.h"
 #include "Format.h"
 #include "WidgetExporter.h"
 
@@ -315,7 +316,7 @@ void SummaryPage::rebuildTree()
                 where = where.isEmpty() ? tr("byte %1").arg(e.offset)
                                         : tr("%1 (byte %2)").arg(where).arg(e.offset);
             QTreeWidgetItem* item
-                = b.row(g, where, QString(), fromStd(e.path), 0, fromStd(e.message), fromStd(e.message));
+                = b.row(g, where, QString(), fromStd(e.path), 0, CoreText::text(e.message), CoreText::text(e.message));
             paintAlarm(item);
         }
         g->setExpanded(true);
@@ -438,7 +439,7 @@ void SummaryPage::rebuildTree()
         const QString where = g.crossesNodes
             ? tr("crosses nodes: %1 nodes, %2 of its GPUs per node").arg(g.nodesSpanned).arg(g.perNode)
             : tr("inside one node");
-        const QString note = tr("%1, %2; %3").arg(fromStd(g.collective), fromStd(g.algorithm), where);
+        const QString note = tr("%1, %2; %3").arg(CoreText::text(g.collective), CoreText::text(g.algorithm), where);
         QTreeWidgetItem* item = b.seconds(comm, tr("%1, group of %2").arg(kindName(g.kind)).arg(g.size),
             g.seconds, base + QStringLiteral("seconds"), note);
         if (g.crossesNodes) paintAlarm(item);
@@ -474,17 +475,17 @@ void SummaryPage::rebuildIssues()
             where
                 = where.isEmpty() ? tr("byte %1").arg(e.offset) : tr("%1 (byte %2)").arg(where).arg(e.offset);
         auto* item
-            = new QListWidgetItem(errorIcon, tr("Error: %1: %2").arg(where, fromStd(e.message)), m_issues);
+            = new QListWidgetItem(errorIcon, tr("Error: %1: %2").arg(where, CoreText::text(e.message)), m_issues);
         item->setForeground(Theme::alarmText());
         item->setData(FieldRole, fromStd(e.path));
     }
     for (const Issue& w : m_fileWarnings) {
         auto* item = new QListWidgetItem(
-            warningIcon, tr("File: %1: %2").arg(fromStd(w.path), fromStd(w.message)), m_issues);
+            warningIcon, tr("File: %1: %2").arg(fromStd(w.path), CoreText::text(w.message)), m_issues);
         item->setData(FieldRole, fromStd(w.path));
     }
     for (const std::string& w : m_prediction->warnings)
-        new QListWidgetItem(warningIcon, tr("Warning: %1").arg(fromStd(w)), m_issues);
+        new QListWidgetItem(warningIcon, tr("Warning: %1").arg(CoreText::text(w)), m_issues);
     if (m_issues->count() == 0) new QListWidgetItem(tr("No warnings."), m_issues);
 }
 
@@ -662,7 +663,7 @@ void SummaryPage::showExplanation()
     }
     const QString title = item->text(QuantityColumn) + QStringLiteral(" = ") + item->text(ValueColumn);
     m_explanation->setPlainText(title + QStringLiteral("\n\n")
-        + QString::fromStdString(formatExplanation(*m_explainer, field.toStdString())));
+        + CoreText::explanation(*m_explainer, field.toStdString()));
 }
 
 QString SummaryPage::pageTitle() const

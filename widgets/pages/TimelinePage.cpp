@@ -33,7 +33,7 @@ TimelinePage::TimelinePage(QWidget* parent)
     QFont bold = m_title->font();
     bold.setBold(true);
     m_title->setFont(bold);
-    m_bar->setViewState(m_view->viewState());
+    setViewState(nullptr);
     updateTitle();
 }
 
@@ -51,8 +51,22 @@ void TimelinePage::setDocument(PlanDocument* document)
 
 void TimelinePage::setViewState(ViewState* state)
 {
+    if (m_state) disconnect(m_state, nullptr, this, nullptr);
     m_view->setViewState(state);
-    m_bar->setViewState(m_view->viewState());
+    m_state = m_view->viewState();
+    m_bar->setViewState(m_state);
+    for (auto signal : { &ViewState::playheadChanged, &ViewState::durationChanged })
+        connect(m_state, signal, this, &TimelinePage::updateLegend);
+    connect(m_state, &ViewState::playingChanged, this, &TimelinePage::updateLegend);
+    updateLegend();
+}
+
+void TimelinePage::updateLegend()
+{
+    // The pending entry while part of the step is drawn pending (TimelineView::pendingFrom's rule).
+    const bool pending = m_state && !m_view->isFinalState() && (m_state->playhead() > 0 || m_state->isPlaying())
+        && m_state->playhead() < m_state->duration();
+    m_legend->setShowPending(pending);
 }
 
 ViewState* TimelinePage::viewState() const
@@ -68,13 +82,15 @@ void TimelinePage::updateTitle()
         return;
     }
     const QString name = QString::fromStdString(m_document->predictedPlan().name);
+    const auto prediction = m_document->prediction();
     m_title->setText(
-        tr("%1: one step %2 ms, %3 schedule, %4 pipeline ranks, %5 microbatches; pipeline bubble %6 %")
+        tr("%1: one step %2 ms, %3 schedule, %4 pipeline ranks, %5 microbatches; schedule bubble %6 %, idle %7 %")
             .arg(name.isEmpty() ? tr("Timeline") : name)
             .arg(timeline->stepSeconds * 1e3, 0, 'f', 1)
             .arg(QString::fromUtf8(toString(timeline->schedule.kind)))
             .arg(timeline->schedule.ranks)
             .arg(timeline->schedule.microbatches)
+            .arg(prediction ? prediction->bubbleFraction * 100 : 0.0, 0, 'f', 1)
             .arg(timeline->bubbleFraction * 100, 0, 'f', 1));
 }
 
@@ -87,24 +103,27 @@ void TimelinePage::changeEvent(QEvent* event)
 bool TimelinePage::exportTo(const QString& path, QSize size, QString* error)
 {
     if (size.isEmpty()) size = isVisible() ? this->size() : QSize(1600, 900);
-    if (isVisible() && size == this->size()) {
-        m_view->setFitAllLanes(true);
-        const bool ok = WidgetExporter::exportWidget(this, path, error);
-        m_view->setFitAllLanes(false);
-        return ok;
-    }
-    // Another size: a page of its own, on the same document and state, so this one (perhaps in a layout)
-    // keeps its geometry.
-    TimelinePage copy;
-    copy.setAttribute(Qt::WA_DontShowOnScreen);
-    copy.setFont(font());
-    copy.setViewState(viewState());
-    copy.setDocument(m_document);
-    if (!m_document) copy.view()->setTimeline(m_view->timeline());
-    copy.resize(size);
-    copy.layout()->activate();
-    copy.view()->setFitAllLanes(true);
-    return WidgetExporter::exportWidget(&copy, path, error);
+    // A page of its own, on the same document and state, so this one (perhaps in a layout, perhaps playing) keeps
+    // its geometry and its playback bar.
+    const std::unique_ptr<TimelinePage> copy = exportPage(size);
+    return WidgetExporter::exportWidget(copy.get(), path, error);
+}
+
+std::unique_ptr<TimelinePage> TimelinePage::exportPage(QSize size) const
+{
+    auto copy = std::make_unique<TimelinePage>();
+    copy->setAttribute(Qt::WA_DontShowOnScreen);
+    copy->setFont(font());
+    copy->m_view->setFinalState(true);
+    copy->m_bar->hide();
+    copy->setViewState(viewState());
+    copy->m_bar->setViewState(nullptr); // hidden, and never moves the shared playhead
+    copy->setDocument(m_document);
+    if (!m_document) copy->view()->setTimeline(m_view->timeline());
+    copy->resize(size);
+    copy->layout()->activate();
+    copy->view()->setFitAllLanes(true);
+    return copy;
 }
 
 QString TimelinePage::pageTitle() const

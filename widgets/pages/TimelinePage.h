@@ -1,10 +1,13 @@
 // The timeline page: a title with the step's numbers, the playback bar, the timeline and its legend. All
-// three follow one ViewState; export renders the whole page (PNG, SVG or PDF by the file's extension).
+// three follow one ViewState; export renders the page as a picture for a slide (PNG, SVG or PDF by the file's
+// extension): the title, the whole step done (no playhead, nothing pending) and the legend, without the
+// playback controls.
 #pragma once
 
 #include "pages/Page.h"
 #include <QPointer>
 #include <QWidget>
+#include <memory>
 
 class QLabel;
 
@@ -29,9 +32,12 @@ public:
     void setViewState(ViewState* state) override;
     ViewState* viewState() const;
 
-    // Saves the page as it looks, by extension (.png, .svg, .pdf); size empty: the page's size (or
-    // 1600 x 900 for a page never shown).
+    // Saves the page by extension (.png, .svg, .pdf) at its final state and without the playback bar; size
+    // empty: the page's size (or 1600 x 900 for a page never shown). The picture is exportPage(size) rendered.
     bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) override;
+    // The page an export renders, laid out at `size`: the same document, state and zoom, the playback bar hidden,
+    // the timeline in its final state with every lane fitted.
+    std::unique_ptr<TimelinePage> exportPage(QSize size) const;
 
     TimelineView* view() const { return m_view; }
     PlaybackBar* playbackBar() const { return m_bar; }
@@ -43,8 +49,10 @@ protected:
 
 private:
     void updateTitle();
+    void updateLegend();
 
     QPointer<PlanDocument> m_document;
+    QPointer<ViewState> m_state;
     QLabel* m_title = nullptr;
     PlaybackBar* m_bar = nullptr;
     TimelineView* m_view = nullptr;

@@ -142,6 +142,10 @@ void PlaybackBar::setDocument(PlanDocument* document)
     m_document = document;
     if (!document) return;
     connect(document, &PlanDocument::predictionChanged, this, &PlaybackBar::takeTimeline);
+    // A load publishes planChanged with the document unmodified; an edit (setPlan) marks it modified first.
+    connect(document, &PlanDocument::planChanged, this, [this] {
+        if (m_document && !m_document->isModified()) m_planLoaded = true;
+    });
     takeTimeline();
 }
 
@@ -150,6 +154,13 @@ void PlaybackBar::takeTimeline()
     // Built when first stepped through (sorting every span's ends is O(n log n); most edits never step).
     m_boundaries.clear();
     m_boundariesOf.reset();
+    const auto timeline = m_document ? m_document->timeline() : nullptr;
+    if (m_planLoaded && timeline && m_state) {
+        m_planLoaded = false;
+        m_state->setPlaying(false);
+        m_state->setDuration(timeline->stepSeconds);
+        m_state->setPlayhead(timeline->stepSeconds);
+    }
 }
 
 double PlaybackBar::speedFactor() const

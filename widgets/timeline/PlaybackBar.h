@@ -29,7 +29,9 @@ public:
     ~PlaybackBar() override;
 
     void setViewState(ViewState* state);
-    // The document's timeline gives the span boundaries that the step buttons go to.
+    // The document's timeline gives the span boundaries that the step buttons go to. When the document loads a
+    // plan (a file, not an edit), playback stops and the playhead goes to the end of the new step, so the new
+    // plan opens whole, not faded from where the last one was left.
     void setDocument(PlanDocument* document);
 
     // Speed factors offered, 1 = the whole step in 10 s of wall time.
@@ -59,6 +61,7 @@ private:
     QPointer<PlanDocument> m_document;
     std::vector<double> m_boundaries;
     std::weak_ptr<const Timeline> m_boundariesOf; // the timeline m_boundaries were taken from
+    bool m_planLoaded = false; // a plan was loaded whose timeline has not arrived yet
     QToolButton* m_play = nullptr;
     QToolButton* m_back = nullptr;
     QToolButton* m_forward = nullptr;

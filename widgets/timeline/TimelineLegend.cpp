@@ -27,7 +27,16 @@ QStringList TimelineLegend::entries() const
     for (SpanKind kind : TimelinePalette::kinds)
         names << TimelinePalette::name(kind);
     names << tr("bubble (idle)");
+    if (m_showPending) names << tr("not yet played (after the playhead)");
     return names;
+}
+
+void TimelineLegend::setShowPending(bool show)
+{
+    if (show == m_showPending) return;
+    m_showPending = show;
+    updateGeometry();
+    update();
 }
 
 int TimelineLegend::entryWidth(const QString& name) const
@@ -79,8 +88,15 @@ void TimelineLegend::paintEvent(QPaintEvent*)
     for (int i = 0; i < names.size() && i < positions.size(); ++i) {
         const QPoint at = positions[i];
         const QRect swatch(at.x(), at.y() + (line - 4 - kSwatch) / 2, kSwatch, kSwatch);
-        if (i < int(TimelinePalette::kinds.size())) {
+        const int kinds = int(TimelinePalette::kinds.size());
+        if (i < kinds) {
             p.fillRect(swatch, TimelinePalette::color(TimelinePalette::kinds[std::size_t(i)]));
+        } else if (i > kinds) {
+            // Pending, drawn as the timeline draws it: a pale fill outlined in the kind's colour (forward here).
+            p.fillRect(swatch, TimelinePalette::pendingColor(SpanKind::Forward));
+            p.setBrush(Qt::NoBrush);
+            p.setPen(TimelinePalette::pendingOutline(SpanKind::Forward));
+            p.drawRect(swatch.adjusted(0, 0, -1, -1));
         } else {
             p.fillRect(swatch, TimelinePalette::laneBackground());
             const QRectF area(swatch);

@@ -76,7 +76,16 @@ QColor TimelinePalette::textColor(SpanKind kind)
 
 QColor TimelinePalette::pendingColor(SpanKind kind)
 {
-    return mix(color(kind), background(), 0.62);
+    // The kind's colour with nearly all of its saturation taken out, halfway to the background: a light grey on
+    // light lanes, a dark grey on dark ones, with a trace of the kind's hue.
+    const QColor c = color(kind).toHsl();
+    const QColor grey = QColor::fromHslF(c.hslHueF() < 0 ? 0 : c.hslHueF(), c.hslSaturationF() * 0.12, c.lightnessF());
+    return mix(grey, background(), Theme::isDark() ? 0.55 : 0.6);
+}
+
+QColor TimelinePalette::pendingOutline(SpanKind kind)
+{
+    return color(kind);
 }
 
 QColor TimelinePalette::dimmedColor(SpanKind kind)

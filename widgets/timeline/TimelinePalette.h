@@ -28,8 +28,11 @@ public:
     static QColor color(SpanKind kind);
     // Black or white, whichever reads better on color(kind).
     static QColor textColor(SpanKind kind);
-    // A span that ends after the playhead (not yet done): the colour washed towards the background.
+    // A span that ends after the playhead (not yet done): a pale neutral fill, nearly grey, so it is never taken for
+    // a kind of its own (faded blue and faded vermillion would read as send-activation and weight-grad); the view
+    // outlines it in pendingOutline(kind), so what it will be stays visible.
     static QColor pendingColor(SpanKind kind);
+    static QColor pendingOutline(SpanKind kind);
     // Not the selected microbatch: nearly background, so the selection stands out on every lane.
     static QColor dimmedColor(SpanKind kind);
     // Translated names for the legend and tooltips, e.g. "weight-grad".

@@ -296,8 +296,8 @@ void TimelineView::relayout()
 
 double TimelineView::pendingFrom() const
 {
-    // Before playing or scrubbing (playhead at 0) the whole plan is shown as done, not all faded.
-    if (!m_state || !(m_state->playhead() > 0 || m_state->isPlaying())) return std::numeric_limits<double>::infinity();
+    // Before playing or scrubbing (playhead at 0) the whole plan is shown as done, not all faded; so is an export.
+    if (m_finalState || !m_state || !(m_state->playhead() > 0 || m_state->isPlaying())) return std::numeric_limits<double>::infinity();
     return m_state->playhead();
 }
 
@@ -336,17 +336,32 @@ void TimelineView::paintEvent(QPaintEvent*)
     paintAll(p);
 }
 
+QString TimelineView::emptyText() const
+{
+    if (m_timeline) return QString();
+    QString why = tr("No timeline: load a plan");
+    if (m_document && m_document->hasPlan()) {
+        // Waiting only while an evaluation runs; afterwards the reason there is nothing to draw.
+        const auto prediction = m_document->prediction();
+        if (m_document->isEvaluating() || !prediction)
+            why = tr("Simulating the step…");
+        else if (!prediction->valid)
+            why = tr("No timeline: the plan cannot run.\n%1").arg(PlanDocument::describe(prediction->errors));
+        else if (!m_document->timelineError().isEmpty())
+            why = tr("No timeline: %1").arg(m_document->timelineError());
+        else
+            why = tr("No timeline for this plan");
+    }
+    return why;
+}
+
 void TimelineView::paintAll(QPainter& p)
 {
     const QRect canvas(QPoint(0, 0), canvasSize());
     p.fillRect(canvas, TimelinePalette::background());
     if (!m_timeline) {
         p.setPen(Theme::text());
-        QString why = tr("No timeline: load a plan");
-        if (m_document && m_document->hasPlan())
-            why = m_document->timelineError().isEmpty()
-                ? tr("Simulating the step…")
-                : tr("No timeline: %1").arg(m_document->timelineError());
+        const QString why = emptyText();
         p.drawText(canvas.adjusted(20, 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap, why);
         return;
     }
@@ -419,6 +434,19 @@ void TimelineView::paintLanes(QPainter& p, const QRect& area)
         p.setBrush(QBrush(QColor(255, 255, 255, 170), Qt::Dense6Pattern));
         p.drawRects(m_scratch.constData(), int(m_scratch.size()));
     }
+    // Pending spans (after the playhead) are a pale neutral fill outlined in their kind's colour: hollow, so they
+    // never pass for a kind of their own. Spans too small for an outline keep the fill alone.
+    p.setBrush(Qt::NoBrush);
+    for (std::size_t i = 0; i < m_buckets.size(); ++i) {
+        if (int(i) % kStates != 1 || m_buckets[i].isEmpty()) continue;
+        m_scratch.clear();
+        for (const QRectF& r : m_buckets[i])
+            if (r.width() >= 4 && r.height() >= 4) m_scratch.push_back(r.adjusted(0, 0, -1, -1));
+        if (m_scratch.isEmpty()) continue;
+        p.setPen(QPen(TimelinePalette::pendingOutline(SpanKind(int(i) / kStates)), 1));
+        p.drawRects(m_scratch.constData(), int(m_scratch.size()));
+    }
+    p.setPen(Qt::NoPen);
 
     // The selected microbatch, outlined.
     m_scratch.clear();
@@ -452,7 +480,7 @@ void TimelineView::paintLanes(QPainter& p, const QRect& area)
 
     // The playhead.
     const double playhead = m_state ? m_state->playhead() : 0;
-    if (playhead >= m_viewport.start && playhead <= m_viewport.end) {
+    if (!m_finalState && playhead >= m_viewport.start && playhead <= m_viewport.end) {
         const double x = std::round(m_viewport.toX(playhead));
         p.setPen(QPen(TimelinePalette::playhead(), 2));
         p.drawLine(QLineF(x, 0, x, area.height()));
@@ -562,7 +590,7 @@ void TimelineView::paintAxis(QPainter& p, const QRect& area)
         tr("time in step"));
     // The playhead's marker on the axis.
     const double playhead = m_state ? m_state->playhead() : 0;
-    if (playhead >= m_viewport.start && playhead <= m_viewport.end) {
+    if (!m_finalState && playhead >= m_viewport.start && playhead <= m_viewport.end) {
         const double x = area.left() + std::round(m_viewport.toX(playhead));
         QPainterPath marker;
         marker.moveTo(x - 5, m_axisHeight - 8);
@@ -741,6 +769,13 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
     event->accept();
 }
 
+void TimelineView::setFinalState(bool final)
+{
+    if (final == m_finalState) return;
+    m_finalState = final;
+    update();
+}
+
 void TimelineView::setFitAllLanes(bool fit)
 {
     if (fit == m_fitAllLanes) return;
@@ -754,6 +789,8 @@ bool TimelineView::exportTo(const QString& path, QSize size, QString* error)
     // Painted by the same code as the screen, at the export's size, without touching the widget's geometry
     // (it may sit in a layout); written by the one exporter.
     m_exportSize = size;
+    const bool wasFinal = m_finalState;
+    m_finalState = true;
     relayout();
     const bool ok = WidgetExporter::exportPainted(
         path, size,
@@ -765,6 +802,7 @@ bool TimelineView::exportTo(const QString& path, QSize size, QString* error)
         },
         error, tr("PlanScope timeline"), Theme::background());
     m_exportSize = QSize();
+    m_finalState = wasFinal;
     relayout();
     return ok;
 }

@@ -3,7 +3,8 @@
 // they fit, the time axis, and the playhead. It follows the ViewState (visible range, playhead, selection)
 // and sets it: wheel zooms around the pointer, dragging pans, Shift+drag zooms to a box, a double-click or F
 // fits, a click selects the microbatch under the pointer (every lane then shows that microbatch, the rest
-// dimmed). Spans that end after the playhead are drawn faded, so playing shows the step being done.
+// dimmed). Spans that end after the playhead are drawn pending (a pale neutral fill outlined in their kind's
+// colour), so playing shows the step being done.
 // Layout is TimelineLayout's pure layoutTimeline() (the one timeline engine, LaneEngine.h), redone when the
 // range, size, scroll or selection changes; a playhead move only repaints; paintEvent only paints.
 #pragma once
@@ -32,6 +33,9 @@ public:
     // Shows the document's timeline from now on; on every predictionChanged() it takes the new timeline and
     // sets the ViewState's duration to its stepSeconds.
     void setDocument(PlanDocument* document);
+    // What the view says instead of a timeline (empty when it draws one): waiting for the simulation, the reasons
+    // the plan cannot run, or why the schedule was not simulated.
+    QString emptyText() const;
     // The shared state to follow and set; without one the view keeps a private one.
     void setViewState(ViewState* state);
     ViewState* viewState() const;
@@ -48,6 +52,10 @@ public:
     // Squeezes every lane into the view instead of scrolling, as exports do (a picture has no scroll bar); the page
     // sets it while it is saved.
     void setFitAllLanes(bool fit);
+    // Draws the step as done, whatever the playhead: nothing pending, no playhead line. Exports set it, so a
+    // picture shows the whole step and never a moment of playback.
+    void setFinalState(bool final);
+    bool isFinalState() const { return m_finalState; }
 
     // What is drawn now, for tests: the layout, its viewport, and where a span is in widget coordinates.
     // The layout's flags carry no DrawPending: playback repaints without a new layout, and paintFlags() adds
@@ -126,6 +134,7 @@ private:
     std::array<QBrush, 30> m_brushes;
     std::array<QColor, 30> m_textColors;
     bool m_fitAllLanes = false;
+    bool m_finalState = false;
     // Per-frame scratch, kept to avoid allocating in paintEvent.
     std::array<QVector<QRectF>, 30> m_buckets;
     QVector<QRectF> m_scratch;

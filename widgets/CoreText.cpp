@@ -1,0 +1,630 @@
+#include "CoreText.h"
+
+#include "util/Units.h"
+
+#include <QHash>
+#include <QMutex>
+#include <QMutexLocker>
+#include <QRegularExpression>
+#include <QSet>
+#include <algorithm>
+#include <vector>
+
+namespace planscope {
+
+namespace {
+
+// ---- The catalogue: one entry per English template of core, grouped by the core file that writes it. ----------
+// Message entries are whole messages or single sentences of a note or references of a source; item entries are the
+// elements of a "; " list captured inside a message (an op list, an algorithm's name) and never match on their own.
+// Keep each template exactly as core builds the text, with %1..%n where core inserts a value; a template that no
+// longer matches shows up in tests/widgets/tst_core_text.cpp as an English fallback.
+struct Entry {
+    const char* english;
+    bool item;
+};
+
+// clang-format off
+const Entry kCatalogue[] = {
+    // core/spec/Validate.cpp: validate(), Issue.message (field in Issue.path)
+    { QT_TRANSLATE_NOOP("CoreText", "must be > 0"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be >= 1"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "hidden %1 is not divisible by heads %2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "kvHeads %1 must divide heads %2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "topK %1 must be in 1..%2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "dp*tp*pp*cp = %1*%2*%3*%4 = %5 but the cluster has %6*%7 = %8 GPUs"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "tp %1 does not divide the %2 attention heads"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "tp %1 does not divide the %2 key/value heads (Megatron requires num_query_groups % tp == 0)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "tp %1 does not divide the FFN hidden size %2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Megatron pads the vocabulary to a multiple of 128*tp = %1; the model counts %2 as given"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "sequence parallelism has no effect with tp = 1"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "cp %1 does not divide the sequence length %2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Megatron's load-balanced context parallelism needs seqLength divisible by 2*cp = %1"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "needs tensor parallelism with sequence parallelism (Megatron-Core refuses --tp-comm-overlap without --sequence-parallel); ignored"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "context parallelism in Megatron runs on flash/fused attention; set flashAttention to true for its activation memory"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "ep %1 > 1 needs a MoE model (model.moe.experts)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "ep %1 does not divide the %2 experts"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "ep %1 must divide dp*cp = %2 (experts are spread over the data-parallel ranks, as in Megatron)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "\"%1\": %2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 %2 is larger than a node (%3 GPUs): some %4 group spans %5 nodes under the order %6; its per-layer collectives run over the inter-node network"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 %2 does not fit the %3-GPU nodes: some %4 group spans %5 nodes under the order %6; its per-layer collectives run over the inter-node network"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "uneven first/last stages need pp >= 2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "uneven stages are not supported with the %1 schedule"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "layers %1 minus first/last stages %2 = %3 cannot be spread evenly over the %4 other stages"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "a middle rank with %1 layers cannot hold %2 chunks"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "an end rank with %1 layers cannot hold %2 chunks"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "an end rank with %1 layers holds %2 chunks: one chunk holds only the embedding or the output layer (as in Llama 3)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "layers %1 are not divisible by pp*%2 = %3; set parallel.firstStageLayers/lastStageLayers for an uneven split"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "globalBatch %1 is not divisible by microBatch*dp = %2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "interleaved-1f1b with vpp = 1 is plain 1F1B (Megatron runs the non-interleaved schedule)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "interleaved-1f1b needs pp >= 2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "interleaved-1f1b needs the number of microbatches (%1) to be a multiple of pp = %2 (Megatron-LM)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "microbatches %1 < pp %2: PyTorch's Schedule1F1B refuses this; Megatron caps the warm-up and the bubble grows"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "zb-h1 (PyTorch's zero-bubble schedule) needs the microbatches (%1) to be a multiple of the number of rounds max(1, m/pp) = %2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 places exactly two chunks per rank (V shape); vpp %2 is not supported"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "dualpipe-v needs at least 2*pp = %1 microbatches, got %2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "dualpipe needs an even pp, got %1"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "dualpipe needs an even number of microbatches, at least 2*pp = %1, got %2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "looped-bfs with fewer microbatches than pp waits between loops"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "vpp %1 is ignored by the %2 schedule"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be 0, 1, 2 or 3"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "ZeRO-%1 with pipeline parallelism: DeepSpeed's pipeline engine refuses it (only ZeRO-1 is allowed with PP); Megatron-LM offers ZeRO-1 (distributed optimizer) or its own FSDP"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "ZeRO shards over dp*cp = 1 rank: no saving"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "fp32 training with 16-bit gradients is unusual"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "the GPU \"%1\" has no fp8 tensor cores"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "the GPU \"%1\" has no bf16 tensor cores; use fp16"), false },
+
+    // core/cost/RankLayout.cpp: parseOrder(), inside the parallel.order message above
+    { QT_TRANSLATE_NOOP("CoreText", "unknown name \"%1\"; use tp, cp, ep, dp and pp joined by '-'"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "\"%1\" appears twice"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "\"%1\" is missing"), false },
+
+    // core/io/JsonReader.h: the plan reader, Issue.message
+    { QT_TRANSLATE_NOOP("CoreText", "the file is empty"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "the file holds only white space"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "parse error at line %1, column %2: syntax error while parsing %3 - %4"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "parse error at line %1, column %2: %3"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "not valid JSON"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be an object, found %1"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be a number, found %1"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be a finite number >= %1, found %2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be an integer, found %1"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be a whole number, found %1"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be between %1 and %2, found %3"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be true or false, found %1"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be a string, found %1"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "unknown value \"%1\"; expected one of: %2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "unknown field, ignored"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "unknown field, ignored; did you mean \"%1\"?"), false },
+
+    // core/io/PlanJson.cpp: loadPlanFile() and the readers, Issue.message
+    { QT_TRANSLATE_NOOP("CoreText", "cannot open file"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "read error"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be an array of %1 pairs"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be %1"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "[sequence length, FLOP/s], both > 0"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "[buffer bytes, share of the large-message bus bandwidth in (0, 1]]"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "must be in [0, 1] (0 = not measured)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be in [0, 1] (0 = same as gemmEfficiency)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be in [0, 1] (achieved copy bandwidth / datasheet; 0 = not measured)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be > 0 (bytes per second per GPU per direction)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be in (0, 1.5] (achieved bus bandwidth / link bandwidth)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be in [0, 1.5] (0 = same as efficiency)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "missing: name a GPU preset (e.g. \"a100-sxm4-80gb\") or give a GPU object"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "unknown GPU preset \"%1\"; known: %2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "unknown GPU preset \"%1\""), false },
+    { QT_TRANSLATE_NOOP("CoreText", "missing: GPU memory in bytes"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "missing: dense peak FLOP/s per dtype"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be a preset name or an object, found %1"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "unknown node preset \"%1\""), false },
+    { QT_TRANSLATE_NOOP("CoreText", "missing: number of nodes"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "missing: no node preset gives it; set bytes/s per direction"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "fsdp shards weights, gradients and optimizer states: zero stage set to 3"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be a share in [0, 1)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "unsupported schema \"%1\"; this build reads %2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "missing; read as %1"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "unknown model preset \"%1\"; known: %2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "missing: a model object (a \"preset\" or its shape)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "missing: give it or name a model \"preset\""), false },
+    { QT_TRANSLATE_NOOP("CoreText", "missing: a cluster object with \"gpu\" and \"nodes\""), false },
+    { QT_TRANSLATE_NOOP("CoreText", "missing; using microBatch*dp*4*pp = %1"), false },
+
+    // core/analysis/Analysis.cpp: analyse(), Prediction::warnings and timelineErrors
+    { QT_TRANSLATE_NOOP("CoreText", "the schedule has %1 ops (pp*microbatches*chunks*passes), more than the %2 the simulation lays out; the step time is the closed form's"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "not simulated: %1"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "calibrated: %1"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "calibration: the profile measured nothing this plan uses; preset values kept"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "calibration: %1"), false },
+
+    // core/sim/Simulate.cpp: simulate(), timelineErrors
+    { QT_TRANSLATE_NOOP("CoreText", "more than a million microbatches to simulate"), false },
+
+    // core/cost/Evaluate.cpp: Prediction::warnings (after a field path and ": ")
+    { QT_TRANSLATE_NOOP("CoreText", "fp8 GEMMs modelled at the fp8 peak; weights kept in bf16, fp8 weight and transpose caches (1-2 bytes/parameter) not counted"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "no measured GEMM efficiency for \"%1\"; assuming 0.75 (run planscope-profile to measure it)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "no measured HBM efficiency for \"%1\"; assuming %2 of the datasheet bandwidth"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "no flash-attention benchmark for \"%1\"; assuming %2 of the GEMM rate"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "stage %1 needs %2, more than the %3 of a %4 by %5"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "not set; trainingDays is 0"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "not modelled: stragglers, data loading, the embedding lookup, the tied-embedding gradient all-reduce between the first and last stage, GEMMs slowed by communication kernels beside them"), false },
+
+    // core/cost/RealityCheck.cpp: realityCheck(), RealityCheck::message
+    { QT_TRANSLATE_NOOP("CoreText", "give --days and --tokens (or training.tokens / a claim in the plan) to check a claim"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "possible: %1 tokens need %2; %3 GPUs at %4% MFU deliver %5 in %6 days (%7 days needed)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "not possible: %1 tokens need %2 (6*N*T = %3) but %4 GPUs x %5/s x %6% MFU x %7 days = %8; short by %9x (it would take %10 days)"), false },
+
+    // core/cost/Evaluate.cpp: explanation notes of params.*
+    { QT_TRANSLATE_NOOP("CoreText", "attn = h*(h + 2*h*kv/a) + h*h (Q, K, V, O; GQA shrinks K and V); mlp = %1*h*f; embedding = V*h; outputLayer = V*h when untied, else 0."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Megatron's GPT form N = 12*L*h^2*(1 + 13/(12h) + (V+s)/(12*L*h)) is the case f = 4h, LayerNorm with biases, learned positions, tied embeddings (plus the final norm, 2h)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Active per token: %1."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "All parameters of this pipeline stage across its tp ranks (first, last: 1 when the stage holds the embedding, the output layer); memory below is per GPU."), false },
+
+    // core/cost/Evaluate.cpp: explanation notes of time.layer.* (one layer's operators)
+    { QT_TRANSLATE_NOOP("CoreText", "The forward of one layer for one microbatch on one GPU."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "The backward of one layer: recomputed forward ops, input gradients, weight gradients."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "The weight-gradient GEMMs of one layer."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Each op takes the slower of its FLOPs at the shape's achievable rate and its bytes at the achievable HBM bandwidth, plus a launch; comm counts only what overlap leaves exposed."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Ops: %1."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "recompute %1 %2 (compute, %3% of peak)"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "recompute %1 %2 (memory, %3% of peak)"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "recompute %1 %2 (compute)"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "recompute %1 %2 (memory)"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "recompute %1 %2 (communication)"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "recompute %1 %2 (latency)"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 %2 (compute, %3% of peak)"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 %2 (memory, %3% of peak)"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 %2 (compute)"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 %2 (memory)"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 %2 (communication)"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 %2 (latency)"), true },
+
+    // core/cost/Evaluate.cpp: explanation notes of memory.*
+    { QT_TRANSLATE_NOOP("CoreText", "w = %1 bytes per weight (%2)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "g = %1 bytes per gradient (gradDtype %2; Megatron keeps fp32 main grads under bf16)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "o = %1 (fp32 master weights) + 8 (Adam m and v, fp32)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "o = %1 (fp32 master weights) + 4 (SGD momentum, fp32)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "ZeRO-%1 over n = %2 ranks (dp*cp, or the node under hybrid sharding): stage 1 shards optimizer states, 2 also gradients, 3 also weights; (w+g+o), w+g+o/n, w+(g+o)/n, (w+g+o)/n."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "P = dense parameters on this GPU after tp (%1), Pe = expert parameters after ep*tp, ne = expert data-parallel size."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Microbatch-equivalents of activations held at the peak; a chunk counts 1/v."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "GPipe holds all m, 1F1B holds p - r: the same bubble, less memory."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Per layer, per microbatch, per GPU (s = seqLength/cp)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Korthikanti's Table 2 has c1 = 10, c2 = 24, k = 5 for f = 4h with dropout; here c1, c2, k are derived from the block (attention 11sbh + 5as^2b, MLP 19sbh, norms 4sbh scaled to this model's f, GQA, gating and dropout)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Selective recompute and flash attention drop the k term (flash attention keeps the fp32 logsumexp, 4*a*s*b/t); full recompute keeps only the layer input (divided by t under sequence parallelism)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "perLayer before rounding; firstExtra: embedding dropout mask and embedding norm input; lastExtra: final norm and output-layer inputs plus fp32 logits 4*s*b*V/t for the loss; workspace: one layer's full activations while it is recomputed."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "memoryOverheads.cudaContextBytes of the plan."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "One communicator per parallel group of size > 1 this rank belongs to."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Only with ZeRO-2/3."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Only with ZeRO-3 / FSDP, on a stage that holds layers."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "allocated: weights, gradients, optimizer states, activations and the ZeRO buffers."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Every term has a default and is editable under memoryOverheads in the plan."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Per GPU of stage %1; 1 GiB = 2^30 bytes, 1 GB = 1e9 bytes."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "The GPU's memory (cluster.gpu.memoryBytes)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "stageN: totalBytes of pipeline stage N."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Stage %1 holds the most."), false },
+
+    // core/cost/Evaluate.cpp: explanation notes of time.stages.*, flops.*, time.*
+    { QT_TRANSLATE_NOOP("CoreText", "layers: transformer layers one microbatch runs through on this rank; layer: one layer's forward ops; output: the final norm, output projection and loss on the last stage."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Input- and weight-gradient ops of one layer, with the forward ops recomputation repeats."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "The weight-gradient GEMMs (the W of the zero-bubble schedules)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "N counts the matrices a token multiplies with (layers and the output projection, active experts only); for GPT this equals Megatron's 72*s*L*h^2*(1 + s/(6h) + V/(12*h*L)) per sequence / s."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "The rule of thumb 6*N*T ignores the attention term."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Model FLOPs exclude recompute (for MFU)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Full recompute re-runs every layer's forward (Megatron: 96*B*s*L*h^2*(1 + s/(6h) + V/(16*h*L))); selective re-runs only the attention scores (4*L*s*h per token); flash attention recomputes inside its kernel, counted as no extra."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "The schedule's bubble as a share of the pipeline time, every rank taken at the slowest rank's slot; F, B: the slowest rank's forward and backward of one microbatch with its p2p sends, Z: its exposed ZeRO communication."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "For GPipe/1F1B with equal stages (p-1)/(m+p-1) = %1."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "The other definition, idle over ideal compute, is bubbleOverhead = (p-1)/m = %1 (the Megatron-LM paper's 'bubble time fraction')."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Papers disagree because they divide by different things."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Idle of every cause, unequal stages included, is time.idleFraction."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Idle share of all ranks, whatever the cause; busy: every rank's m slots (its forward, backward, sends and exposed ZeRO traffic per microbatch)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Ranks faster than the slowest wait for it in every slot on top of the schedule's bubble."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "The most idle rank's idle time: the schedule's bubble plus its waits on the slowest rank."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Idle the schedule's bubble does not explain: stages of unequal time (uneven layers, the output layer on the last stage) leave the faster ranks waiting for the slowest in every slot."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Idle time over ideal compute; (p-1)/m for GPipe/1F1B, (p-1)/(v*m) interleaved."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "F, B: forward and full backward of one microbatch on the slowest rank (%1), each with half its p2p sends; W: the weight-gradient part of B; Z: its exposed ZeRO-2/3 communication per microbatch."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "B here is the full backward; the Zero Bubble paper's B is the input-gradient part I = B - W; DualPipe's F&B (an overlapped forward and backward) is F + B."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "The slowest rank's microbatches back to back, without the TP/EP/CP collectives inside F and B."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "dpTail: the data-parallel communication not hidden, on the stage where it is largest (%1); gradient reduction overlaps the last backward when overlapGradReduce is on."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "On stage %1, the slowest; P, Pe: its dense and expert parameters per GPU, sharded over n and ne from ZeRO-1 on."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Best-shape GEMM efficiency %1 of the dense %2 peak %3/s."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Peak is the dense datasheet number for the dtype (never the 'with sparsity' one)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "HFU counts recomputed FLOPs too."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Megatron's rule of thumb 8*T*N/(n*X) assumes full recompute."), false },
+
+    // core/cost/Evaluate.cpp: explanation notes of comm.groups.*, and CommGroup::algorithm
+    { QT_TRANSLATE_NOOP("CoreText", "Bytes one GPU sends per step on its %1 group of n = %2."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Ring volumes: all-reduce sends 2(n-1)/n of the buffer, all-gather, reduce-scatter and all-to-all (n-1)/n."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Algorithm: %1; the group crosses nodes."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Algorithm: %1; inside one node."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "The ring volumes of the operator list's collectives on this group."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Per layer: %1."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Output layer: %1."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "none"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 %2 of %3 %4 (overlapped, %5 exposed)"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 %2 of %3 %4"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "layers: per microbatch on the slowest rank (%1)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "What the GEMMs they overlap with do not hide (Megatron-Core overlaps the column-parallel backward's all-gather and input-gradient reduction with the GEMMs beside them; tpCommOverlap overlaps the rest; ring attention overlaps its K/V exchange with the block in hand)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Sends run beside the next op (overlapP2pComm); 1F1B's steady state still waits for each gradient's round trip."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Every send holds its rank until it completes (Megatron-Core's default, overlap_p2p_comm off)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Per microbatch and chunk one activation forward and one gradient back; spDiv = t with sequence parallelism, else 1; bw: the link's bandwidth times its efficiency."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "n: the sends per microbatch of the slowest rank (%1), 2*v less one where it holds the first stage (no gradient to send) or the last (no activation); spDiv = t with sequence parallelism, else 1; bw: the link's bandwidth times its efficiency."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "P: parameters per GPU of stage %1 (dense and expert); ZeRO-%2."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "ZeRO-0/1 reduce once per step, ZeRO-2/3 every microbatch (u: the share of the rank's layers a microbatch passes, 1/2 for DualPipe's two copies); ZeRO-3 gathers the weights before every forward and every backward."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "S: the gradient (or weight) bytes of the dense parameters over dp*cp = n; nE, SE: the expert parameters over their expert-data-parallel group."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "F, B: stage %1's forward and backward of one microbatch."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Gradient reduction overlaps the backward of the last microbatch bucket by bucket when overlapGradReduce is on, except the last bucket, q of the gradient (Megatron-Core DDP: buckets of max(4e7, 1e6*dp) elements); the parameter all-gather overlaps the next forward the same way; ZeRO-2/3's per-microbatch traffic hides behind F + B."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "%1, the group crosses nodes."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "%1, inside one node."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "alpha: seconds per step; bw: bytes/s per GPU per direction times the link's efficiency (the all-reduce's own where the link has one); q: the share of that bus bandwidth the link's published curve gives a buffer of S bytes; hierarchical: g GPUs of the group per node, k = ceil(n/g) nodes."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "ring (intra-node)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "ring (inter-node)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "hierarchical (intra ring + inter-node ring)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "ring p2p"), false },
+
+    // core/cost/Evaluate.cpp: CommGroup::collective (the group's collectives, shown beside its algorithm)
+    { QT_TRANSLATE_NOOP("CoreText", "SendRecv (ring attention K/V)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "ReduceScatter per microbatch + AllGather"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "AllGather x2 + ReduceScatter per microbatch"), false },
+
+    // core/sim/Simulate.cpp: applySimulation(), explanation notes of the simulated time.*
+    { QT_TRANSLATE_NOOP("CoreText", "pipeline: the last op's end in the simulated step; tail: the gradient reduction not hidden by the last backward, the optimizer step and the parameter all-gather."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "The analytic estimate is %1."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "idleN: the simulated idle time of pipeline rank N inside the pipeline (not waiting on its own sends); the most idle rank's."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "It holds the schedule's bubble and the waits on slower stages."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Idle share of all ranks over the simulated pipeline, whatever the cause: the schedule's bubble (time.bubbleFraction) and ranks waiting on a slower stage or a send."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "busy = %1 over all ranks."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Idle the schedule's bubble does not explain: stages of unequal time (uneven layers, the output layer on the last stage, the embedding on the first) leave the faster ranks waiting for the slowest in every slot."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "With the simulated step."), false },
+
+    // core/cost/Explain.h (sources::) and core/cost/Evaluate.cpp, core/sim/Simulate.cpp: explanation sources, joined by "; "
+    { QT_TRANSLATE_NOOP("CoreText", "Narayanan et al., Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM (SC21), eq. 2; Megatron-LM megatron/training/theoretical_memory_usage.py"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Narayanan et al. (SC21), eq. 3 and appendix"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Chowdhery et al., PaLM (2022), appendix B: 6N + 12*L*H*Q*T per token"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models (MLSys 2023), section 4 and Table 2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Korthikanti et al. (MLSys 2023), appendix A"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Rajbhandari et al., ZeRO: Memory Optimizations Toward Training Trillion Parameter Models (SC20), section 5 and Figure 1"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Rajbhandari et al., ZeRO (SC20), section 7 (communication analysis)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Megatron-LM megatron/core/optimizer/distrib_optimizer.py (fp32 main grads and params under bf16)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Megatron-LM expert parallelism: experts sharded by ep, optimizer over the expert-data-parallel group (NVIDIA/Megatron-LM#2439)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Narayanan et al. (SC21) section 2.2 (bubble (p-1)/m); Huang et al., GPipe (2019); docs/SCHEDULES.md"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Qi et al., Zero Bubble Pipeline Parallelism (ICLR 2024), section 3"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "DeepSeek-V3 technical report (2024), section 3.2.1, Table 2; deepseek-ai/DualPipe"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "NVIDIA/nccl-tests doc/PERFORMANCE.md (algBw, busBw factors)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Thakur, Rabenseifner, Gropp, Optimization of Collective Communication Operations in MPICH (IJHPCA 2005)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Chowdhery et al., PaLM (2022), appendix B (MFU vs HFU)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "NCCL environment variables: NCCL_BUFFSIZE default 4 MiB per channel per peer (NCCL user guide)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "PyTorch CUDA semantics notes: the CUDA context and cuBLAS/cuDNN workspaces live outside the caching allocator (assumption: 768 MiB, editable in memoryOverheads.cudaContextBytes)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Assumption (editable in memoryOverheads.fragmentation): PyTorch caching-allocator slack; compare reserved_bytes with allocated_bytes in torch.cuda.memory_stats()"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "GPU preset \"%1\" (see resources/presets/gpus.json)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "DeepSpeed ZeRO config: reduce_bucket_size default 5e8 elements"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "PyTorch FSDP: the unsharded current layer plus the prefetched next one, and the current layer's unsharded gradient before its reduce-scatter"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "docs/MODEL.md section 6 (overlap)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "docs/MODEL.md sections 2-4"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "docs/MODEL.md section %1"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "docs/SCHEDULES.md section 1.7 and the schedule's own section"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "docs/MODEL.md section 7; NVIDIA Matrix Multiplication Background User's Guide (GEMM waves); docs/HARDWARE.md"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "List-scheduling simulation of the schedule's op order (docs/SCHEDULES.md section 1.8) with per-stage op durations from the cost model"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Memory-bound optimizer step: read weights, grads and states, write weights and states"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "definition"), false },
+};
+// clang-format on
+
+struct Compiled {
+    QString english;
+    bool item = false;
+    QString lead;               // the literal text before the first placeholder, for a quick test
+    QRegularExpression full;    // the whole text
+    QRegularExpression prefix;  // a sentence or reference at an offset, ending where the text does or before a blank
+    QList<int> order;           // placeholder number of each capture group, in the English order
+    int literal = 0;            // literal characters: the more, the more specific
+};
+
+const std::vector<Compiled>& compiled()
+{
+    static const std::vector<Compiled> table = [] {
+        std::vector<Compiled> out;
+        static const QRegularExpression placeholder(QStringLiteral("%(\\d+)"));
+        for (const Entry& e : kCatalogue) {
+            Compiled c;
+            c.english = QString::fromUtf8(e.english);
+            c.item = e.item;
+            QString pattern;
+            qsizetype at = 0;
+            auto it = placeholder.globalMatch(c.english);
+            while (it.hasNext()) {
+                const QRegularExpressionMatch m = it.next();
+                const QString literal = c.english.mid(at, m.capturedStart() - at);
+                if (c.order.isEmpty()) c.lead = literal;
+                pattern += QRegularExpression::escape(literal);
+                c.literal += int(literal.size());
+                // A value between quotes never holds a quote: "\"%1\": %2" must not swallow a later "\"x\" appears".
+                pattern += literal.endsWith(QLatin1Char('"')) ? QStringLiteral("([^\"]*)") : QStringLiteral("(.+?)");
+                c.order << m.captured(1).toInt();
+                at = m.capturedEnd();
+            }
+            const QString tail = c.english.mid(at);
+            if (c.order.isEmpty()) c.lead = tail;
+            pattern += QRegularExpression::escape(tail);
+            c.literal += int(tail.size());
+            c.full = QRegularExpression(QRegularExpression::anchoredPattern(pattern));
+            c.prefix = QRegularExpression(QStringLiteral("(?:%1)(?=[\\s;]|$)").arg(pattern));
+            out.push_back(std::move(c));
+        }
+        return out;
+    }();
+    return table;
+}
+
+QString translated(const Compiled& c)
+{
+    return QCoreApplication::translate("CoreText", c.english.toUtf8().constData());
+}
+
+// The template with each %n replaced by its value, in one pass (a value holding "%1" stays as it is).
+QString fill(const QString& templ, const QStringList& values)
+{
+    QString out;
+    out.reserve(templ.size() + 32);
+    for (qsizetype i = 0; i < templ.size(); ++i) {
+        if (templ[i] == QLatin1Char('%') && i + 1 < templ.size() && templ[i + 1].isDigit()) {
+            qsizetype j = i + 1;
+            int n = 0;
+            while (j < templ.size() && templ[j].isDigit() && n * 10 + templ[j].digitValue() <= values.size()) {
+                n = n * 10 + templ[j].digitValue();
+                ++j;
+            }
+            if (n >= 1 && n <= values.size()) {
+                out += values[n - 1];
+                i = j - 1;
+                continue;
+            }
+        }
+        out += templ[i];
+    }
+    return out;
+}
+
+struct State {
+    QMutex mutex;
+    QHash<QString, CoreText::Translation> cache;
+    QString cacheProbe; // what a known entry translated to when the cache was filled: another language clears it
+    QSet<QString> unmatched;
+};
+
+State& state()
+{
+    static State s;
+    return s;
+}
+
+constexpr int kMaxDepth = 4;
+
+CoreText::Translation translateText(const QString& text, int depth, bool record);
+
+// A value captured by a template: a "; " list of catalogue items or a catalogued phrase is translated, anything
+// else (a number, a path, a name, a formula) is kept.
+QString translateValue(const QString& value, bool translating, int depth);
+
+// The best whole-text match among the entries (items too when asked), or nullptr.
+const Compiled* bestFull(const QString& text, bool items, QRegularExpressionMatch* match)
+{
+    const Compiled* best = nullptr;
+    for (const Compiled& c : compiled()) {
+        if (c.item && !items) continue;
+        if (!text.startsWith(c.lead)) continue;
+        QRegularExpressionMatch m = c.full.match(text);
+        if (m.hasMatch() && (!best || c.literal > best->literal)) {
+            best = &c;
+            *match = m;
+        }
+    }
+    return best;
+}
+
+QString rebuild(const Compiled& c, const QRegularExpressionMatch& m, int depth, bool* translating)
+{
+    const QString templ = translated(c);
+    *translating = templ != c.english;
+    QStringList values(c.order.size());
+    for (int g = 0; g < c.order.size(); ++g) {
+        const int n = c.order[g];
+        if (n >= 1 && n <= values.size()) values[n - 1] = translateValue(m.captured(g + 1), *translating, depth + 1);
+    }
+    return fill(templ, values);
+}
+
+QString translateValue(const QString& value, bool translating, int depth)
+{
+    if (depth > kMaxDepth || !value.contains(QLatin1Char(' '))) return value;
+    bool itemTranslating = false;
+    QRegularExpressionMatch m;
+    if (const Compiled* c = bestFull(value, false, &m)) return rebuild(*c, m, depth, &itemTranslating);
+    // A list of items ("qkv 4.85 ms (compute, 83.5% of peak); proj ...") or one item alone.
+    const QStringList parts = value.split(QStringLiteral("; "));
+    QStringList out;
+    for (const QString& part : parts) {
+        const Compiled* c = bestFull(part, true, &m);
+        if (!c) break;
+        out << rebuild(*c, m, depth, &itemTranslating);
+    }
+    if (out.size() == parts.size()) return out.join(translating ? QStringLiteral("；") : QStringLiteral("; "));
+    const CoreText::Translation t = translateText(value, depth + 1, false);
+    return t.matched ? t.text : value;
+}
+
+CoreText::Translation translateText(const QString& text, int depth, bool record)
+{
+    CoreText::Translation result { text, true };
+    if (text.trimmed().isEmpty() || depth > kMaxDepth) return result;
+
+    // 1. The whole text is one template.
+    QRegularExpressionMatch m;
+    if (const Compiled* c = bestFull(text, false, &m)) {
+        bool translating = false;
+        result.text = rebuild(*c, m, depth, &translating);
+        return result;
+    }
+
+    // 2. "field.path: message", as prediction warnings carry validation warnings.
+    static const QRegularExpression pathPrefix(QStringLiteral("^([A-Za-z][\\w\\[\\]]*(?:\\.[\\w\\[\\]]+)*): (.+)$"));
+    const QRegularExpressionMatch pm = pathPrefix.match(text);
+    if (pm.hasMatch()) {
+        const CoreText::Translation rest = translateText(pm.captured(2), depth + 1, false);
+        if (rest.matched) {
+            const bool translating = rest.text != pm.captured(2);
+            result.text = pm.captured(1) + (translating ? QStringLiteral("：") : QStringLiteral(": ")) + rest.text;
+            return result;
+        }
+    }
+
+    // 3. Sentence by sentence (notes) or reference by reference (sources joined by "; ").
+    QString out;
+    qsizetype pos = 0;
+    bool lastTranslating = false;
+    while (pos < text.size()) {
+        const Compiled* best = nullptr;
+        QRegularExpressionMatch bestMatch;
+        const QStringView rest = QStringView(text).mid(pos);
+        for (const Compiled& c : compiled()) {
+            if (c.item || !rest.startsWith(c.lead)) continue;
+            QRegularExpressionMatch cm
+                = c.prefix.match(text, pos, QRegularExpression::NormalMatch, QRegularExpression::AnchorAtOffsetMatchOption);
+            if (!cm.hasMatch()) continue;
+            if (!best || cm.capturedEnd() > bestMatch.capturedEnd()
+                || (cm.capturedEnd() == bestMatch.capturedEnd() && c.literal > best->literal)) {
+                best = &c;
+                bestMatch = cm;
+            }
+        }
+        qsizetype end;
+        if (best) {
+            out += rebuild(*best, bestMatch, depth, &lastTranslating);
+            end = bestMatch.capturedEnd();
+        } else {
+            // Unknown: up to the end of the sentence (". ") or reference ("; "), kept in English.
+            qsizetype stop = text.size();
+            for (const QString& boundary : { QStringLiteral(". "), QStringLiteral("; ") }) {
+                const qsizetype i = text.indexOf(boundary, pos);
+                if (i >= 0) stop = std::min(stop, i + 1);
+            }
+            const QString fragment = text.mid(pos, stop - pos);
+            out += fragment;
+            result.matched = false;
+            lastTranslating = false;
+            if (record) {
+                QMutexLocker lock(&state().mutex);
+                state().unmatched.insert(fragment);
+            }
+            end = stop;
+        }
+        // The separator after it: a blank goes where the translation uses none (Chinese), "; " becomes "；".
+        qsizetype next = end;
+        while (next < text.size() && (text[next].isSpace() || text[next] == QLatin1Char(';'))) ++next;
+        const QString separator = text.mid(end, next - end);
+        if (lastTranslating && next < text.size())
+            out += separator.contains(QLatin1Char(';')) ? QStringLiteral("；") : QString();
+        else
+            out += separator;
+        pos = next;
+    }
+    result.text = out;
+    return result;
+}
+
+QString valueText(double v, const std::string& unit)
+{
+    const QString n = QString::fromStdString(units::formatNumber(v));
+    if (unit == "bytes") return CoreText::tr("%1 bytes (%2)").arg(n, QString::fromStdString(units::formatBytes(v)));
+    if (unit == "seconds") return CoreText::tr("%1 s (%2)").arg(n, QString::fromStdString(units::formatSeconds(v)));
+    if (unit == "FLOP") return CoreText::tr("%1 FLOP (%2)").arg(n, QString::fromStdString(units::formatFlops(v)));
+    if (unit == "parameters")
+        return CoreText::tr("%1 (%2)", "a count of parameters").arg(n, QString::fromStdString(units::formatCount(v)));
+    if (unit == "microbatches") return CoreText::tr("%1 microbatches").arg(n);
+    if (unit == "days") return CoreText::tr("%1 days").arg(n);
+    if (unit == "1" || unit.empty()) return n;
+    return QStringLiteral("%1 %2").arg(n, QString::fromStdString(unit));
+}
+
+void formatExplanation(const Explainer& ex, const std::string& field, int depth, int maxDepth, QString& out)
+{
+    const QString indent(depth * 4, QLatin1Char(' '));
+    const Explanation* e = ex.find(field);
+    if (!e) {
+        out += indent + CoreText::tr("%1: no explanation recorded").arg(QString::fromStdString(field))
+            + QLatin1Char('\n');
+        return;
+    }
+    out += indent + QString::fromStdString(e->field) + QStringLiteral(" = ") + valueText(e->value, e->unit)
+        + QLatin1Char('\n');
+    if (!e->formula.empty()) {
+        out += indent + CoreText::tr("  formula: %1").arg(QString::fromStdString(e->formula)) + QLatin1Char('\n');
+        if (!e->inputs.empty()) {
+            QStringList inputs;
+            for (const auto& [name, value] : e->inputs)
+                inputs << QString::fromStdString(name) + QStringLiteral(" = ")
+                        + QString::fromStdString(units::formatNumber(value));
+            out += indent + CoreText::tr("  where:  %1").arg(inputs.join(QStringLiteral(", "))) + QLatin1Char('\n');
+            out += indent
+                + CoreText::tr("  so:     %1 = %2")
+                      .arg(QString::fromStdString(substitute(*e)), QString::fromStdString(units::formatNumber(e->value)))
+                + QLatin1Char('\n');
+        }
+    }
+    if (!e->source.empty()) out += indent + CoreText::tr("  source: %1").arg(CoreText::text(e->source)) + QLatin1Char('\n');
+    if (!e->note.empty()) out += indent + CoreText::tr("  note:   %1").arg(CoreText::text(e->note)) + QLatin1Char('\n');
+    if (depth < maxDepth)
+        for (const std::string& c : e->children) formatExplanation(ex, c, depth + 1, maxDepth, out);
+}
+
+} // namespace
+
+CoreText::Translation CoreText::translate(const QString& english)
+{
+    State& s = state();
+    const QString probe = QCoreApplication::translate("CoreText", "definition");
+    {
+        QMutexLocker lock(&s.mutex);
+        if (probe != s.cacheProbe) {
+            s.cache.clear();
+            s.cacheProbe = probe;
+        }
+        const auto it = s.cache.constFind(english);
+        if (it != s.cache.constEnd()) return *it;
+    }
+    Translation t = translateText(english, 0, true);
+    if (t.text.isEmpty()) t.text = english;
+    QMutexLocker lock(&s.mutex);
+    if (s.cache.size() > 20000) s.cache.clear();
+    s.cache.insert(english, t);
+    return t;
+}
+
+QString CoreText::explanation(const Explainer& explainer, const std::string& field, int maxDepth)
+{
+    QString out;
+    formatExplanation(explainer, field, 0, maxDepth, out);
+    return out;
+}
+
+QStringList CoreText::unmatched()
+{
+    QMutexLocker lock(&state().mutex);
+    QStringList list(state().unmatched.cbegin(), state().unmatched.cend());
+    list.sort();
+    return list;
+}
+
+void CoreText::clearUnmatched()
+{
+    QMutexLocker lock(&state().mutex);
+    state().unmatched.clear();
+    state().cache.clear();
+}
+
+QStringList CoreText::catalogue()
+{
+    QStringList list;
+    for (const Compiled& c : compiled()) list << c.english;
+    return list;
+}
+
+} // namespace planscope
