@@ -28,6 +28,7 @@
 #include <QHBoxLayout>
 #include <QLocale>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QStyle>
 #include <QTimer>
 #include <QToolButton>
@@ -181,7 +182,13 @@ void MainWindow::addPage(P* page)
 {
     page->setDocument(m_document);
     page->setViewState(m_state);
-    m_tabs->addTab(page, QString());
+    // Each page in a scroll area of its own: a window narrower than a page's minimum (half a screen with the editor
+    // open) scrolls that page instead of growing past the screen.
+    auto* scroll = new QScrollArea(m_tabs);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(page);
+    m_tabs->addTab(scroll, QString());
     m_pages.push_back({ page, page, nullptr });
 }
 

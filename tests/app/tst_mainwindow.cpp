@@ -8,7 +8,10 @@
 #include "document/PlanDocument.h"
 #include "io/PlanJson.h"
 
+#include <QApplication>
+#include <QAbstractSpinBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
 #include <QSignalSpy>
@@ -233,6 +236,34 @@ private slots:
         // With nothing to offer, asking says so.
         QVERIFY(!window.offerRecovery(true));
         QVERIFY(!window.message().isEmpty());
+    }
+
+    // Half of a 1920x1080 screen holds the window with the plan editor beside the views, and the editor keeps its
+    // fields in view (no horizontal scrolling inside the dock).
+    void halfAScreenHoldsTheEditorAndTheViews()
+    {
+        MainWindow window(&m_languages);
+        QVERIFY(window.openPlan(samplePlan("default.plan.json")));
+        QVERIFY(window.setCurrentView(QStringLiteral("editor")));
+        QVERIFY(window.setCurrentView(QStringLiteral("timeline")));
+        window.setAttribute(Qt::WA_DontShowOnScreen);
+        window.resize(960, 1040);
+        window.show();
+        QVERIFY(waitForCurrentPrediction(*window.document()));
+        QApplication::processEvents();
+        QVERIFY2(window.width() <= 960, qPrintable(QString::number(window.width())));
+        // The dock keeps its fields: no field of the editor is cut by the dock's right edge.
+        QDockWidget* dock = window.findChild<QDockWidget*>(QStringLiteral("editorDock"));
+        QVERIFY(dock && dock->isVisible());
+        QVERIFY(dock->width() >= dock->minimumSizeHint().width());
+        int checked = 0;
+        for (QAbstractSpinBox* field : dock->findChildren<QAbstractSpinBox*>()) {
+            if (!field->isVisibleTo(dock)) continue;
+            const QRect r(field->mapTo(dock, QPoint(0, 0)), field->size());
+            QVERIFY2(r.right() <= dock->width(), qPrintable(field->objectName() + QStringLiteral(" ends at %1 of %2").arg(r.right()).arg(dock->width())));
+            ++checked;
+        }
+        QVERIFY(checked > 10);
     }
 
     // An unmodified plan leaves nothing behind when its window goes.

@@ -180,6 +180,15 @@ PlanEditorPage::PlanEditorPage(QWidget* parent)
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setWidget(m_content);
+    // Never narrower than one column of fields: a narrow window shrinks the views beside the dock instead of
+    // hiding the fields behind a horizontal scroll bar. Long choices (GPU names) shrink to a short width and show
+    // the rest in their list.
+    for (QComboBox* combo : m_content->findChildren<QComboBox*>()) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(14);
+    }
+    // A label and a field side by side stay readable from about 34 average characters of each.
+    scroll->setMinimumWidth(fontMetrics().averageCharWidth() * 60 + scroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent));
 
     auto* header = new QVBoxLayout;
     header->setContentsMargins(8, 6, 8, 0);
