@@ -964,8 +964,9 @@ StepTerms stepStage(const Inputs& in, Prediction& out, Explainer* ex)
             { "optimizer", optimizer } },
         "docs/MODEL.md section 7",
         { "time.computeSeconds", "time.bubbleSeconds", "time.exposedCommSeconds", "time.optimizerSeconds" },
-        "Best-shape GEMM efficiency " + units::formatNumber(in.eff) + " of the dense " + std::string(toString(T.precision))
-            + " peak " + units::formatFlops(in.peak) + "/s." });
+        "Each GEMM at its own shape's efficiency (the operator table, time.layerOps), at most "
+            + units::formatNumber(in.eff) + " of the dense " + std::string(toString(T.precision)) + " peak "
+            + units::formatFlops(in.peak) + "/s for large shapes." });
     ex->add({ "time.mfu", out.mfu, "1", "modelPerStep/(step*G*peak)",
         { { "modelPerStep", out.modelFlopsPerStep }, { "step", out.stepSeconds }, { "G", gpus }, { "peak", in.peak } },
         sources::kMfu, { "flops.modelPerStep", "time.stepSeconds" },
