@@ -135,6 +135,26 @@ private Q_SLOTS:
         QCOMPARE(fraction->text(SummaryPage::ValueColumn),
             QStringLiteral("%1 %").arg(expected.bubbleFraction * 100, 0, 'f', 1));
 
+        // The bubble row's note shows its formula, and the value shown is that formula's value (independently:
+        // (p-1)/(m+p-1) for GPipe/1F1B, (p-1)/(v*m+p-1) interleaved); the idle of every cause is a row of its own.
+        const int p = plan.parallel.pp, v = std::max(1, plan.parallel.vpp);
+        const double m = double(expected.microbatches);
+        const bool flush = plan.training.schedule == ScheduleKind::GPipe || plan.training.schedule == ScheduleKind::OneFOneB;
+        const bool interleaved = plan.training.schedule == ScheduleKind::Interleaved1F1B;
+        if (p > 1 && (flush || interleaved)) {
+            const double formula = (p - 1) / ((interleaved ? v : 1) * m + p - 1);
+            QVERIFY2(std::abs(fraction->data(0, SummaryPage::ExactValueRole).toDouble() - formula) < 1e-9,
+                qPrintable(QStringLiteral("%1 vs %2").arg(fraction->data(0, SummaryPage::ExactValueRole).toDouble()).arg(formula)));
+            QCOMPARE(fraction->text(SummaryPage::ValueColumn), QStringLiteral("%1 %").arg(formula * 100, 0, 'f', 1));
+            const QString note = fraction->text(SummaryPage::NoteColumn);
+            QVERIFY2(note.contains(interleaved ? QLatin1String("(p-1)/(v*m+p-1)") : QLatin1String("(p-1)/(m+p-1)")), qPrintable(note));
+            QVERIFY2(note.contains(QStringLiteral("p = %1").arg(p)) && note.contains(QStringLiteral("m = %1").arg(qint64(m))), qPrintable(note));
+        }
+        QTreeWidgetItem* idle = page.findField(QStringLiteral("time.idleFraction"));
+        QVERIFY(idle);
+        QCOMPARE(idle->data(0, SummaryPage::ExactValueRole).toDouble(), expected.idleFraction);
+        QCOMPARE(expected.idleFraction, timeline.value().bubbleFraction); // the simulation's idle share of all ranks
+
         // Selecting a row explains it: the formula, and the formula with values filled in.
         page.selectField(QStringLiteral("time.bubbleFraction"));
         const QString explanation = page.explanationView()->toPlainText();
