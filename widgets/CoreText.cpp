@@ -14,11 +14,12 @@ namespace planscope {
 
 namespace {
 
-// ---- The catalogue: one entry per English template of core, grouped by the core file that writes it. ----------
-// Message entries are whole messages or single sentences of a note or references of a source; item entries are the
-// elements of a "; " list captured inside a message (an op list, an algorithm's name) and never match on their own.
-// Keep each template exactly as core builds the text, with %1..%n where core inserts a value; a template that no
-// longer matches shows up in tests/widgets/tst_core_text.cpp as an English fallback.
+// The catalogue: one entry per English template of core, grouped by the core file that writes it.
+// Message entries are whole messages, or single sentences of a note, or single references of a source; item
+// entries are the elements of a "; " list captured inside a message (one op of an op list, a describe() of a
+// fit) and never match on their own. Keep each template exactly as core builds the text, with %1..%n where
+// core inserts a value; a template that no longer matches shows up in tests/widgets/tst_core_text.cpp as an
+// English fallback.
 struct Entry {
     const char* english;
     bool item;
@@ -73,6 +74,36 @@ const Entry kCatalogue[] = {
     { QT_TRANSLATE_NOOP("CoreText", "fp32 training with 16-bit gradients is unusual"), false },
     { QT_TRANSLATE_NOOP("CoreText", "the GPU \"%1\" has no fp8 tensor cores"), false },
     { QT_TRANSLATE_NOOP("CoreText", "the GPU \"%1\" has no bf16 tensor cores; use fp16"), false },
+
+    // core/spec/PipelineLayout.cpp: parallel.layout, embeddingInSplit, lossInSplit (checkPipelineSplit, the layout parser)
+    { QT_TRANSLATE_NOOP("CoreText", "unexpected %1 at character %2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "unexpected %1 at character %2 (groups do not nest)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "expected a count after '*' at character %1"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "count after '*' at character %1 is larger than %2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "the repetition at character %1 expands to more than %2 layers"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "'(' at character %1 is not closed"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "empty group '()' at character %1"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "expected '*' and a count after ')' at character %1"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "a layout cannot be combined with firstStageLayers, lastStageLayers, embeddingInSplit or lossInSplit (Megatron-Core refuses the combination)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "a layout is not supported with the %1 schedule"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "the layout has %1 stages but pp*%2 = %3 are needed (pp %4)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "the layout has %1 stages but pp*%2 = %3 are needed (pp %4, vpp %5)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "the layout has %1 transformer layers ('t') but model.layers is %2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "a second embedding %1 at character %2 (stage %3); 'E' appears once"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "embedding %1 at character %2 (stage %3): 'E' must be the first layer of the first stage"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "a second loss %1 at character %2 (stage %3); 'L' appears once"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "loss %1 at character %2 (stage %3): 'L' must be the last layer of the last stage"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "MTP layer %1 at character %2 (stage %3): 'm' belongs to the last virtual stage of a rank other than the first"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "transformer layer %1 at character %2 (stage %3) after an MTP layer; 't' layers come before 'm'"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "no embedding 'E': the first stage must start with it"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "no loss 'L': the last stage must end with it"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 MTP layer ('m') in the layout is not modelled: their parameters, memory and time are left out"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 MTP layers ('m') in the layout are not modelled: their parameters, memory and time are left out"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "embeddingInSplit/lossInSplit cannot be combined with firstStageLayers/lastStageLayers (Megatron-Core refuses the combination)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "embeddingInSplit/lossInSplit are not supported with the %1 schedule"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "layers %1 + embedding = %2 are not divisible by pp*%3 = %4"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "layers %1 + loss = %2 are not divisible by pp*%3 = %4"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "layers %1 + embedding + loss = %2 are not divisible by pp*%3 = %4"), false },
 
     // core/cost/RankLayout.cpp: parseOrder(), inside the parallel.order message above
     { QT_TRANSLATE_NOOP("CoreText", "unknown name \"%1\"; use tp, cp, ep, dp and pp joined by '-'"), false },
@@ -136,8 +167,23 @@ const Entry kCatalogue[] = {
     { QT_TRANSLATE_NOOP("CoreText", "calibration: the profile measured nothing this plan uses; preset values kept"), false },
     { QT_TRANSLATE_NOOP("CoreText", "calibration: %1"), false },
 
+    // core/calib/Calibration.cpp: calibrate(), Calibration::terms (shown as "calibrated: path: ..." warnings)
+    { QT_TRANSLATE_NOOP("CoreText", "%1 -> latency %2, efficiency %3 of %4"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 -> latency %2, efficiency %3 of %4 (above the wire speed: NVLS/in-switch reduction)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 -> latency %2, efficiency %3 of %4 per GPU"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 -> latency %2, efficiency %3 of %4 per GPU (busBw / (%5 GPUs per node x the NIC bandwidth per GPU))"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 -> efficiency %2 for the other collectives; all-reduce keeps %3"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "only all-reduce measured; the other collectives keep efficiency %1"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 = best %2 TFLOP/s over %3 %4 GEMMs with m, n, k >= 1024, of the dense peak %5 TFLOP/s"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "not applied: best %1 TFLOP/s over %2 %3 GEMMs with m, n, k >= 1024, of the dense peak %4 TFLOP/s exceeds the peak (wrong GPU in the plan, or a sparse peak?)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 %2 GEMM shapes timed; operators of exactly these shapes take the measured time"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 measured by a device copy"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 on %2 GPUs (%3 nodes), alpha %4, busBw %5"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 on %2 GPUs, alpha %3, busBw %4"), true },
+
     // core/sim/Simulate.cpp: simulate(), timelineErrors
     { QT_TRANSLATE_NOOP("CoreText", "more than a million microbatches to simulate"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "the schedule has %1 stages but the pipeline split has %2"), false },
 
     // core/cost/Evaluate.cpp: Prediction::warnings (after a field path and ": ")
     { QT_TRANSLATE_NOOP("CoreText", "fp8 GEMMs modelled at the fp8 peak; weights kept in bf16, fp8 weight and transpose caches (1-2 bytes/parameter) not counted"), false },
@@ -225,7 +271,7 @@ const Entry kCatalogue[] = {
     { QT_TRANSLATE_NOOP("CoreText", "The slowest rank's microbatches back to back, without the TP/EP/CP collectives inside F and B."), false },
     { QT_TRANSLATE_NOOP("CoreText", "dpTail: the data-parallel communication not hidden, on the stage where it is largest (%1); gradient reduction overlaps the last backward when overlapGradReduce is on."), false },
     { QT_TRANSLATE_NOOP("CoreText", "On stage %1, the slowest; P, Pe: its dense and expert parameters per GPU, sharded over n and ne from ZeRO-1 on."), false },
-    { QT_TRANSLATE_NOOP("CoreText", "Best-shape GEMM efficiency %1 of the dense %2 peak %3/s."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Each GEMM at its own shape's efficiency (the operator table, time.layerOps), at most %1 of the dense %2 peak %3/s for large shapes."), false },
     { QT_TRANSLATE_NOOP("CoreText", "Peak is the dense datasheet number for the dtype (never the 'with sparsity' one)."), false },
     { QT_TRANSLATE_NOOP("CoreText", "HFU counts recomputed FLOPs too."), false },
     { QT_TRANSLATE_NOOP("CoreText", "Megatron's rule of thumb 8*T*N/(n*X) assumes full recompute."), false },
@@ -311,11 +357,15 @@ const Entry kCatalogue[] = {
 struct Compiled {
     QString english;
     bool item = false;
-    QString lead;               // the literal text before the first placeholder, for a quick test
-    QRegularExpression full;    // the whole text
-    QRegularExpression prefix;  // a sentence or reference at an offset, ending where the text does or before a blank
-    QList<int> order;           // placeholder number of each capture group, in the English order
-    int literal = 0;            // literal characters: the more, the more specific
+    // The literal text before the first placeholder: a quick test before the regular expression.
+    QString lead;
+    // The whole text; and a sentence or reference at an offset, ending where the text does or before a blank.
+    QRegularExpression full;
+    QRegularExpression prefix;
+    // The placeholder number of each capture group, in the English order.
+    QList<int> order;
+    // Literal characters: the more, the more specific.
+    int literal = 0;
 };
 
 const std::vector<Compiled>& compiled()
@@ -336,8 +386,9 @@ const std::vector<Compiled>& compiled()
                 if (c.order.isEmpty()) c.lead = literal;
                 pattern += QRegularExpression::escape(literal);
                 c.literal += int(literal.size());
-                // A value between quotes never holds a quote: "\"%1\": %2" must not swallow a later "\"x\" appears".
-                pattern += literal.endsWith(QLatin1Char('"')) ? QStringLiteral("([^\"]*)") : QStringLiteral("(.+?)");
+                // A value between quotes holds no quote: "\"%1\": %2" must not swallow "\"x\" appears".
+                pattern += literal.endsWith(QLatin1Char('"')) ? QStringLiteral("([^\"]*)")
+                                                              : QStringLiteral("(.+?)");
                 c.order << m.captured(1).toInt();
                 at = m.capturedEnd();
             }
@@ -368,7 +419,8 @@ QString fill(const QString& templ, const QStringList& values)
         if (templ[i] == QLatin1Char('%') && i + 1 < templ.size() && templ[i + 1].isDigit()) {
             qsizetype j = i + 1;
             int n = 0;
-            while (j < templ.size() && templ[j].isDigit() && n * 10 + templ[j].digitValue() <= values.size()) {
+            while (
+                j < templ.size() && templ[j].isDigit() && n * 10 + templ[j].digitValue() <= values.size()) {
                 n = n * 10 + templ[j].digitValue();
                 ++j;
             }
@@ -386,7 +438,8 @@ QString fill(const QString& templ, const QStringList& values)
 struct State {
     QMutex mutex;
     QHash<QString, CoreText::Translation> cache;
-    QString cacheProbe; // what a known entry translated to when the cache was filled: another language clears it
+    // What a known entry translated to when the cache was filled: another language clears it.
+    QString cacheProbe;
     QSet<QString> unmatched;
 };
 
@@ -400,8 +453,8 @@ constexpr int kMaxDepth = 4;
 
 CoreText::Translation translateText(const QString& text, int depth, bool record);
 
-// A value captured by a template: a "; " list of catalogue items or a catalogued phrase is translated, anything
-// else (a number, a path, a name, a formula) is kept.
+// A value captured by a template: a "; " list of catalogue items or a catalogued phrase is translated,
+// anything else (a number, a path, a name, a formula) is kept.
 QString translateValue(const QString& value, bool translating, int depth);
 
 // The best whole-text match among the entries (items too when asked), or nullptr.
@@ -412,7 +465,11 @@ const Compiled* bestFull(const QString& text, bool items, QRegularExpressionMatc
         if (c.item && !items) continue;
         if (!text.startsWith(c.lead)) continue;
         QRegularExpressionMatch m = c.full.match(text);
-        if (m.hasMatch() && (!best || c.literal > best->literal)) {
+        // The most specific: the longest fixed opening ("calibrated: %1" over "%1 -> latency %2, ..."), then
+        // the most literal text.
+        if (m.hasMatch()
+            && (!best || c.lead.size() > best->lead.size()
+                || (c.lead.size() == best->lead.size() && c.literal > best->literal))) {
             best = &c;
             *match = m;
         }
@@ -427,7 +484,8 @@ QString rebuild(const Compiled& c, const QRegularExpressionMatch& m, int depth, 
     QStringList values(c.order.size());
     for (int g = 0; g < c.order.size(); ++g) {
         const int n = c.order[g];
-        if (n >= 1 && n <= values.size()) values[n - 1] = translateValue(m.captured(g + 1), *translating, depth + 1);
+        if (n >= 1 && n <= values.size())
+            values[n - 1] = translateValue(m.captured(g + 1), *translating, depth + 1);
     }
     return fill(templ, values);
 }
@@ -437,6 +495,11 @@ QString translateValue(const QString& value, bool translating, int depth)
     if (depth > kMaxDepth || !value.contains(QLatin1Char(' '))) return value;
     bool itemTranslating = false;
     QRegularExpressionMatch m;
+    static const QRegularExpression dottedPath(QStringLiteral("^[A-Za-z]\\w*(?:\\.[\\w\\[\\]]+)+: "));
+    if (dottedPath.match(value).hasMatch()) {
+        const CoreText::Translation t = translateText(value, depth + 1, false);
+        if (t.matched) return t.text;
+    }
     if (const Compiled* c = bestFull(value, false, &m)) return rebuild(*c, m, depth, &itemTranslating);
     // A list of items ("qkv 4.85 ms (compute, 83.5% of peak); proj ...") or one item alone.
     const QStringList parts = value.split(QStringLiteral("; "));
@@ -446,7 +509,8 @@ QString translateValue(const QString& value, bool translating, int depth)
         if (!c) break;
         out << rebuild(*c, m, depth, &itemTranslating);
     }
-    if (out.size() == parts.size()) return out.join(translating ? QStringLiteral("；") : QStringLiteral("; "));
+    if (out.size() == parts.size())
+        return out.join(translating ? QStringLiteral("；") : QStringLiteral("; "));
     const CoreText::Translation t = translateText(value, depth + 1, false);
     return t.matched ? t.text : value;
 }
@@ -456,25 +520,28 @@ CoreText::Translation translateText(const QString& text, int depth, bool record)
     CoreText::Translation result { text, true };
     if (text.trimmed().isEmpty() || depth > kMaxDepth) return result;
 
-    // 1. The whole text is one template.
+    // 1. "field.path: message", as prediction warnings carry validation warnings and calibration terms; a
+    // dotted path first, so that a template opening with a value does not take the path in.
+    static const QRegularExpression pathPrefix(
+        QStringLiteral("^([A-Za-z][\\w\\[\\]]*(?:\\.[\\w\\[\\]]+)*): (.+)$"));
+    const QRegularExpressionMatch pm = pathPrefix.match(text);
+    const auto withPath = [&](CoreText::Translation* out) {
+        const CoreText::Translation rest = translateText(pm.captured(2), depth + 1, false);
+        if (!rest.matched) return false;
+        const bool translating = rest.text != pm.captured(2);
+        out->text = pm.captured(1) + (translating ? QStringLiteral("：") : QStringLiteral(": ")) + rest.text;
+        return true;
+    };
+    if (pm.hasMatch() && pm.captured(1).contains(QLatin1Char('.')) && withPath(&result)) return result;
+
+    // 2. The whole text is one template.
     QRegularExpressionMatch m;
     if (const Compiled* c = bestFull(text, false, &m)) {
         bool translating = false;
         result.text = rebuild(*c, m, depth, &translating);
         return result;
     }
-
-    // 2. "field.path: message", as prediction warnings carry validation warnings.
-    static const QRegularExpression pathPrefix(QStringLiteral("^([A-Za-z][\\w\\[\\]]*(?:\\.[\\w\\[\\]]+)*): (.+)$"));
-    const QRegularExpressionMatch pm = pathPrefix.match(text);
-    if (pm.hasMatch()) {
-        const CoreText::Translation rest = translateText(pm.captured(2), depth + 1, false);
-        if (rest.matched) {
-            const bool translating = rest.text != pm.captured(2);
-            result.text = pm.captured(1) + (translating ? QStringLiteral("：") : QStringLiteral(": ")) + rest.text;
-            return result;
-        }
-    }
+    if (pm.hasMatch() && withPath(&result)) return result; // "memory: stage 1 needs ..."
 
     // 3. Sentence by sentence (notes) or reference by reference (sources joined by "; ").
     QString out;
@@ -486,8 +553,8 @@ CoreText::Translation translateText(const QString& text, int depth, bool record)
         const QStringView rest = QStringView(text).mid(pos);
         for (const Compiled& c : compiled()) {
             if (c.item || !rest.startsWith(c.lead)) continue;
-            QRegularExpressionMatch cm
-                = c.prefix.match(text, pos, QRegularExpression::NormalMatch, QRegularExpression::AnchorAtOffsetMatchOption);
+            QRegularExpressionMatch cm = c.prefix.match(
+                text, pos, QRegularExpression::NormalMatch, QRegularExpression::AnchorAtOffsetMatchOption);
             if (!cm.hasMatch()) continue;
             if (!best || cm.capturedEnd() > bestMatch.capturedEnd()
                 || (cm.capturedEnd() == bestMatch.capturedEnd() && c.literal > best->literal)) {
@@ -518,7 +585,8 @@ CoreText::Translation translateText(const QString& text, int depth, bool record)
         }
         // The separator after it: a blank goes where the translation uses none (Chinese), "; " becomes "；".
         qsizetype next = end;
-        while (next < text.size() && (text[next].isSpace() || text[next] == QLatin1Char(';'))) ++next;
+        while (next < text.size() && (text[next].isSpace() || text[next] == QLatin1Char(';')))
+            ++next;
         const QString separator = text.mid(end, next - end);
         if (lastTranslating && next < text.size())
             out += separator.contains(QLatin1Char(';')) ? QStringLiteral("；") : QString();
@@ -533,11 +601,15 @@ CoreText::Translation translateText(const QString& text, int depth, bool record)
 QString valueText(double v, const std::string& unit)
 {
     const QString n = QString::fromStdString(units::formatNumber(v));
-    if (unit == "bytes") return CoreText::tr("%1 bytes (%2)").arg(n, QString::fromStdString(units::formatBytes(v)));
-    if (unit == "seconds") return CoreText::tr("%1 s (%2)").arg(n, QString::fromStdString(units::formatSeconds(v)));
-    if (unit == "FLOP") return CoreText::tr("%1 FLOP (%2)").arg(n, QString::fromStdString(units::formatFlops(v)));
+    if (unit == "bytes")
+        return CoreText::tr("%1 bytes (%2)").arg(n, QString::fromStdString(units::formatBytes(v)));
+    if (unit == "seconds")
+        return CoreText::tr("%1 s (%2)").arg(n, QString::fromStdString(units::formatSeconds(v)));
+    if (unit == "FLOP")
+        return CoreText::tr("%1 FLOP (%2)").arg(n, QString::fromStdString(units::formatFlops(v)));
     if (unit == "parameters")
-        return CoreText::tr("%1 (%2)", "a count of parameters").arg(n, QString::fromStdString(units::formatCount(v)));
+        return CoreText::tr("%1 (%2)", "a count of parameters")
+            .arg(n, QString::fromStdString(units::formatCount(v)));
     if (unit == "microbatches") return CoreText::tr("%1 microbatches").arg(n);
     if (unit == "days") return CoreText::tr("%1 days").arg(n);
     if (unit == "1" || unit.empty()) return n;
@@ -556,23 +628,29 @@ void formatExplanation(const Explainer& ex, const std::string& field, int depth,
     out += indent + QString::fromStdString(e->field) + QStringLiteral(" = ") + valueText(e->value, e->unit)
         + QLatin1Char('\n');
     if (!e->formula.empty()) {
-        out += indent + CoreText::tr("  formula: %1").arg(QString::fromStdString(e->formula)) + QLatin1Char('\n');
+        out += indent + CoreText::tr("  formula: %1").arg(QString::fromStdString(e->formula))
+            + QLatin1Char('\n');
         if (!e->inputs.empty()) {
             QStringList inputs;
             for (const auto& [name, value] : e->inputs)
                 inputs << QString::fromStdString(name) + QStringLiteral(" = ")
                         + QString::fromStdString(units::formatNumber(value));
-            out += indent + CoreText::tr("  where:  %1").arg(inputs.join(QStringLiteral(", "))) + QLatin1Char('\n');
+            out += indent + CoreText::tr("  where:  %1").arg(inputs.join(QStringLiteral(", ")))
+                + QLatin1Char('\n');
             out += indent
                 + CoreText::tr("  so:     %1 = %2")
-                      .arg(QString::fromStdString(substitute(*e)), QString::fromStdString(units::formatNumber(e->value)))
+                      .arg(QString::fromStdString(substitute(*e)),
+                          QString::fromStdString(units::formatNumber(e->value)))
                 + QLatin1Char('\n');
         }
     }
-    if (!e->source.empty()) out += indent + CoreText::tr("  source: %1").arg(CoreText::text(e->source)) + QLatin1Char('\n');
-    if (!e->note.empty()) out += indent + CoreText::tr("  note:   %1").arg(CoreText::text(e->note)) + QLatin1Char('\n');
+    if (!e->source.empty())
+        out += indent + CoreText::tr("  source: %1").arg(CoreText::text(e->source)) + QLatin1Char('\n');
+    if (!e->note.empty())
+        out += indent + CoreText::tr("  note:   %1").arg(CoreText::text(e->note)) + QLatin1Char('\n');
     if (depth < maxDepth)
-        for (const std::string& c : e->children) formatExplanation(ex, c, depth + 1, maxDepth, out);
+        for (const std::string& c : e->children)
+            formatExplanation(ex, c, depth + 1, maxDepth, out);
 }
 
 } // namespace
@@ -623,7 +701,8 @@ void CoreText::clearUnmatched()
 QStringList CoreText::catalogue()
 {
     QStringList list;
-    for (const Compiled& c : compiled()) list << c.english;
+    for (const Compiled& c : compiled())
+        list << c.english;
     return list;
 }
 

@@ -227,15 +227,32 @@ int cmdSummary(const Args& a, std::ostream& out, std::ostream& err)
         std::string(toString(pl.training.schedule)).c_str(), (long long)p.microbatches);
     out << buf;
     out << "  parameters " << units::formatCount(p.paramsTotal) << "\n\n";
-    std::snprintf(buf, sizeof buf, "  %-6s %-7s %12s %12s %12s %12s %12s %12s %9s\n", "stage", "layers", "weights",
-        "gradients", "optimizer", "activations", "buffers", "total", "inflight");
+    // Each rank's layers, and its virtual stages in the layout notation: E embedding, L loss, '|' between chunks.
+    const std::vector<VirtualStage> split = virtualStages(pl);
+    std::vector<std::string> chunks(p.stages.size());
+    // DualPipe: rank r also runs stage p-1-r of the other direction.
+    std::vector<std::pair<int, VirtualStage>> held;
+    for (const VirtualStage& v : split) held.push_back({ v.rank, v });
+    if (pl.training.schedule == ScheduleKind::DualPipe)
+        for (const VirtualStage& v : split) held.push_back({ pl.parallel.pp - 1 - v.rank, v });
+    for (const auto& [rank, v] : held) {
+        if (rank < 0 || std::size_t(rank) >= chunks.size()) continue;
+        std::string& c = chunks[std::size_t(rank)];
+        if (!c.empty()) c += "|";
+        c += (v.embedding ? "E" : "") + std::to_string(v.layers) + (v.mtpLayers ? "+" + std::to_string(v.mtpLayers) + "m" : "")
+            + (v.loss ? "L" : "");
+    }
+    out << "  pipeline split: " << splitSource(pl) << "\n";
+    std::snprintf(buf, sizeof buf, "  %-6s %-7s %12s %12s %12s %12s %12s %12s %9s  %s\n", "stage", "layers", "weights",
+        "gradients", "optimizer", "activations", "buffers", "total", "inflight", "chunks");
     out << buf;
     for (const StageMemory& s : p.stages) {
-        std::snprintf(buf, sizeof buf, "  %-6d %-7d %12s %12s %12s %12s %12s %12s %9.2f\n", s.stage, s.layers,
+        const std::string& c = std::size_t(s.stage) < chunks.size() ? chunks[std::size_t(s.stage)] : std::string();
+        std::snprintf(buf, sizeof buf, "  %-6d %-7d %12s %12s %12s %12s %12s %12s %9.2f  %s\n", s.stage, s.layers,
             units::formatBytes(double(s.weightsBytes)).c_str(), units::formatBytes(double(s.gradientsBytes)).c_str(),
             units::formatBytes(double(s.optimizerBytes)).c_str(), units::formatBytes(double(s.activationsBytes)).c_str(),
             units::formatBytes(double(s.buffersBytes)).c_str(), units::formatBytes(double(s.totalBytes)).c_str(),
-            s.inFlightMicrobatches);
+            s.inFlightMicrobatches, c.c_str());
         out << buf;
     }
     std::snprintf(buf, sizeof buf, "  peak %s of %s per GPU: %s\n\n", units::formatBytes(double(p.peakBytes)).c_str(),

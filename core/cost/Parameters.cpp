@@ -47,42 +47,26 @@ ParameterCounts countParameters(const ModelSpec& m)
 std::vector<RankShape> rankShapes(const Plan& plan)
 {
     const int p = plan.parallel.pp > 0 ? plan.parallel.pp : 1;
-    const int L = plan.model.layers;
     std::vector<RankShape> ranks(static_cast<std::size_t>(p));
-    const ScheduleKind kind = plan.training.schedule;
-    if (kind == ScheduleKind::DualPipe) {
+    // Every split (even, first/last stage layers, embedding/loss in the split, a layout) comes from one place.
+    const std::vector<VirtualStage> stages = virtualStages(plan);
+    if (plan.training.schedule == ScheduleKind::DualPipe) {
         // Rank r holds stages r and p-1-r (two copies of the parameters); a microbatch visits one of them.
-        const int perStage = L / p;
         for (int r = 0; r < p; ++r) {
-            ranks[r].layersHeld = 2 * perStage;
-            ranks[r].layersPerMicrobatch = perStage;
-            ranks[r].embedding = ranks[r].output = (r == 0 || r == p - 1);
+            const int own = stages[std::size_t(r)].layers;
+            ranks[std::size_t(r)].layersHeld = own + stages[std::size_t(p - 1 - r)].layers;
+            ranks[std::size_t(r)].layersPerMicrobatch = own;
+            ranks[std::size_t(r)].embedding = ranks[std::size_t(r)].output = (r == 0 || r == p - 1);
         }
         return ranks;
     }
-    std::vector<int> layers(std::size_t(p), p > 0 ? L / p : L);
-    const int first = plan.parallel.firstStageLayers;
-    const int last = plan.parallel.lastStageLayers;
-    if ((first > 0 || last > 0) && p > 1) {
-        const int f = first > 0 ? first : -1;
-        const int l = last > 0 ? last : -1;
-        int rest = L - (f > 0 ? f : 0) - (l > 0 ? l : 0);
-        const int middle = p - (f > 0 ? 1 : 0) - (l > 0 ? 1 : 0);
-        const int each = middle > 0 ? rest / middle : 0;
-        for (int r = 0; r < p; ++r) layers[r] = each;
-        if (f > 0) layers[0] = f;
-        if (l > 0) layers[p - 1] = l;
-    } else if (p > 0 && L % p != 0) {
-        // Spread the remainder over the first ranks (validation reports the uneven split).
-        for (int r = 0; r < L % p; ++r) ++layers[r];
-    }
-    const bool vShape = kind == ScheduleKind::ZBV || kind == ScheduleKind::DualPipeV;
-    for (int r = 0; r < p; ++r) {
-        ranks[r].layersHeld = layers[r];
-        ranks[r].layersPerMicrobatch = layers[r];
-        // V placement puts the first and the last chunk on rank 0.
-        ranks[r].embedding = r == 0;
-        ranks[r].output = vShape ? r == 0 : r == p - 1;
+    // A rank sums its chunks; V placement puts the first and the last chunk on rank 0.
+    for (const VirtualStage& v : stages) {
+        RankShape& sh = ranks[std::size_t(v.rank)];
+        sh.layersHeld += v.layers;
+        sh.layersPerMicrobatch += v.layers;
+        sh.embedding = sh.embedding || v.embedding;
+        sh.output = sh.output || v.loss;
     }
     return ranks;
 }

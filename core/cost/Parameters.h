@@ -1,6 +1,7 @@
 // Parameter counts (docs/MODEL.md section 1): dense, GQA, gated MLP, tied/untied embeddings, MoE total vs active.
 #pragma once
 
+#include "spec/PipelineLayout.h"
 #include "spec/Plan.h"
 
 #include <vector>
@@ -43,7 +44,8 @@ struct ParameterCounts {
 ParameterCounts countParameters(const ModelSpec& model);
 
 // How one pipeline rank is shaped by the schedule: the layers it holds (memory), the layers one microbatch
-// runs through on it (compute), and whether it holds the embedding and the output layer.
+// runs through on it (compute), and whether it holds the embedding and the output layer; the sums of its
+// virtual stages (spec/PipelineLayout.h, virtualStages).
 struct RankShape {
     int layersHeld = 0;
     double layersPerMicrobatch = 0;

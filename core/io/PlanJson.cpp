@@ -260,8 +260,11 @@ void readParallel(const json& j, Plan& plan, Issues& issues, bool& dpGiven)
     r.string("order", p.order);
     r.integer("firstStageLayers", p.firstStageLayers, 0, 1e6);
     r.integer("lastStageLayers", p.lastStageLayers, 0, 1e6);
+    r.string("layout", p.layout);
+    r.boolean("embeddingInSplit", p.embeddingInSplit);
+    r.boolean("lossInSplit", p.lossInSplit);
     r.rejectUnknown({ "dp", "tp", "pp", "cp", "ep", "vpp", "sp", "zero", "fsdp", "order", "firstStageLayers",
-        "lastStageLayers" });
+        "lastStageLayers", "layout", "embeddingInSplit", "lossInSplit" });
 }
 
 void readTraining(const json& j, Plan& plan, Issues& issues, bool& batchGiven)
@@ -478,6 +481,9 @@ json planToJson(const Plan& p)
         { "sp", q.sp }, { "zero", q.zero }, { "fsdp", toString(q.fsdp) }, { "order", q.order } };
     if (q.firstStageLayers) j["parallel"]["firstStageLayers"] = q.firstStageLayers;
     if (q.lastStageLayers) j["parallel"]["lastStageLayers"] = q.lastStageLayers;
+    if (!q.layout.empty()) j["parallel"]["layout"] = q.layout;
+    if (q.embeddingInSplit) j["parallel"]["embeddingInSplit"] = true;
+    if (q.lossInSplit) j["parallel"]["lossInSplit"] = true;
     const TrainingSpec& t = p.training;
     j["training"] = { { "microBatch", t.microBatch }, { "globalBatch", t.globalBatch },
         { "precision", toString(t.precision) }, { "gradDtype", toString(t.gradDtype) },

@@ -81,6 +81,12 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
     // Per-stage durations: the layers of each chunk, the output layer on each pipeline's last stage, and the
     // per-microbatch ZeRO-2/3 exposure spread over the rank's chunks.
     const std::vector<RankShape> shapes = rankShapes(plan);
+    // The transformer layers of each (virtual) stage (spec/PipelineLayout.h); the schedule numbers its stages the
+    // same way except DualPipe, whose two directions each run pp stages.
+    const std::vector<VirtualStage> split = virtualStages(plan);
+    if (s.placement != Placement::Bidirectional && split.size() != std::size_t(s.stages))
+        return Result<Timeline>::failure("parallel.vpp", "the schedule has " + std::to_string(s.stages)
+                + " stages but the pipeline split has " + std::to_string(split.size()));
     const OpCosts& c = pred.opCosts;
     StageDurations durations;
     durations.forward.resize(std::size_t(s.stages));
@@ -96,13 +102,8 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
         const int chunk = seen[std::size_t(r)]++;
         chunkOf[std::size_t(st)] = chunk;
         const RankShape& sh = shapes[std::size_t(r)];
-        double layers;
-        if (s.placement == Placement::Bidirectional) {
-            layers = sh.layersPerMicrobatch;
-        } else {
-            const int held = sh.layersHeld, chunks = std::max(1, s.chunksPerRank);
-            layers = held / chunks + (chunk < held % chunks ? 1 : 0);
-        }
+        const double layers = s.placement == Placement::Bidirectional ? sh.layersPerMicrobatch
+                                                                      : double(split[std::size_t(st)].layers);
         const bool last = s.nextStage(st) < 0;
         // The per-microbatch exposure spread over the chunks a microbatch passes on this rank (one for DualPipe).
         const int passes = s.placement == Placement::Bidirectional ? 1 : std::max(1, s.chunksPerRank);

@@ -138,6 +138,12 @@ struct ParallelSpec {
     std::string order = "tp-cp-ep-dp-pp";
     int firstStageLayers = 0;      // 0 = layers spread evenly
     int lastStageLayers = 0;
+    // Megatron-Core's pipeline layout string ("Et*3|(tt|)*29m|L"; spec/PipelineLayout.h); empty = not used.
+    std::string layout;
+    // Megatron-Core account_for_embedding_in_pipeline_split / account_for_loss_in_pipeline_split: the embedding
+    // (the loss) counts as one layer of the split, its stage gets one transformer layer fewer.
+    bool embeddingInSplit = false;
+    bool lossInSplit = false;
     bool operator==(const ParallelSpec&) const = default;
 };
 

@@ -1,5 +1,6 @@
 #include "Validate.h"
 
+#include "PipelineLayout.h"
 #include "cost/RankLayout.h"
 
 #include <string>
@@ -124,7 +125,12 @@ Issues validate(const Plan& plan)
     const int chunks = plan.chunksPerRank();
     const ScheduleKind kind = t.schedule;
     const bool uneven = p.firstStageLayers > 0 || p.lastStageLayers > 0;
-    if (uneven) {
+    const bool custom = !p.layout.empty() || p.embeddingInSplit || p.lossInSplit;
+    if (custom) {
+        // parallel.layout, embeddingInSplit, lossInSplit (spec/PipelineLayout.h).
+        const Issues split = checkPipelineSplit(plan);
+        c.issues.insert(c.issues.end(), split.begin(), split.end());
+    } else if (uneven) {
         if (p.pp < 2) c.error("parallel.firstStageLayers", "uneven first/last stages need pp >= 2");
         if (kind == ScheduleKind::DualPipe || kind == ScheduleKind::ZBV || kind == ScheduleKind::DualPipeV)
             c.error("parallel.firstStageLayers", "uneven stages are not supported with the " + std::string(toString(kind))

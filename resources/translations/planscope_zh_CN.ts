@@ -188,6 +188,118 @@
         <translation>GPU &quot;%1&quot; 没有 bf16 Tensor Core；请使用 fp16</translation>
     </message>
     <message>
+        <source>unexpected %1 at character %2</source>
+        <translation>第 %2 个字符处出现意外的 %1</translation>
+    </message>
+    <message>
+        <source>unexpected %1 at character %2 (groups do not nest)</source>
+        <translation>第 %2 个字符处出现意外的 %1（分组不能嵌套）</translation>
+    </message>
+    <message>
+        <source>expected a count after &apos;*&apos; at character %1</source>
+        <translation>第 %1 个字符处的 &apos;*&apos; 之后应为次数</translation>
+    </message>
+    <message>
+        <source>count after &apos;*&apos; at character %1 is larger than %2</source>
+        <translation>第 %1 个字符处 &apos;*&apos; 之后的次数大于 %2</translation>
+    </message>
+    <message>
+        <source>the repetition at character %1 expands to more than %2 layers</source>
+        <translation>第 %1 个字符处的重复展开后超过 %2 层</translation>
+    </message>
+    <message>
+        <source>&apos;(&apos; at character %1 is not closed</source>
+        <translation>第 %1 个字符处的 &apos;(&apos; 没有闭合</translation>
+    </message>
+    <message>
+        <source>empty group &apos;()&apos; at character %1</source>
+        <translation>第 %1 个字符处是空分组 &apos;()&apos;</translation>
+    </message>
+    <message>
+        <source>expected &apos;*&apos; and a count after &apos;)&apos; at character %1</source>
+        <translation>第 %1 个字符处的 &apos;)&apos; 之后应为 &apos;*&apos; 和次数</translation>
+    </message>
+    <message>
+        <source>a layout cannot be combined with firstStageLayers, lastStageLayers, embeddingInSplit or lossInSplit (Megatron-Core refuses the combination)</source>
+        <translation>layout 不能与 firstStageLayers、lastStageLayers、embeddingInSplit 或 lossInSplit 同时使用（Megatron-Core 不接受这种组合）</translation>
+    </message>
+    <message>
+        <source>a layout is not supported with the %1 schedule</source>
+        <translation>%1 调度不支持 layout</translation>
+    </message>
+    <message>
+        <source>the layout has %1 stages but pp*%2 = %3 are needed (pp %4)</source>
+        <translation>layout 有 %1 个阶段，但需要 pp*%2 = %3 个（pp %4）</translation>
+    </message>
+    <message>
+        <source>the layout has %1 stages but pp*%2 = %3 are needed (pp %4, vpp %5)</source>
+        <translation>layout 有 %1 个阶段，但需要 pp*%2 = %3 个（pp %4，vpp %5）</translation>
+    </message>
+    <message>
+        <source>the layout has %1 transformer layers (&apos;t&apos;) but model.layers is %2</source>
+        <translation>layout 有 %1 个 Transformer 层（&apos;t&apos;），但 model.layers 为 %2</translation>
+    </message>
+    <message>
+        <source>a second embedding %1 at character %2 (stage %3); &apos;E&apos; appears once</source>
+        <translation>第 %2 个字符处（阶段 %3）出现第二个嵌入层 %1；&apos;E&apos; 只能出现一次</translation>
+    </message>
+    <message>
+        <source>embedding %1 at character %2 (stage %3): &apos;E&apos; must be the first layer of the first stage</source>
+        <translation>嵌入层 %1 位于第 %2 个字符处（阶段 %3）：&apos;E&apos; 必须是第一个阶段的第一层</translation>
+    </message>
+    <message>
+        <source>a second loss %1 at character %2 (stage %3); &apos;L&apos; appears once</source>
+        <translation>第 %2 个字符处（阶段 %3）出现第二个 loss %1；&apos;L&apos; 只能出现一次</translation>
+    </message>
+    <message>
+        <source>loss %1 at character %2 (stage %3): &apos;L&apos; must be the last layer of the last stage</source>
+        <translation>loss %1 位于第 %2 个字符处（阶段 %3）：&apos;L&apos; 必须是最后一个阶段的最后一层</translation>
+    </message>
+    <message>
+        <source>MTP layer %1 at character %2 (stage %3): &apos;m&apos; belongs to the last virtual stage of a rank other than the first</source>
+        <translation>MTP 层 %1 位于第 %2 个字符处（阶段 %3）：&apos;m&apos; 应位于第一个 rank 以外某个 rank 的最后一个虚拟阶段</translation>
+    </message>
+    <message>
+        <source>transformer layer %1 at character %2 (stage %3) after an MTP layer; &apos;t&apos; layers come before &apos;m&apos;</source>
+        <translation>Transformer 层 %1 位于第 %2 个字符处（阶段 %3），在 MTP 层之后；&apos;t&apos; 层必须在 &apos;m&apos; 之前</translation>
+    </message>
+    <message>
+        <source>no embedding &apos;E&apos;: the first stage must start with it</source>
+        <translation>没有嵌入层 &apos;E&apos;：第一个阶段必须以它开头</translation>
+    </message>
+    <message>
+        <source>no loss &apos;L&apos;: the last stage must end with it</source>
+        <translation>没有 loss &apos;L&apos;：最后一个阶段必须以它结尾</translation>
+    </message>
+    <message>
+        <source>%1 MTP layer (&apos;m&apos;) in the layout is not modelled: their parameters, memory and time are left out</source>
+        <translation>layout 中的 %1 个 MTP 层（&apos;m&apos;）未建模：未计入其参数、显存和时间</translation>
+    </message>
+    <message>
+        <source>%1 MTP layers (&apos;m&apos;) in the layout are not modelled: their parameters, memory and time are left out</source>
+        <translation>layout 中的 %1 个 MTP 层（&apos;m&apos;）未建模：未计入其参数、显存和时间</translation>
+    </message>
+    <message>
+        <source>embeddingInSplit/lossInSplit cannot be combined with firstStageLayers/lastStageLayers (Megatron-Core refuses the combination)</source>
+        <translation>embeddingInSplit/lossInSplit 不能与 firstStageLayers/lastStageLayers 同时使用（Megatron-Core 不接受这种组合）</translation>
+    </message>
+    <message>
+        <source>embeddingInSplit/lossInSplit are not supported with the %1 schedule</source>
+        <translation>%1 调度不支持 embeddingInSplit/lossInSplit</translation>
+    </message>
+    <message>
+        <source>layers %1 + embedding = %2 are not divisible by pp*%3 = %4</source>
+        <translation>layers %1 + embedding = %2 不能被 pp*%3 = %4 整除</translation>
+    </message>
+    <message>
+        <source>layers %1 + loss = %2 are not divisible by pp*%3 = %4</source>
+        <translation>layers %1 + loss = %2 不能被 pp*%3 = %4 整除</translation>
+    </message>
+    <message>
+        <source>layers %1 + embedding + loss = %2 are not divisible by pp*%3 = %4</source>
+        <translation>layers %1 + embedding + loss = %2 不能被 pp*%3 = %4 整除</translation>
+    </message>
+    <message>
         <source>unknown name &quot;%1&quot;; use tp, cp, ep, dp and pp joined by &apos;-&apos;</source>
         <translation>未知名称 &quot;%1&quot;；请用 &apos;-&apos; 连接 tp、cp、ep、dp 和 pp</translation>
     </message>
@@ -404,8 +516,60 @@
         <translation>校准：%1</translation>
     </message>
     <message>
+        <source>%1 -&gt; latency %2, efficiency %3 of %4</source>
+        <translation>%1 -&gt; 延迟 %2，效率为 %4 的 %3</translation>
+    </message>
+    <message>
+        <source>%1 -&gt; latency %2, efficiency %3 of %4 (above the wire speed: NVLS/in-switch reduction)</source>
+        <translation>%1 -&gt; 延迟 %2，效率为 %4 的 %3（超过线速：NVLS/交换机内归约）</translation>
+    </message>
+    <message>
+        <source>%1 -&gt; latency %2, efficiency %3 of %4 per GPU</source>
+        <translation>%1 -&gt; 延迟 %2，效率为每块 GPU %4 的 %3</translation>
+    </message>
+    <message>
+        <source>%1 -&gt; latency %2, efficiency %3 of %4 per GPU (busBw / (%5 GPUs per node x the NIC bandwidth per GPU))</source>
+        <translation>%1 -&gt; 延迟 %2，效率为每块 GPU %4 的 %3（busBw / (每节点 %5 块 GPU x 每块 GPU 的网卡带宽)）</translation>
+    </message>
+    <message>
+        <source>%1 -&gt; efficiency %2 for the other collectives; all-reduce keeps %3</source>
+        <translation>%1 -&gt; 其他集合通信的效率为 %2；all-reduce 保持 %3</translation>
+    </message>
+    <message>
+        <source>only all-reduce measured; the other collectives keep efficiency %1</source>
+        <translation>只测量了 all-reduce；其他集合通信保持效率 %1</translation>
+    </message>
+    <message>
+        <source>%1 = best %2 TFLOP/s over %3 %4 GEMMs with m, n, k &gt;= 1024, of the dense peak %5 TFLOP/s</source>
+        <translation>%1 = %3 个 m、n、k &gt;= 1024 的 %4 GEMM 中最高 %2 TFLOP/s，稠密峰值为 %5 TFLOP/s</translation>
+    </message>
+    <message>
+        <source>not applied: best %1 TFLOP/s over %2 %3 GEMMs with m, n, k &gt;= 1024, of the dense peak %4 TFLOP/s exceeds the peak (wrong GPU in the plan, or a sparse peak?)</source>
+        <translation>未采用：%2 个 m、n、k &gt;= 1024 的 %3 GEMM 中最高 %1 TFLOP/s（稠密峰值 %4 TFLOP/s）超过了峰值（方案中的 GPU 不对，或用了稀疏峰值？）</translation>
+    </message>
+    <message>
+        <source>%1 %2 GEMM shapes timed; operators of exactly these shapes take the measured time</source>
+        <translation>实测了 %1 个 %2 GEMM 形状；形状完全相同的算子采用实测时间</translation>
+    </message>
+    <message>
+        <source>%1 measured by a device copy</source>
+        <translation>%1，由设备内拷贝测得</translation>
+    </message>
+    <message>
+        <source>%1 on %2 GPUs (%3 nodes), alpha %4, busBw %5</source>
+        <translation>%1，%2 块 GPU（%3 个节点），alpha %4，busBw %5</translation>
+    </message>
+    <message>
+        <source>%1 on %2 GPUs, alpha %3, busBw %4</source>
+        <translation>%1，%2 块 GPU，alpha %3，busBw %4</translation>
+    </message>
+    <message>
         <source>more than a million microbatches to simulate</source>
         <translation>要仿真的微批次超过一百万个</translation>
+    </message>
+    <message>
+        <source>the schedule has %1 stages but the pipeline split has %2</source>
+        <translation>调度有 %1 个阶段，但流水线划分有 %2 个</translation>
     </message>
     <message>
         <source>fp8 GEMMs modelled at the fp8 peak; weights kept in bf16, fp8 weight and transpose caches (1-2 bytes/parameter) not counted</source>
@@ -708,8 +872,8 @@
         <translation>在最慢的阶段 %1 上；P、Pe：其每块 GPU 的稠密参数和专家参数，从 ZeRO-1 起分别在 n 和 ne 上切分。</translation>
     </message>
     <message>
-        <source>Best-shape GEMM efficiency %1 of the dense %2 peak %3/s.</source>
-        <translation>最佳形状的 GEMM 效率为稠密 %2 峰值 %3/s 的 %1。</translation>
+        <source>Each GEMM at its own shape&apos;s efficiency (the operator table, time.layerOps), at most %1 of the dense %2 peak %3/s for large shapes.</source>
+        <translation>每个 GEMM 按其形状各自的效率计算（见算子表 time.layerOps），大形状时最高为稠密 %2 峰值 %3/s 的 %1。</translation>
     </message>
     <message>
         <source>Peak is the dense datasheet number for the dtype (never the &apos;with sparsity&apos; one).</source>

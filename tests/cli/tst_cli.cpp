@@ -234,6 +234,25 @@ private slots:
         QVERIFY2(s.out.find(layer) != std::string::npos, (layer + "\n" + s.out).c_str());
     }
 
+    void pipelineSplitInSummary()
+    {
+        // Llama 3.1 405B on pp 8 x vpp 8 with the embedding and the loss in the split (docs/PLAN-FILE.md):
+        // validate accepts it, evaluate gives 15/16/.../16/15 layers, summary lists each rank's chunks.
+        const QString plan = sample("llama31-405b-pp8-vp8-h100.plan.json");
+        const Run v = cli({ "validate", plan });
+        QCOMPARE(v.code, 0);
+        QCOMPARE(json::parse(v.out)["valid"].get<bool>(), true);
+        const json e = json::parse(cli({ "evaluate", plan }).out);
+        const int layers[] = { 15, 16, 16, 16, 16, 16, 16, 15 };
+        for (int r = 0; r < 8; ++r) QCOMPARE(e["memory"]["stages"][r]["layers"].get<int>(), layers[r]);
+        const Run s = cli({ "summary", plan });
+        QCOMPARE(s.code, 0);
+        QVERIFY2(s.out.find("pipeline split: embedding/loss in split") != std::string::npos, s.out.c_str());
+        QVERIFY2(s.out.find("  E1|2|2|2|2|2|2|2\n") != std::string::npos, s.out.c_str());
+        QVERIFY2(s.out.find("  2|2|2|2|2|2|2|2\n") != std::string::npos, s.out.c_str());
+        QVERIFY2(s.out.find("  2|2|2|2|2|2|2|1L\n") != std::string::npos, s.out.c_str());
+    }
+
     void scheduleJsonAsSchema()
     {
         // docs/FORMATS.md section 3: 1F1B, p = 4, m = 8, unit F = B = 1: makespan 22, busy 16, idle 6 per rank.

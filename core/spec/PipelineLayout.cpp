@@ -1,0 +1,352 @@
+#include "PipelineLayout.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+
+namespace planscope {
+
+namespace {
+
+constexpr const char* kPath = "parallel.layout";
+constexpr std::int64_t kMaxSymbols = 1000000; // more layers than any model; keeps a typo like (t|)*99999999 cheap
+
+std::string str(long long v) { return std::to_string(v); }
+std::string at(std::size_t index) { return " at character " + str(static_cast<long long>(index) + 1); }
+std::string quoted(char c)
+{
+    if (std::isprint(static_cast<unsigned char>(c))) return std::string("'") + c + "'";
+    return "byte " + str(static_cast<unsigned char>(c));
+}
+bool isLayer(char c) { return c == 'E' || c == 't' || c == 'm' || c == 'L' || c == '|'; }
+
+class LayoutParser {
+public:
+    explicit LayoutParser(std::string_view text) : m_text(text) { }
+
+    // The flat symbol list ('|' kept as a symbol), or the first error.
+    bool run(std::vector<LayoutSymbol>& out, std::string& error)
+    {
+        std::size_t i = 0;
+        while (i < m_text.size()) {
+            const char c = m_text[i];
+            if (c == ',') {
+                ++i;
+            } else if (isLayer(c)) {
+                if (!letter(i, out, error)) return false;
+            } else if (c == '(') {
+                if (!group(i, out, error)) return false;
+            } else {
+                error = "unexpected " + quoted(c) + at(i);
+                return false;
+            }
+        }
+        return true;
+    }
+
+private:
+    // "*N" at i (i on the '*'); leaves i after the digits.
+    bool count(std::size_t& i, std::int64_t& n, std::string& error)
+    {
+        const std::size_t star = i++;
+        if (i >= m_text.size() || !std::isdigit(static_cast<unsigned char>(m_text[i]))) {
+            error = "expected a count after '*'" + at(star);
+            return false;
+        }
+        n = 0;
+        while (i < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[i]))) {
+            n = n * 10 + (m_text[i] - '0');
+            if (n > kMaxSymbols) {
+                error = "count after '*'" + at(star) + " is larger than " + str(kMaxSymbols);
+                return false;
+            }
+            ++i;
+        }
+        return true;
+    }
+
+    bool append(std::vector<LayoutSymbol>& out, const std::vector<LayoutSymbol>& items, std::int64_t times,
+        std::size_t where, std::string& error)
+    {
+        if (std::int64_t(out.size()) + std::int64_t(items.size()) * times > kMaxSymbols) {
+            error = "the repetition" + at(where) + " expands to more than " + str(kMaxSymbols) + " layers";
+            return false;
+        }
+        for (std::int64_t k = 0; k < times; ++k) out.insert(out.end(), items.begin(), items.end());
+        return true;
+    }
+
+    // A letter (or '|') with an optional "*N".
+    bool letter(std::size_t& i, std::vector<LayoutSymbol>& out, std::string& error)
+    {
+        const std::size_t pos = i++;
+        std::int64_t n = 1;
+        if (i < m_text.size() && m_text[i] == '*' && !count(i, n, error)) return false;
+        return append(out, { LayoutSymbol { m_text[pos], int(pos) + 1 } }, n, pos, error);
+    }
+
+    // "(...)*N": letters (each with an optional count) and '|', no nesting, not empty.
+    bool group(std::size_t& i, std::vector<LayoutSymbol>& out, std::string& error)
+    {
+        const std::size_t open = i++;
+        std::vector<LayoutSymbol> body;
+        while (i < m_text.size() && m_text[i] != ')') {
+            const char c = m_text[i];
+            if (c == ',') {
+                ++i;
+            } else if (isLayer(c)) {
+                if (!letter(i, body, error)) return false;
+            } else {
+                error = "unexpected " + quoted(c) + at(i) + (c == '(' ? " (groups do not nest)" : "");
+                return false;
+            }
+        }
+        if (i >= m_text.size()) {
+            error = "'('" + at(open) + " is not closed";
+            return false;
+        }
+        const std::size_t close = i++;
+        if (body.empty()) {
+            error = "empty group '()'" + at(open);
+            return false;
+        }
+        if (i >= m_text.size() || m_text[i] != '*') {
+            error = "expected '*' and a count after ')'" + at(close);
+            return false;
+        }
+        std::int64_t n = 0;
+        if (!count(i, n, error)) return false;
+        return append(out, body, n, open, error);
+    }
+
+    std::string_view m_text;
+};
+
+bool vShaped(ScheduleKind k) { return k == ScheduleKind::ZBV || k == ScheduleKind::DualPipeV; }
+bool customSplitAllowed(ScheduleKind k) { return !vShaped(k) && k != ScheduleKind::DualPipe; }
+
+// The legacy per-rank counts: the even split (remainder on the first ranks, which validation reports), or
+// firstStageLayers/lastStageLayers with the rest spread evenly.
+std::vector<int> rankLayers(const Plan& plan, int p)
+{
+    const int L = std::max(0, plan.model.layers);
+    std::vector<int> layers(std::size_t(p), L / p);
+    const int first = plan.parallel.firstStageLayers, last = plan.parallel.lastStageLayers;
+    if ((first > 0 || last > 0) && p > 1) {
+        const int rest = L - std::max(0, first) - std::max(0, last);
+        const int middle = p - (first > 0 ? 1 : 0) - (last > 0 ? 1 : 0);
+        const int each = middle > 0 ? std::max(0, rest) / middle : 0;
+        for (int r = 0; r < p; ++r) layers[std::size_t(r)] = each;
+        if (first > 0) layers[0] = first;
+        if (last > 0) layers[std::size_t(p - 1)] = last;
+    } else {
+        for (int r = 0; r < L % p; ++r) ++layers[std::size_t(r)];
+    }
+    return layers;
+}
+
+enum class SplitKind { Layout, InSplit, FirstLast, Even };
+
+SplitKind splitKind(const Plan& plan)
+{
+    const ParallelSpec& P = plan.parallel;
+    if (!P.layout.empty()) return SplitKind::Layout;
+    if (P.embeddingInSplit || P.lossInSplit) return SplitKind::InSplit;
+    if (P.firstStageLayers > 0 || P.lastStageLayers > 0) return SplitKind::FirstLast;
+    return SplitKind::Even;
+}
+
+} // namespace
+
+int ParsedLayout::count(char kind) const
+{
+    int n = 0;
+    for (const auto& stage : stages)
+        for (const LayoutSymbol& s : stage) n += s.kind == kind ? 1 : 0;
+    return n;
+}
+
+Result<ParsedLayout> parsePipelineLayout(std::string_view text)
+{
+    std::vector<LayoutSymbol> flat;
+    std::string error;
+    if (!LayoutParser(text).run(flat, error)) return Result<ParsedLayout>::failure(kPath, error);
+    ParsedLayout parsed;
+    parsed.stages.emplace_back();
+    for (const LayoutSymbol& s : flat) {
+        if (s.kind == '|')
+            parsed.stages.emplace_back();
+        else
+            parsed.stages.back().push_back(s);
+    }
+    return parsed;
+}
+
+std::vector<VirtualStage> virtualStages(const Plan& plan)
+{
+    const int p = std::max(1, plan.parallel.pp);
+    const ScheduleKind kind = plan.training.schedule;
+    const bool dualPipe = kind == ScheduleKind::DualPipe;
+    const int chunks = dualPipe ? 1 : std::max(1, plan.chunksPerRank());
+    const int S = p * chunks;
+    std::vector<VirtualStage> stages(static_cast<std::size_t>(S));
+    for (int k = 0; k < S; ++k) {
+        VirtualStage& v = stages[std::size_t(k)];
+        v.chunk = k / p;
+        // Loop placement (Megatron's interleaving): stage k on rank k mod p; a V turns back on every odd pass.
+        v.rank = vShaped(kind) && v.chunk % 2 == 1 ? p - 1 - k % p : k % p;
+    }
+    const SplitKind split = splitKind(plan);
+    bool done = false;
+    if (split == SplitKind::Layout && customSplitAllowed(kind)) {
+        auto parsed = parsePipelineLayout(plan.parallel.layout);
+        if (parsed && parsed->stages.size() == stages.size()) {
+            for (int k = 0; k < S; ++k) {
+                VirtualStage& v = stages[std::size_t(k)];
+                for (const LayoutSymbol& s : parsed->stages[std::size_t(k)]) {
+                    v.layers += s.kind == 't' ? 1 : 0;
+                    v.mtpLayers += s.kind == 'm' ? 1 : 0;
+                    v.embedding = v.embedding || s.kind == 'E';
+                    v.loss = v.loss || s.kind == 'L';
+                }
+            }
+            return stages;
+        }
+    } else if (split == SplitKind::InSplit && customSplitAllowed(kind)) {
+        // Megatron-Core megatron/core/transformer/transformer_block.py, get_num_layers_to_build: the embedding and
+        // the loss count as layers, (L + e + l) / pp per rank, / vpp per virtual stage; the first virtual stage of
+        // the first rank builds one transformer layer fewer for the embedding, the last of the last rank for the loss.
+        const int e = plan.parallel.embeddingInSplit ? 1 : 0, l = plan.parallel.lossInSplit ? 1 : 0;
+        const int N = std::max(0, plan.model.layers) + e + l;
+        if (N % S == 0) {
+            for (VirtualStage& v : stages) v.layers = N / S;
+            stages.front().layers -= e;
+            stages.back().layers -= l;
+            done = true;
+        }
+    }
+    if (!done) {
+        // Each rank's layers spread over its chunks, the remainder on its first chunks.
+        const std::vector<int> held = rankLayers(plan, p);
+        for (VirtualStage& v : stages) {
+            const int h = held[std::size_t(v.rank)];
+            v.layers = h / chunks + (v.chunk < h % chunks ? 1 : 0);
+        }
+    }
+    stages.front().embedding = true;
+    stages.back().loss = true;
+    return stages;
+}
+
+std::string splitSource(const Plan& plan)
+{
+    switch (splitKind(plan)) {
+    case SplitKind::Layout: return "layout";
+    case SplitKind::InSplit: return "embedding/loss in split";
+    case SplitKind::FirstLast: return "first/last stage layers";
+    case SplitKind::Even: break;
+    }
+    return "even";
+}
+
+Issues checkPipelineSplit(const Plan& plan)
+{
+    Issues issues;
+    auto error = [&](std::string path, std::string message) {
+        issues.push_back({ Severity::Error, std::move(path), std::move(message), -1 });
+    };
+    auto warning = [&](std::string path, std::string message) {
+        issues.push_back({ Severity::Warning, std::move(path), std::move(message), -1 });
+    };
+    const ParallelSpec& P = plan.parallel;
+    const ModelSpec& M = plan.model;
+    const ScheduleKind kind = plan.training.schedule;
+    const int chunks = plan.chunksPerRank();
+    const long long S = 1LL * P.pp * chunks;
+    const bool firstLast = P.firstStageLayers > 0 || P.lastStageLayers > 0;
+    const std::string stagesText = "pp*" + std::string(chunks > 1 ? "chunks" : "1") + " = " + str(S);
+
+    if (!P.layout.empty()) {
+        // Megatron-Core's TransformerConfig refuses the layout beside the other split options.
+        if (firstLast || P.embeddingInSplit || P.lossInSplit)
+            error(kPath, "a layout cannot be combined with firstStageLayers, lastStageLayers, embeddingInSplit or "
+                         "lossInSplit (Megatron-Core refuses the combination)");
+        if (!customSplitAllowed(kind))
+            error(kPath, "a layout is not supported with the " + std::string(toString(kind)) + " schedule");
+        auto parsed = parsePipelineLayout(P.layout);
+        if (!parsed) {
+            issues.insert(issues.end(), parsed.errors().begin(), parsed.errors().end());
+            return issues;
+        }
+        const ParsedLayout& lay = parsed.value();
+        const long long n = static_cast<long long>(lay.stages.size());
+        if (n != S)
+            error(kPath, "the layout has " + str(n) + " stages but " + stagesText + " are needed (pp " + str(P.pp)
+                    + (chunks > 1 ? ", vpp " + str(chunks) : std::string()) + ")");
+        const int t = lay.count('t');
+        if (t != M.layers)
+            error(kPath, "the layout has " + str(t) + " transformer layers ('t') but model.layers is " + str(M.layers));
+        // The embedding first in the first stage, the loss last in the last stage, each exactly once.
+        bool sawE = false, sawL = false, sawM = false, placeReported = false, orderReported = false;
+        for (std::size_t k = 0; k < lay.stages.size(); ++k) {
+            const auto& stage = lay.stages[k];
+            for (std::size_t j = 0; j < stage.size(); ++j) {
+                const LayoutSymbol& s = stage[j];
+                const std::string where = quoted(s.kind) + at(std::size_t(s.character - 1)) + " (stage "
+                    + str(static_cast<long long>(k)) + ")";
+                if (s.kind == 'E') {
+                    if (sawE)
+                        error(kPath, "a second embedding " + where + "; 'E' appears once");
+                    else if (k != 0 || j != 0)
+                        error(kPath, "embedding " + where + ": 'E' must be the first layer of the first stage");
+                    sawE = true;
+                } else if (s.kind == 'L') {
+                    if (sawL)
+                        error(kPath, "a second loss " + where + "; 'L' appears once");
+                    else if (k + 1 != lay.stages.size() || j + 1 != stage.size())
+                        error(kPath, "loss " + where + ": 'L' must be the last layer of the last stage");
+                    sawL = true;
+                } else if (s.kind == 'm') {
+                    const long long rank = P.pp > 0 ? static_cast<long long>(k) % P.pp : 0;
+                    const long long chunk = P.pp > 0 ? static_cast<long long>(k) / P.pp : 0;
+                    // Megatron-Core validate_layer_layout: MTP layers sit in a rank's last virtual stage, never on
+                    // the first rank.
+                    if (n == S && (chunk != chunks - 1 || rank == 0) && !placeReported) {
+                        error(kPath, "MTP layer " + where + ": 'm' belongs to the last virtual stage of a rank other "
+                                     "than the first");
+                        placeReported = true;
+                    }
+                    sawM = true;
+                } else if (s.kind == 't' && sawM && !orderReported) {
+                    error(kPath, "transformer layer " + where + " after an MTP layer; 't' layers come before 'm'");
+                    orderReported = true;
+                }
+            }
+        }
+        if (!sawE) error(kPath, "no embedding 'E': the first stage must start with it");
+        if (!sawL) error(kPath, "no loss 'L': the last stage must end with it");
+        const int mtp = lay.count('m');
+        if (mtp > 0)
+            warning(kPath, str(mtp) + " MTP layer" + (mtp > 1 ? "s" : "") + " ('m') in the layout "
+                    + (mtp > 1 ? "are" : "is") + " not modelled: their parameters, memory and time are left out");
+        return issues;
+    }
+
+    if (P.embeddingInSplit || P.lossInSplit) {
+        const std::string path = P.embeddingInSplit ? "parallel.embeddingInSplit" : "parallel.lossInSplit";
+        if (firstLast)
+            error(path, "embeddingInSplit/lossInSplit cannot be combined with firstStageLayers/lastStageLayers "
+                        "(Megatron-Core refuses the combination)");
+        if (!customSplitAllowed(kind))
+            error(path, "embeddingInSplit/lossInSplit are not supported with the " + std::string(toString(kind))
+                    + " schedule");
+        const int e = P.embeddingInSplit ? 1 : 0, l = P.lossInSplit ? 1 : 0;
+        const long long N = 1LL * M.layers + e + l;
+        if (M.layers > 0 && S > 0 && N % S != 0)
+            error(chunks > 1 ? "parallel.vpp" : "parallel.pp", "layers " + str(M.layers) + (e ? " + embedding" : "")
+                    + (l ? " + loss" : "") + " = " + str(N) + " are not divisible by " + stagesText);
+    }
+    return issues;
+}
+
+} // namespace planscope

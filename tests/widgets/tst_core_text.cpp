@@ -1,0 +1,385 @@
+// Core's English text under zh_CN (widgets/CoreText): every warning, issue message, explanation note and
+// source that the sample plans and a set of broken plans produce is found in the catalogue and comes out in
+// Chinese, with its numbers, paths and formulas kept; and the metrics page shows a translated derivation.
+#include "TestUtil.h"
+
+#include "CoreText.h"
+#include "LanguageManager.h"
+#include "analysis/Analysis.h"
+#include "cost/RealityCheck.h"
+#include "document/PlanDocument.h"
+#include "io/PlanJson.h"
+#include "pages/SummaryPage.h"
+#include "spec/Validate.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QListWidget>
+#include <QRegularExpression>
+#include <QSet>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTextBrowser>
+#include <QTranslator>
+#include <QTreeWidget>
+#include <nlohmann/json.hpp>
+
+using namespace planscope;
+
+namespace {
+
+bool hasCjk(const QString& s)
+{
+    for (QChar c : s)
+        if (c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF) return true;
+    return false;
+}
+
+std::string readFile(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return f.readAll().toStdString();
+}
+
+nlohmann::json defaultPlan()
+{
+    return nlohmann::json::parse(readFile(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/default.plan.json")));
+}
+
+// What one plan text makes core say: every text the GUI shows, by kind.
+struct Said {
+    QSet<QString> messages; // issues, warnings, reality-check text, group collectives and algorithms
+    QSet<QString> names; // one-word names core gives (AllReduce, p2p): shown as they are
+    QSet<QString> notes;
+    QSet<QString> sources;
+};
+
+void collect(const std::string& text, Said& said)
+{
+    static const QRegularExpression name(QStringLiteral("^[A-Za-z0-9+_-]+$"));
+    const auto add = [&](const std::string& s) {
+        const QString text = QString::fromStdString(s);
+        if (!text.isEmpty()) (name.match(text).hasMatch() ? said.names : said.messages).insert(text);
+    };
+    auto loaded = parsePlan(text);
+    if (!loaded) {
+        for (const Issue& i : loaded.errors())
+            add(i.message);
+        return;
+    }
+    for (const Issue& i : loaded->warnings)
+        add(i.message);
+    for (const Issue& i : validate(loaded->plan))
+        add(i.message);
+    AnalysisOptions options;
+    options.explain = true;
+    options.inputWarnings = loaded->warnings;
+    const auto a = analyse(loaded->plan, options);
+    for (const Prediction* p : { &a->prediction, &a->analytic }) {
+        for (const Issue& i : p->errors)
+            add(i.message);
+        for (const std::string& w : p->warnings)
+            add(w);
+        for (const CommGroup& g : p->comm) {
+            add(g.collective);
+            add(g.algorithm);
+        }
+    }
+    for (const Issue& i : a->timelineErrors)
+        add(i.message);
+    if (a->valid()) {
+        add(realityCheck(a->plan, a->prediction, 30, 1e12, 0.4).message);
+        add(realityCheck(a->plan, a->prediction, 1, 1e15, 0.4).message);
+    }
+    for (const auto& [field, e] : a->explainer->entries()) {
+        if (!e.note.empty()) said.notes.insert(QString::fromStdString(e.note));
+        if (!e.source.empty()) said.sources.insert(QString::fromStdString(e.source));
+    }
+}
+
+// The default plan with one change at a JSON pointer (null removes the key).
+std::string variant(const char* pointer, const nlohmann::json& value)
+{
+    nlohmann::json j = defaultPlan();
+    const nlohmann::json::json_pointer p(pointer);
+    if (value.is_null())
+        j[p.parent_pointer()].erase(p.back());
+    else
+        j[p] = value;
+    return j.dump();
+}
+
+std::string variant(std::initializer_list<std::pair<const char*, nlohmann::json>> changes)
+{
+    nlohmann::json j = defaultPlan();
+    for (const auto& [pointer, value] : changes)
+        j[nlohmann::json::json_pointer(pointer)] = value;
+    return j.dump();
+}
+
+} // namespace
+
+class TestCoreText : public QObject {
+    Q_OBJECT
+
+    QTranslator m_translator;
+
+    void installChinese() { QCoreApplication::installTranslator(&m_translator); }
+    void removeChinese() { QCoreApplication::removeTranslator(&m_translator); }
+
+    static Said everything()
+    {
+        Said said;
+        const QDir dir(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans"));
+        const QStringList plans = dir.entryList({ QStringLiteral("*.plan.json") }, QDir::Files, QDir::Name);
+        for (const QString& name : plans)
+            collect(readFile(dir.filePath(name)), said);
+        // Broken plans: bad values, wrong types, missing fields, unknown keys and presets, bad JSON.
+        for (const std::string& text : {
+                 std::string(),
+                 std::string("  \n"),
+                 std::string("{ \"schema\": "),
+                 std::string("[1, 2]"),
+                 variant("/training/globalBatch", -64),
+                 variant("/parallel/tp", "two"),
+                 variant("/parallel/pp", 2.5),
+                 variant("/parallel/sp", 1),
+                 variant("/training/schedule", "2f2b"),
+                 variant("/cluster/gpu", "z100"),
+                 variant("/model/preset", "gpt-5"),
+                 variant("/model", nullptr),
+                 variant("/cluster", nullptr),
+                 variant("/cluster/nodes", nullptr),
+                 variant("/schema", nullptr),
+                 variant("/training/globalBatch", nullptr),
+                 variant("/parallel/tpp", 2),
+                 variant("/colour", "blue"),
+                 variant("/schema", "planscope/plan/v9"),
+                 variant("/memoryOverheads", nlohmann::json { { "fragmentation", 1.5 } }),
+                 variant("/model", nlohmann::json { { "layers", 32 } }),
+                 variant("/parallel/dp", 3),
+                 variant("/parallel/tp", 3),
+                 variant("/parallel/pp", 3),
+                 variant("/training/globalBatch", 65),
+                 variant("/parallel/order", "tp-tp-dp-pp"),
+                 variant("/parallel/order", "tp-xx-dp-pp-cp-ep"),
+                 variant("/parallel/ep", 2),
+                 variant("/parallel/zero", 3),
+                 variant("/parallel/fsdp", "full"),
+                 variant("/training/tokens", 0),
+                 variant("/training/precision", "fp8"),
+                 variant("/training/gradDtype", "bf16"),
+                 variant("/training/tpCommOverlap", true),
+                 variant("/training/overlapP2pComm", true),
+                 // Does not fit in memory.
+                 variant({ { "/training/recompute", "none" }, { "/training/microBatch", 8 },
+                     { "/training/globalBatch", 128 } }),
+                 variant({ { "/training/recompute", "full" }, { "/training/schedule", "gpipe" } }),
+                 variant({ { "/training/schedule", "interleaved-1f1b" }, { "/parallel/vpp", 2 } }),
+                 variant({ { "/training/schedule", "interleaved-1f1b" }, { "/parallel/vpp", 1 } }),
+                 variant({ { "/training/schedule", "zb-h1" } }),
+                 variant({ { "/training/schedule", "zb-v" }, { "/parallel/vpp", 2 } }),
+                 variant({ { "/training/schedule", "dualpipe" } }),
+                 variant({ { "/training/schedule", "dualpipe-v" }, { "/parallel/vpp", 2 } }),
+                 variant({ { "/training/schedule", "gpipe" }, { "/parallel/vpp", 2 } }),
+                 variant({ { "/parallel/tp", 1 }, { "/parallel/dp", 4 } }),
+                 variant({ { "/parallel/cp", 2 }, { "/parallel/dp", 1 } }),
+                 variant({ { "/parallel/tp", 16 }, { "/parallel/dp", 1 }, { "/parallel/pp", 1 },
+                     { "/model/preset", "llama2-70b" } }),
+                 variant({ { "/model/preset", "mixtral-8x7b" }, { "/parallel/ep", 2 }, { "/parallel/pp", 4 },
+                     { "/parallel/tp", 2 }, { "/parallel/dp", 2 } }),
+                 // A pipeline layout (Megatron-Core's pipeline_model_parallel_layout): unparsable, or not
+                 // this shape.
+                 variant("/parallel/layout", "(Et|t"),
+                 variant("/parallel/layout", "Et*8|t*8|t*8|t*7L"),
+                 variant("/parallel/layout", "Et*8|t*8|t*8|t*8L"),
+                 variant("/parallel/layout", "tE*8|t*8|t*8|t*8"),
+                 variant({ { "/parallel/embeddingInSplit", true }, { "/parallel/lossInSplit", true } }),
+                 variant({ { "/training/optimizer", "sgd" }, { "/training/precision", "fp16" },
+                     { "/parallel/zero", 2 } }),
+             })
+            collect(text, said);
+        return said;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_translator.load(LanguageManager::translationResource(QStringLiteral("zh_CN"))));
+    }
+
+    // Under English every text comes back exactly as core wrote it.
+    void englishIsUnchanged()
+    {
+        removeChinese();
+        const Said said = everything();
+        QVERIFY(said.messages.size() > 50);
+        for (const QSet<QString>* set : { &said.messages, &said.notes, &said.sources })
+            for (const QString& s : *set)
+                QCOMPARE(CoreText::text(s), s);
+        // The derivation reads as planscope-cli explain prints it.
+        AnalysisOptions options;
+        options.explain = true;
+        const auto a = analyse(test::loadSample("default.plan.json"), options);
+        for (const auto& [field, e] : a->explainer->entries())
+            QCOMPARE(CoreText::explanation(*a->explainer, field),
+                QString::fromStdString(formatExplanation(*a->explainer, field)));
+    }
+
+    // Under zh_CN every text the samples and the broken plans produce is in the catalogue and comes out in
+    // Chinese.
+    void everyCoreTextIsTranslated()
+    {
+        installChinese();
+        CoreText::clearUnmatched();
+        const Said said = everything();
+        QVERIFY2(said.notes.size() > 40, qPrintable(QString::number(said.notes.size())));
+        QVERIFY2(said.sources.size() > 15, qPrintable(QString::number(said.sources.size())));
+        QStringList failures;
+        for (const QSet<QString>* set : { &said.messages, &said.notes, &said.sources })
+            for (const QString& s : *set) {
+                const CoreText::Translation t = CoreText::translate(s);
+                if (!t.matched || !hasCjk(t.text) || t.text.isEmpty())
+                    failures << QStringLiteral("%1\n    -> %2").arg(s, t.text);
+            }
+        failures.sort();
+        QVERIFY2(failures.isEmpty(),
+            qPrintable(QStringLiteral("%1 not translated:\n").arg(failures.size())
+                + failures.join(QLatin1Char('\n'))));
+        QVERIFY2(CoreText::unmatched().isEmpty(), qPrintable(CoreText::unmatched().join(QLatin1Char('\n'))));
+        QVERIFY(said.names.contains(QStringLiteral("AllReduce")));
+        for (const QString& s : said.names)
+            QCOMPARE(CoreText::text(s), s);
+        removeChinese();
+    }
+
+    void exactTranslations_data()
+    {
+        QTest::addColumn<QString>("english");
+        QTest::addColumn<QString>("chinese");
+        QTest::newRow("range") << QStringLiteral("must be between 1 and 1e+12, found -64")
+                               << QStringLiteral("必须在 1 到 1e+12 之间，实际为 -64");
+        QTest::newRow("default batch") << QStringLiteral("missing; using microBatch*dp*4*pp = 32")
+                                       << QStringLiteral("缺失；使用 microBatch*dp*4*pp = 32");
+        QTest::newRow("did you mean") << QStringLiteral("unknown field, ignored; did you mean \"tp\"?")
+                                      << QStringLiteral("未知字段，已忽略；是否想写 \"tp\"？");
+        QTest::newRow("gpus") << QStringLiteral(
+            "dp*tp*pp*cp = 3*2*4*1 = 24 but the cluster has 2*8 = 16 GPUs")
+                              << QStringLiteral("dp*tp*pp*cp = 3*2*4*1 = 24，但集群共有 2*8 = 16 块 GPU");
+        QTest::newRow("order in quotes") << QStringLiteral("\"tp-tp-dp-pp\": \"tp\" appears twice")
+                                         << QStringLiteral("\"tp-tp-dp-pp\"：\"tp\" 出现了两次");
+        QTest::newRow("warning with path")
+            << QStringLiteral(
+                   "memory: stage 1 needs 83.54 GiB, more than the 80.00 GiB of a h100-sxm5-80gb by 3.54 GiB")
+            << QStringLiteral(
+                   "memory：阶段 1 需要 83.54 GiB，超出 h100-sxm5-80gb 的 80.00 GiB 显存 3.54 GiB");
+        QTest::newRow("reality check")
+            << QStringLiteral("not possible: 2e+12 tokens need 8.4 EFLOP (6*N*T = 8.1 EFLOP) but 16 GPUs x "
+                              "312 TFLOP/s x "
+                              "40% MFU x 1 days = 173 PFLOP; short by 48.6x (it would take 48.6 days)")
+            << QStringLiteral(
+                   "不可行：2e+12 个 token 需要 8.4 EFLOP（6*N*T = 8.1 EFLOP），但 16 块 GPU x 312 TFLOP/s x "
+                   "40% MFU x 1 天 = 173 PFLOP；差 48.6 倍（需要 48.6 天）");
+        QTest::newRow("note, two sentences") << QStringLiteral(
+            "pipeline: the last op's end in the simulated step; tail: the gradient reduction not hidden "
+            "by the last backward, the optimizer step and the parameter all-gather. The analytic "
+            "estimate is 5.885 s.")
+                                             << QStringLiteral(
+                                                    "pipeline：仿真步中最后一个算子的结束时刻；tail：未被最后"
+                                                    "一次反向隐藏的梯度归约、优化器步骤和参数 "
+                                                    "all-gather。解析估计为 5.885 s。");
+        QTest::newRow("note with a list") << QStringLiteral(
+            "Algorithm: ring (intra-node); inside one node. layers: per microbatch on the slowest rank "
+            "(3). Per layer: tp.allgather.qkv AllGather of 32.0 MiB 128.52 us; tp.reducescatter.mlp.dgrad "
+            "ReduceScatter of 32.0 MiB 128.52 us (overlapped, 0.00 us exposed).")
+                                          << QStringLiteral("算法：环形（节点内）；位于单个节点内。layers：最"
+                                                            "慢 rank（3）上每个微批次经过的层数。每层："
+                                                            "tp.allgather.qkv AllGather：32.0 MiB 128.52 "
+                                                            "us；tp.reducescatter.mlp.dgrad ReduceScatter："
+                                                            "32.0 MiB 128.52 us（已重叠，暴露 0.00 us）。");
+        QTest::newRow("message inside a message")
+            << QStringLiteral(
+                   "\"tp-xx-dp-pp-cp-ep\": unknown name \"xx\"; use tp, cp, ep, dp and pp joined by '-'")
+            << QStringLiteral("\"tp-xx-dp-pp-cp-ep\"：未知名称 \"xx\"；请用 '-' 连接 tp、cp、ep、dp 和 pp");
+        QTest::newRow("calibration") << QStringLiteral(
+            "calibrated: cluster.interNode: AllReduce on 16 GPUs (2 nodes), alpha 4.69 us, busBw 284.4 GB/s "
+            "-> latency 4.69 us, efficiency 1.422 of 25.0 GB/s per GPU (busBw / (8 GPUs per node x the "
+            "NIC bandwidth per GPU))")
+                                     << QStringLiteral(
+                                            "已校准：cluster.interNode：AllReduce，16 块 GPU（2 "
+                                            "个节点），alpha 4.69 us，busBw 284.4 GB/s "
+                                            "-> 延迟 4.69 us，效率为每块 GPU 25.0 GB/s 的 1.422（busBw / "
+                                            "(每节点 8 块 GPU x 每块 GPU 的网卡带宽)）");
+        QTest::newRow("sources joined")
+            << QStringLiteral(
+                   "Narayanan et al. (SC21), eq. 3 and appendix; Korthikanti et al. (MLSys 2023), appendix A")
+            << QStringLiteral("Narayanan 等（SC21），式 3 及附录；Korthikanti 等（MLSys 2023），附录 A");
+    }
+    void exactTranslations()
+    {
+        QFETCH(QString, english);
+        QFETCH(QString, chinese);
+        installChinese();
+        const CoreText::Translation t = CoreText::translate(english);
+        removeChinese();
+        QVERIFY(t.matched);
+        QCOMPARE(t.text, chinese);
+        QCOMPARE(CoreText::text(english), english); // back in English
+    }
+
+    // Unknown text falls back to the English original, never to nothing, and is reported.
+    void unknownTextFallsBack()
+    {
+        installChinese();
+        CoreText::clearUnmatched();
+        const QString odd = QStringLiteral("a sentence core never wrote");
+        const CoreText::Translation t = CoreText::translate(odd);
+        removeChinese();
+        QVERIFY(!t.matched);
+        QCOMPARE(t.text, odd);
+        QCOMPARE(CoreText::unmatched(), QStringList { odd });
+        QCOMPARE(CoreText::text(QString()), QString());
+    }
+
+    // The metrics page under zh_CN: the derivation of time.stepSeconds, its warnings and a broken plan's
+    // errors.
+    void summaryPageShowsChinese()
+    {
+        LanguageManager languages;
+        QVERIFY(languages.setLanguage(QStringLiteral("zh_CN")));
+        PlanDocument doc;
+        SummaryPage page;
+        page.setDocument(&doc);
+        QSignalSpy ready(&doc, &PlanDocument::predictionChanged);
+        QVERIFY(doc.load(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/default.plan.json")));
+        QVERIFY(ready.count() > 0 || ready.wait(20000));
+        QCoreApplication::processEvents();
+        page.selectField(QStringLiteral("time.stepSeconds"));
+        QCoreApplication::processEvents();
+        const QString derivation = page.explanationView()->toPlainText();
+        QVERIFY2(derivation.contains(QStringLiteral("公式：pipeline + tail")), qPrintable(derivation));
+        QVERIFY2(derivation.contains(QStringLiteral("pipeline：仿真步中最后一个算子的结束时刻")),
+            qPrintable(derivation));
+        QVERIFY2(derivation.contains(QStringLiteral("来源：按调度的算子顺序进行列表调度仿真")),
+            qPrintable(derivation));
+        QVERIFY2(!derivation.contains(QStringLiteral("the last op's end")), qPrintable(derivation));
+        QListWidget* issues = page.issueList();
+        bool notModelled = false;
+        for (int i = 0; i < issues->count(); ++i)
+            notModelled = notModelled || issues->item(i)->text().contains(QStringLiteral("未建模："));
+        QVERIFY(notModelled);
+        QVERIFY(languages.setLanguage(QStringLiteral("en")));
+    }
+};
+
+int main(int argc, char* argv[])
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    TestCoreText tests;
+    return QTest::qExec(&tests, argc, argv);
+}
+
+#include "tst_core_text.moc"
