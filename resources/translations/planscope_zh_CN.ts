@@ -2813,6 +2813,30 @@ Recover them? Not now keeps them for the next start.</source>
         <source>Set %1 to %2</source>
         <translation>将 %1 设为 %2</translation>
     </message>
+    <message>
+        <source>Embedding counts as a layer of the split</source>
+        <translation>嵌入层计入流水线切分的层数</translation>
+    </message>
+    <message>
+        <source>Megatron-Core --account-for-embedding-in-pipeline-split: the first stage holds one transformer layer fewer</source>
+        <translation>Megatron-Core --account-for-embedding-in-pipeline-split：第一个阶段少放一个 Transformer 层</translation>
+    </message>
+    <message>
+        <source>Loss counts as a layer of the split</source>
+        <translation>损失计算计入流水线切分的层数</translation>
+    </message>
+    <message>
+        <source>Megatron-Core --account-for-loss-in-pipeline-split: the last stage holds one transformer layer fewer</source>
+        <translation>Megatron-Core --account-for-loss-in-pipeline-split：最后一个阶段少放一个 Transformer 层</translation>
+    </message>
+    <message>
+        <source>Pipeline layout</source>
+        <translation>流水线布局</translation>
+    </message>
+    <message>
+        <source>Megatron-Core --pipeline-model-parallel-layout: E embedding, t layer, m MTP layer, L loss, | between stages, (...)*N repeats; e.g. Et|(tt|)*30mL. Empty: the split above</source>
+        <translation>Megatron-Core --pipeline-model-parallel-layout：E 嵌入层，t Transformer 层，m MTP 层，L 损失，| 分隔阶段，(...)*N 表示重复；例如 Et|(tt|)*30mL。留空：使用上面的切分</translation>
+    </message>
 </context>
 <context>
     <name>planscope::PlaybackBar</name>

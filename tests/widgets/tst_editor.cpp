@@ -274,6 +274,34 @@ private Q_SLOTS:
         QVERIFY(doc.plan().training.schedule == ScheduleKind::OneFOneB);
     }
 
+    // The pipeline split as Megatron writes it: the two accounting flags and the layout string, each an edit of
+    // its own field; a bad layout is shown under its field with the character named.
+    void pipelineSplitFields()
+    {
+        PlanDocument doc;
+        PlanEditorPage editor;
+        editor.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, "llama31-405b-pp8-vp8-h100.plan.json"));
+        QVERIFY(editor.checkBox(QStringLiteral("parallel.embeddingInSplit"))->isChecked());
+        QVERIFY(editor.checkBox(QStringLiteral("parallel.lossInSplit"))->isChecked());
+        QLineEdit* layout = editor.lineEdit(QStringLiteral("parallel.layout"));
+        QVERIFY(layout);
+        QVERIFY(layout->text().isEmpty());
+
+        // A layout replaces the flags (Megatron refuses both): clear them, then type one whose ')' is stray.
+        editor.checkBox(QStringLiteral("parallel.embeddingInSplit"))->setChecked(false);
+        editor.checkBox(QStringLiteral("parallel.lossInSplit"))->setChecked(false);
+        QVERIFY(!doc.plan().parallel.embeddingInSplit && !doc.plan().parallel.lossInSplit);
+        layout->setText(QStringLiteral("Et|tt)"));
+        QCOMPARE(doc.plan().parallel.layout, std::string("Et|tt)"));
+        QCOMPARE(editor.fieldError(QStringLiteral("parallel.layout")), issuesAt(doc.plan(), "parallel.layout"));
+        QVERIFY2(editor.fieldError(QStringLiteral("parallel.layout")).contains(QLatin1String("')'")),
+            qPrintable(editor.fieldError(QStringLiteral("parallel.layout"))));
+        QCOMPARE(editor.undoStack()->undoText(), QStringLiteral("Set Pipeline layout to Et|tt)"));
+        layout->clear();
+        QVERIFY(doc.plan().parallel.layout.empty());
+    }
+
     // Starting on a file that cannot be read: the editor has no plan and shows no field errors of a plan nobody
     // typed (the load error is said once, elsewhere).
     void noPlanNoFieldErrors()

@@ -595,6 +595,29 @@ void PlanEditorPage::buildParallel(Section& s)
         QT_TR_NOOP("0 spreads the layers evenly; otherwise the middle stages share the rest"), 0, 100000,
         [](const Plan& p) { return p.parallel.lastStageLayers; },
         [](Plan& p, int v) { p.parallel.lastStageLayers = v; });
+    addCheck(
+        s, QStringLiteral("parallel.embeddingInSplit"), QT_TR_NOOP("Embedding counts as a layer of the split"),
+        QT_TR_NOOP("Megatron-Core --account-for-embedding-in-pipeline-split: the first stage holds one transformer "
+                   "layer fewer"),
+        [](const Plan& p) { return p.parallel.embeddingInSplit; }, [](Plan& p, bool v) { p.parallel.embeddingInSplit = v; });
+    addCheck(
+        s, QStringLiteral("parallel.lossInSplit"), QT_TR_NOOP("Loss counts as a layer of the split"),
+        QT_TR_NOOP("Megatron-Core --account-for-loss-in-pipeline-split: the last stage holds one transformer layer fewer"),
+        [](const Plan& p) { return p.parallel.lossInSplit; }, [](Plan& p, bool v) { p.parallel.lossInSplit = v; });
+
+    auto* layout = new QLineEdit(s.box);
+    layout->setPlaceholderText(tr("even split"));
+    const int layoutIndex = addRow(s, QStringLiteral("parallel.layout"), QT_TR_NOOP("Pipeline layout"),
+        QT_TR_NOOP("Megatron-Core --pipeline-model-parallel-layout: E embedding, t layer, m MTP layer, L loss, | between "
+                   "stages, (...)*N repeats; e.g. Et|(tt|)*30mL. Empty: the split above"),
+        layout);
+    m_fields[size_t(layoutIndex)].show = [this, layout] {
+        const QString text = fromStd(m_plan.parallel.layout);
+        if (layout->text().trimmed() != text) layout->setText(text);
+    };
+    connect(layout, &QLineEdit::textChanged, this, [this, layoutIndex](const QString& text) {
+        edit(layoutIndex, [&](Plan& p) { p.parallel.layout = text.trimmed().toStdString(); });
+    });
 }
 
 void PlanEditorPage::buildTraining(Section& s)
