@@ -19,6 +19,22 @@
 
 namespace planscope {
 
+namespace {
+
+// Beside each autosaved X.plan.json: X.meta.json, the file it belongs to, the plan's name and when it was written.
+QString autosaveMetaPath(const QString& autosave)
+{
+    return autosave.chopped(int(qstrlen(".plan.json"))) + QStringLiteral(".meta.json");
+}
+
+QJsonObject readAutosaveMeta(const QString& autosave)
+{
+    QFile meta(autosaveMetaPath(autosave));
+    return meta.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(meta.readAll()).object() : QJsonObject();
+}
+
+} // namespace
+
 PlanDocument::PlanDocument(QObject* parent)
     : QObject(parent)
 {
@@ -67,70 +83,58 @@ void PlanDocument::publishFailure(const Issues& issues)
     Q_EMIT predictionChanged();
 }
 
-bool PlanDocument::load(const QString& path)
+bool PlanDocument::failLoad(const QString& message, const Issues& issues)
 {
-    Result<LoadedPlan> loaded = loadPlanFile(QFile::encodeName(path).toStdString());
-    if (!loaded) {
-        m_error = tr("Cannot load %1:\n%2").arg(QDir::toNativeSeparators(path), describe(loaded.errors()));
-        if (m_hasPlan) {
-            // The open plan stays as it is, with everything shown of it; only the message is new.
-            Q_EMIT loadFailed(m_error);
-        } else {
-            publishFailure(loaded.errors());
-        }
-        return false;
-    }
+    m_error = message;
+    // A plan that is open stays as it is, with everything shown of it; only the message is new.
+    if (m_hasPlan)
+        Q_EMIT loadFailed(m_error);
+    else
+        publishFailure(issues);
+    return false;
+}
+
+void PlanDocument::adopt(LoadedPlan&& loaded, const QString& filePath, const QString& recoveredAutosave)
+{
     m_error.clear();
     // The plan being replaced was saved or discarded by the caller's choice: its autosave goes with it.
     if (!m_modified) discardAutosave();
-    m_plan = std::move(loaded.value().plan);
-    m_loadWarnings = std::move(loaded.value().warnings);
+    m_plan = std::move(loaded.plan);
+    m_loadWarnings = std::move(loaded.warnings);
     m_hasPlan = true;
-    m_filePath = QFileInfo(path).absoluteFilePath();
+    m_filePath = filePath;
     m_autosaveTimer.stop();
     m_autosaveLock.reset();
     m_autosavePath.clear();
-    setModified(false);
+    if (recoveredAutosave.isEmpty()) {
+        setModified(false);
+    } else {
+        // The recovered autosave becomes this document's (its next autosave replaces it, a save removes it).
+        claimAutosave(recoveredAutosave);
+        m_modified = false;
+        setModified(true);
+    }
     Q_EMIT filePathChanged(m_filePath);
     Q_EMIT planChanged();
     evaluateAsync();
+}
+
+bool PlanDocument::load(const QString& path)
+{
+    Result<LoadedPlan> loaded = loadPlanFile(QFile::encodeName(path).toStdString());
+    if (!loaded)
+        return failLoad(tr("Cannot load %1:\n%2").arg(QDir::toNativeSeparators(path), describe(loaded.errors())), loaded.errors());
+    adopt(std::move(loaded.value()), QFileInfo(path).absoluteFilePath(), QString());
     return true;
 }
 
 bool PlanDocument::recover(const QString& autosavePath)
 {
-    const QString metaPath = autosavePath.chopped(int(qstrlen(".plan.json"))) + QStringLiteral(".meta.json");
     Result<LoadedPlan> loaded = loadPlanFile(QFile::encodeName(autosavePath).toStdString());
-    if (!loaded) {
-        m_error = tr("Cannot recover %1:\n%2").arg(QDir::toNativeSeparators(autosavePath), describe(loaded.errors()));
-        if (m_hasPlan)
-            Q_EMIT loadFailed(m_error);
-        else
-            publishFailure(loaded.errors());
-        return false;
-    }
-    QString original;
-    QFile meta(metaPath);
-    if (meta.open(QIODevice::ReadOnly)) {
-        const QJsonObject o = QJsonDocument::fromJson(meta.readAll()).object();
-        original = o.value(QStringLiteral("original")).toString();
-    }
-    if (!m_modified) discardAutosave();
-    m_error.clear();
-    m_plan = std::move(loaded.value().plan);
-    m_loadWarnings = std::move(loaded.value().warnings);
-    m_hasPlan = true;
-    m_filePath = original;
-    m_autosaveTimer.stop();
-    m_autosaveLock.reset();
-    m_autosavePath.clear();
-    // The recovered autosave becomes this document's (its next autosave replaces it, a save removes it).
-    claimAutosave(autosavePath);
-    m_modified = false;
-    setModified(true);
-    Q_EMIT filePathChanged(m_filePath);
-    Q_EMIT planChanged();
-    evaluateAsync();
+    if (!loaded)
+        return failLoad(tr("Cannot recover %1:\n%2").arg(QDir::toNativeSeparators(autosavePath), describe(loaded.errors())),
+            loaded.errors());
+    adopt(std::move(loaded.value()), readAutosaveMeta(autosavePath).value(QStringLiteral("original")).toString(), autosavePath);
     return true;
 }
 
@@ -305,8 +309,7 @@ bool PlanDocument::autosaveNow()
     meta.insert(QStringLiteral("original"), m_filePath);
     meta.insert(QStringLiteral("name"), QString::fromStdString(m_plan.name));
     meta.insert(QStringLiteral("savedAt"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
-    const QString metaPath = path.chopped(int(qstrlen(".plan.json"))) + QStringLiteral(".meta.json");
-    if (!writeAtomically(metaPath, QJsonDocument(meta).toJson())) return false;
+    if (!writeAtomically(autosaveMetaPath(path), QJsonDocument(meta).toJson())) return false;
     Q_EMIT autosaved(path);
     return true;
 }
@@ -315,7 +318,7 @@ void PlanDocument::discardAutosave()
 {
     if (m_autosavePath.isEmpty()) return;
     QFile::remove(m_autosavePath);
-    QFile::remove(m_autosavePath.chopped(int(qstrlen(".plan.json"))) + QStringLiteral(".meta.json"));
+    QFile::remove(autosaveMetaPath(m_autosavePath));
     m_autosaveLock.reset();
     m_autosavePath.clear();
 }
@@ -342,14 +345,11 @@ QList<PlanDocument::Recovery> PlanDocument::pendingRecoveries()
         Recovery r;
         r.autosavePath = fi.absoluteFilePath();
         r.savedAt = fi.lastModified();
-        QFile meta(fi.absoluteFilePath().chopped(int(qstrlen(".plan.json"))) + QStringLiteral(".meta.json"));
-        if (meta.open(QIODevice::ReadOnly)) {
-            const QJsonObject o = QJsonDocument::fromJson(meta.readAll()).object();
-            r.originalPath = o.value(QStringLiteral("original")).toString();
-            r.planName = o.value(QStringLiteral("name")).toString();
-            const QDateTime at = QDateTime::fromString(o.value(QStringLiteral("savedAt")).toString(), Qt::ISODateWithMs);
-            if (at.isValid()) r.savedAt = at.toLocalTime();
-        }
+        const QJsonObject o = readAutosaveMeta(fi.absoluteFilePath());
+        r.originalPath = o.value(QStringLiteral("original")).toString();
+        r.planName = o.value(QStringLiteral("name")).toString();
+        const QDateTime at = QDateTime::fromString(o.value(QStringLiteral("savedAt")).toString(), Qt::ISODateWithMs);
+        if (at.isValid()) r.savedAt = at.toLocalTime();
         out.push_back(r);
     }
     return out;
@@ -358,7 +358,7 @@ QList<PlanDocument::Recovery> PlanDocument::pendingRecoveries()
 void PlanDocument::discardRecovery(const Recovery& recovery)
 {
     QFile::remove(recovery.autosavePath);
-    QFile::remove(recovery.autosavePath.chopped(int(qstrlen(".plan.json"))) + QStringLiteral(".meta.json"));
+    QFile::remove(autosaveMetaPath(recovery.autosavePath));
     QFile::remove(recovery.autosavePath + QStringLiteral(".lock"));
 }
 

@@ -6,6 +6,7 @@
 
 #include "analysis/Analysis.h"
 #include "calib/Profile.h"
+#include "io/PlanJson.h"
 #include "spec/Plan.h"
 #include "util/Result.h"
 
@@ -113,6 +114,11 @@ private:
     void publish(quint64 generation, std::shared_ptr<const Analysis> analysis);
     void setModified(bool modified);
     void publishFailure(const Issues& issues);
+    // A file that could not be read: the reason in errorString(), and loadFailed() or, with no plan open, an
+    // invalid analysis. Returns false.
+    bool failLoad(const QString& message, const Issues& issues);
+    // Takes a read plan as the document's: from filePath, or recovered from an autosave (then modified).
+    void adopt(LoadedPlan&& loaded, const QString& filePath, const QString& recoveredAutosave);
     QString autosavePathFor(const QString& filePath) const;
     bool claimAutosave(const QString& path);
     bool writeAtomically(const QString& path, const QByteArray& bytes);

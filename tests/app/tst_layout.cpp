@@ -2,6 +2,8 @@
 // 1280 x 800 and at the default 1400 x 900: no label, table header, chart title, legend or axis label has less room
 // than its text needs, unless it is elided on purpose and carries a tooltip. A real check over the widget tree: each
 // text's font-metrics size against the rectangle it is drawn in.
+#include "LanguageManager.h"
+#include "MainWindow.h"
 #include "document/PlanDocument.h"
 #include "document/ViewState.h"
 #include "pages/AnatomyPage.h"
@@ -218,54 +220,31 @@ private slots:
                     << QString::fromLatin1(plan) << size;
     }
 
-    // As app/gui/MainWindow lays the window out: a menu bar, the pages as document-mode tabs, the plan editor
-    // docked on the left, a status bar.
+    // The app's own main window: the pages in their tabs, the plan editor docked beside them, a status bar.
     void noTextIsClipped()
     {
         QFETCH(QString, plan);
         QFETCH(QSize, size);
-        PlanDocument doc;
-        ViewState state;
-        QMainWindow window;
+        LanguageManager languages;
+        MainWindow window(&languages);
         window.setAttribute(Qt::WA_DontShowOnScreen);
-        for (const char* menu : { "&File", "&Edit", "&View", "&Help" })
-            window.menuBar()->addMenu(QString::fromLatin1(menu));
-        window.statusBar()->showMessage(QStringLiteral("Peak 48.19 GiB of 80.00 GiB (fits) · step 78.6 s · MFU 45.1 %"));
-        auto* tabs = new QTabWidget(&window);
-        tabs->setDocumentMode(true);
-        window.setCentralWidget(tabs);
-        auto* timeline = new TimelinePage(tabs);
-        auto* grid = new GpuGridView(tabs);
-        auto* memory = new MemoryPage(tabs);
-        auto* comm = new CommView(tabs);
-        auto* metrics = new SummaryPage(tabs);
-        auto* anatomy = new AnatomyPage(tabs);
-        const std::pair<const char*, QWidget*> pages[] = { { "timeline", timeline }, { "grid", grid },
-            { "memory", memory }, { "comm", comm }, { "metrics", metrics }, { "anatomy", anatomy } };
-        for (const auto& [name, page] : pages) {
-            auto* p = dynamic_cast<Page*>(page);
-            p->setDocument(&doc);
-            p->setViewState(&state);
-            tabs->addTab(page, p->pageTitle());
-        }
-        auto* editor = new PlanEditorPage(&window);
-        editor->setDocument(&doc);
-        auto* dock = new QDockWidget(editor->pageTitle(), &window);
-        dock->setWidget(editor);
-        window.addDockWidget(Qt::LeftDockWidgetArea, dock);
-
+        PlanDocument& doc = *window.document();
         QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
-        QVERIFY(doc.load(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/") + plan));
+        QVERIFY(window.openPlan(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/") + plan));
         QVERIFY(spy.count() > 0 || spy.wait(60000));
         QVERIFY(doc.prediction() && doc.prediction()->valid);
+        QVERIFY(window.setCurrentView(QStringLiteral("editor"))); // the dock open beside the pages
         window.resize(size);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window) || window.isVisible());
+        auto* tabs = window.findChild<QTabWidget*>();
+        QVERIFY(tabs);
+        const char* const pages[] = { "timeline", "grid", "memory", "comm", "metrics", "anatomy" };
 
         QStringList problems;
         int total = 0;
-        for (int i = 0; i < tabs->count(); ++i) {
-            tabs->setCurrentIndex(i);
+        for (const char* name : pages) {
+            QVERIFY(window.setCurrentView(QLatin1String(name)));
             QApplication::processEvents();
             QTest::qWait(20);
             // The editor takes its share of the width: the page is narrower than the window.
@@ -273,7 +252,7 @@ private slots:
             QVERIFY2(width > 600 && width < size.width() - 200, qPrintable(QString::number(width)));
             int checked = 0;
             for (const QString& p : clippedTexts(tabs->currentWidget(), &checked))
-                problems << QStringLiteral("%1: %2").arg(QLatin1String(pages[i].first), p);
+                problems << QStringLiteral("%1: %2").arg(QLatin1String(name), p);
             total += checked;
         }
         QVERIFY2(total >= 20, qPrintable(QString::number(total))); // the walk reached the pages' texts
