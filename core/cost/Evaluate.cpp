@@ -468,6 +468,9 @@ void memoryStage(const Inputs& in, int r, int groupsOfRank, Prediction& out, Exp
     const double workspace = T.recompute == Recompute::Full ? in.act.full : 0.0;
     const double activations = inflight * (sh.layersHeld * in.act.stored + embAct + outAct) + workspace;
     st.activationsBytes = std::llround(activations);
+    st.embeddingActivationBytes = std::llround(embAct);
+    st.outputActivationBytes = std::llround(outAct);
+    st.recomputeWorkspaceBytes = std::llround(workspace);
     if (ex) {
         const std::string base = fieldBase();
         const ScheduleKind k = T.schedule;

@@ -35,6 +35,9 @@ struct StageMemory {
     std::int64_t totalBytes = 0;
     double inFlightMicrobatches = 0;     // microbatch-equivalents of activations held (a chunk counts 1/v)
     std::int64_t activationsPerLayerBytes = 0; // one microbatch, one layer
+    std::int64_t embeddingActivationBytes = 0; // one microbatch: the embedding's saved tensors (first stage)
+    std::int64_t outputActivationBytes = 0;    // one microbatch: final norm, output layer and fp32 logits (last stage)
+    std::int64_t recomputeWorkspaceBytes = 0;  // one layer's full activations while it is recomputed (full recompute)
     BufferTerms buffers;
     bool operator==(const StageMemory&) const = default;
 };

@@ -41,6 +41,8 @@ json predictionToJson(const Prediction& p)
             { "optimizerBytes", s.optimizerBytes }, { "activationsBytes", s.activationsBytes },
             { "buffersBytes", s.buffersBytes }, { "totalBytes", s.totalBytes },
             { "inFlightMicrobatches", s.inFlightMicrobatches }, { "activationsPerLayerBytes", s.activationsPerLayerBytes },
+            { "embeddingActivationBytes", s.embeddingActivationBytes }, { "outputActivationBytes", s.outputActivationBytes },
+            { "recomputeWorkspaceBytes", s.recomputeWorkspaceBytes },
             { "buffers",
                 { { "cudaContextBytes", s.buffers.cudaContextBytes }, { "ncclBytes", s.buffers.ncclBytes },
                     { "zeroBucketBytes", s.buffers.zeroBucketBytes }, { "zeroGatherBytes", s.buffers.zeroGatherBytes },
