@@ -6,6 +6,7 @@
 #include "TraceCommands.h"
 
 #include "calib/Profile.h"
+#include "cost/AutoBalance.h"
 #include "cost/Evaluate.h"
 #include "cost/Parameters.h"
 #include "cost/RealityCheck.h"
@@ -13,6 +14,7 @@
 #include "io/PlanJson.h"
 #include "io/PredictionJson.h"
 #include "sim/Timeline.h"
+#include "spec/SplitText.h"
 #include "spec/Validate.h"
 #include "util/Units.h"
 
@@ -46,6 +48,10 @@ usage:
                                                    how a number was computed (default field time.stepSeconds)
   planscope-cli check PLAN [--days D] [--tokens T] [--mfu X] [--json]
                                                    is a claimed run possible, and by what factor is it short
+  planscope-cli balance PLAN [--json] [--write OUT.plan.json]
+                                                   the pipeline split (parallel.layout) that makes the slowest
+                                                   rank fastest while every stage fits in memory; --write saves
+                                                   the plan with it (JSON schema planscope/balance/v1)
   planscope-cli presets [models|gpus|nodes] [--json]
   planscope-cli model-from-hf CONFIG.json          a Hugging Face config.json as a plan "model" object
   planscope-cli simulate PLAN [--chrome-trace OUT.json] [--kineto-traces DIR]
@@ -228,20 +234,7 @@ int cmdSummary(const Args& a, std::ostream& out, std::ostream& err)
     out << buf;
     out << "  parameters " << units::formatCount(p.paramsTotal) << "\n\n";
     // Each rank's layers, and its virtual stages in the layout notation: E embedding, L loss, '|' between chunks.
-    const std::vector<VirtualStage> split = virtualStages(pl);
-    std::vector<std::string> chunks(p.stages.size());
-    // DualPipe: rank r also runs stage p-1-r of the other direction.
-    std::vector<std::pair<int, VirtualStage>> held;
-    for (const VirtualStage& v : split) held.push_back({ v.rank, v });
-    if (pl.training.schedule == ScheduleKind::DualPipe)
-        for (const VirtualStage& v : split) held.push_back({ pl.parallel.pp - 1 - v.rank, v });
-    for (const auto& [rank, v] : held) {
-        if (rank < 0 || std::size_t(rank) >= chunks.size()) continue;
-        std::string& c = chunks[std::size_t(rank)];
-        if (!c.empty()) c += "|";
-        c += (v.embedding ? "E" : "") + std::to_string(v.layers) + (v.mtpLayers ? "+" + std::to_string(v.mtpLayers) + "m" : "")
-            + (v.loss ? "L" : "");
-    }
+    const std::vector<std::string> chunks = rankSplitTexts(pl);
     out << "  pipeline split: " << splitSource(pl) << "\n";
     std::snprintf(buf, sizeof buf, "  %-6s %-7s %12s %12s %12s %12s %12s %12s %9s  %s\n", "stage", "layers", "weights",
         "gradients", "optimizer", "activations", "buffers", "total", "inflight", "chunks");
@@ -301,6 +294,101 @@ int cmdSummary(const Args& a, std::ostream& out, std::ostream& err)
     if (!p.warnings.empty()) out << "\n";
     for (const auto& w : p.warnings) out << "  warning: " << w << "\n";
     return 0;
+}
+
+json splitFiguresToJson(const SplitFigures& f)
+{
+    if (!f.valid) return nullptr;
+    return { { "split", f.split }, { "slowestRankSeconds", f.slowestRankSeconds }, { "slowestRank", f.slowestRank },
+        { "peakBytes", f.peakBytes }, { "peakRank", f.peakRank }, { "fits", f.fits } };
+}
+
+json balanceToJson(const BalancedSplit& b)
+{
+    const std::vector<std::string> chunks = rankSplitTexts(b.plan), ranges = rankLayerRanges(b.plan);
+    json stages = json::array(), ranks = json::array();
+    const int pp = std::max(1, b.plan.parallel.pp);
+    for (std::size_t k = 0; k < b.stageLayers.size(); ++k)
+        stages.push_back({ { "stage", k }, { "rank", b.stageRanks[k] }, { "chunk", int(k) / pp }, { "layers", b.stageLayers[k] } });
+    for (std::size_t r = 0; r < b.rankLayers.size(); ++r)
+        ranks.push_back({ { "rank", r }, { "layers", b.rankLayers[r] }, { "chunks", r < chunks.size() ? chunks[r] : "" },
+            { "layerRanges", r < ranges.size() ? ranges[r] : "" },
+            { "seconds", r < b.rankSeconds.size() ? b.rankSeconds[r] : 0.0 },
+            { "bytes", r < b.rankBytes.size() ? b.rankBytes[r] : 0 } });
+    return { { "schema", "planscope/balance/v1" }, { "valid", true }, { "layout", b.layout }, { "fits", b.fits },
+        { "capacityBytes", b.capacityBytes }, { "mtpLayers", b.mtpLayers }, { "stages", stages }, { "ranks", ranks },
+        { "before", splitFiguresToJson(b.before) }, { "after", splitFiguresToJson(b.after) } };
+}
+
+void printBalance(const BalancedSplit& b, const std::string& name, std::ostream& out)
+{
+    const std::vector<std::string> chunks = rankSplitTexts(b.plan), ranges = rankLayerRanges(b.plan);
+    char buf[512];
+    out << name << "\n  layout " << b.layout << "\n";
+    std::snprintf(buf, sizeof buf, "  %-5s %-7s %-24s %-24s %14s %12s\n", "rank", "layers", "chunks", "layer indices",
+        "F+B/microbatch", "memory");
+    out << buf;
+    for (std::size_t r = 0; r < b.rankLayers.size(); ++r) {
+        std::snprintf(buf, sizeof buf, "  %-5zu %-7d %-24s %-24s %14s %12s\n", r, b.rankLayers[r],
+            r < chunks.size() ? chunks[r].c_str() : "", r < ranges.size() ? ranges[r].c_str() : "",
+            units::formatSeconds(r < b.rankSeconds.size() ? b.rankSeconds[r] : 0.0).c_str(),
+            units::formatBytes(double(r < b.rankBytes.size() ? b.rankBytes[r] : 0)).c_str());
+        out << buf;
+    }
+    auto line = [&](const char* what, const SplitFigures& f) {
+        if (!f.valid) {
+            out << "  " << what << ": the plan as given does not evaluate\n";
+            return;
+        }
+        std::snprintf(buf, sizeof buf, "  %-7s slowest rank %s (rank %d), peak %s (rank %d)%s  [split: %s]\n", what,
+            units::formatSeconds(f.slowestRankSeconds).c_str(), f.slowestRank, units::formatBytes(double(f.peakBytes)).c_str(),
+            f.peakRank, f.fits ? "" : " DOES NOT FIT", f.split.c_str());
+        out << buf;
+    };
+    line("before", b.before);
+    line("after", b.after);
+    if (!b.fits)
+        out << "  no split fits in " << units::formatBytes(double(b.capacityBytes))
+            << " per GPU: the split above has the lowest peak any split reaches\n";
+}
+
+int cmdBalance(const Args& a, std::ostream& out, std::ostream& err)
+{
+    if (a.positional.empty() || (a.has("--write") && !a.options.count("--write"))) {
+        err << "usage: planscope-cli balance PLAN [--json] [--write OUT.plan.json]\n";
+        return 1;
+    }
+    int code = 0;
+    auto plan = loadPlanArg(a.positional[0], out, err, code);
+    if (!plan) return code;
+    const auto balanced = autoBalance(plan->plan);
+    if (!balanced) {
+        out << json { { "schema", "planscope/balance/v1" }, { "valid", false }, { "errors", issuesToJson(balanced.errors()) } }
+                   .dump(2)
+            << "\n";
+        printIssues(balanced.errors(), err);
+        return 2;
+    }
+    const BalancedSplit& b = balanced.value();
+    json doc = balanceToJson(b);
+    int result = 0;
+    if (a.options.count("--write")) {
+        const std::string& path = a.options.at("--write");
+        if (!b.fits) {
+            err << "planscope-cli: no split fits in memory; " << path << " not written\n";
+            result = 1;
+        } else if (std::ofstream f(path, std::ios::binary); !(f << serializePlan(b.plan))) {
+            err << "planscope-cli: cannot write " << path << "\n";
+            result = 1;
+        } else {
+            doc["written"] = path;
+        }
+    }
+    if (a.has("--json"))
+        out << doc.dump(2) << "\n";
+    else
+        printBalance(b, plan->plan.name.empty() ? a.positional[0] : plan->plan.name, out);
+    return result;
 }
 
 int cmdPresets(const Args& a, std::ostream& out, std::ostream&)
@@ -491,6 +579,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (verb == "summary") return cmdSummary(parseArgs(args, 1, {}), out, err);
     if (verb == "explain") return cmdExplain(parseArgs(args, 1, { "--field", "--depth" }), out, err);
     if (verb == "check") return cmdCheck(parseArgs(args, 1, { "--days", "--tokens", "--mfu" }), out, err);
+    if (verb == "balance") return cmdBalance(parseArgs(args, 1, { "--write" }), out, err);
     if (verb == "presets") return cmdPresets(parseArgs(args, 1, {}), out, err);
     if (verb == "model-from-hf") return cmdModelFromHf(parseArgs(args, 1, {}), out, err);
     if (verb == "simulate") return cmdSimulate(parseArgs(args, 1, { "--chrome-trace", "--kineto-traces" }), out, err);

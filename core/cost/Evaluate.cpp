@@ -10,6 +10,7 @@
 #include "Operators.h"
 #include "Parameters.h"
 #include "RankLayout.h"
+#include "Runtime.h"
 #include "spec/Validate.h"
 #include "util/Units.h"
 
@@ -156,9 +157,19 @@ struct Inputs {
     double b, s, sl, h, L, V, kvRatio;
     ParameterCounts pc;
     std::vector<RankShape> shapes;
+    std::vector<VirtualStage> stages;
     RankLayout layout;
-    LayerActivations act;
-    double layerDenseGpu = 0, layerExpertGpu = 0; // one layer's parameters on one GPU
+    LayerActivations act;      // an MoE layer of an MoE model, else the dense layer
+    LayerActivations actDense; // a layer with the dense MLP
+    int etp = 1;
+    double attnWidth = 0;      // a*(d_qk + d_v)/2: the attention's FLOPs per token and key as Megatron's h (= h for MHA)
+    double layerDenseGpu = 0, layerExpertGpu = 0; // one layer's parameters on one GPU (the non-expert and expert parts)
+    double denseLayerGpu = 0;                      // one dense-MLP layer's parameters on one GPU
+    double mtpDenseGpu = 0, mtpExpertGpu = 0;      // one MTP module's
+    double layerF8Gpu = 0, denseF8Gpu = 0, mtpF8Gpu = 0; // of them, the weights of GEMMs that run in fp8
+    double fp8Cache = 0;       // bytes per fp8 GEMM weight of Transformer Engine's fp8 copies (0 unless fp8)
+    double pcie = 0, hostBandwidth = 0; // host link bytes/s per direction and host memory bytes/s per GPU (offload)
+    double moment = 4;         // bytes per Adam moment (optimizerStateDtype)
     double w = 0, g = 0, master = 0, o = 0;        // bytes per weight, gradient, optimizer state
     int dpcp = 1, nShard = 1, nExpert = 1;
     double peak = 0, eff = 0, rate = 0, hbm = 0, e = 0;
@@ -167,10 +178,52 @@ struct Inputs {
         : plan(pl), M(pl.model), P(pl.parallel), T(pl.training), C(pl.cluster), p(P.pp), t(P.tp), cp(P.cp), ep(P.ep),
           v(pl.chunksPerRank()), m(pl.microbatches()), b(T.microBatch), s(double(M.seqLength)), sl(s / cp),
           h(double(M.hidden)), L(M.layers), V(double(M.vocab)), kvRatio(double(M.kvHeads) / M.heads),
-          pc(countParameters(M)), shapes(rankShapes(pl)), layout(rankLayout(pl)), act(layerActivations(pl))
+          pc(countParameters(M)), shapes(rankShapes(pl)), stages(virtualStages(pl)), layout(rankLayout(pl)), act(layerActivations(pl)),
+          actDense(M.isMoe() ? layerActivations(denseLayerPlan(pl)) : act), etp(std::max(1, P.expertTp()))
     {
+        const double a = double(std::max(1, M.heads));
+        attnWidth = M.mla.enabled() ? a * (M.mla.qkNopeHeadDim + M.mla.qkRopeHeadDim + M.mla.vHeadDim) / 2.0
+                                    : a * double(M.headDimension());
     }
 };
+
+// The host link of a GPU, per direction: PCIe 5.0 x16 (32 GT/s, 128b/130b: 63 GB/s) on H100/H200/B200/MI300X, PCIe 4.0
+// x16 (31.5 GB/s) on A100, PCIe 3.0 x16 (15.75 GB/s) on V100 (PCI-SIG base specifications; NVIDIA and AMD datasheets).
+double defaultPcieBandwidth(const GpuSpec& gpu)
+{
+    const std::string& id = gpu.id;
+    auto has = [&](const char* s) { return id.find(s) != std::string::npos; };
+    if (has("h100") || has("h200") || has("b200") || has("b300") || has("mi300") || has("gh200")) return 63.0e9;
+    if (has("v100")) return 15.75e9;
+    return 31.5e9;
+}
+// Host memory bandwidth one GPU's offloaded optimizer gets: one socket's 8 channels of DDR5-4800 (8 bytes x 4.8e9
+// transfers x 8 = 307.2 GB/s, JEDEC JESD79-5) shared by the 4 GPUs of a 2-socket, 8-GPU node. An assumption, editable as
+// training.offload.hostBandwidth.
+constexpr double kDefaultHostBandwidth = 307.2e9 / 4.0;
+
+// Steps of amax history delayed scaling keeps (NeMo and Megatron-Bridge fp8 recipes: fp8_amax_history_len 1024).
+constexpr double kAmaxHistory = 1024;
+
+FormulaInputs with(FormulaInputs a, const FormulaInputs& b)
+{
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
+// The virtual stages pipeline rank r holds (DualPipe: its own stage and the mirrored one).
+std::vector<VirtualStage> rankStages(const Inputs& in, int r)
+{
+    std::vector<VirtualStage> out;
+    if (in.T.schedule == ScheduleKind::DualPipe) {
+        out.push_back(in.stages[std::size_t(r)]);
+        out.push_back(in.stages[std::size_t(in.p - 1 - r)]);
+        return out;
+    }
+    for (const VirtualStage& v : in.stages)
+        if (v.rank == r) out.push_back(v);
+    return out;
+}
 
 // Dense and expert parameters one GPU of pipeline rank r holds (after tp and ep, before ZeRO).
 struct StageParams {
@@ -185,10 +238,11 @@ StageParams stageParams(const Inputs& in, int r)
     // The output projection this rank keeps: its own (untied), a copy of the embedding (tied, embedding elsewhere),
     // or nothing (tied, embedding on this rank).
     sp.outMatrix = in.M.tiedEmbeddings ? (sh.embedding ? 0.0 : in.pc.embedding) : in.pc.outputLayer;
-    sp.dense = sh.layersHeld * in.layerDenseGpu;
+    const int moeLayers = sh.layersHeld - sh.denseLayersHeld;
+    sp.dense = moeLayers * in.layerDenseGpu + sh.denseLayersHeld * in.denseLayerGpu + sh.mtpHeld * in.mtpDenseGpu;
     if (sh.embedding) sp.dense += in.pc.embedding / in.t + in.pc.positions + in.pc.embeddingNorm;
     if (sh.output) sp.dense += sp.outMatrix / in.t + in.pc.finalNorm;
-    sp.expert = sh.layersHeld * in.layerExpertGpu;
+    sp.expert = moeLayers * in.layerExpertGpu + sh.mtpHeld * in.mtpExpertGpu;
     return sp;
 }
 
@@ -222,41 +276,122 @@ LayerActivations layerActivations(const Plan& plan)
     const ParallelSpec& P = plan.parallel;
     const TrainingSpec& T = plan.training;
     LayerActivations a;
-    const double e = T.precision == Precision::FP32 ? 4.0 : 2.0; // 16-bit activations (fp8 keeps bf16 copies)
+    const double e = T.precision == Precision::FP32 ? 4.0 : 2.0; // 16-bit activations
+    // Transformer Engine saves the fp8 cast of each fp8 GEMM's input for the weight gradient (1 byte, plus one e8m0
+    // scale per 32 elements under MXFP8) instead of the 16-bit tensor.
+    const bool fp8 = T.precision == Precision::FP8;
+    const double f8 = fp8 ? (T.fp8Recipe == Fp8Recipe::MxFp8 ? 1.0 + 1.0 / 32.0 : 1.0) : e;
     const double mask = M.dropout ? 1.0 : 0.0;                     // dropout masks: one byte per element
     const double h = double(M.hidden);
     const double heads = double(M.heads);
     const double kv = double(M.kvHeads > 0 ? M.kvHeads : M.heads);
+    const double d = double(M.headDimension());
     const double s = double(M.seqLength) / P.cp;
     const double b = T.microBatch;
     const double t = P.tp;
-    auto inner = [&](double f) { return (M.gatedMlp ? 3.0 : 2.0) * e * f / h; }; // per s*b*h
-    // Attention 11sbh + 5as^2b, MLP 19sbh, norms 4sbh for GPT with f = 4h (Korthikanti Table 2).
-    double nonPar = e + mask /* QKV input, out dropout */ + e + mask /* fc1 input, out dropout */ + 2.0 * e /* norms */;
-    double par = e * (1.0 + 2.0 * kv / heads) /* Q, K, V */ + e /* O projection input */;
-    if (M.isMoe()) {
-        const double fe = double(M.moe.expertFfnHidden);
-        par += M.moe.topK * (e + inner(fe)) + M.moe.sharedExperts * inner(fe);
-        nonPar += 4.0 * M.moe.experts / h; // fp32 router logits
+    const double etp = std::max(1, P.expertTp());
+    const double tokens = s * b;
+    const double spDiv = P.sp ? t : 1.0;
+    const double up = M.gatedMlp ? 2.0 : 1.0;
+    std::vector<ActivationTerm>& terms = a.terms;
+    // Per token bytes `perToken`, divided by `div` (t for tensors TP splits, the SP divisor for the norm region).
+    auto add = [&](const char* name, const char* module, double perToken, double div, bool isFp8 = false) {
+        terms.push_back({ name, module, tokens * perToken / div, false, isFp8 && fp8 });
+    };
+    double nonPar = 0, par = 0, rep = 0; // coefficients in s*b*h units (docs/MODEL.md section 3)
+    auto nonParallel = [&](const char* name, const char* module, double perH, bool isFp8 = false) {
+        add(name, module, perH * h, spDiv, isFp8);
+        nonPar += perH;
+    };
+    auto parallel = [&](const char* name, const char* module, double perToken, double div, bool isFp8 = false) {
+        add(name, module, perToken, div, isFp8);
+        par += perToken / h * (t / div);
+    };
+    // Attention block (Korthikanti et al. 2023, section 4.1: 11sbh + 5as^2b for MHA with f = 4h).
+    nonParallel("input_norm.input", "", e);
+    nonParallel("qkv.input", "layernorm", f8, true);
+    double vWidth = heads * d;
+    if (M.mla.enabled()) {
+        // MLA: the gathered latents (q and kv, their norms' inputs, the shared rope key) on every tp rank; Q, K, V after
+        // the up projections split by tp (Megatron-Core recomputes the up projections under mla_up_proj).
+        const MlaSpec& x = M.mla;
+        const double latents = e * (2.0 * x.qLoraRank + 2.0 * x.kvLoraRank + x.qkRopeHeadDim);
+        add("mla.latents", "", latents, 1.0);
+        rep += latents / h;
+        const double qk = double(x.qkNopeHeadDim + x.qkRopeHeadDim);
+        parallel("q.k.v", "mla_up_proj", e * heads * (2.0 * qk + x.vHeadDim), t);
+        vWidth = heads * x.vHeadDim;
     } else {
-        par += inner(double(M.ffnHidden));
+        parallel("q.k.v", "", e * (heads * d + 2.0 * kv * d), t);
     }
     const double scores = e + (M.dropout ? 1.0 + e : 0.0); // softmax output (+ dropout mask and output)
-    const double sbh = s * b * h;
-    const double spDiv = P.sp ? t : 1.0;
-    const double scoreBytes = T.flashAttention ? 4.0 * heads * s * b / t /* logsumexp, fp32 */
-                                               : scores * heads * s * s * b / t;
+    double scoreBytes = 0;
+    if (T.flashAttention) {
+        scoreBytes = 4.0 * heads * s * b / t; // the fp32 log-sum-exp
+        terms.push_back({ "attention.lse", "", scoreBytes, false, false });
+    } else {
+        scoreBytes = scores * heads * s * s * b / t;
+        terms.push_back({ "attention.scores", "core_attn", scoreBytes, false, false });
+    }
+    parallel("proj.input", "", f8 * vWidth, t, true);
+    nonParallel("attention.dropout_mask", "", mask);
+    nonParallel("post_attn_norm.input", "", e);
+    // MLP block (19sbh for f = 4h).
+    if (M.isMoe()) {
+        const MoeSpec& moe = M.moe;
+        const double fe = double(moe.expertFfnHidden);
+        const double k = double(moe.topK);
+        // Token copies one GPU's experts hold: T*topK*etp/t after the expert-tp all-gather (balanced routing), times
+        // the capacity factor when tokens are padded to capacity.
+        const double cf = moe.capacityFactor > 0 ? moe.capacityFactor : 1.0;
+        const double copies = k * cf * etp / t;
+        nonParallel("moe.input", "layernorm", e);
+        add("router.logits", "moe", 4.0 * moe.experts, spDiv);
+        nonPar += 4.0 * moe.experts / h;
+        add("experts.fc1.input", "moe", f8 * h * copies, 1.0, true);
+        add("experts.fc1.output", "moe", e * up * fe / etp * copies, 1.0);
+        add("experts.fc2.input", "moe_act", f8 * fe / etp * copies, 1.0, true);
+        par += (f8 * h + e * up * fe / etp + f8 * fe / etp) * copies / h * t;
+        if (moe.sharedExperts > 0) {
+            const double fs = double(moe.sharedExperts) * double(moe.sharedExpertFfnHidden);
+            parallel("shared.fc1.output", "shared_experts", e * up * fs, t);
+            parallel("shared.fc2.input", "shared_experts", f8 * fs, t, true);
+        }
+    } else {
+        const double f = double(M.ffnHidden);
+        nonParallel("fc1.input", "layernorm", f8, true);
+        parallel("fc1.output", "mlp", e * up * f, t);
+        parallel("fc2.input", "mlp", f8 * f, t, true);
+    }
+    nonParallel("mlp.dropout_mask", "", mask);
     a.nonParallelCoeff = nonPar;
     a.parallelCoeff = par;
+    a.replicatedCoeff = rep;
     a.scoresCoeff = T.flashAttention ? 0.0 : scores;
-    a.full = sbh * (nonPar / spDiv + par / t) + scoreBytes;
+    a.scoresFullCoeff = a.scoresCoeff;
+    a.input = e * tokens * h / spDiv;
+    for (const ActivationTerm& term : terms) a.full += term.bytes;
+
+    // Selective recompute: the modules Megatron-Core re-runs in backward (--recompute-modules; core_attn alone is
+    // Korthikanti et al.'s selective recompute). "moe" re-runs the whole MoE layer, shared experts included.
+    std::vector<std::string> modules = T.recomputeModules;
+    if (modules.empty()) modules.push_back("core_attn");
+    auto dropped = [&](const std::string& module) {
+        if (module.empty()) return false;
+        for (const std::string& m : modules)
+            if (m == module || (m == "moe" && (module == "moe_act" || module == "shared_experts"))) return true;
+        return false;
+    };
     switch (T.recompute) {
     case Recompute::None: a.stored = a.full; break;
     case Recompute::Selective:
-        a.stored = sbh * (nonPar / spDiv + par / t) + (T.flashAttention ? scoreBytes : 0.0);
-        a.scoresCoeff = 0.0;
+        for (ActivationTerm& term : terms) {
+            term.recomputed = dropped(term.module);
+            if (!term.recomputed) a.stored += term.bytes;
+        }
+        if (dropped("core_attn")) a.scoresCoeff = 0.0;
         break;
-    case Recompute::Full: a.stored = e * sbh / spDiv; break; // only the layer input is checkpointed
+    case Recompute::Full: a.stored = a.input; break; // only the layer input is checkpointed
     }
     return a;
 }
@@ -270,38 +405,78 @@ void parameterStage(Inputs& in, Prediction& out, Explainer* ex)
     const ParameterCounts& pc = in.pc;
     out.paramsTotal = pc.total;
     out.paramsActive = pc.active;
-    if (ex)
+    if (ex) {
+        const LayerParameters& l = pc.layer;
+        const LayerParameters& d = pc.denseLayer;
         ex->add({ "params.total", pc.total, "parameters",
-            "L*(attn + mlp + colBiases + rowBiases + norms + router + experts) + embedding + positions + embeddingNorm "
-            "+ outputLayer + finalNorm",
-            { { "L", in.L }, { "attn", pc.layer.attentionMatrices }, { "mlp", pc.layer.mlpMatrices },
-                { "colBiases", pc.layer.columnBiases }, { "rowBiases", pc.layer.rowBiases }, { "norms", pc.layer.norms },
-                { "router", pc.layer.router }, { "experts", pc.layer.routedExperts }, { "embedding", pc.embedding },
-                { "positions", pc.positions }, { "embeddingNorm", pc.embeddingNorm }, { "outputLayer", pc.outputLayer },
-                { "finalNorm", pc.finalNorm } },
+            "moeLayers*(attn + attnRep + shared + colBiases + rowBiases + norms + router + experts) + denseLayers*dense "
+            "+ mtp*mtpModule + embedding + positions + embeddingNorm + outputLayer + finalNorm",
+            { { "moeLayers", double(pc.moeLayers) }, { "attn", l.attentionMatrices }, { "attnRep", l.attentionReplicated },
+                { "shared", l.mlpMatrices }, { "colBiases", l.columnBiases }, { "rowBiases", l.rowBiases },
+                { "norms", l.norms }, { "router", l.router }, { "experts", l.routedExperts },
+                { "denseLayers", double(pc.denseLayers) }, { "dense", d.total() }, { "mtp", double(in.M.mtpLayers) },
+                { "mtpModule", pc.mtpModule }, { "embedding", pc.embedding }, { "positions", pc.positions },
+                { "embeddingNorm", pc.embeddingNorm }, { "outputLayer", pc.outputLayer }, { "finalNorm", pc.finalNorm } },
             sources::kMegatronParams, {},
-            "attn = h*(h + 2*h*kv/a) + h*h (Q, K, V, O; GQA shrinks K and V); mlp = " + std::string(in.M.gatedMlp ? "3" : "2")
-                + "*h*f; embedding = V*h; outputLayer = V*h when untied, else 0. Megatron's GPT form N = 12*L*h^2*(1 + "
-                  "13/(12h) + (V+s)/(12*L*h)) is the case f = 4h, LayerNorm with biases, learned positions, tied "
-                  "embeddings (plus the final norm, 2h)."
-                + (in.M.isMoe() ? " Active per token: " + units::formatCount(pc.active) + "." : std::string()) });
-    in.layerDenseGpu = (pc.layer.attentionMatrices + pc.layer.mlpMatrices + pc.layer.columnBiases) / in.t
-        + pc.layer.rowBiases + pc.layer.norms + pc.layer.router;
-    in.layerExpertGpu = pc.layer.routedExperts / (double(in.ep) * in.t);
+            std::string(in.M.mla.enabled()
+                    ? "attn = q_up + kv_up + O = q*a*(dn + dr) + kv*a*(dn + dv) + a*dv*h and attnRep = the down projections "
+                      "h*q + h*(kv + dr) and their latent norms (MLA, DeepSeek-V2 section 2.1; q = qLoraRank, kv = "
+                      "kvLoraRank, dn/dr = qk nope/rope head dims, dv = v head dim); "
+                    : "attn = h*a*d + 2*h*kv*d + a*d*h (Q, K, V, O; d = headDim, GQA shrinks K and V)"
+                        + std::string(in.M.qkNorm ? ", attnRep = 2*d (the per-head q/k norms)" : "") + "; ")
+                + "a dense layer's MLP is " + (in.M.gatedMlp ? "3" : "2") + "*h*f; an MoE layer holds E routed experts of "
+                + (in.M.gatedMlp ? "3" : "2") + "*h*f_e each (sharded by ep x etp), shared experts as a dense MLP, the "
+                  "router h*E; an MTP module is two norms, the 2h x h projection, one layer and a norm (DeepSeek-V3 "
+                  "section 2.2; embedding and output head shared). embedding = V*h; outputLayer = V*h when untied. "
+                  "Megatron's GPT form N = 12*L*h^2*(1 + 13/(12h) + (V+s)/(12*L*h)) is the case f = 4h, LayerNorm with "
+                  "biases, learned positions, tied embeddings (plus the final norm, 2h)."
+                + (in.M.isMoe() ? " Active per token: " + units::formatCount(pc.active) + " (with the embedding)." : std::string()) });
+    }
+    // Per GPU: tp splits the column/row matrices and biases; MLA's down projections, norms and the router are
+    // replicated; routed experts are split by ep x etp.
+    auto nonExpertGpu = [&](const LayerParameters& l) {
+        return (l.attentionMatrices + l.mlpMatrices + l.columnBiases) / in.t + l.attentionReplicated + l.rowBiases + l.norms
+            + l.router;
+    };
+    in.layerDenseGpu = nonExpertGpu(pc.layer);
+    in.denseLayerGpu = nonExpertGpu(pc.denseLayer);
+    in.layerExpertGpu = pc.layer.routedExperts / (double(in.ep) * in.etp);
+    const bool mtpMoe = in.M.isMoe() && pc.moeLayers > 0;
+    const double normParams = in.M.norm == NormKind::LayerNorm ? 2.0 * in.h : in.h;
+    in.mtpDenseGpu = 3.0 * normParams + 2.0 * in.h * in.h / in.t + (mtpMoe ? in.layerDenseGpu : in.denseLayerGpu);
+    in.mtpExpertGpu = mtpMoe ? in.layerExpertGpu : 0.0;
+    // Transformer Engine runs the layers' linear layers in fp8 (attention projections, MLP, experts); the embedding,
+    // the output layer, the router and the norms stay in bf16.
+    auto fp8Gpu = [&](const LayerParameters& l) {
+        return (l.attentionMatrices + l.mlpMatrices) / in.t + l.attentionReplicated + l.routedExperts / (double(in.ep) * in.etp);
+    };
+    in.layerF8Gpu = fp8Gpu(pc.layer);
+    in.denseF8Gpu = fp8Gpu(pc.denseLayer);
+    in.mtpF8Gpu = 2.0 * in.h * in.h / in.t + (mtpMoe ? in.layerF8Gpu : in.denseF8Gpu);
 
     // Bytes per parameter and the ZeRO shard counts.
     const TrainingSpec& T = in.T;
-    in.w = T.precision == Precision::FP32 ? 4.0 : 2.0; // fp8 training keeps bf16 weights
+    in.w = T.precision == Precision::FP32 ? 4.0 : 2.0; // fp8 training keeps bf16 weights (unless fp8ParamGather)
     in.g = bytesPerElement(T.gradDtype);
     in.master = in.w < 4.0 ? 4.0 : 0.0;
-    in.o = in.master + (T.optimizer == Optimizer::Adam ? 8.0 : 4.0);
-    if (T.precision == Precision::FP8)
-        out.warnings.push_back("training.precision: fp8 GEMMs modelled at the fp8 peak; weights kept in bf16, fp8 weight "
-                               "and transpose caches (1-2 bytes/parameter) not counted");
+    in.moment = bytesPerElement(T.optimizerStateDtype);
+    in.o = in.master + (T.optimizer == Optimizer::Adam ? 2.0 : 1.0) * in.moment;
+    if (T.precision == Precision::FP8) {
+        // Transformer Engine keeps, for every fp8 GEMM weight, its fp8 cast for the forward and a transposed fp8 copy
+        // for the backward's dgrad (Hopper's fp8 tensor cores take only the TN layout); with fp8ParamGather the
+        // parameter itself is the forward copy. MXFP8 keeps rowwise and columnwise copies with one e8m0 scale per 32
+        // elements (Transformer Engine user guide, "FP8 and MXFP8"; NVIDIA Transformer Engine docs).
+        const double copy = T.fp8Recipe == Fp8Recipe::MxFp8 ? 1.0 + 1.0 / 32.0 : 1.0;
+        in.fp8Cache = (T.fp8ParamGather ? 1.0 : 2.0) * copy;
+    }
+    in.pcie = T.offload.pcieBandwidth > 0 ? T.offload.pcieBandwidth : defaultPcieBandwidth(in.C.gpu);
+    in.hostBandwidth = T.offload.hostBandwidth > 0 ? T.offload.hostBandwidth : kDefaultHostBandwidth;
     in.dpcp = in.P.dp * in.cp;
     in.nShard = in.dpcp;
     if (in.P.fsdp == Fsdp::Hybrid) in.nShard = std::max(1, std::min(in.dpcp, in.layout.dpCp.perNode));
-    in.nExpert = std::max(1, in.dpcp / std::max(1, in.ep));
+    // The expert data-parallel group: the ranks holding the same experts, tp*dp*cp/(etp*ep) (Megatron-Core's
+    // expert_data_parallel group); with etp = tp it is dp*cp/ep.
+    in.nExpert = std::max(1, int((1LL * in.t * in.dpcp) / std::max(1LL, 1LL * in.etp * std::max(1, in.ep))));
 }
 
 // ---------------------------------------------------------------------------------------------- compute time
@@ -310,6 +485,7 @@ void parameterStage(Inputs& in, Prediction& out, Explainer* ex)
 // (Operators.h), each op the slower of its compute and memory plus a launch, collectives exposed unless overlapped.
 struct LayerTimes {
     OperatorList ops;                // with its per-pass totals (layerTotals, outputTotals)
+    OperatorList denseOps;           // an MoE model's dense-MLP layers (empty otherwise)
     double ppBytes = 0, p2p = 0;
     const LinkSpec* ppLink = nullptr;
 };
@@ -382,7 +558,27 @@ LayerTimes computeStage(Inputs& in, Prediction& out, Explainer* ex)
     lt.ppBytes = in.e * in.b * in.sl * in.h / (in.P.sp ? in.t : 1);
     lt.ppLink = in.layout.ppNeighboursCrossNodes ? &in.C.interNode : &in.C.intraNode;
     lt.p2p = in.p > 1 ? p2pSeconds(lt.ppBytes, in.layout.ppNeighboursCrossNodes, in.C) : 0.0;
-    out.opCosts = { L.forward, L.backward(), L.backwardWeight, O.forward, O.backward(), O.backwardWeight, lt.p2p };
+    out.opCosts = { L.forward, L.backward(), L.backwardWeight, O.forward, O.backward(), O.backwardWeight, lt.p2p,
+        L.forward, L.backward(), L.backwardWeight };
+    if (in.M.isMoe() && (in.pc.denseLayers > 0)) {
+        // An MoE model's first layers carry the dense MLP: their own operator list.
+        lt.denseOps = operatorList(denseLayerPlan(in.plan), in.layout);
+        const PassTotals& D = lt.denseOps.layerTotals;
+        out.opCosts.denseLayerForward = D.forward;
+        out.opCosts.denseLayerBackward = D.backward();
+        out.opCosts.denseLayerWeightGrad = D.backwardWeight;
+    }
+    if (T.recompute == Recompute::Full && T.recomputeBlock && T.recomputeLayers > 0) {
+        // --recompute-method block: only the first N layers of each chunk re-run their forward.
+        double rec = 0, all = 0;
+        for (const VirtualStage& v : in.stages) {
+            rec += std::min(T.recomputeLayers, v.layers);
+            all += v.layers;
+        }
+        const double skip = all > 0 ? 1.0 - rec / all : 0.0;
+        out.opCosts.layerBackward -= skip * L.recompute;
+        out.opCosts.denseLayerBackward -= skip * (lt.denseOps.layer.empty() ? L.recompute : lt.denseOps.layerTotals.recompute);
+    }
     out.layerOps = lt.ops.layer;
     out.outputOps = lt.ops.output;
     if (ex) explainLayer(*ex, lt.ops);
@@ -410,12 +606,17 @@ void memoryStage(const Inputs& in, int r, int groupsOfRank, Prediction& out, Exp
     // embedding is kept as a second copy on the last stage when the two are on different ranks).
     const double embParams = pc.embedding + pc.positions + pc.embeddingNorm;
     const double ownOutput = M.tiedEmbeddings ? 0.0 : pc.outputLayer;
-    out.paramsPerStage[std::size_t(r)] = sh.layersHeld * pc.layer.total() + (sh.embedding ? embParams : 0.0)
-        + (sh.output ? ownOutput + pc.finalNorm : 0.0);
+    out.paramsPerStage[std::size_t(r)] = pc.layersOf(sh.layersHeld, sh.denseLayersHeld) + sh.mtpHeld * pc.mtpModule
+        + (sh.embedding ? embParams : 0.0) + (sh.output ? ownOutput + pc.finalNorm : 0.0);
+    st.denseLayers = sh.denseLayersHeld;
+    st.mtpLayers = sh.mtpHeld;
     if (ex)
         ex->add({ "params.perStage." + std::to_string(r), out.paramsPerStage[std::size_t(r)], "parameters",
-            "layers*layer + first*(embedding + positions + embeddingNorm) + last*(outputLayer + finalNorm)",
-            { { "layers", double(sh.layersHeld) }, { "layer", pc.layer.total() }, { "first", sh.embedding ? 1.0 : 0.0 },
+            "(layers - dense)*layer + dense*denseLayer + mtp*mtpModule + first*(embedding + positions + embeddingNorm) "
+            "+ last*(outputLayer + finalNorm)",
+            { { "layers", double(sh.layersHeld) }, { "layer", pc.layer.total() }, { "dense", double(sh.denseLayersHeld) },
+                { "denseLayer", pc.denseLayer.total() }, { "mtp", double(sh.mtpHeld) }, { "mtpModule", pc.mtpModule },
+                { "first", sh.embedding ? 1.0 : 0.0 },
                 { "embedding", pc.embedding }, { "positions", pc.positions }, { "embeddingNorm", pc.embeddingNorm },
                 { "last", sh.output ? 1.0 : 0.0 }, { "outputLayer", ownOutput }, { "finalNorm", pc.finalNorm } },
             sources::kMegatronParams, {},
@@ -425,12 +626,45 @@ void memoryStage(const Inputs& in, int r, int groupsOfRank, Prediction& out, Exp
     const StageParams sp = stageParams(in, r);
     const double Pd = sp.dense, Pe = sp.expert;
     st.parameters = Pd + Pe;
+    const bool fp8 = T.precision == Precision::FP8;
     const double shardW = P.zero >= 3 ? Pd / in.nShard + Pe / in.nExpert : Pd + Pe;
     const double shardG = P.zero >= 2 ? Pd / in.nShard + Pe / in.nExpert : Pd + Pe;
     const double shardO = P.zero >= 1 ? Pd / in.nShard + Pe / in.nExpert : Pd + Pe;
-    st.weightsBytes = std::llround(w * shardW);
+    // The weights of this rank's fp8 GEMMs (per GPU, before ZeRO), and of one of its layers.
+    const int moeHeld = sh.layersHeld - sh.denseLayersHeld;
+    const double Pf8 = moeHeld * in.layerF8Gpu + sh.denseLayersHeld * in.denseF8Gpu + sh.mtpHeld * in.mtpF8Gpu;
+    const double shardF8 = P.zero >= 3 ? Pf8 * shardW / std::max(1.0, Pd + Pe) : Pf8;
+    const double paramBytes = fp8 && T.fp8ParamGather ? w * shardW - (w - 1.0) * shardF8 : w * shardW;
+    // Under ZeRO-3 the fp8 copies exist for the gathered layers only: the current one and the prefetched next.
+    const int units = sh.layersHeld + sh.mtpHeld;
+    const double cachedF8 = P.zero >= 3 ? (units > 0 ? std::min(2.0, double(units)) * Pf8 / units : 0.0) : Pf8;
+    st.fp8WeightCacheBytes = std::llround(in.fp8Cache * cachedF8);
+    // Scaling state: delayed scaling keeps an amax history (1024 steps in NeMo's and Megatron-Bridge's fp8 recipes)
+    // plus scale and inverse scale for the input, weight and gradient of every fp8 GEMM; current scaling only the
+    // scales; blockwise one fp32 scale per 128x128 weight block (DeepSeek-V3, arXiv 2412.19437, section 3.3.1);
+    // MXFP8's e8m0 scales travel with its copies (counted there).
+    const double localExperts = M.isMoe() ? double(M.moe.experts) / std::max(1, in.ep) : 0.0;
+    const double gemmsPerLayer = (M.mla.enabled() ? (M.mla.qLoraRank > 0 ? 5.0 : 4.0) : 2.0) + 2.0;
+    const double fp8Gemms = fp8 ? units * gemmsPerLayer + (moeHeld + (M.isMoe() ? sh.mtpHeld : 0)) * 2.0 * localExperts : 0.0;
+    double scaling = 0;
+    if (fp8) {
+        switch (T.fp8Recipe) {
+        case Fp8Recipe::Delayed: scaling = fp8Gemms * 3.0 * (kAmaxHistory + 2.0) * 4.0; break;
+        case Fp8Recipe::Current: scaling = fp8Gemms * 3.0 * 2.0 * 4.0; break;
+        case Fp8Recipe::Blockwise: scaling = cachedF8 / (128.0 * 128.0) * 4.0 * (T.fp8ParamGather ? 1.0 : 2.0); break;
+        case Fp8Recipe::MxFp8: break;
+        }
+    }
+    st.fp8ScalingBytes = std::llround(scaling);
+    st.weightsBytes = std::llround(paramBytes) + st.fp8WeightCacheBytes + st.fp8ScalingBytes;
     st.gradientsBytes = std::llround(g * shardG);
-    st.optimizerBytes = std::llround(o * shardO);
+    // Optimizer state, a share of it on the host (Megatron-Core's hybrid device optimizer, --optimizer-cpu-offload
+    // with --optimizer-offload-fraction; ZeRO-Offload, Ren et al., USENIX ATC 2021): the host also keeps an fp32 copy
+    // of the offloaded share's gradients.
+    const double off = std::clamp(T.offload.optimizerFraction, 0.0, 1.0);
+    st.optimizerBytes = std::llround((1.0 - off) * o * shardO);
+    st.offloadedOptimizerBytes = std::llround(off * o * shardO);
+    st.hostBytes = std::llround(off * (o + 4.0) * shardO);
     // Explanations are recorded under memory.stages.<r>. (built only when explaining).
     auto fieldBase = [r] { return "memory.stages." + std::to_string(r) + "."; };
     if (ex) {
@@ -439,35 +673,113 @@ void memoryStage(const Inputs& in, int r, int groupsOfRank, Prediction& out, Exp
             { "n", double(in.nShard) }, { "ne", double(in.nExpert) } };
         // floor(x + 0.5): the byte count is rounded to a whole byte.
         auto shard = [](bool sharded, const char* bytes) {
-            return std::string("floor(") + bytes + (sharded ? "*(P/n + Pe/ne)" : "*(P + Pe)") + " + 0.5)";
+            return std::string(bytes) + (sharded ? "*(P/n + Pe/ne)" : "*(P + Pe)");
         };
         const std::string zeroNote = "ZeRO-" + std::to_string(P.zero) + " over n = " + std::to_string(in.nShard)
             + " ranks (dp*cp, or the node under hybrid sharding): stage 1 shards optimizer states, 2 also gradients, "
               "3 also weights; (w+g+o), w+g+o/n, w+(g+o)/n, (w+g+o)/n. P = dense parameters on this GPU after tp ("
-            + std::to_string(t) + "), Pe = expert parameters after ep*tp, ne = expert data-parallel size.";
-        ex->add({ base + "weightsBytes", double(st.weightsBytes), "bytes", shard(P.zero >= 3, "w"), inputs, sources::kZero,
-            {}, "w = " + units::formatNumber(w) + " bytes per weight (" + std::string(toString(T.precision)) + "). " + zeroNote });
-        ex->add({ base + "gradientsBytes", double(st.gradientsBytes), "bytes", shard(P.zero >= 2, "g"), inputs,
-            sources::kZero, {}, "g = " + units::formatNumber(g) + " bytes per gradient (gradDtype "
+            + std::to_string(t) + "), Pe = routed-expert parameters after ep*etp (" + std::to_string(in.ep) + "*"
+            + std::to_string(in.etp) + "), ne = the expert data-parallel size tp*dp*cp/(etp*ep) (Megatron-Core shards "
+              "expert optimizer states over that group, not the dense one).";
+        if (fp8) {
+            ex->add({ base + "fp8WeightCacheBytes", double(st.fp8WeightCacheBytes), "bytes", "floor(c*F + 0.5)",
+                { { "c", in.fp8Cache }, { "F", cachedF8 } }, sources::kTransformerEngineFp8, {},
+                "F: weights of this GPU's fp8 GEMMs (attention projections, MLP, experts; not the embedding, output "
+                "layer, router or norms)" + std::string(P.zero >= 3 ? ", for the two gathered layers under ZeRO-3" : "")
+                    + "; c: bytes of fp8 copies per weight (2: the forward cast and the transposed copy for dgrad; 1 with "
+                      "fp8ParamGather, where the parameter is the forward copy; MXFP8 adds 1/32 per copy for its "
+                      "block scales). The copies live from the first microbatch to the optimizer step." });
+            ex->add({ base + "fp8ScalingBytes", double(st.fp8ScalingBytes), "bytes",
+                T.fp8Recipe == Fp8Recipe::Delayed ? "floor(G*3*(H + 2)*4 + 0.5)"
+                    : T.fp8Recipe == Fp8Recipe::Current ? "floor(G*3*2*4 + 0.5)"
+                    : T.fp8Recipe == Fp8Recipe::Blockwise ? "floor(F/16384*4*k + 0.5)" : "0",
+                { { "G", fp8Gemms }, { "H", kAmaxHistory }, { "F", cachedF8 }, { "k", T.fp8ParamGather ? 1.0 : 2.0 } },
+                sources::kTransformerEngineFp8, {},
+                "G: fp8 GEMMs on this GPU (per layer the attention projections and fc1/fc2, per local expert its two "
+                "GEMMs); each keeps the scale, the inverse scale and (delayed scaling) an amax history of H steps for its "
+                "input, weight and gradient, fp32." });
+        }
+        ex->add({ base + "weightsBytes", double(st.weightsBytes), "bytes",
+            "floor(" + std::string(fp8 && T.fp8ParamGather ? shard(P.zero >= 3, "w") + " - (w - 1)*F8" : shard(P.zero >= 3, "w"))
+                + " + 0.5) + fp8Cache + fp8Scaling",
+            { { "w", w }, { "P", Pd }, { "Pe", Pe }, { "n", double(in.nShard) }, { "ne", double(in.nExpert) },
+                { "F8", shardF8 }, { "fp8Cache", double(st.fp8WeightCacheBytes) }, { "fp8Scaling", double(st.fp8ScalingBytes) } },
+            sources::kZero, {},
+            "w = " + units::formatNumber(w) + " bytes per weight (" + std::string(toString(T.precision))
+                + (fp8 ? ": Transformer Engine keeps bf16 parameters unless fp8ParamGather, where the fp8 GEMMs' weights "
+                         "F8 are stored in fp8" : "")
+                + "). " + zeroNote });
+        ex->add({ base + "gradientsBytes", double(st.gradientsBytes), "bytes", "floor(" + shard(P.zero >= 2, "g") + " + 0.5)",
+            inputs, sources::kZero, {}, "g = " + units::formatNumber(g) + " bytes per gradient (gradDtype "
                 + std::string(toString(T.gradDtype)) + "; Megatron keeps fp32 main grads under bf16). " + zeroNote });
-        ex->add({ base + "optimizerBytes", double(st.optimizerBytes), "bytes", shard(P.zero >= 1, "o"), inputs,
+        ex->add({ base + "optimizerBytes", double(st.optimizerBytes), "bytes",
+            "floor((1 - f)*" + shard(P.zero >= 1, "o") + " + 0.5)", with(inputs, { { "f", off } }),
             std::string(sources::kZero) + "; " + sources::kMegatronOptimizer, {},
             "o = " + units::formatNumber(in.master) + " (fp32 master weights) + "
-                + (T.optimizer == Optimizer::Adam ? "8 (Adam m and v, fp32)" : "4 (SGD momentum, fp32)") + ". " + zeroNote });
+                + (T.optimizer == Optimizer::Adam ? "2 Adam moments" : "1 SGD momentum") + " of "
+                + units::formatNumber(in.moment) + " bytes (optimizerStateDtype " + std::string(toString(T.optimizerStateDtype))
+                + (T.optimizerStateDtype != Precision::FP32 ? ": Megatron-Core's precision-aware optimizer, --exp-avg-dtype" : "")
+                + "); f = the share offloaded to the host (training.offload.optimizerFraction). " + zeroNote });
+        if (off > 0)
+            ex->add({ base + "hostBytes", double(st.hostBytes), "bytes", "floor(f*(o + 4)*" + shard(P.zero >= 1, "1") + " + 0.5)",
+                with(inputs, { { "f", off } }), sources::kZeroOffload, {},
+                "Host memory this GPU's offloaded optimizer share takes: its master weights and moments (o bytes per "
+                "parameter) and an fp32 copy of its gradients (4)." });
     }
 
-    // Activations.
+    // Activations: per microbatch, the layers of this rank's chunks (dense and MoE layers, MTP modules), with full
+    // recompute of N layers (uniform groups or the first N of each chunk) and activation offload of a chunk's first
+    // layers; held for `inflight` microbatch-equivalents.
     const double inflight = inFlightMicrobatches(T.schedule, in.p, in.m, in.v, r);
     st.inFlightMicrobatches = inflight;
     st.activationsPerLayerBytes = std::llround(in.act.stored);
+    st.denseActivationsPerLayerBytes = std::llround(in.actDense.stored);
     const double spDiv = P.sp ? t : 1.0;
     const double embAct = sh.embedding
         ? (M.dropout ? 1.0 : 0.0) * sl * b * h / spDiv + (M.embeddingNorm ? e * sl * b * h / spDiv : 0.0)
         : 0.0;
-    const double outAct = sh.output ? 2.0 * e * sl * b * h / spDiv + 4.0 * sl * b * V / t : 0.0;
-    const double workspace = T.recompute == Recompute::Full ? in.act.full : 0.0;
-    const double activations = inflight * (sh.layersHeld * in.act.stored + embAct + outAct) + workspace;
+    const double headAct = 2.0 * e * sl * b * h / spDiv + 4.0 * sl * b * V / t; // final norm, output input, fp32 logits
+    const double outAct = sh.output ? headAct : 0.0;
+    // An MTP module keeps its layer's tensors, the two norms' inputs and the 2h-wide projection input, and its own head.
+    const LayerActivations& mtpLayerAct = M.isMoe() && in.pc.moeLayers > 0 ? in.act : in.actDense;
+    const double mtpAct = mtpLayerAct.stored + 4.0 * e * sl * b * h / spDiv + headAct;
+    st.mtpActivationBytes = sh.mtpHeld > 0 ? std::llround(mtpAct) : 0;
+    const bool fullRecompute = T.recompute == Recompute::Full;
+    const int N = T.recomputeLayers;
+    double perMicrobatch = 0, offloaded = 0, workspace = 0;
+    for (const VirtualStage& vs : rankStages(in, r)) {
+        const int Lc = vs.layers, Dc = vs.denseLayers, Mc = Lc - Dc;
+        const double stored = Mc * in.act.stored + Dc * in.actDense.stored;
+        const double fullBytes = Mc * in.act.full + Dc * in.actDense.full;
+        const double avgFull = Lc > 0 ? fullBytes / Lc : 0.0;
+        const double maxFull = std::max(Mc > 0 ? in.act.full : 0.0, Dc > 0 ? in.actDense.full : 0.0);
+        double chunk = stored;
+        if (fullRecompute && Lc > 0) {
+            if (T.recomputeBlock) {
+                // --recompute-method block: the first N layers of each chunk keep only their input, the rest all.
+                const int rec = N > 0 ? std::min(N, Lc) : Lc;
+                chunk = rec * in.act.input + (Lc - rec) * avgFull;
+                workspace = std::max(workspace, maxFull);
+            } else {
+                // --recompute-method uniform: groups of N layers keep their input; a group is rebuilt at once.
+                const int group = std::max(1, N);
+                chunk = std::ceil(double(Lc) / group) * in.act.input;
+                workspace = std::max(workspace, std::min(group, Lc) * maxFull);
+            }
+        }
+        // Activation offload (Transformer Engine, Megatron --cpu-offloading-num-layers): the first layers of a chunk
+        // wait in host memory; the last stays for the first backward.
+        const int Lo = std::min(T.offload.activationLayers, std::max(0, Lc - 1));
+        const double perLayer = Lc > 0 ? chunk / Lc : 0.0;
+        offloaded += Lo * perLayer;
+        perMicrobatch += chunk - Lo * perLayer + vs.mtpLayers * mtpAct;
+        st.chunkActivationBytes.push_back(std::llround(chunk - Lo * perLayer + vs.mtpLayers * mtpAct
+            + (vs.embedding ? embAct : 0.0) + (vs.loss ? headAct : 0.0)));
+    }
+    const double activations = inflight * (perMicrobatch + embAct + outAct) + workspace;
     st.activationsBytes = std::llround(activations);
+    st.offloadedActivationBytes = std::llround(inflight * offloaded);
+    st.hostBytes += st.offloadedActivationBytes;
     st.embeddingActivationBytes = std::llround(embAct);
     st.outputActivationBytes = std::llround(outAct);
     st.recomputeWorkspaceBytes = std::llround(workspace);
@@ -486,84 +798,65 @@ void memoryStage(const Inputs& in, int r, int groupsOfRank, Prediction& out, Exp
             "docs/SCHEDULES.md section 1.7 and the schedule's own section", {},
             "Microbatch-equivalents of activations held at the peak; a chunk counts 1/v. GPipe holds all m, 1F1B "
             "holds p - r: the same bubble, less memory." });
+        std::string terms;
+        for (const ActivationTerm& term : in.act.terms)
+            terms += std::string(terms.empty() ? "" : "; ") + term.name + " " + units::formatBytes(term.bytes)
+                + (term.fp8 ? " (fp8)" : "") + (term.recomputed ? " (recomputed: " + term.module + ")" : "");
         std::string layerFormula;
-        if (T.recompute == Recompute::Full)
+        if (fullRecompute)
             layerFormula = P.sp ? "e*s*b*h/t" : "e*s*b*h";
         else {
             layerFormula = P.sp ? "s*b*h*(c1 + c2)/t" : "s*b*h*(c1 + c2/t)";
+            if (in.act.replicatedCoeff > 0) layerFormula += " + s*b*h*c3";
             if (T.flashAttention) layerFormula += " + 4*a*s*b/t";
-            else if (T.recompute == Recompute::None) layerFormula += " + k*a*s*s*b/t";
+            else layerFormula += " + k*a*s*s*b/t";
+            if (T.recompute == Recompute::Selective) layerFormula += " - recomputed";
         }
+        double recomputed = 0;
+        for (const ActivationTerm& term : in.act.terms)
+            if (term.recomputed) recomputed += term.bytes;
         ex->add({ base + "activationsPerLayerBytes", double(st.activationsPerLayerBytes), "bytes",
             "floor(" + layerFormula + " + 0.5)",
             { { "s", sl }, { "b", b }, { "h", h }, { "a", double(M.heads) }, { "t", double(t) },
-                { "c1", in.act.nonParallelCoeff }, { "c2", in.act.parallelCoeff }, { "k", in.act.scoresCoeff }, { "e", e } },
+                { "c1", in.act.nonParallelCoeff }, { "c2", in.act.parallelCoeff }, { "c3", in.act.replicatedCoeff },
+                { "k", in.act.scoresFullCoeff }, { "e", e }, { "recomputed", recomputed } },
             sources::kKorthikanti, {},
-            "Per layer, per microbatch, per GPU (s = seqLength/cp). Korthikanti's Table 2 has c1 = 10, c2 = 24, k = 5 "
-            "for f = 4h with dropout; here c1, c2, k are derived from the block (attention 11sbh + 5as^2b, MLP 19sbh, "
-            "norms 4sbh scaled to this model's f, GQA, gating and dropout). Selective recompute and flash attention drop "
-            "the k term (flash attention keeps the fp32 logsumexp, 4*a*s*b/t); full recompute keeps only the layer input "
-            "(divided by t under sequence parallelism)." });
+            "Per layer, per microbatch, per GPU (s = seqLength/cp)" + std::string(M.isMoe() ? ", an MoE layer" : "")
+                + ". Korthikanti's Table 2 has c1 = 10, c2 = 24, k = 5 for f = 4h with dropout; here each saved tensor is "
+                  "derived from the block: " + terms + ". Flash attention keeps the fp32 logsumexp instead of the "
+                  "scores; selective recompute drops the tensors of the modules it re-runs (--recompute-modules, "
+                  "core_attn by default); under fp8 Transformer Engine saves GEMM inputs as fp8; full recompute keeps "
+                  "only the layer input (divided by t under sequence parallelism)." });
         ex->add({ base + "activationsBytes", double(st.activationsBytes), "bytes",
-            "floor(inflight*(layers*perLayer + firstExtra + lastExtra) + workspace + 0.5)",
-            { { "inflight", inflight }, { "layers", double(sh.layersHeld) }, { "perLayer", in.act.stored },
+            "floor(inflight*(layers*perLayer + mtp + firstExtra + lastExtra) + workspace + 0.5)",
+            { { "inflight", inflight }, { "layers", double(sh.layersHeld) },
+                { "perLayer", sh.layersHeld > 0 ? (perMicrobatch - sh.mtpHeld * mtpAct) / sh.layersHeld : 0.0 },
+                { "mtp", sh.mtpHeld * mtpAct },
                 { "firstExtra", embAct }, { "lastExtra", outAct }, { "workspace", workspace } },
             sources::kKorthikanti, { base + "inFlightMicrobatches", base + "activationsPerLayerBytes" },
-            "perLayer before rounding; firstExtra: embedding dropout mask and embedding norm input; lastExtra: final "
-            "norm and output-layer inputs plus fp32 logits 4*s*b*V/t for the loss; workspace: one layer's full "
-            "activations while it is recomputed." });
+            "perLayer: one microbatch's bytes per layer, averaged over this rank's " + std::to_string(sh.layersHeld)
+                + " layers ("
+                + std::to_string(sh.denseLayersHeld) + " with the dense MLP at "
+                + units::formatBytes(in.actDense.stored) + " each" + (fullRecompute
+                    ? std::string(", full recompute ") + (T.recomputeBlock ? "of the first N of each chunk" : "in groups of N")
+                        + ", N = " + std::to_string(std::max(1, N))
+                    : std::string())
+                + (T.offload.activationLayers > 0 ? ", less the offloaded layers" : "")
+                + "); mtp: MTP modules (a layer, the projection input and their own fp32 logits); firstExtra: embedding "
+                  "dropout mask and embedding norm input; lastExtra: final norm and output-layer inputs plus fp32 "
+                  "logits 4*s*b*V/t for the loss; workspace: the full activations of what is recomputed at once." });
+        if (T.offload.activationLayers > 0)
+            ex->add({ base + "offloadedActivationBytes", double(st.offloadedActivationBytes), "bytes",
+                "floor(inflight*offloaded + 0.5)", { { "inflight", inflight }, { "offloaded", offloaded } },
+                sources::kActivationOffload, {},
+                "offloaded: the saved activations of min(activationLayers, layers - 1) layers of each chunk for one "
+                "microbatch; they occupy host memory instead of the GPU." });
     }
 
-    // Buffers (docs/MODEL.md section 4).
-    BufferTerms& bt = st.buffers;
-    bt.cudaContextBytes = in.plan.overheads.cudaContextBytes;
-    bt.ncclBytes = std::int64_t(groupsOfRank) * in.plan.overheads.ncclBufferBytesPerGroup;
-    if (P.zero >= 2) bt.zeroBucketBytes = std::llround(std::min(5e8, Pd + Pe) * g);
-    const double layerGpu = in.layerDenseGpu + in.layerExpertGpu;
-    if (P.zero >= 3 && sh.layersHeld > 0) bt.zeroGatherBytes = std::llround(2.0 * layerGpu * w + layerGpu * g);
-    const double allocated = double(st.weightsBytes + st.gradientsBytes + st.optimizerBytes + st.activationsBytes
-        + bt.zeroBucketBytes + bt.zeroGatherBytes);
-    bt.fragmentationBytes = std::llround(in.plan.overheads.fragmentation * allocated);
-    st.buffersBytes = bt.cudaContextBytes + bt.ncclBytes + bt.zeroBucketBytes + bt.zeroGatherBytes + bt.fragmentationBytes;
-    st.totalBytes = st.weightsBytes + st.gradientsBytes + st.optimizerBytes + st.activationsBytes + st.buffersBytes;
-    if (ex) {
-        const std::string base = fieldBase();
-        ex->add({ base + "buffers.cudaContextBytes", double(bt.cudaContextBytes), "bytes", "cudaContextBytes",
-            { { "cudaContextBytes", double(bt.cudaContextBytes) } }, sources::kCudaContext, {},
-            "memoryOverheads.cudaContextBytes of the plan." });
-        ex->add({ base + "buffers.ncclBytes", double(bt.ncclBytes), "bytes", "groups*perGroup",
-            { { "groups", double(groupsOfRank) }, { "perGroup", double(in.plan.overheads.ncclBufferBytesPerGroup) } },
-            sources::kNcclEnv, {}, "One communicator per parallel group of size > 1 this rank belongs to." });
-        ex->add({ base + "buffers.zeroBucketBytes", double(bt.zeroBucketBytes), "bytes",
-            P.zero >= 2 ? "floor(min(5e8, P + Pe)*g + 0.5)" : "0", { { "P", Pd }, { "Pe", Pe }, { "g", g } },
-            "DeepSpeed ZeRO config: reduce_bucket_size default 5e8 elements", {}, "Only with ZeRO-2/3." });
-        ex->add({ base + "buffers.zeroGatherBytes", double(bt.zeroGatherBytes), "bytes",
-            P.zero >= 3 && sh.layersHeld > 0 ? "floor(2*layer*w + layer*g + 0.5)" : "0",
-            { { "layer", layerGpu }, { "w", w }, { "g", g } },
-            "PyTorch FSDP: the unsharded current layer plus the prefetched next one, and the current layer's "
-            "unsharded gradient before its reduce-scatter",
-            {}, "Only with ZeRO-3 / FSDP, on a stage that holds layers." });
-        ex->add({ base + "buffers.fragmentationBytes", double(bt.fragmentationBytes), "bytes", "floor(f*allocated + 0.5)",
-            { { "f", in.plan.overheads.fragmentation }, { "allocated", allocated } }, sources::kFragmentation, {},
-            "allocated: weights, gradients, optimizer states, activations and the ZeRO buffers." });
-        ex->add({ base + "buffersBytes", double(st.buffersBytes), "bytes",
-            "cudaContext + nccl + zeroBucket + zeroGather + fragmentation",
-            { { "cudaContext", double(bt.cudaContextBytes) }, { "nccl", double(bt.ncclBytes) },
-                { "zeroBucket", double(bt.zeroBucketBytes) }, { "zeroGather", double(bt.zeroGatherBytes) },
-                { "fragmentation", double(bt.fragmentationBytes) } },
-            "docs/MODEL.md section 4",
-            { base + "buffers.cudaContextBytes", base + "buffers.ncclBytes", base + "buffers.zeroBucketBytes",
-                base + "buffers.zeroGatherBytes", base + "buffers.fragmentationBytes" },
-            "Every term has a default and is editable under memoryOverheads in the plan." });
-        ex->add({ base + "totalBytes", double(st.totalBytes), "bytes", "weights + gradients + optimizer + activations + buffers",
-            { { "weights", double(st.weightsBytes) }, { "gradients", double(st.gradientsBytes) },
-                { "optimizer", double(st.optimizerBytes) }, { "activations", double(st.activationsBytes) },
-                { "buffers", double(st.buffersBytes) } },
-            "docs/MODEL.md sections 2-4",
-            { base + "weightsBytes", base + "gradientsBytes", base + "optimizerBytes", base + "activationsBytes",
-                base + "buffersBytes" },
-            "Per GPU of stage " + std::to_string(r) + "; 1 GiB = 2^30 bytes, 1 GB = 1e9 bytes." });
-    }
+    // Buffers, temporaries and the allocator (core/cost/Runtime.h, docs/MODEL.md section 4).
+    const RuntimeInputs rt { in.plan, in.layout, r, sh.embedding, sh.output, sh.layersHeld > 0, groupsOfRank, Pd + Pe,
+        in.layerDenseGpu + in.layerExpertGpu, w, g, e, sl, b, V, t };
+    runtimeBuffers(rt, st, ex, fieldBase());
 }
 
 // ---------------------------------------------------------------------------------------------- time (per stage)
@@ -646,10 +939,13 @@ void timeStage(const Inputs& in, const LayerTimes& lt, int r, Prediction& out, E
     StageTime& tm = out.stageTimes[std::size_t(r)];
     tm.stage = r;
     const PassTotals& L = lt.ops.layerTotals;
+    const PassTotals& D = lt.denseOps.layer.empty() ? L : lt.denseOps.layerTotals;
     const PassTotals O = sh.output ? lt.ops.outputTotals : PassTotals {};
-    tm.forwardSeconds = layers * L.forward + O.forward;
-    tm.backwardSeconds = layers * L.backward() + O.backward();
-    tm.weightGradSeconds = layers * L.backwardWeight + O.backwardWeight;
+    const double dense = sh.denseLayersPerMicrobatch, mtp = sh.mtpPerMicrobatch;
+    const OpCosts& c = out.opCosts;
+    tm.forwardSeconds = c.forward(layers, dense, mtp, sh.output);
+    tm.backwardSeconds = c.backward(layers, dense, mtp, sh.output);
+    tm.weightGradSeconds = c.weightGrad(layers, dense, mtp, sh.output);
     // Sends per microbatch: an activation forward and a gradient back per chunk, except where the neighbour is no
     // other rank: the first stage sends no gradient, the last no activation; in a V the two middle stages share
     // the last rank (docs/SCHEDULES.md).
@@ -667,20 +963,28 @@ void timeStage(const Inputs& in, const LayerTimes& lt, int r, Prediction& out, E
     // 1F1B's steady state still waits for each gradient's round trip (a rank's next backward needs the next rank's
     // backward of a microbatch it sent one forward earlier). The simulation shows what overlapping saves.
     tm.p2pSeconds = tm.p2pTransferSeconds;
-    tm.layerCommSeconds = layers * (L.commForward + L.commBackward) + O.commForward + O.commBackward;
+    const PassTotals& Oall = lt.ops.outputTotals;
+    tm.layerCommSeconds = (layers - dense + mtp) * (L.commForward + L.commBackward) + dense * (D.commForward + D.commBackward)
+        + mtp * (Oall.commForward + Oall.commBackward) + O.commForward + O.commBackward;
     if (ex) {
         const std::string tb = "time.stages." + std::to_string(r) + ".";
-        ex->add({ tb + "forwardSeconds", tm.forwardSeconds, "seconds", "layers*layer + output",
-            { { "layers", layers }, { "layer", L.forward }, { "output", O.forward } },
+        const char* formula = "(layers - dense)*layer + dense*denseLayer + mtp*(layer + head) + output";
+        const double head = Oall.forward;
+        ex->add({ tb + "forwardSeconds", tm.forwardSeconds, "seconds", formula,
+            { { "layers", layers }, { "dense", dense }, { "layer", L.forward }, { "denseLayer", D.forward }, { "mtp", mtp },
+                { "head", head }, { "output", O.forward } },
             "docs/MODEL.md section 7.1", { "time.layer.forwardSeconds" },
-            "layers: transformer layers one microbatch runs through on this rank; layer: one layer's forward ops; "
-            "output: the final norm, output projection and loss on the last stage." });
-        ex->add({ tb + "backwardSeconds", tm.backwardSeconds, "seconds", "layers*layer + output",
-            { { "layers", layers }, { "layer", L.backward() }, { "output", O.backward() } },
+            "layers: transformer layers one microbatch runs through on this rank (dense: those with the dense MLP of an "
+            "MoE model); layer: one layer's forward ops; mtp: MTP modules, each a layer and an output head; output: "
+            "the final norm, output projection and loss on the last stage." });
+        ex->add({ tb + "backwardSeconds", tm.backwardSeconds, "seconds", formula,
+            { { "layers", layers }, { "dense", dense }, { "layer", L.backward() }, { "denseLayer", D.backward() },
+                { "mtp", mtp }, { "head", Oall.backward() }, { "output", O.backward() } },
             "docs/MODEL.md section 7.1", { "time.layer.backwardSeconds" },
             "Input- and weight-gradient ops of one layer, with the forward ops recomputation repeats." });
-        ex->add({ tb + "weightGradSeconds", tm.weightGradSeconds, "seconds", "layers*layer + output",
-            { { "layers", layers }, { "layer", L.backwardWeight }, { "output", O.backwardWeight } },
+        ex->add({ tb + "weightGradSeconds", tm.weightGradSeconds, "seconds", formula,
+            { { "layers", layers }, { "dense", dense }, { "layer", L.backwardWeight }, { "denseLayer", D.backwardWeight },
+                { "mtp", mtp }, { "head", Oall.backwardWeight }, { "output", O.backwardWeight } },
             "docs/MODEL.md section 7.1", { "time.layer.weightGradSeconds" },
             "The weight-gradient GEMMs (the W of the zero-bubble schedules)." });
     }
@@ -721,7 +1025,34 @@ void timeStage(const Inputs& in, const LayerTimes& lt, int r, Prediction& out, E
             tm.dpExposedSeconds = T.overlapGradReduce ? std::max(lastBucket * ag, ag - tm.forwardSeconds) : ag;
         }
     }
-    tm.optimizerSeconds = optimizerParams(in, r) * (2.0 * in.o + 2.0 * in.w + in.g) / in.hbm;
+    // The optimizer step reads and writes its state, the weights and the gradients at the GPU's HBM rate; an offloaded
+    // share f runs on the host at the same time (Megatron-Core's hybrid device optimizer): its gradients down and
+    // its weights up over PCIe, the update at the host's memory bandwidth.
+    const double params = optimizerParams(in, r);
+    const double f = std::clamp(T.offload.optimizerFraction, 0.0, 1.0);
+    const double onGpu = (1.0 - f) * params * (2.0 * in.o + 2.0 * in.w + in.g) / in.hbm;
+    tm.offloadTransferSeconds = f * params * (in.g + in.w) / in.pcie;
+    tm.hostOptimizerSeconds = f * params * (2.0 * in.o + 2.0 * 4.0) / in.hostBandwidth;
+    tm.optimizerSeconds = std::max(onGpu, tm.offloadTransferSeconds + tm.hostOptimizerSeconds);
+    if (ex && f > 0)
+        ex->add({ "time.stages." + std::to_string(r) + ".optimizerSeconds", tm.optimizerSeconds, "seconds",
+            "max((1 - f)*P*(2*o + 2*w + g)/hbm, f*P*(g + w)/pcie + f*P*(2*o + 8)/host)",
+            { { "f", f }, { "P", params }, { "o", in.o }, { "w", in.w }, { "g", in.g }, { "hbm", in.hbm }, { "pcie", in.pcie },
+                { "host", in.hostBandwidth } },
+            sources::kZeroOffload, {},
+            "The GPU steps its share while the host steps the offloaded one: gradients down and weights up over PCIe "
+            "(pcie: bytes/s per direction, training.offload.pcieBandwidth), the update reading and writing master "
+            "weights, moments and an fp32 gradient at host memory bandwidth (training.offload.hostBandwidth per GPU). "
+            "A roofline: CPU Adam may run below the memory bandwidth." });
+    // Activation offload: each offloaded layer's tensors go to the host during the forward and come back before its
+    // backward, beside the compute; what the transfer does not hide lands on the backward.
+    const StageMemory& mem = out.stages[std::size_t(r)];
+    if (mem.offloadedActivationBytes > 0 && mem.inFlightMicrobatches > 0) {
+        const double bytes = double(mem.offloadedActivationBytes) / mem.inFlightMicrobatches;
+        const double transfer = bytes / in.pcie;
+        tm.offloadExposedSeconds = std::max(0.0, transfer - tm.forwardSeconds) + std::max(0.0, transfer - tm.backwardSeconds);
+        tm.backwardSeconds += tm.offloadExposedSeconds;
+    }
 }
 
 // ---------------------------------------------------------------------------------------------- memory summary, FLOPs
@@ -735,6 +1066,14 @@ void memorySummary(const Inputs& in, Prediction& out, Explainer* ex)
             out.peakStage = st.stage;
         }
     out.fits = out.peakBytes <= out.capacityBytes;
+    std::int64_t host = 0;
+    for (const StageMemory& st : out.stages) host = std::max(host, st.hostBytes);
+    out.hostBytesPerNode = host * in.C.gpusPerNode;
+    if (ex && host > 0)
+        ex->add({ "memory.hostBytesPerNode", double(out.hostBytesPerNode), "bytes", "gpusPerNode*max(hostBytes)",
+            { { "gpusPerNode", double(in.C.gpusPerNode) }, { "hostBytes", double(host) } }, sources::kZeroOffload, {},
+            "Host memory the offloaded optimizer share (with its fp32 gradients) and offloaded activations take on one "
+            "node, from the stage that offloads most." });
     if (!out.fits)
         out.warnings.push_back("memory: stage " + std::to_string(out.peakStage) + " needs "
             + units::formatBytes(double(out.peakBytes)) + ", more than the " + units::formatBytes(double(out.capacityBytes))
@@ -756,37 +1095,61 @@ double flopsStage(const Inputs& in, Prediction& out, Explainer* ex)
 {
     const TrainingSpec& T = in.T;
     const ParameterCounts& pc = in.pc;
-    const double L = in.L, s = in.s, h = in.h, V = in.V;
+    const double s = in.s, h = in.h, V = in.V;
+    // Attention runs in every layer and every MTP module; w = a*(d_qk + d_v)/2 is Megatron's h for multi-head
+    // attention with d = h/a (QK^T and PV cost 2*s*a*d_qk and 2*s*a*d_v per token forward).
+    const double L = in.L + std::max(0, in.M.mtpLayers), w = in.attnWidth;
+    const double heads = 1.0 + std::max(0, in.M.mtpLayers); // output projections
     const double tokensPerStep = double(T.globalBatch) * s;
-    const double attnPerToken = 12.0 * L * s * h;
+    const double attnPerToken = 12.0 * L * s * w;
     out.modelFlopsPerToken = 6.0 * pc.matmulActivePerToken + attnPerToken;
+    // Recompute re-runs forwards (2 FLOPs per weight per token): every layer's under full recompute; under
+    // selective, the attention scores (core_attn without flash attention) and the GEMMs of the modules re-run.
     double extraPerToken = 0;
-    if (T.recompute == Recompute::Full)
-        extraPerToken = 2.0 * (pc.matmulActivePerToken - V * h) + 4.0 * L * s * h;
-    else if (T.recompute == Recompute::Selective && !T.flashAttention)
-        extraPerToken = 4.0 * L * s * h;
+    double modules = 0; // weights per token the selective modules multiply with again
+    if (T.recompute == Recompute::Full) {
+        extraPerToken = 2.0 * (pc.matmulActivePerToken - heads * V * h) + 4.0 * L * s * w;
+    } else if (T.recompute == Recompute::Selective) {
+        std::vector<std::string> mods = T.recomputeModules;
+        if (mods.empty()) mods.push_back("core_attn");
+        auto on = [&](const char* m) { return std::find(mods.begin(), mods.end(), m) != mods.end(); };
+        const LayerParameters& l = pc.layer;
+        const double moeL = pc.moeLayers, denseL = pc.denseLayers;
+        if (on("mlp")) modules += (in.M.isMoe() ? denseL : in.L) * pc.denseLayer.mlpMatrices;
+        if (on("moe")) modules += moeL * (l.activeExperts + l.router + l.mlpMatrices);
+        else if (on("shared_experts")) modules += moeL * l.mlpMatrices;
+        if (on("mla_up_proj") && in.M.mla.enabled()) {
+            const MlaSpec& x = in.M.mla;
+            const double a = double(in.M.heads);
+            modules += in.L * ((x.qLoraRank > 0 ? double(x.qLoraRank) : h) * a * (x.qkNopeHeadDim + x.qkRopeHeadDim)
+                + double(x.kvLoraRank) * a * (x.qkNopeHeadDim + x.vHeadDim));
+        }
+        extraPerToken = 2.0 * modules + (on("core_attn") && !T.flashAttention ? 4.0 * L * s * w : 0.0);
+    }
     out.modelFlopsPerStep = out.modelFlopsPerToken * tokensPerStep;
     out.hardwareFlopsPerStep = (out.modelFlopsPerToken + extraPerToken) * tokensPerStep;
     if (!ex) return extraPerToken;
-    ex->add({ "flops.modelPerToken", out.modelFlopsPerToken, "FLOP", "6*N + 12*L*s*h",
-        { { "N", pc.matmulActivePerToken }, { "L", L }, { "s", s }, { "h", h } },
+    ex->add({ "flops.modelPerToken", out.modelFlopsPerToken, "FLOP", "6*N + 12*L*s*w",
+        { { "N", pc.matmulActivePerToken }, { "L", L }, { "s", s }, { "w", w } },
         std::string(sources::kPalmFlops) + "; " + sources::kMegatronFlops, {},
-        "N counts the matrices a token multiplies with (layers and the output projection, active experts only); "
-        "for GPT this equals Megatron's 72*s*L*h^2*(1 + s/(6h) + V/(12*h*L)) per sequence / s. The rule of thumb "
-        "6*N*T ignores the attention term." });
+        "N counts the matrices a token multiplies with (layers, MTP modules and each output projection, active experts "
+        "only); L counts layers and MTP modules; w = a*(d_qk + d_v)/2 (= h for multi-head attention with d = h/a). For "
+        "GPT this equals Megatron's 72*s*L*h^2*(1 + s/(6h) + V/(12*h*L)) per sequence / s. The rule of thumb 6*N*T "
+        "ignores the attention term." });
     ex->add({ "flops.modelPerStep", out.modelFlopsPerStep, "FLOP", "modelPerToken*B*s",
         { { "modelPerToken", out.modelFlopsPerToken }, { "B", double(T.globalBatch) }, { "s", s } },
         sources::kMegatronFlops, { "flops.modelPerToken" }, "Model FLOPs exclude recompute (for MFU)." });
-    const char* recomputeFormula = T.recompute == Recompute::Full ? "(modelPerToken + 2*(N - V*h) + 4*L*s*h)*B*s"
-        : T.recompute == Recompute::Selective && !T.flashAttention ? "(modelPerToken + 4*L*s*h)*B*s"
-                                                                    : "modelPerToken*B*s";
+    const char* recomputeFormula = T.recompute == Recompute::Full ? "(modelPerToken + 2*(N - k*V*h) + 4*L*s*w)*B*s"
+        : T.recompute == Recompute::Selective ? (T.flashAttention ? "(modelPerToken + 2*M)*B*s" : "(modelPerToken + 2*M + 4*L*s*w)*B*s")
+                                              : "modelPerToken*B*s";
     ex->add({ "flops.hardwarePerStep", out.hardwareFlopsPerStep, "FLOP", recomputeFormula,
-        { { "modelPerToken", out.modelFlopsPerToken }, { "N", pc.matmulActivePerToken }, { "V", V }, { "h", h },
-            { "L", L }, { "s", s }, { "B", double(T.globalBatch) } },
+        { { "modelPerToken", out.modelFlopsPerToken }, { "N", pc.matmulActivePerToken }, { "k", heads }, { "V", V },
+            { "h", h }, { "M", modules }, { "L", L }, { "s", s }, { "w", w }, { "B", double(T.globalBatch) } },
         std::string(sources::kMegatronFlops) + "; " + sources::kKorthikantiFlops, { "flops.modelPerToken" },
         "Full recompute re-runs every layer's forward (Megatron: 96*B*s*L*h^2*(1 + s/(6h) + V/(16*h*L))); "
-        "selective re-runs only the attention scores (4*L*s*h per token); flash attention recomputes inside its "
-        "kernel, counted as no extra." });
+        "selective re-runs the attention scores (4*L*s*w per token; flash attention recomputes inside its kernel, "
+        "counted as no extra) and the GEMMs of the other --recompute-modules (M weights per token: mlp, moe, "
+        "shared_experts, mla_up_proj)." });
     return extraPerToken;
 }
 
@@ -1068,16 +1431,13 @@ void commStage(const Inputs& in, const LayerTimes& lt, const StepTerms& step, Pr
     const int p = in.p, t = in.t, cp = in.cp, ep = in.ep, v = in.v;
     const double md = double(in.m), e = in.e, b = in.b, sl = in.sl, h = in.h;
     const RankShape& shB = in.shapes[std::size_t(step.rb)];
-    const double layersB = shB.layersPerMicrobatch;
+    const double layersAll = shB.layersPerMicrobatch;
     const StageTime& bt = out.stageTimes[std::size_t(step.rb)];
     out.comm.reserve(5);
     auto base = [&] { return "comm.groups." + std::to_string(out.comm.size()) + "."; };
-    auto with = [](FormulaInputs a, const FormulaInputs& b) {
-        a.insert(a.end(), b.begin(), b.end());
-        return a;
-    };
     // tp, cp and ep: the collectives of the operator list, in every layer of every microbatch on the slowest rank.
-    auto layerGroup = [&](GroupKind kind, int n, const GroupPlacement& where, const char* collective, const char* algorithm) {
+    auto layerGroup = [&](GroupKind kind, int n, const GroupPlacement& where, const char* collective, const char* algorithm,
+                          double layersB) {
         const GroupSums L = sumGroup(lt.ops.layer, kind, ex != nullptr);
         const GroupSums O = shB.output ? sumGroup(lt.ops.output, kind, ex != nullptr) : GroupSums {};
         Figure bytes { md * (layersB * L.bytes + O.bytes), {}, {}, {} };
@@ -1100,10 +1460,17 @@ void commStage(const Inputs& in, const LayerTimes& lt, const StepTerms& step, Pr
             sources::kMegatronFlops);
     };
 
+    // Every layer and MTP module carries the tp and cp collectives (a dense-MLP layer's tp volume taken as an MoE
+    // layer's); the ep collectives run in the MoE layers only.
+    const double allLayers = layersAll + shB.mtpPerMicrobatch;
+    const double moeLayersB = layersAll - shB.denseLayersPerMicrobatch + (in.M.isMoe() ? shB.mtpPerMicrobatch : 0.0);
     if (t > 1)
-        layerGroup(GroupKind::TP, t, layout.tp, P.sp ? "AllGather+ReduceScatter" : "AllReduce", algorithmName(layout.tp));
-    if (cp > 1) layerGroup(GroupKind::CP, cp, layout.cp, "SendRecv (ring attention K/V)", "ring p2p");
-    if (ep > 1 && in.M.isMoe()) layerGroup(GroupKind::EP, ep, layout.ep, "AllToAll", algorithmName(layout.ep));
+        layerGroup(GroupKind::TP, t, layout.tp, P.sp ? "AllGather+ReduceScatter" : "AllReduce", algorithmName(layout.tp),
+            allLayers);
+    if (cp > 1) layerGroup(GroupKind::CP, cp, layout.cp, "SendRecv (ring attention K/V)", "ring p2p", allLayers);
+    if (ep > 1 && in.M.isMoe())
+        layerGroup(GroupKind::EP, ep, layout.ep, in.M.moe.dispatcher == MoeDispatcher::AllGather ? "AllGather+ReduceScatter" : "AllToAll",
+            algorithmName(layout.ep), moeLayersB);
     if (p > 1) {
         Figure bytes { md * 2.0 * v * lt.ppBytes, {}, {}, {} };
         Figure seconds { md * bt.p2pTransferSeconds, {}, {}, {} };

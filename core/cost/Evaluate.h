@@ -3,6 +3,9 @@
 // the values put in and the source; without one nothing but the numbers is built.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "Explain.h"
 #include "Prediction.h"
 #include "spec/Plan.h"
@@ -13,12 +16,26 @@ Prediction evaluate(const Plan& plan, Explainer* explainer = nullptr);
 
 // Activation bytes of one transformer layer for one microbatch on one GPU (Korthikanti et al., derived
 // from the block so that other FFN sizes, GQA, gated MLPs and no-dropout get their own numbers).
+// One tensor a layer saves for its backward, by the module that produces it (Megatron-Core's --recompute-modules
+// names: layernorm, core_attn, mla_up_proj, mlp, moe, moe_act, shared_experts; "" = not recomputable by module).
+struct ActivationTerm {
+    std::string name;
+    std::string module;
+    double bytes = 0;            // per layer per microbatch on one GPU
+    bool recomputed = false;     // dropped by the plan's selective recompute modules
+    bool fp8 = false;            // saved as Transformer Engine's fp8 cast of a GEMM input
+};
+
 struct LayerActivations {
-    double nonParallelCoeff = 0; // in units of s*b*h bytes: tensors TP does not split (SP does)
+    double nonParallelCoeff = 0; // in units of s*b*h bytes: tensors TP does not split (SP does), without recompute
     double parallelCoeff = 0;    // in units of s*b*h bytes: tensors TP splits
-    double scoresCoeff = 0;      // in units of a*s*s*b bytes: attention scores, softmax, dropout
-    double stored = 0;           // bytes kept per layer under the plan's recompute setting
+    double replicatedCoeff = 0;  // in units of s*b*h bytes: tensors neither splits (MLA's gathered latents)
+    double scoresCoeff = 0;      // in units of a*s*s*b bytes: attention scores, softmax, dropout (0 once recomputed)
+    double scoresFullCoeff = 0;  // the same before recompute
+    double stored = 0;           // bytes kept per layer under the plan's recompute setting (selective modules included)
     double full = 0;             // bytes without any recompute (the working set of a recomputed layer)
+    double input = 0;            // the layer's input, all a fully recomputed layer keeps
+    std::vector<ActivationTerm> terms; // what `full` is made of
 };
 LayerActivations layerActivations(const Plan& plan);
 

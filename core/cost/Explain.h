@@ -68,14 +68,16 @@ inline constexpr const char* kNcclTests = "NVIDIA/nccl-tests doc/PERFORMANCE.md 
 inline constexpr const char* kAlphaBeta
     = "Thakur, Rabenseifner, Gropp, Optimization of Collective Communication Operations in MPICH (IJHPCA 2005)";
 inline constexpr const char* kMfu = "Chowdhery et al., PaLM (2022), appendix B (MFU vs HFU)";
-inline constexpr const char* kNcclEnv
-    = "NCCL environment variables: NCCL_BUFFSIZE default 4 MiB per channel per peer (NCCL user guide)";
-inline constexpr const char* kCudaContext
-    = "PyTorch CUDA semantics notes: the CUDA context and cuBLAS/cuDNN workspaces live outside the caching allocator "
-      "(assumption: 768 MiB, editable in memoryOverheads.cudaContextBytes)";
-inline constexpr const char* kFragmentation
-    = "Assumption (editable in memoryOverheads.fragmentation): PyTorch caching-allocator slack; compare "
-      "reserved_bytes with allocated_bytes in torch.cuda.memory_stats()";
+inline constexpr const char* kTransformerEngineFp8
+    = "NVIDIA Transformer Engine user guide, Using FP8 with Transformer Engine (delayed and current scaling, amax "
+      "history, fp8 weight caching across microbatches) and FP8/MXFP8 on Blackwell; Micikevicius et al., FP8 Formats for "
+      "Deep Learning (2022); DeepSeek-V3 technical report (arXiv 2412.19437) section 3.3 (blockwise scaling)";
+inline constexpr const char* kZeroOffload
+    = "Ren et al., ZeRO-Offload: Democratizing Billion-Scale Model Training (USENIX ATC 2021); Megatron-Core "
+      "--optimizer-cpu-offload / --optimizer-offload-fraction (HybridDeviceOptimizer)";
+inline constexpr const char* kActivationOffload
+    = "Transformer Engine CPU offloading (transformer_engine.pytorch.get_cpu_offload_context); Megatron-LM "
+      "--cpu-offloading-num-layers";
 } // namespace sources
 
 } // namespace planscope

@@ -63,6 +63,10 @@ struct Shape {
     double h, a, kv, d, s, sl, b;
     int t, cp, ep;
     bool sp, flash, dropout, splitBackward = false, causal = true;
+    int etp = 1;        // expert tensor parallelism
+    double dq = 0, dv = 0; // query/key and value head dims (d, or MLA's nope + rope and v)
+    // Total widths of Q, K, V and the attention output over all heads (before tp): a*dq, kv*dq (MLA: a*dq), ...
+    double qWidth = 0, kWidth = 0, vWidth = 0, oWidth = 0;
 };
 
 class Builder {
@@ -71,10 +75,12 @@ public:
 
     // fp8: whether the GEMM runs in fp8 under an fp8 plan (Transformer Engine layers do; the output layer, the
     // router and the unfused attention products stay in bf16).
-    int gemm(const char* name, KernelPass pass, double m, double n, double k, double batch = 1, bool fp8 = true)
+    int gemm(const char* name, KernelPass pass, double m, double n, double k, double batch = 1, bool fp8 = true,
+        int repeat = 1)
     {
-        KernelOp op = make(name, KernelKind::Gemm, pass, 2.0 * m * n * k * batch, 0.0);
+        KernelOp op = make(name, KernelKind::Gemm, pass, 2.0 * m * n * k * batch * repeat, 0.0);
         op.fp8 = fp8;
+        op.repeat = repeat;
         op.m = std::llround(std::max(1.0, m));
         op.n = std::llround(std::max(1.0, n));
         op.k = std::llround(std::max(1.0, k));
@@ -150,8 +156,8 @@ double fp8CastWidths(const Shape& S, bool backward)
     const double k = M.isMoe() ? double(M.moe.topK) : 1.0;
     const double f = M.isMoe() ? double(M.moe.expertFfnHidden) : double(M.ffnHidden);
     const double up = M.gatedMlp ? 2.0 : 1.0;
-    const double qkvWidth = (h + 2.0 * h * S.kv / S.a) / t;
-    if (!backward) return h + h / t + k * h + k * f / t;
+    const double qkvWidth = (S.qWidth + S.kWidth + S.vWidth) / t;
+    if (!backward) return h + S.oWidth / t + k * h + k * f / t;
     return qkvWidth + h + k * up * f / t + k * h;
 }
 
@@ -172,6 +178,87 @@ void mlpForward(Builder& B, KernelPass pass, double f, const MlpNames& n)
         GroupKind::TP, S.t, e * T * h, tpOverlap ? fc2 : -1);
 }
 
+// The projections into Q, K and V. Standard attention: one column-parallel GEMM (after SP's all-gather) and rotary.
+// MLA (DeepSeek-V2 section 2.1; Megatron-Core multi_latent_attention.py): the down projections to the q and kv latents
+// on this GPU's own (sequence-parallel) tokens, their norms, an all-gather of the latents over tp, then the
+// column-parallel up projections, and rotary on the rope part of q and the shared rope key.
+void qkvForward(Builder& B, KernelPass pass)
+{
+    const Shape& S = B.S;
+    const ModelSpec& M = S.plan.model;
+    const bool tpOverlap = S.plan.training.tpCommOverlap && S.sp;
+    const double t = S.t, T = S.T, Tn = S.Tn, h = S.h, e = S.e;
+    if (M.mla.enabled()) {
+        const MlaSpec& x = M.mla;
+        const double qr = x.qLoraRank, kr = x.kvLoraRank, dr = x.qkRopeHeadDim;
+        if (qr > 0) B.gemm("mla.q_down", pass, Tn, qr, h);
+        B.gemm("mla.kv_down", pass, Tn, kr + dr, h);
+        B.memory("mla.latent_norms", pass, 2.0 * e * Tn * (qr + kr));
+        if (S.sp) B.collective("tp.allgather.mla_latents", pass, Collective::AllGather, GroupKind::TP, S.t, e * T * (qr + kr + dr));
+        if (qr > 0) {
+            B.gemm("mla.q_up", pass, T, S.qWidth / t, qr);
+        } else {
+            if (S.sp) B.collective("tp.allgather.q", pass, Collective::AllGather, GroupKind::TP, S.t, e * T * h);
+            B.gemm("mla.q", pass, T, S.qWidth / t, h);
+        }
+        B.gemm("mla.kv_up", pass, T, S.a * (x.qkNopeHeadDim + x.vHeadDim) / t, kr);
+        B.memory("rotary", pass, 2.0 * e * T * (S.a * dr / t + dr));
+        return;
+    }
+    int gather = -1;
+    if (S.sp) gather = B.collective("tp.allgather.qkv", pass, Collective::AllGather, GroupKind::TP, S.t, e * T * h);
+    const int qkv = B.gemm("qkv", pass, T, (S.qWidth + S.kWidth + S.vWidth) / t, h);
+    if (gather >= 0 && tpOverlap) B.ops[std::size_t(gather)].hiddenBy = qkv;
+    if (M.qkNorm) B.memory("qk_norm", pass, 2.0 * e * T * (S.qWidth + S.kWidth) / t);
+    if (M.positionEmbedding == PositionEmbedding::Rope) B.memory("rotary", pass, 2.0 * e * T * (S.qWidth + S.kWidth) / t);
+}
+
+// The routed experts of an MoE layer (Megatron-Core megatron/core/transformer/moe): the router on this GPU's own
+// (sequence-parallel) tokens, the dispatch over ep (an all-to-all of Tn*topK token copies, or an all-gather of every
+// rank's tokens), the expert-tp all-gather, the local experts' GEMMs (grouped, or one GEMM each), and the mirror
+// image. Balanced routing; under a capacity factor the experts take cf times the balanced share (padded to capacity).
+struct MoeShape {
+    double local, perExpert, copies, routed, gathered, dispatch, fe, cf;
+    int etp;
+    bool grouped, allGather;
+};
+
+MoeShape moeShape(const Shape& S)
+{
+    const MoeSpec& moe = S.plan.model.moe;
+    MoeShape m {};
+    m.cf = moe.capacityFactor > 0 ? moe.capacityFactor : 1.0;
+    m.etp = S.etp;
+    m.fe = double(moe.expertFfnHidden);
+    m.local = std::max(1.0, double(moe.experts) / S.ep);
+    m.copies = S.Tn * moe.topK * m.etp * m.cf;       // token copies one GPU's experts compute on
+    m.perExpert = m.copies / m.local;
+    m.routed = S.e * S.Tn * moe.topK * S.h * m.cf;   // one GPU's dispatched copies
+    m.gathered = S.e * m.copies * S.h;               // after the expert-tp all-gather
+    m.allGather = moe.dispatcher == MoeDispatcher::AllGather;
+    m.dispatch = m.allGather ? S.e * S.Tn * S.ep * S.h : m.routed;
+    m.grouped = moe.groupedGemm;
+    return m;
+}
+
+void moeForward(Builder& B, KernelPass pass)
+{
+    const Shape& S = B.S;
+    const ModelSpec& M = S.plan.model;
+    const MoeShape m = moeShape(S);
+    const double e = S.e, h = S.h, up = M.gatedMlp ? 2.0 : 1.0, act = M.gatedMlp ? 3.0 : 2.0;
+    const int batch = m.grouped ? int(m.local) : 1, repeat = m.grouped ? 1 : int(m.local);
+    B.gemm("router", pass, S.Tn, M.moe.experts, h, 1, false);
+    B.collective("ep.dispatch", pass, m.allGather ? Collective::AllGather : Collective::AllToAll, GroupKind::EP, S.ep, m.dispatch);
+    B.collective("tp.allgather.experts", pass, Collective::AllGather, GroupKind::TP, m.etp, m.gathered);
+    B.gemm("experts.fc1", pass, m.perExpert, up * m.fe / m.etp, h, batch, true, repeat);
+    B.memory("experts.activation", pass, act * e * m.copies * m.fe / m.etp);
+    B.gemm("experts.fc2", pass, m.perExpert, h, m.fe / m.etp, batch, true, repeat);
+    B.collective("tp.reducescatter.experts", pass, Collective::ReduceScatter, GroupKind::TP, m.etp, m.gathered);
+    B.collective("ep.combine", pass, m.allGather ? Collective::ReduceScatter : Collective::AllToAll, GroupKind::EP, S.ep,
+        m.dispatch);
+}
+
 // The forward of one layer, appended with `pass` (Forward, or Recompute when re-run in backward).
 void layerForward(Builder& B, KernelPass pass)
 {
@@ -180,60 +267,37 @@ void layerForward(Builder& B, KernelPass pass)
     const bool tpOverlap = S.plan.training.tpCommOverlap && S.sp; // Megatron-Core needs SP for it (validation warns)
     const double t = S.t, T = S.T, Tn = S.Tn, h = S.h, e = S.e;
     const double mask = S.dropout ? 1.0 : 0.0;
-    const double qkvWidth = (h + 2.0 * h * S.kv / S.a) / t;
     B.memory("input_norm", pass, 2.0 * e * Tn * h);
-    int gather = -1;
-    if (S.sp) gather = B.collective("tp.allgather.qkv", pass, Collective::AllGather, GroupKind::TP, S.t, e * T * h);
-    const int qkv = B.gemm("qkv", pass, T, qkvWidth, h);
-    if (gather >= 0 && tpOverlap) B.ops[std::size_t(gather)].hiddenBy = qkv;
-    if (M.positionEmbedding == PositionEmbedding::Rope)
-        B.memory("rotary", pass, 2.0 * e * T * (h + h * S.kv / S.a) / t);
+    qkvForward(B, pass);
     int core = -1;
     if (S.flash) {
-        const double flops = 4.0 * S.b * S.sl * S.s * h / t;
-        const double bytes = e * T * (2.0 * h / t + 2.0 * h * S.kv / S.a / t);
+        // QK^T over a*dq and PV over a*dv per query and key (4*b*s*s*h/t for multi-head attention with d = h/a).
+        const double flops = 2.0 * S.b * S.sl * S.s * (S.qWidth + S.oWidth) / t;
+        const double bytes = e * T * (S.qWidth + S.oWidth + S.kWidth + S.vWidth) / t;
         core = B.attention("attention", pass, flops, bytes);
     } else {
         const double heads = S.b * S.a / t, scores = heads * S.sl * S.s;
-        core = B.gemm("attn.scores", pass, S.sl, S.s, S.d, heads, false);
+        core = B.gemm("attn.scores", pass, S.sl, S.s, S.dq, heads, false);
         B.memory("attn.softmax", pass, 2.0 * e * scores);
         if (S.dropout) B.memory("attn.dropout", pass, (2.0 * e + 1.0) * scores);
-        B.gemm("attn.values", pass, S.sl, S.d, S.s, heads, false);
+        B.gemm("attn.values", pass, S.sl, S.dv, S.s, heads, false);
     }
     if (S.cp > 1) {
         // Ring attention: cp-1 steps each passing this rank's K and V blocks, overlapped with the block in hand.
-        B.collective("cp.kv", pass, Collective::SendRecv, GroupKind::CP, S.cp, 2.0 * e * T * h * S.kv / S.a / t, core,
+        B.collective("cp.kv", pass, Collective::SendRecv, GroupKind::CP, S.cp, e * T * (S.kWidth + S.vWidth) / t, core,
             S.cp - 1);
     }
-    const int proj = B.gemm("proj", pass, T, h, h / t);
+    const int proj = B.gemm("proj", pass, T, h, S.oWidth / t);
     B.collective(S.sp ? "tp.reducescatter.proj" : "tp.allreduce.proj", pass,
         S.sp ? Collective::ReduceScatter : Collective::AllReduce, GroupKind::TP, S.t, e * T * h, tpOverlap ? proj : -1);
     B.memory("bias_dropout_add", pass, (3.0 * e + mask) * Tn * h);
     B.memory("post_attn_norm", pass, 2.0 * e * Tn * h);
-    const double up = M.gatedMlp ? 2.0 : 1.0;
-    const double actBytes = M.gatedMlp ? 3.0 : 2.0;
     if (M.isMoe()) {
-        // Megatron-Core's all-to-all token dispatcher (megatron/core/transformer/moe/token_dispatcher.py): each GPU
-        // routes its own (sequence-parallel) tokens, the all-to-all moves Tn*topK token copies over EP, and the
-        // expert-TP group all-gathers them before the experts and reduce-scatters them after; the combine mirrors
-        // the dispatch. MoE with TP needs sequence parallelism in Megatron-Core, so Tn = T/t there.
-        const MoeSpec& moe = M.moe;
-        const double fe = double(moe.expertFfnHidden);
-        const double routed = e * Tn * moe.topK * h;          // one GPU's token copies
-        const double gathered = e * T * moe.topK * h;         // after the expert-TP all-gather
-        B.gemm("router", pass, Tn, moe.experts, h, 1, false);
-        B.collective("ep.dispatch", pass, Collective::AllToAll, GroupKind::EP, S.ep, routed);
-        B.collective("tp.allgather.experts", pass, Collective::AllGather, GroupKind::TP, S.t, gathered);
-        // Balanced routing: each EP rank receives T*topK tokens for its experts/ep experts.
-        const double local = std::max(1.0, double(moe.experts) / S.ep);
-        const double perExpert = T * moe.topK / local;
-        B.gemm("experts.fc1", pass, perExpert, up * fe / t, h, local);
-        B.memory("experts.activation", pass, actBytes * e * T * moe.topK * fe / t);
-        B.gemm("experts.fc2", pass, perExpert, h, fe / t, local);
-        B.collective("tp.reducescatter.experts", pass, Collective::ReduceScatter, GroupKind::TP, S.t, gathered);
-        B.collective("ep.combine", pass, Collective::AllToAll, GroupKind::EP, S.ep, routed);
-        // Shared experts are a dense MLP beside the routed ones, with the usual TP collectives.
-        if (moe.sharedExperts > 0) mlpForward(B, pass, fe * moe.sharedExperts, kSharedExperts);
+        // MoE with tp needs sequence parallelism in Megatron-Core, so Tn = T/t there. Shared experts are a dense MLP
+        // beside the routed ones, with the usual tp collectives.
+        moeForward(B, pass);
+        if (M.moe.sharedExperts > 0)
+            mlpForward(B, pass, double(M.moe.sharedExperts) * double(M.moe.sharedExpertFfnHidden), kSharedExperts);
     } else {
         mlpForward(B, pass, double(M.ffnHidden), kDenseMlp);
     }
@@ -298,6 +362,58 @@ void mlpBackward(Builder& B, double f, const MlpNames& n)
         (gated ? 2.0 : 1.0) * f / t, h);
 }
 
+// qkvForward's backward, in reverse order.
+void qkvBackward(Builder& B)
+{
+    const Shape& S = B.S;
+    const ModelSpec& M = S.plan.model;
+    const KernelPass bi = KernelPass::BackwardInput;
+    const double t = S.t, T = S.T, Tn = S.Tn, h = S.h, e = S.e;
+    if (M.mla.enabled()) {
+        const MlaSpec& x = M.mla;
+        const double qr = x.qLoraRank, kr = x.kvLoraRank, dr = x.qkRopeHeadDim;
+        B.memory("rotary.bwd", bi, 2.0 * e * T * (S.a * dr / t + dr));
+        linearBackward(B, "mla.kv_up.dgrad", "mla.kv_up.wgrad", T, S.a * (x.qkNopeHeadDim + x.vHeadDim) / t, kr);
+        if (qr > 0) {
+            linearBackward(B, "mla.q_up.dgrad", "mla.q_up.wgrad", T, S.qWidth / t, qr);
+        } else {
+            columnBackward(B, "mla.q.dgrad", "mla.q.wgrad", "tp.allgather.q.input",
+                S.sp ? "tp.reducescatter.q.dgrad" : "tp.allreduce.q.dgrad", T, S.qWidth / t, h);
+        }
+        if (S.sp)
+            B.collective("tp.reducescatter.mla_latents", bi, Collective::ReduceScatter, GroupKind::TP, S.t, e * T * (qr + kr + dr));
+        B.memory("mla.latent_norms.bwd", bi, 3.0 * e * Tn * (qr + kr));
+        linearBackward(B, "mla.kv_down.dgrad", "mla.kv_down.wgrad", Tn, kr + dr, h);
+        if (qr > 0) linearBackward(B, "mla.q_down.dgrad", "mla.q_down.wgrad", Tn, qr, h);
+        return;
+    }
+    if (M.positionEmbedding == PositionEmbedding::Rope) B.memory("rotary.bwd", bi, 2.0 * e * T * (S.qWidth + S.kWidth) / t);
+    if (M.qkNorm) B.memory("qk_norm.bwd", bi, 3.0 * e * T * (S.qWidth + S.kWidth) / t);
+    columnBackward(B, "qkv.dgrad", "qkv.wgrad", "tp.allgather.qkv.input",
+        S.sp ? "tp.reducescatter.qkv.dgrad" : "tp.allreduce.qkv.dgrad", T, (S.qWidth + S.kWidth + S.vWidth) / t, h);
+}
+
+void moeBackward(Builder& B)
+{
+    const Shape& S = B.S;
+    const ModelSpec& M = S.plan.model;
+    const MoeShape m = moeShape(S);
+    const KernelPass bi = KernelPass::BackwardInput;
+    const double e = S.e, h = S.h, up = M.gatedMlp ? 2.0 : 1.0, actBwd = M.gatedMlp ? 5.0 : 3.0;
+    const int batch = m.grouped ? int(m.local) : 1, repeat = m.grouped ? 1 : int(m.local);
+    B.collective("ep.combine.bwd", bi, m.allGather ? Collective::AllGather : Collective::AllToAll, GroupKind::EP, S.ep, m.dispatch);
+    B.collective("tp.allgather.experts.bwd", bi, Collective::AllGather, GroupKind::TP, m.etp, m.gathered);
+    B.gemm("experts.fc2.dgrad", bi, m.perExpert, m.fe / m.etp, h, batch, true, repeat);
+    B.gemm("experts.fc2.wgrad", KernelPass::BackwardWeight, m.fe / m.etp, h, m.perExpert, batch, true, repeat);
+    B.memory("experts.activation.bwd", bi, actBwd * e * m.copies * m.fe / m.etp);
+    B.gemm("experts.fc1.dgrad", bi, m.perExpert, h, up * m.fe / m.etp, batch, true, repeat);
+    B.gemm("experts.fc1.wgrad", KernelPass::BackwardWeight, h, up * m.fe / m.etp, m.perExpert, batch, true, repeat);
+    B.collective("tp.reducescatter.experts.bwd", bi, Collective::ReduceScatter, GroupKind::TP, m.etp, m.gathered);
+    B.collective("ep.dispatch.bwd", bi, m.allGather ? Collective::ReduceScatter : Collective::AllToAll, GroupKind::EP, S.ep,
+        m.dispatch);
+    linearBackward(B, "router.dgrad", "router.wgrad", S.Tn, M.moe.experts, h, 1, false);
+}
+
 void layerBackward(Builder& B)
 {
     const Shape& S = B.S;
@@ -306,9 +422,6 @@ void layerBackward(Builder& B)
     const KernelPass bi = KernelPass::BackwardInput;
     const double t = S.t, T = S.T, Tn = S.Tn, h = S.h, e = S.e;
     const double mask = S.dropout ? 1.0 : 0.0;
-    const double up = M.gatedMlp ? 2.0 : 1.0;
-    // Element-wise backward reads the saved input and the incoming gradient and writes the input gradient.
-    const double actBwd = M.gatedMlp ? 5.0 : 3.0;
     if (S.plan.training.precision == Precision::FP8) {
         // In backward the output gradients of the same GEMMs are cast.
         B.memory("fp8_casts.bwd", bi, 3.0 * T * fp8CastWidths(S, true));
@@ -318,22 +431,10 @@ void layerBackward(Builder& B)
     // backward is the identity.
     int back = -1;
     if (M.isMoe()) {
-        // The dispatcher's collectives in reverse: combine, the reduce-scatter's all-gather, the experts, the
-        // all-gather's reduce-scatter, dispatch; shared experts as a dense MLP.
-        const MoeSpec& moe = M.moe;
-        const double fe = double(moe.expertFfnHidden);
-        const double local = std::max(1.0, double(moe.experts) / S.ep);
-        const double perExpert = T * moe.topK / local;
-        const double routed = e * Tn * moe.topK * h, gathered = e * T * moe.topK * h;
-        if (moe.sharedExperts > 0) mlpBackward(B, fe * moe.sharedExperts, kSharedExperts);
-        B.collective("ep.combine.bwd", bi, Collective::AllToAll, GroupKind::EP, S.ep, routed);
-        B.collective("tp.allgather.experts.bwd", bi, Collective::AllGather, GroupKind::TP, S.t, gathered);
-        linearBackward(B, "experts.fc2.dgrad", "experts.fc2.wgrad", perExpert, h, fe / t, local);
-        B.memory("experts.activation.bwd", bi, actBwd * e * T * moe.topK * fe / t);
-        linearBackward(B, "experts.fc1.dgrad", "experts.fc1.wgrad", perExpert, up * fe / t, h, local);
-        B.collective("tp.reducescatter.experts.bwd", bi, Collective::ReduceScatter, GroupKind::TP, S.t, gathered);
-        B.collective("ep.dispatch.bwd", bi, Collective::AllToAll, GroupKind::EP, S.ep, routed);
-        linearBackward(B, "router.dgrad", "router.wgrad", Tn, moe.experts, h, 1, false);
+        // The dispatcher's collectives in reverse, shared experts as a dense MLP.
+        if (M.moe.sharedExperts > 0)
+            mlpBackward(B, double(M.moe.sharedExperts) * double(M.moe.sharedExpertFfnHidden), kSharedExperts);
+        moeBackward(B);
     } else {
         mlpBackward(B, double(M.ffnHidden), kDenseMlp);
     }
@@ -341,47 +442,76 @@ void layerBackward(Builder& B)
     B.memory("bias_dropout_add.bwd", bi, (2.0 * e + mask) * Tn * h);
     back = -1;
     if (S.sp) back = B.collective("tp.allgather.proj.bwd", bi, Collective::AllGather, GroupKind::TP, S.t, e * T * h);
-    const LinearBwd proj = linearBackward(B, "proj.dgrad", "proj.wgrad", T, h, h / t);
+    const LinearBwd proj = linearBackward(B, "proj.dgrad", "proj.wgrad", T, h, S.oWidth / t);
     if (back >= 0 && tpOverlap) B.ops[std::size_t(back)].hiddenBy = proj.dgrad;
     int core = -1;
     if (S.flash) {
-        const double flops = 4.0 * S.b * S.sl * S.s * h / t;
+        const double flops = 2.0 * S.b * S.sl * S.s * (S.qWidth + S.oWidth) / t;
         // Reads Q, K, V, O, dO and the log-sum-exp; writes dQ, dK, dV.
-        const double bytes = e * T * (3.0 * h / t + 2.0 * h * S.kv / S.a / t) + e * T * (h / t + 2.0 * h * S.kv / S.a / t);
+        const double bytes = e * T * (S.qWidth + 2.0 * S.oWidth + S.kWidth + S.vWidth) / t
+            + e * T * (S.qWidth + S.kWidth + S.vWidth) / t;
         core = B.attention("attention.bwd", bi, flops, bytes);
     } else {
         const double heads = S.b * S.a / t, scores = heads * S.sl * S.s;
         // O = P V: dP = dO V^T (sl x s, inner d), dV = P^T dO (s x d, inner sl).
-        core = B.gemm("attn.values.dgrad", bi, S.sl, S.s, S.d, heads, false);
-        B.gemm("attn.values.dvgrad", bi, S.s, S.d, S.sl, heads, false);
+        core = B.gemm("attn.values.dgrad", bi, S.sl, S.s, S.dv, heads, false);
+        B.gemm("attn.values.dvgrad", bi, S.s, S.dv, S.sl, heads, false);
         if (S.dropout) B.memory("attn.dropout.bwd", bi, (2.0 * e + 1.0) * scores);
         B.memory("attn.softmax.bwd", bi, 3.0 * e * scores);
         // S = Q K^T: dQ = dS K (sl x d, inner s), dK = dS^T Q (s x d, inner sl).
-        B.gemm("attn.scores.dqgrad", bi, S.sl, S.d, S.s, heads, false);
-        B.gemm("attn.scores.dkgrad", bi, S.s, S.d, S.sl, heads, false);
+        B.gemm("attn.scores.dqgrad", bi, S.sl, S.dq, S.s, heads, false);
+        B.gemm("attn.scores.dkgrad", bi, S.s, S.dq, S.sl, heads, false);
     }
     if (S.cp > 1)
-        B.collective("cp.kv.bwd", bi, Collective::SendRecv, GroupKind::CP, S.cp, 4.0 * e * T * h * S.kv / S.a / t, core,
+        B.collective("cp.kv.bwd", bi, Collective::SendRecv, GroupKind::CP, S.cp, 2.0 * e * T * (S.kWidth + S.vWidth) / t, core,
             S.cp - 1);
-    if (M.positionEmbedding == PositionEmbedding::Rope)
-        B.memory("rotary.bwd", bi, 2.0 * e * T * (h + h * S.kv / S.a) / t);
-    const double qkvWidth = (h + 2.0 * h * S.kv / S.a) / t;
-    columnBackward(B, "qkv.dgrad", "qkv.wgrad", "tp.allgather.qkv.input",
-        S.sp ? "tp.reducescatter.qkv.dgrad" : "tp.allreduce.qkv.dgrad", T, qkvWidth, h);
+    qkvBackward(B);
     B.memory("input_norm.bwd", bi, 3.0 * e * Tn * h);
 }
 
-// Selective recomputation (Korthikanti et al. 2023, section 5): the attention core's softmax, dropout and the two
-// batched GEMMs around them run again; flash attention recomputes inside its own backward instead.
+// Selective recomputation: Korthikanti et al. 2023 (section 5) re-run the attention core's softmax, dropout and the
+// two batched GEMMs around them (flash attention recomputes inside its own backward instead); Megatron-Core's
+// --recompute-modules add the norms (layernorm), the MLA up projections (mla_up_proj), the dense MLP (mlp), the whole
+// MoE layer (moe), the experts' activation (moe_act) and the shared experts (shared_experts).
 void selectiveRecompute(Builder& B)
 {
     const Shape& S = B.S;
-    if (S.flash) return;
-    const double heads = S.b * S.a / S.t, scores = heads * S.sl * S.s;
-    B.gemm("attn.scores", KernelPass::Recompute, S.sl, S.s, S.d, heads, false);
-    B.memory("attn.softmax", KernelPass::Recompute, 2.0 * S.e * scores);
-    if (S.dropout) B.memory("attn.dropout", KernelPass::Recompute, (2.0 * S.e + 1.0) * scores);
-    B.gemm("attn.values", KernelPass::Recompute, S.sl, S.d, S.s, heads, false);
+    const ModelSpec& M = S.plan.model;
+    const KernelPass rc = KernelPass::Recompute;
+    std::vector<std::string> mods = S.plan.training.recomputeModules;
+    if (mods.empty()) mods.push_back("core_attn");
+    auto on = [&](const char* m) { return std::find(mods.begin(), mods.end(), m) != mods.end(); };
+    if (on("layernorm")) {
+        B.memory("input_norm", rc, 2.0 * S.e * S.Tn * S.h);
+        B.memory("post_attn_norm", rc, 2.0 * S.e * S.Tn * S.h);
+    }
+    if (on("mla_up_proj") && M.mla.enabled()) {
+        const MlaSpec& x = M.mla;
+        if (x.qLoraRank > 0) B.gemm("mla.q_up", rc, S.T, S.qWidth / S.t, x.qLoraRank);
+        B.gemm("mla.kv_up", rc, S.T, S.a * (x.qkNopeHeadDim + x.vHeadDim) / S.t, x.kvLoraRank);
+    }
+    if (on("core_attn") && !S.flash) {
+        const double heads = S.b * S.a / S.t, scores = heads * S.sl * S.s;
+        B.gemm("attn.scores", rc, S.sl, S.s, S.dq, heads, false);
+        B.memory("attn.softmax", rc, 2.0 * S.e * scores);
+        if (S.dropout) B.memory("attn.dropout", rc, (2.0 * S.e + 1.0) * scores);
+        B.gemm("attn.values", rc, S.sl, S.dv, S.s, heads, false);
+    }
+    if (!M.isMoe()) {
+        if (on("mlp")) mlpForward(B, rc, double(M.ffnHidden), kDenseMlp);
+        return;
+    }
+    const double shared = double(M.moe.sharedExperts) * double(M.moe.sharedExpertFfnHidden);
+    if (on("moe")) {
+        moeForward(B, rc);
+        if (shared > 0) mlpForward(B, rc, shared, kSharedExperts);
+        return;
+    }
+    if (on("moe_act")) {
+        const MoeShape m = moeShape(S);
+        B.memory("experts.activation", rc, (M.gatedMlp ? 3.0 : 2.0) * S.e * m.copies * m.fe / m.etp);
+    }
+    if (on("shared_experts") && shared > 0) mlpForward(B, rc, shared, kSharedExperts);
 }
 
 void outputLayer(Builder& B)
@@ -411,6 +541,11 @@ void cost(std::vector<KernelOp>& ops, const Shape& S)
         switch (op.kind) {
         case KernelKind::Gemm:
             k = kernels::gemm(C.gpu, prec == Precision::FP8 && !op.fp8 ? Precision::BF16 : prec, op.m, op.n, op.k, op.batch);
+            // Experts without grouped GEMM run one GEMM (and one launch) each.
+            k.seconds *= op.repeat;
+            k.computeSeconds *= op.repeat;
+            k.memorySeconds *= op.repeat;
+            k.bytes *= op.repeat;
             op.bytes = k.bytes;
             break;
         case KernelKind::Attention:
@@ -547,7 +682,18 @@ OperatorList operatorList(const Plan& plan, const RankLayout& layout)
     const double e = Tr.precision == Precision::FP32 ? 4.0 : 2.0;
     const double heads = double(M.heads), kv = double(M.kvHeads > 0 ? M.kvHeads : M.heads);
     Shape S { plan, layout, Tr.precision, e, b * sl, sp ? b * sl / P.tp : b * sl, double(M.hidden), heads, kv,
-        double(M.hidden) / heads, s, sl, b, P.tp, P.cp, P.ep, sp, Tr.flashAttention, M.dropout };
+        double(M.headDimension()), s, sl, b, P.tp, P.cp, P.ep, sp, Tr.flashAttention, M.dropout };
+    S.etp = std::max(1, P.expertTp());
+    if (M.mla.enabled()) {
+        S.dq = double(M.mla.qkNopeHeadDim + M.mla.qkRopeHeadDim);
+        S.dv = double(M.mla.vHeadDim);
+        S.qWidth = S.kWidth = heads * S.dq;
+        S.vWidth = S.oWidth = heads * S.dv;
+    } else {
+        S.dq = S.dv = S.d;
+        S.qWidth = S.oWidth = heads * S.d;
+        S.kWidth = S.vWidth = kv * S.d;
+    }
     const ScheduleKind k = Tr.schedule;
     S.splitBackward = k == ScheduleKind::ZBH1 || k == ScheduleKind::ZBH2 || k == ScheduleKind::ZBV
         || k == ScheduleKind::DualPipe || k == ScheduleKind::DualPipeV;

@@ -12,12 +12,23 @@
 
 namespace planscope {
 
+// Everything on a GPU besides model states and activations (core/cost/Runtime.h, docs/MODEL.md section 4), in
+// three kinds: outside PyTorch's allocator (the CUDA context, NCCL's buffers), allocated and kept (library
+// workspaces, the ZeRO bucket), allocated only while an op runs (the temporaries), and the allocator's slack
+// (reserved - allocated).
 struct BufferTerms {
-    std::int64_t cudaContextBytes = 0;
-    std::int64_t ncclBytes = 0;
+    std::int64_t cudaContextBytes = 0;   // outside the allocator
+    std::int64_t cublasWorkspaceBytes = 0; // PyTorch's cuBLAS and cuBLASLt workspaces
+    std::int64_t teWorkspaceBytes = 0;   // Transformer Engine's cuBLAS workspaces
+    std::int64_t ncclBytes = 0;          // outside the allocator: every communicator's buffers
+    int ncclCommunicators = 0;
     std::int64_t zeroBucketBytes = 0;    // ZeRO-2/3 gradient reduce bucket
-    std::int64_t zeroGatherBytes = 0;    // ZeRO-3 gathered (and prefetched) layers
-    std::int64_t fragmentationBytes = 0;
+    std::int64_t zeroGatherBytes = 0;    // transient: ZeRO-3 gathered (and prefetched) layers, while an op runs
+    std::int64_t logitsBytes = 0;        // transient: the 16-bit logits or their gradient beside the fp32 loss copy
+    std::int64_t fragmentationBytes = 0; // the allocator's slack: reserved - allocated
+    std::int64_t runtimeBytes() const { return cudaContextBytes + cublasWorkspaceBytes + teWorkspaceBytes; }
+    std::int64_t communicationBytes() const { return ncclBytes + zeroBucketBytes; }
+    std::int64_t temporaryBytes() const { return zeroGatherBytes + logitsBytes; }
     bool operator==(const BufferTerms&) const = default;
 };
 
@@ -32,9 +43,28 @@ struct StageMemory {
     std::int64_t optimizerBytes = 0;     // includes fp32 master weights where kept
     std::int64_t activationsBytes = 0;
     std::int64_t buffersBytes = 0;
+    // The peak inside the step (compared with capacity): reserved + the CUDA context + NCCL's buffers.
     std::int64_t totalBytes = 0;
+    std::int64_t allocatedBytes = 0;     // PyTorch's allocated bytes at the peak: states, activations, workspaces, temporaries
+    std::int64_t reservedBytes = 0;      // allocatedBytes + the allocator's slack
+    std::int64_t steadyBytes = 0;        // totalBytes without the temporaries and the slack: in use between ops
+    std::int64_t simulatedPeakBytes = 0; // the same figure as totalBytes from the simulated memory over time; 0: none
     double inFlightMicrobatches = 0;     // microbatch-equivalents of activations held (a chunk counts 1/v)
-    std::int64_t activationsPerLayerBytes = 0; // one microbatch, one layer
+    std::int64_t activationsPerLayerBytes = 0; // one microbatch, one layer (an MoE layer of an MoE model)
+    std::int64_t denseActivationsPerLayerBytes = 0; // one microbatch, one layer with the dense MLP
+    std::int64_t mtpActivationBytes = 0;       // one microbatch, one MTP module (its layer, projection and head)
+    std::int64_t fp8WeightCacheBytes = 0;      // in weightsBytes: Transformer Engine's fp8 copies of the GEMM weights
+    std::int64_t fp8ScalingBytes = 0;          // in weightsBytes: fp8 scales and amax histories
+    std::int64_t offloadedOptimizerBytes = 0;  // optimizer state kept on the host (not in optimizerBytes)
+    std::int64_t offloadedActivationBytes = 0; // saved activations waiting in host memory (not in activationsBytes)
+    std::int64_t hostBytes = 0;                // host memory this GPU's offload takes (optimizer share, its fp32
+                                               // gradients, activations)
+    // One microbatch's activations held on the GPU per chunk of this rank, in forward order (its layers of each kind,
+    // recompute and offload applied, MTP modules, the embedding's or the loss's extras): what the simulation holds
+    // from a chunk's forward to its backward.
+    std::vector<std::int64_t> chunkActivationBytes;
+    int denseLayers = 0;                 // of `layers`, those with the dense MLP
+    int mtpLayers = 0;                   // MTP modules this rank holds
     std::int64_t embeddingActivationBytes = 0; // one microbatch: the embedding's saved tensors (first stage)
     std::int64_t outputActivationBytes = 0;    // one microbatch: final norm, output layer and fp32 logits (last stage)
     std::int64_t recomputeWorkspaceBytes = 0;  // one layer's full activations while it is recomputed (full recompute)
@@ -59,6 +89,10 @@ struct StageTime {
     double dpExposedSeconds = 0;
     double dpLastBucketShare = 1;        // share of the gradient in the last DDP bucket (reduced after backward ends)
     double optimizerSeconds = 0;
+    double offloadTransferSeconds = 0;   // the offloaded optimizer share's gradients down and weights up over PCIe
+    double hostOptimizerSeconds = 0;     // the host's step of that share
+    double offloadExposedSeconds = 0;    // per microbatch: activation offload transfers the compute does not hide (in
+                                         // backwardSeconds)
     bool operator==(const StageTime&) const = default;
 };
 
@@ -72,7 +106,29 @@ struct OpCosts {
     double outputBackward = 0;
     double outputWeightGrad = 0;
     double p2p = 0;             // one activation (or gradient) send between adjacent stages
+    // A layer with the dense MLP (an MoE model's first moe.denseLayers; equal to layer* for a dense model).
+    double denseLayerForward = 0;
+    double denseLayerBackward = 0;
+    double denseLayerWeightGrad = 0;
     bool operator==(const OpCosts&) const = default;
+
+    // One microbatch through `layers` transformer layers (`dense` of them dense), `mtp` MTP modules (each a layer
+    // and an output head, DeepSeek-V3 section 2.2) and, on the last stage, the output layer.
+    double forward(double layers, double dense, double mtp, bool output) const
+    {
+        return (layers - dense) * layerForward + dense * denseLayerForward + mtp * (layerForward + outputForward)
+            + (output ? outputForward : 0.0);
+    }
+    double backward(double layers, double dense, double mtp, bool output) const
+    {
+        return (layers - dense) * layerBackward + dense * denseLayerBackward + mtp * (layerBackward + outputBackward)
+            + (output ? outputBackward : 0.0);
+    }
+    double weightGrad(double layers, double dense, double mtp, bool output) const
+    {
+        return (layers - dense) * layerWeightGrad + dense * denseLayerWeightGrad
+            + mtp * (layerWeightGrad + outputWeightGrad) + (output ? outputWeightGrad : 0.0);
+    }
 };
 
 struct CommGroup {
@@ -104,6 +160,9 @@ struct Prediction {
     std::int64_t peakBytes = 0;
     int peakStage = 0;
     bool fits = false;
+    // Host memory offload takes on one node: its GPUs' hostBytes, taken as gpusPerNode times the largest stage's (the
+    // GPUs of a node share a stage under Megatron's order, pipeline slowest).
+    std::int64_t hostBytesPerNode = 0;
 
     double modelFlopsPerStep = 0;
     double hardwareFlopsPerStep = 0;

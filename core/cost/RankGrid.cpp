@@ -15,6 +15,7 @@ RankGrid::RankGrid(const Plan& plan)
     m_dp = std::max(1, p.dp);
     m_pp = std::max(1, p.pp);
     m_ep = m_layout.epDegree;
+    m_etp = std::max(1, p.expertTp());
     m_gpus = 1LL * m_tp * m_cp * m_dp * m_pp;
     m_gpusPerNode
         = plan.cluster.gpusPerNode > 0 ? plan.cluster.gpusPerNode : int(std::min(m_gpus, 1LL << 30));
@@ -40,7 +41,7 @@ int RankGrid::size(GroupKind kind) const
     case GroupKind::EP:
         return m_ep;
     case GroupKind::ExpertDP:
-        return m_dp * m_cp / m_ep;
+        return m_tp * m_dp * m_cp / (m_etp * m_ep);
     }
     return 1;
 }
@@ -71,9 +72,11 @@ RankCoords RankGrid::coords(int rank) const
     c.cp = (rank / m_strideCp) % m_cp;
     c.dp = (rank / m_strideDp) % m_dp;
     c.pp = (rank / m_stridePp) % m_pp;
-    const int combined = dpcpIndex(c.dp, c.cp);
-    c.ep = combined % m_ep;
-    c.expertDp = combined / m_ep;
+    // Megatron-Core's expert grid: etp fastest, then ep, then the expert data-parallel index, over the block
+    // tp + t*(dp*cp index) one pipeline stage spans (with etp = tp, ep is the fastest part of the dp*cp index).
+    const int block = c.tp + m_tp * dpcpIndex(c.dp, c.cp);
+    c.ep = (block / m_etp) % m_ep;
+    c.expertDp = block / (m_etp * m_ep);
     c.node = rank / m_gpusPerNode;
     c.localGpu = rank % m_gpusPerNode;
     return c;
@@ -121,15 +124,20 @@ std::vector<int> RankGrid::members(GroupKind kind, int rank) const
         case GroupKind::PP:
             out.push_back(rankAt(c.tp, c.cp, c.dp, i));
             break;
-        case GroupKind::DPCP:
+        case GroupKind::DPCP: {
+            int dp = 0, cp = 0;
+            splitDpcp(i, dp, cp);
+            out.push_back(rankAt(c.tp, cp, dp, c.pp));
+            break;
+        }
         case GroupKind::EP:
         case GroupKind::ExpertDP: {
-            const int combined = kind == GroupKind::DPCP ? i
-                : kind == GroupKind::EP                  ? i + m_ep * c.expertDp
-                                                         : c.ep + m_ep * i;
+            const int etpIndex = (c.tp + m_tp * dpcpIndex(c.dp, c.cp)) % m_etp;
+            const int block = etpIndex
+                + m_etp * (kind == GroupKind::EP ? i + m_ep * c.expertDp : c.ep + m_ep * i);
             int dp = 0, cp = 0;
-            splitDpcp(combined, dp, cp);
-            out.push_back(rankAt(c.tp, cp, dp, c.pp));
+            splitDpcp(block / m_tp, dp, cp);
+            out.push_back(rankAt(block % m_tp, cp, dp, c.pp));
             break;
         }
         }

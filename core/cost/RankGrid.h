@@ -68,6 +68,7 @@ private:
     std::vector<Dim> m_order;
     RankLayout m_layout;
     int m_tp = 1, m_cp = 1, m_dp = 1, m_pp = 1, m_ep = 1;
+    int m_etp = 1; // expert tensor parallelism: the expert grid etp x ep x edp over the tp x (dp*cp) block
     int m_strideTp = 1, m_strideCp = 1, m_strideDp = 1, m_stridePp = 1;
     bool m_cpFasterThanDp = true; // which of dp and cp varies faster inside the combined dp*cp index
     long long m_gpus = 1;

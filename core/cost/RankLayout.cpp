@@ -304,7 +304,8 @@ RankLayout computeLayout(const Plan& plan)
     }
     out.cpFasterThanDp = out.strideCp <= out.strideDp;
     const int dpcp = dp * cp;
-    const int ep = p.ep > 0 && dpcp % p.ep == 0 ? p.ep : 1;
+    const int etp = std::max(1, p.expertTp());
+    const int ep = p.ep > 0 && (1LL * tp * dpcp) % (1LL * etp * p.ep) == 0 ? p.ep : 1;
     out.epDegree = ep;
 
     Lattice l;
@@ -334,6 +335,16 @@ RankLayout computeLayout(const Plan& plan)
         Span acc { 1, dpcp };
         if (dpcp > 1) worst(l.combined(0, dpcp, 1), l.bases({ { tp, l.sTp }, { pp, l.sPp } }), G, acc);
         out.dpCp = placement(dpcp, int(l.nFast > 1 ? l.sFast : l.sSlow), acc);
+    }
+    if (etp != tp && ep > 1) {
+        // Expert tensor parallelism of its own size (Megatron-Core's expert rank generator, order etp-ep-edp-pp over
+        // the same ranks as tp-cp-dp): ep members sit etp ranks apart, the expert data-parallel group etp*ep apart,
+        // inside the block of tp*cp*dp ranks that one pipeline stage spans (contiguous when pp is the slowest).
+        const long edp = long(tp) * dpcp / (long(etp) * ep);
+        out.ep = dense(ep, etp, { { etp, 1 }, { edp, long(etp) * ep }, { pp, l.sPp } });
+        out.expertDp = dense(edp, long(etp) * ep, { { etp, 1 }, { ep, etp }, { pp, l.sPp } });
+        out.ppNeighboursCrossNodes = out.pp.crossesNodes;
+        return out;
     }
     // Experts: ep takes the fastest-varying part of the combined index, the expert-data-parallel group the
     // rest. Groups are translates of one another when ep and the fast dimension divide one another.

@@ -33,7 +33,9 @@ json timelineSummaryToJson(const Timeline& tl)
     for (int r = 0; r < int(tl.ranks.size()); ++r) {
         const RankMetrics& m = tl.ranks[std::size_t(r)];
         ranks.push_back({ { "rank", r }, { "busySeconds", m.busy }, { "idleSeconds", m.idle }, { "sendingSeconds", m.sending },
-            { "peakInFlight", m.peakInFlight }, { "staticBytes", m.staticBytes }, { "peakBytes", m.peakBytes } });
+            { "peakInFlight", m.peakInFlight }, { "staticBytes", m.staticBytes }, { "inUsePeakBytes", m.inUsePeakBytes },
+            { "peakSeconds", m.peakSeconds }, { "allocatedPeakBytes", m.allocatedPeakBytes },
+            { "reservedPeakBytes", m.reservedPeakBytes }, { "peakBytes", m.peakBytes } });
     }
     json path = json::array();
     for (int i : tl.criticalPath) {

@@ -50,11 +50,38 @@ void readModel(const json& j, const std::string& path, ModelSpec& m, Issues& iss
         mr.integer("topK", m.moe.topK, 0, 1e6);
         mr.integer("expertFfnHidden", m.moe.expertFfnHidden, 0, 1e8);
         mr.integer("sharedExperts", m.moe.sharedExperts, 0, 1e6);
-        mr.rejectUnknown({ "experts", "topK", "expertFfnHidden", "sharedExperts" });
+        mr.integer("sharedExpertFfnHidden", m.moe.sharedExpertFfnHidden, 0, 1e8);
+        mr.integer("denseLayers", m.moe.denseLayers, 0, 1e6);
+        mr.boolean("routerBias", m.moe.routerBias);
+        double cf = m.moe.capacityFactor;
+        if (mr.number("capacityFactor", cf, 0)) {
+            if (cf != 0 && cf < 1.0 / 64)
+                mr.error(join(path, "moe.capacityFactor"), "must be 0 (dropless) or a factor of the balanced share, e.g. 1.25");
+            else
+                m.moe.capacityFactor = cf;
+        }
+        mr.enumeration("dispatcher", m.moe.dispatcher, { MoeDispatcher::AllToAll, MoeDispatcher::AllGather });
+        mr.boolean("groupedGemm", m.moe.groupedGemm);
+        mr.rejectUnknown({ "experts", "topK", "expertFfnHidden", "sharedExperts", "sharedExpertFfnHidden", "denseLayers",
+            "routerBias", "capacityFactor", "dispatcher", "groupedGemm" });
+    }
+    r.integer("headDim", m.headDim, 0, 1e6);
+    r.boolean("qkNorm", m.qkNorm);
+    r.boolean("attentionSinks", m.attentionSinks);
+    r.integer("mtpLayers", m.mtpLayers, 0, 64);
+    if (const auto* mla = r.find("mla")) {
+        ObjectReader lr(*mla, join(path, "mla"), issues);
+        lr.integer("qLoraRank", m.mla.qLoraRank, 0, 1e6);
+        lr.integer("kvLoraRank", m.mla.kvLoraRank, 0, 1e6);
+        lr.integer("qkNopeHeadDim", m.mla.qkNopeHeadDim, 0, 1e5);
+        lr.integer("qkRopeHeadDim", m.mla.qkRopeHeadDim, 0, 1e5);
+        lr.integer("vHeadDim", m.mla.vHeadDim, 0, 1e5);
+        lr.rejectUnknown({ "qLoraRank", "kvLoraRank", "qkNopeHeadDim", "qkRopeHeadDim", "vHeadDim" });
     }
     r.rejectUnknown({ "preset", "name", "layers", "hidden", "heads", "kvHeads", "ffnHidden", "vocab", "seqLength",
         "gatedMlp", "tiedEmbeddings", "positionEmbedding", "norm", "bias", "embeddingNorm", "dropout", "moe",
-        "paramsReported", "sources", "id", "source", "hfConfig" });
+        "paramsReported", "sources", "id", "source", "hfConfig", "headDim", "qkNorm", "attentionSinks", "mtpLayers",
+        "mla" });
 }
 
 namespace {
@@ -263,8 +290,9 @@ void readParallel(const json& j, Plan& plan, Issues& issues, bool& dpGiven)
     r.string("layout", p.layout);
     r.boolean("embeddingInSplit", p.embeddingInSplit);
     r.boolean("lossInSplit", p.lossInSplit);
+    r.integer("etp", p.etp, 0, 1e5);
     r.rejectUnknown({ "dp", "tp", "pp", "cp", "ep", "vpp", "sp", "zero", "fsdp", "order", "firstStageLayers",
-        "lastStageLayers", "layout", "embeddingInSplit", "lossInSplit" });
+        "lastStageLayers", "layout", "embeddingInSplit", "lossInSplit", "etp" });
 }
 
 void readTraining(const json& j, Plan& plan, Issues& issues, bool& batchGiven)
@@ -292,8 +320,62 @@ void readTraining(const json& j, Plan& plan, Issues& issues, bool& batchGiven)
     r.boolean("tpCommOverlap", t.tpCommOverlap);
     r.boolean("overlapP2pComm", t.overlapP2pComm);
     r.number("tokens", t.tokens, 0);
+    r.enumeration("fp8Recipe", t.fp8Recipe, { Fp8Recipe::Delayed, Fp8Recipe::Current, Fp8Recipe::MxFp8, Fp8Recipe::Blockwise });
+    r.boolean("fp8ParamGather", t.fp8ParamGather);
+    if (r.enumeration("optimizerStateDtype", t.optimizerStateDtype, precisions) && t.optimizerStateDtype == Precision::FP8)
+        r.error("training.optimizerStateDtype", "must be fp32, bf16 or fp16 (Megatron's precision-aware optimizer)");
+    if (const auto* off = r.find("offload")) {
+        ObjectReader orr(*off, "training.offload", issues);
+        double fr = t.offload.optimizerFraction;
+        if (orr.number("optimizerFraction", fr, 0)) {
+            if (fr > 1)
+                orr.error("training.offload.optimizerFraction", "must be a share in [0, 1]");
+            else
+                t.offload.optimizerFraction = fr;
+        }
+        orr.integer("activationLayers", t.offload.activationLayers, 0, 1e6);
+        orr.number("pcieBandwidth", t.offload.pcieBandwidth, 0);
+        orr.number("hostBandwidth", t.offload.hostBandwidth, 0);
+        orr.rejectUnknown({ "optimizerFraction", "activationLayers", "pcieBandwidth", "hostBandwidth" });
+    }
+    if (const auto* mods = r.find("recomputeModules")) {
+        static const char* const known[] = { "core_attn", "mlp", "moe", "moe_act", "layernorm", "mla_up_proj",
+            "shared_experts" };
+        if (!mods->is_array()) {
+            r.error("training.recomputeModules", "must be an array of module names (core_attn, mlp, moe, moe_act, layernorm, "
+                                                 "mla_up_proj, shared_experts)");
+        } else {
+            t.recomputeModules.clear();
+            for (std::size_t i = 0; i < mods->size(); ++i) {
+                const auto& v = (*mods)[i];
+                const std::string at = "training.recomputeModules[" + std::to_string(i) + "]";
+                if (!v.is_string()) {
+                    r.error(at, "must be a module name");
+                    continue;
+                }
+                const std::string name = v.get<std::string>();
+                if (std::find_if(std::begin(known), std::end(known), [&](const char* k) { return name == k; })
+                    == std::end(known)) {
+                    r.error(at, "unknown module \"" + name + "\"; expected one of: core_attn, mlp, moe, moe_act, "
+                                                           "layernorm, mla_up_proj, shared_experts");
+                    continue;
+                }
+                if (std::find(t.recomputeModules.begin(), t.recomputeModules.end(), name) == t.recomputeModules.end())
+                    t.recomputeModules.push_back(name);
+            }
+        }
+    }
+    r.integer("recomputeLayers", t.recomputeLayers, 0, 1e6);
+    std::string method;
+    if (r.string("recomputeMethod", method)) {
+        if (method == "block" || method == "uniform")
+            t.recomputeBlock = method == "block";
+        else
+            r.error("training.recomputeMethod", "unknown value \"" + method + "\"; expected one of: uniform, block");
+    }
     r.rejectUnknown({ "microBatch", "globalBatch", "precision", "gradDtype", "optimizer", "recompute", "schedule",
-        "flashAttention", "overlapGradReduce", "tpCommOverlap", "overlapP2pComm", "tokens" });
+        "flashAttention", "overlapGradReduce", "tpCommOverlap", "overlapP2pComm", "tokens", "fp8Recipe", "fp8ParamGather",
+        "optimizerStateDtype", "offload", "recomputeModules", "recomputeLayers", "recomputeMethod" });
 }
 
 void readOverheads(const json& j, Plan& plan, Issues& issues)
@@ -303,14 +385,19 @@ void readOverheads(const json& j, Plan& plan, Issues& issues)
     MemoryOverheads& o = plan.overheads;
     r.integer("cudaContextBytes", o.cudaContextBytes, 0, 1e13);
     r.integer("ncclBufferBytesPerGroup", o.ncclBufferBytesPerGroup, 0, 1e13);
-    double f = o.fragmentation;
-    if (r.number("fragmentation", f, 0)) {
+    r.integer("workspaceBytes", o.workspaceBytes, 0, 1e13);
+    r.integer("ncclBuffSize", o.ncclBuffSize, 0, 1e13);
+    r.integer("ncclChannels", o.ncclChannels, 1, 1024);
+    for (auto [key, share] : { std::pair { "fragmentation", &o.fragmentation }, std::pair { "allocatorSlack", &o.allocatorSlack } }) {
+        double f = *share;
+        if (!r.number(key, f, 0)) continue;
         if (f >= 1)
-            r.error("memoryOverheads.fragmentation", "must be a share in [0, 1)");
+            r.error(std::string("memoryOverheads.") + key, "must be a share in [0, 1)");
         else
-            o.fragmentation = f;
+            *share = f;
     }
-    r.rejectUnknown({ "cudaContextBytes", "ncclBufferBytesPerGroup", "fragmentation" });
+    r.rejectUnknown({ "cudaContextBytes", "workspaceBytes", "ncclBufferBytesPerGroup", "ncclBuffSize", "ncclChannels",
+        "fragmentation", "allocatorSlack" });
 }
 
 } // namespace
@@ -435,6 +522,22 @@ json modelToJson(const ModelSpec& m)
     j["dropout"] = m.dropout;
     j["moe"] = { { "experts", m.moe.experts }, { "topK", m.moe.topK }, { "expertFfnHidden", m.moe.expertFfnHidden },
         { "sharedExperts", m.moe.sharedExperts } };
+    if (m.isMoe()) {
+        json& moe = j["moe"];
+        if (m.moe.sharedExperts > 0) moe["sharedExpertFfnHidden"] = m.moe.sharedExpertFfnHidden;
+        moe["denseLayers"] = m.moe.denseLayers;
+        moe["routerBias"] = m.moe.routerBias;
+        moe["capacityFactor"] = m.moe.capacityFactor;
+        moe["dispatcher"] = toString(m.moe.dispatcher);
+        moe["groupedGemm"] = m.moe.groupedGemm;
+    }
+    if (m.headDim > 0) j["headDim"] = m.headDim;
+    if (m.qkNorm) j["qkNorm"] = true;
+    if (m.attentionSinks) j["attentionSinks"] = true;
+    if (m.mtpLayers > 0) j["mtpLayers"] = m.mtpLayers;
+    if (m.mla.enabled())
+        j["mla"] = { { "qLoraRank", m.mla.qLoraRank }, { "kvLoraRank", m.mla.kvLoraRank },
+            { "qkNopeHeadDim", m.mla.qkNopeHeadDim }, { "qkRopeHeadDim", m.mla.qkRopeHeadDim }, { "vHeadDim", m.mla.vHeadDim } };
     if (m.paramsReported > 0) j["paramsReported"] = m.paramsReported;
     return j;
 }
@@ -484,6 +587,7 @@ json planToJson(const Plan& p)
     if (!q.layout.empty()) j["parallel"]["layout"] = q.layout;
     if (q.embeddingInSplit) j["parallel"]["embeddingInSplit"] = true;
     if (q.lossInSplit) j["parallel"]["lossInSplit"] = true;
+    if (q.etp > 0) j["parallel"]["etp"] = q.etp;
     const TrainingSpec& t = p.training;
     j["training"] = { { "microBatch", t.microBatch }, { "globalBatch", t.globalBatch },
         { "precision", toString(t.precision) }, { "gradDtype", toString(t.gradDtype) },
@@ -491,9 +595,26 @@ json planToJson(const Plan& p)
         { "schedule", toString(t.schedule) }, { "flashAttention", t.flashAttention },
         { "overlapGradReduce", t.overlapGradReduce }, { "tpCommOverlap", t.tpCommOverlap },
         { "overlapP2pComm", t.overlapP2pComm }, { "tokens", t.tokens } };
-    j["memoryOverheads"] = { { "cudaContextBytes", p.overheads.cudaContextBytes },
-        { "ncclBufferBytesPerGroup", p.overheads.ncclBufferBytesPerGroup },
-        { "fragmentation", p.overheads.fragmentation } };
+    json& tj = j["training"];
+    if (t.precision == Precision::FP8) {
+        tj["fp8Recipe"] = toString(t.fp8Recipe);
+        tj["fp8ParamGather"] = t.fp8ParamGather;
+    }
+    if (t.optimizerStateDtype != Precision::FP32) tj["optimizerStateDtype"] = toString(t.optimizerStateDtype);
+    if (t.offload.optimizerFraction > 0 || t.offload.activationLayers > 0)
+        tj["offload"] = { { "optimizerFraction", t.offload.optimizerFraction },
+            { "activationLayers", t.offload.activationLayers } };
+    if (t.offload.pcieBandwidth > 0) tj["offload"]["pcieBandwidth"] = t.offload.pcieBandwidth;
+    if (t.offload.hostBandwidth > 0) tj["offload"]["hostBandwidth"] = t.offload.hostBandwidth;
+    if (!t.recomputeModules.empty()) tj["recomputeModules"] = t.recomputeModules;
+    if (t.recomputeLayers > 0) {
+        tj["recomputeLayers"] = t.recomputeLayers;
+        tj["recomputeMethod"] = t.recomputeBlock ? "block" : "uniform";
+    }
+    const MemoryOverheads& mo = p.overheads;
+    j["memoryOverheads"] = { { "cudaContextBytes", mo.cudaContextBytes }, { "workspaceBytes", mo.workspaceBytes },
+        { "ncclBufferBytesPerGroup", mo.ncclBufferBytesPerGroup }, { "ncclBuffSize", mo.ncclBuffSize },
+        { "ncclChannels", mo.ncclChannels }, { "fragmentation", mo.fragmentation }, { "allocatorSlack", mo.allocatorSlack } };
     if (p.claim.days > 0 || p.claim.tokens > 0 || p.claim.mfu > 0) {
         j["claim"] = { { "days", p.claim.days }, { "tokens", p.claim.tokens }, { "mfu", p.claim.mfu } };
         if (!p.claim.source.empty()) j["claim"]["source"] = p.claim.source;
@@ -530,11 +651,16 @@ Result<ModelSpec> modelFromHuggingFaceConfig(std::string_view text)
     m.tiedEmbeddings = j.value("tie_word_embeddings", true);
     m.dropout = false;
     const bool llamaLike = type == "llama" || type == "mistral" || type == "mixtral" || type == "qwen2"
-        || type == "qwen2_moe" || type == "qwen3" || type == "gemma" || type == "deepseek_v2" || type == "olmo2";
+        || type == "qwen2_moe" || type == "qwen3" || type == "qwen3_moe" || type == "gemma" || type == "deepseek_v2"
+        || type == "deepseek_v3" || type == "olmo2" || type == "gpt_oss";
     if (llamaLike) {
         m.gatedMlp = true;
         m.norm = NormKind::RMSNorm;
-        m.bias = type == "qwen2" || type == "qwen2_moe"; // Qwen2 keeps QKV biases; counted as all-biases approx
+        // Qwen2 keeps QKV biases (counted as all-biases, approximately); GPT-OSS has biased linears throughout.
+        m.bias = type == "qwen2" || type == "qwen2_moe" || (type == "gpt_oss" && j.value("attention_bias", true));
+        m.qkNorm = type == "qwen3" || type == "qwen3_moe";
+        m.attentionSinks = type == "gpt_oss";
+        m.headDim = num({ "head_dim" }, 0);
         m.positionEmbedding = PositionEmbedding::Rope;
         m.ffnHidden = num({ "intermediate_size" }, 0);
         if (!j.contains("tie_word_embeddings")) m.tiedEmbeddings = false;
@@ -560,7 +686,22 @@ Result<ModelSpec> modelFromHuggingFaceConfig(std::string_view text)
         m.moe.topK = int(num({ "num_experts_per_tok", "top_k", "moe_top_k" }, 2));
         m.moe.expertFfnHidden = num({ "moe_intermediate_size" }, m.ffnHidden);
         m.moe.sharedExperts = int(num({ "n_shared_experts" }, 0));
+        // Qwen2-MoE: one shared expert of shared_expert_intermediate_size.
+        if (const std::int64_t shared = num({ "shared_expert_intermediate_size" }, 0); shared > 0) {
+            m.moe.sharedExperts = std::max(1, m.moe.sharedExperts);
+            m.moe.sharedExpertFfnHidden = shared;
+        }
+        m.moe.denseLayers = int(num({ "first_k_dense_replace" }, 0));
+        m.moe.routerBias = type == "gpt_oss" || j.value("topk_method", std::string()) == "noaux_tc";
     }
+    if (num({ "kv_lora_rank" }, 0) > 0) {
+        m.mla.qLoraRank = int(num({ "q_lora_rank" }, 0));
+        m.mla.kvLoraRank = int(num({ "kv_lora_rank" }, 0));
+        m.mla.qkNopeHeadDim = int(num({ "qk_nope_head_dim" }, 0));
+        m.mla.qkRopeHeadDim = int(num({ "qk_rope_head_dim" }, 0));
+        m.mla.vHeadDim = int(num({ "v_head_dim" }, 0));
+    }
+    m.mtpLayers = int(num({ "num_nextn_predict_layers" }, 0));
     applyModelDefaults(m);
     Issues missing;
     if (m.layers <= 0) missing.push_back({ Severity::Error, "num_hidden_layers", "missing in config.json" });

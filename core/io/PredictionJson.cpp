@@ -36,21 +36,34 @@ json predictionToJson(const Prediction& p)
     json perGpu = json::array();
     for (const StageMemory& s : p.stages) {
         perGpu.push_back(s.parameters);
+        // The terms the bars fold into their five segments, and what offload moves to the host.
+        const json extra = { { "denseLayers", s.denseLayers }, { "mtpLayers", s.mtpLayers },
+            { "denseActivationsPerLayerBytes", s.denseActivationsPerLayerBytes }, { "mtpActivationBytes", s.mtpActivationBytes },
+            { "fp8WeightCacheBytes", s.fp8WeightCacheBytes }, { "fp8ScalingBytes", s.fp8ScalingBytes },
+            { "offloadedOptimizerBytes", s.offloadedOptimizerBytes },
+            { "offloadedActivationBytes", s.offloadedActivationBytes }, { "hostBytes", s.hostBytes } };
         stages.push_back({ { "stage", s.stage }, { "layers", s.layers }, { "embedding", s.embedding }, { "output", s.output },
             { "parameters", s.parameters }, { "weightsBytes", s.weightsBytes }, { "gradientsBytes", s.gradientsBytes },
             { "optimizerBytes", s.optimizerBytes }, { "activationsBytes", s.activationsBytes },
             { "buffersBytes", s.buffersBytes }, { "totalBytes", s.totalBytes },
             { "inFlightMicrobatches", s.inFlightMicrobatches }, { "activationsPerLayerBytes", s.activationsPerLayerBytes },
             { "embeddingActivationBytes", s.embeddingActivationBytes }, { "outputActivationBytes", s.outputActivationBytes },
-            { "recomputeWorkspaceBytes", s.recomputeWorkspaceBytes },
+            { "recomputeWorkspaceBytes", s.recomputeWorkspaceBytes }, { "allocatedBytes", s.allocatedBytes },
+            { "reservedBytes", s.reservedBytes }, { "steadyBytes", s.steadyBytes },
+            { "simulatedPeakBytes", s.simulatedPeakBytes > 0 ? json(s.simulatedPeakBytes) : json(nullptr) },
             { "buffers",
-                { { "cudaContextBytes", s.buffers.cudaContextBytes }, { "ncclBytes", s.buffers.ncclBytes },
-                    { "zeroBucketBytes", s.buffers.zeroBucketBytes }, { "zeroGatherBytes", s.buffers.zeroGatherBytes },
-                    { "fragmentationBytes", s.buffers.fragmentationBytes } } } });
+                { { "cudaContextBytes", s.buffers.cudaContextBytes }, { "cublasWorkspaceBytes", s.buffers.cublasWorkspaceBytes },
+                    { "teWorkspaceBytes", s.buffers.teWorkspaceBytes }, { "ncclBytes", s.buffers.ncclBytes },
+                    { "ncclCommunicators", s.buffers.ncclCommunicators }, { "zeroBucketBytes", s.buffers.zeroBucketBytes },
+                    { "zeroGatherBytes", s.buffers.zeroGatherBytes }, { "logitsBytes", s.buffers.logitsBytes },
+                    { "fragmentationBytes", s.buffers.fragmentationBytes }, { "runtimeBytes", s.buffers.runtimeBytes() },
+                    { "communicationBytes", s.buffers.communicationBytes() },
+                    { "temporaryBytes", s.buffers.temporaryBytes() } } } });
+        stages.back().update(extra);
     }
     j["params"]["perGpu"] = perGpu;
     j["memory"] = { { "capacityBytes", p.capacityBytes }, { "stages", stages }, { "peakBytes", p.peakBytes },
-        { "peakStage", p.peakStage }, { "fits", p.fits } };
+        { "peakStage", p.peakStage }, { "fits", p.fits }, { "hostBytesPerNode", p.hostBytesPerNode } };
     j["flops"] = { { "modelPerStep", p.modelFlopsPerStep }, { "hardwarePerStep", p.hardwareFlopsPerStep },
         { "modelPerToken", p.modelFlopsPerToken } };
     json times = json::array();
@@ -58,7 +71,9 @@ json predictionToJson(const Prediction& p)
         times.push_back({ { "stage", t.stage }, { "forwardSeconds", t.forwardSeconds },
             { "backwardSeconds", t.backwardSeconds }, { "weightGradSeconds", t.weightGradSeconds },
             { "p2pSeconds", t.p2pSeconds }, { "p2pTransferSeconds", t.p2pTransferSeconds }, { "p2pSendSeconds", t.p2pSendSeconds }, { "layerCommSeconds", t.layerCommSeconds }, { "zeroExposedSeconds", t.zeroExposedSeconds }, { "dpSeconds", t.dpSeconds }, { "dpReduceSeconds", t.dpReduceSeconds }, { "dpGatherSeconds", t.dpGatherSeconds }, { "zeroGatherSeconds", t.zeroGatherSeconds },
-            { "dpExposedSeconds", t.dpExposedSeconds }, { "optimizerSeconds", t.optimizerSeconds } });
+            { "dpExposedSeconds", t.dpExposedSeconds }, { "optimizerSeconds", t.optimizerSeconds },
+            { "offloadTransferSeconds", t.offloadTransferSeconds }, { "hostOptimizerSeconds", t.hostOptimizerSeconds },
+            { "offloadExposedSeconds", t.offloadExposedSeconds } });
     auto opsJson = [](const std::vector<KernelOp>& ops) {
         json arr = json::array();
         for (const KernelOp& op : ops) {

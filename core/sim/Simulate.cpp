@@ -4,6 +4,7 @@
 #include "cost/Evaluate.h"
 #include "cost/Formula.h"
 #include "cost/Parameters.h"
+#include "cost/Runtime.h"
 #include "util/Units.h"
 
 #include <algorithm>
@@ -102,15 +103,19 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
         const int chunk = seen[std::size_t(r)]++;
         chunkOf[std::size_t(st)] = chunk;
         const RankShape& sh = shapes[std::size_t(r)];
-        const double layers = s.placement == Placement::Bidirectional ? sh.layersPerMicrobatch
-                                                                      : double(split[std::size_t(st)].layers);
+        const bool bidir = s.placement == Placement::Bidirectional;
+        const VirtualStage* vs = bidir ? nullptr : &split[std::size_t(st)];
+        const double layers = vs ? double(vs->layers) : sh.layersPerMicrobatch;
+        const double dense = vs ? double(vs->denseLayers) : sh.denseLayersPerMicrobatch;
+        const double mtp = vs ? double(vs->mtpLayers) : sh.mtpPerMicrobatch;
         const bool last = s.nextStage(st) < 0;
         // The per-microbatch exposure spread over the chunks a microbatch passes on this rank (one for DualPipe).
         const int passes = s.placement == Placement::Bidirectional ? 1 : std::max(1, s.chunksPerRank);
-        const double zero = pred.stageTimes[std::size_t(r)].zeroExposedSeconds / passes;
-        F[std::size_t(st)] = layers * c.layerForward + (last ? c.outputForward : 0.0);
-        B[std::size_t(st)] = layers * c.layerBackward + (last ? c.outputBackward : 0.0) + zero;
-        W[std::size_t(st)] = layers * c.layerWeightGrad + (last ? c.outputWeightGrad : 0.0);
+        const StageTime& rt = pred.stageTimes[std::size_t(r)];
+        const double zero = (rt.zeroExposedSeconds + rt.offloadExposedSeconds) / passes;
+        F[std::size_t(st)] = c.forward(layers, dense, mtp, last);
+        B[std::size_t(st)] = c.backward(layers, dense, mtp, last) + zero;
+        W[std::size_t(st)] = c.weightGrad(layers, dense, mtp, last);
     }
     auto ran = runSchedule(s, durations, c.p2p, !plan.training.overlapP2pComm);
     if (!ran) return Result<Timeline>(ran.errors());
@@ -122,7 +127,6 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
 
     // Spans, pushed in the order views and the critical path read them, (rank, stream, start): per rank its compute
     // spans, its sends, then its data-parallel, ZeRO-3 gather and optimizer spans.
-    const LayerActivations act = layerActivations(plan);
     const bool overlap = plan.training.overlapGradReduce;
     const int zero = plan.parallel.zero;
     std::size_t total = 0;
@@ -213,36 +217,78 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
         tl.stepSeconds = std::max(tl.stepSeconds, end);
     }
 
+    // Memory over time, chunk-exact (docs/MODEL.md section 4): the static terms, plus each microbatch's activations
+    // on a chunk from its forward's start to the end of its backward (of its W where the backward is split), plus
+    // the temporaries while the op that needs them runs.
+    const bool fullRecompute = plan.training.recompute == Recompute::Full;
     for (int r = 0; r < p; ++r) {
         const auto& timed = run.ranks[std::size_t(r)];
         const StageMemory& mem = pred.stages[std::size_t(r)];
-        // Memory: the static terms, plus activations in flight (docs/SCHEDULES.md section 1.7) in bytes.
         RankMetrics& rm = tl.ranks[std::size_t(r)];
         rm.busy = run.busy[std::size_t(r)];
         rm.sending = run.sendBlocked[std::size_t(r)];
         rm.idle = run.idle[std::size_t(r)];
         rm.peakInFlight = run.peakInFlight[std::size_t(r)];
-        const double workspace = plan.training.recompute == Recompute::Full ? act.full : 0.0;
-        rm.staticBytes = mem.weightsBytes + mem.gradientsBytes + mem.optimizerBytes + mem.buffersBytes + std::llround(workspace);
-        const double perStageMb = mem.inFlightMicrobatches > 0
-            ? (double(mem.activationsBytes) - workspace) / mem.inFlightMicrobatches
-            : 0.0;
-        const double perChunk = perStageMb / std::max(1, s.chunksPerRank);
+        const std::int64_t persistent = persistentAllocatedBytes(mem), outside = outsideAllocatorBytes(mem);
+        rm.staticBytes = outside + persistent;
+        // One microbatch's activations on a stage: its layers, and the embedding's or the loss's extras.
+        auto chunkBytes = [&](int st) {
+            const bool bidirectional = s.placement == Placement::Bidirectional;
+            const std::size_t chunk = std::size_t(chunkOf[std::size_t(st)]);
+            if (!bidirectional && chunk < mem.chunkActivationBytes.size()) return double(mem.chunkActivationBytes[chunk]);
+            const bool first = bidirectional ? s.previousStage(st) < 0 : split[std::size_t(st)].embedding;
+            const bool loss = bidirectional ? s.nextStage(st) < 0 : split[std::size_t(st)].loss;
+            const double layers = bidirectional ? shapes[std::size_t(r)].layersPerMicrobatch : double(split[std::size_t(st)].layers);
+            return layers * double(mem.activationsPerLayerBytes) + (first ? double(mem.embeddingActivationBytes) : 0.0)
+                + (loss ? double(mem.outputActivationBytes) : 0.0);
+        };
+        // Temporaries of one op: the gathered ZeRO-3 layers while a chunk with layers runs, the logits (or their
+        // gradient) on the loss's stage, one layer's recompute workspace during a backward under full recompute.
+        auto temporaries = [&](int st, bool backward) {
+            const bool loss = s.placement == Placement::Bidirectional ? s.nextStage(st) < 0 : split[std::size_t(st)].loss;
+            const bool layers = s.placement == Placement::Bidirectional || split[std::size_t(st)].layers > 0;
+            return double(layers ? mem.buffers.zeroGatherBytes : 0) + double(loss ? mem.buffers.logitsBytes : 0)
+                + (backward && fullRecompute ? double(mem.recomputeWorkspaceBytes) : 0.0);
+        };
         auto& points = tl.memory[std::size_t(r)];
-        points.reserve(timed.size() + 1);
-        points.push_back({ 0.0, rm.staticBytes });
-        int level = 0;
-        forEachInFlightEvent(timed, [&](double time, int delta) {
-            level += delta;
-            // level * perChunk >= 0: round half up without the libm call (this runs once per op).
-            const std::int64_t bytes = rm.staticBytes + std::int64_t(double(level) * perChunk + 0.5);
+        points.reserve(2 * timed.size() + 1);
+        points.push_back({ 0.0, rm.staticBytes, 0 });
+        auto push = [&](double time, double activations, double temporary) {
+            // Both terms are >= 0: round half up without the libm call (this runs twice per op).
+            const std::int64_t temp = std::int64_t(temporary + 0.5);
+            const std::int64_t bytes = rm.staticBytes + std::int64_t(activations + 0.5) + temp;
             if (std::abs(points.back().time - time) < kEps)
-                points.back().bytes = bytes;
+                points.back() = { points.back().time, bytes, temp };
             else
-                points.push_back({ time, bytes });
-            rm.peakBytes = std::max(rm.peakBytes, bytes);
-        });
-        rm.peakBytes = std::max(rm.peakBytes, rm.staticBytes);
+                points.push_back({ time, bytes, temp });
+        };
+        double held = 0;
+        for (const TimedOp& t : timed) {
+            const Op& op = t.op;
+            double temporary = 0;
+            switch (op.kind) {
+            case OpKind::F: temporary = temporaries(op.stage, false); break;
+            case OpKind::B:
+            case OpKind::I:
+            case OpKind::W: temporary = temporaries(op.stage, op.kind != OpKind::W); break;
+            case OpKind::OverlapFB: temporary = temporaries(op.stage, false) + temporaries(op.stage2, true); break;
+            }
+            if (op.kind == OpKind::F || op.kind == OpKind::OverlapFB) held += chunkBytes(op.stage);
+            push(t.start, held, temporary);
+            if (op.kind == OpKind::B || op.kind == OpKind::W) held -= chunkBytes(op.stage);
+            if (op.kind == OpKind::OverlapFB) held -= chunkBytes(op.stage2);
+            push(t.end, std::max(0.0, held), 0.0);
+        }
+        for (const MemoryPoint& mp : points)
+            if (mp.bytes > rm.inUsePeakBytes) {
+                rm.inUsePeakBytes = mp.bytes;
+                rm.peakSeconds = mp.time;
+            }
+        // Reserved at the peak: the allocated peak plus the allocator's slack, by the rule the analytic figure uses.
+        rm.allocatedPeakBytes = rm.inUsePeakBytes - outside;
+        rm.reservedPeakBytes
+            = rm.allocatedPeakBytes + allocatorSlackBytes(plan.overheads, double(rm.allocatedPeakBytes), double(persistent));
+        rm.peakBytes = rm.reservedPeakBytes + outside;
         tl.peakBytes = std::max(tl.peakBytes, rm.peakBytes);
     }
 
@@ -377,7 +423,26 @@ void applySimulation(Prediction& pred, const Plan& plan, const Timeline& tl, Exp
     pred.tokensPerSecond = tokensPerStep / pred.stepSeconds;
     pred.trainingDays = plan.training.tokens > 0 ? plan.training.tokens / pred.tokensPerSecond / units::kSecondsPerDay : 0.0;
     pred.timeSource = "simulation";
+    // The peak inside the step from the simulated memory over time, beside the analytic one.
+    const bool memoryMatches = tl.ranks.size() == pred.stages.size();
+    if (memoryMatches)
+        for (std::size_t r = 0; r < pred.stages.size(); ++r) pred.stages[r].simulatedPeakBytes = tl.ranks[r].peakBytes;
     if (!ex) return;
+    for (std::size_t r = 0; memoryMatches && r < pred.stages.size(); ++r) {
+        const RankMetrics& m = tl.ranks[r];
+        const StageMemory& st = pred.stages[r];
+        ex->add({ "memory.stages." + std::to_string(r) + ".simulatedPeakBytes", double(m.peakBytes), "bytes",
+            "allocatedPeak + slack + outside",
+            { { "allocatedPeak", double(m.allocatedPeakBytes) }, { "slack", double(m.reservedPeakBytes - m.allocatedPeakBytes) },
+                { "outside", double(m.peakBytes - m.reservedPeakBytes) } },
+            "List-scheduling simulation of the schedule's op order (docs/SCHEDULES.md section 1.8); docs/MODEL.md section 4",
+            { "memory.stages." + std::to_string(r) + ".totalBytes" },
+            "allocatedPeak: the highest memory in use of the simulated step less the CUDA context and NCCL's buffers, "
+            "reached at " + units::formatSeconds(m.peakSeconds) + " (each chunk's activations from its forward to its "
+            "backward, the temporaries while their op runs). slack: the allocator's, by the rule of "
+            "buffers.fragmentationBytes. outside: the CUDA context and NCCL's buffers. The analytic peak is "
+            + units::formatBytes(double(st.totalBytes)) + ", the steady state " + units::formatBytes(double(st.steadyBytes)) + "." });
+    }
     const char* source = "List-scheduling simulation of the schedule's op order (docs/SCHEDULES.md section 1.8) with "
                          "per-stage op durations from the cost model";
     // Once: a second simulation into the same explainer must not take the simulated figures for analytic ones.

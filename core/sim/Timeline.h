@@ -46,9 +46,13 @@ struct Span {
     bool operator==(const Span&) const = default;
 };
 
+// Memory in use on one GPU of a rank from `time` on (docs/MODEL.md section 4): the static terms (the CUDA context,
+// NCCL's buffers, model states, workspaces, the ZeRO bucket), the activations in flight and the temporaries of
+// the op running. The allocator's slack is not in it: reserved memory is RankMetrics::reservedPeakBytes.
 struct MemoryPoint {
     double time = 0;
-    std::int64_t bytes = 0; // total on one GPU of the rank: static terms + activations in flight
+    std::int64_t bytes = 0;
+    std::int64_t temporaryBytes = 0; // the part of `bytes` that are temporaries of the op running
     bool operator==(const MemoryPoint&) const = default;
 };
 
@@ -57,7 +61,12 @@ struct RankMetrics {
     double sending = 0;      // waiting on its own blocking pipeline sends (overlapP2pComm off)
     double idle = 0;         // makespan of the pipeline part - busy - sending
     double peakInFlight = 0; // stage-microbatch units
-    std::int64_t staticBytes = 0;
+    std::int64_t staticBytes = 0;        // in use with nothing in flight (the memory's first and last point)
+    std::int64_t inUsePeakBytes = 0;     // the highest point of the memory over time
+    double peakSeconds = 0;              // when it is reached
+    std::int64_t allocatedPeakBytes = 0; // inUsePeakBytes without the CUDA context and NCCL's buffers
+    std::int64_t reservedPeakBytes = 0;  // allocatedPeakBytes + the allocator's slack (cost/Runtime.h)
+    // The simulated peak inside the step, the figure compared with capacity: reserved + the context + NCCL.
     std::int64_t peakBytes = 0;
     bool operator==(const RankMetrics&) const = default;
 };

@@ -182,6 +182,22 @@ Result<ParsedLayout> parsePipelineLayout(std::string_view text)
     return parsed;
 }
 
+namespace {
+
+// Which of each stage's layers are dense: the model's first moe.denseLayers in forward order.
+std::vector<VirtualStage> markDenseLayers(std::vector<VirtualStage> stages, const ModelSpec& model)
+{
+    int before = 0;
+    const int dense = model.isMoe() ? model.moe.denseLayers : 0;
+    for (VirtualStage& v : stages) {
+        v.denseLayers = model.isMoe() ? std::clamp(dense - before, 0, v.layers) : v.layers;
+        before += v.layers;
+    }
+    return stages;
+}
+
+} // namespace
+
 std::vector<VirtualStage> virtualStages(const Plan& plan)
 {
     const int p = std::max(1, plan.parallel.pp);
@@ -210,7 +226,7 @@ std::vector<VirtualStage> virtualStages(const Plan& plan)
                     v.loss = v.loss || s.kind == 'L';
                 }
             }
-            return stages;
+            return markDenseLayers(std::move(stages), plan.model);
         }
     } else if (split == SplitKind::InSplit && customSplitAllowed(kind)) {
         // Megatron-Core megatron/core/transformer/transformer_block.py, get_num_layers_to_build: the embedding and
@@ -235,7 +251,10 @@ std::vector<VirtualStage> virtualStages(const Plan& plan)
     }
     stages.front().embedding = true;
     stages.back().loss = true;
-    return stages;
+    // Megatron-Core builds the MTP block on the last pipeline stage, after the decoder (megatron/core/models/gpt/
+    // gpt_model.py, mtp_block on the post-process stage).
+    stages.back().mtpLayers = std::max(0, plan.model.mtpLayers);
+    return markDenseLayers(std::move(stages), plan.model);
 }
 
 std::string splitSource(const Plan& plan)
@@ -254,9 +273,6 @@ Issues checkPipelineSplit(const Plan& plan)
     Issues issues;
     auto error = [&](std::string path, std::string message) {
         issues.push_back({ Severity::Error, std::move(path), std::move(message), -1 });
-    };
-    auto warning = [&](std::string path, std::string message) {
-        issues.push_back({ Severity::Warning, std::move(path), std::move(message), -1 });
     };
     const ParallelSpec& P = plan.parallel;
     const ModelSpec& M = plan.model;
@@ -326,9 +342,9 @@ Issues checkPipelineSplit(const Plan& plan)
         if (!sawE) error(kPath, "no embedding 'E': the first stage must start with it");
         if (!sawL) error(kPath, "no loss 'L': the last stage must end with it");
         const int mtp = lay.count('m');
-        if (mtp > 0)
-            warning(kPath, str(mtp) + " MTP layer" + (mtp > 1 ? "s" : "") + " ('m') in the layout "
-                    + (mtp > 1 ? "are" : "is") + " not modelled: their parameters, memory and time are left out");
+        if (mtp != M.mtpLayers)
+            error(kPath, "the layout places " + str(mtp) + " MTP layers ('m') but model.mtpLayers is " + str(M.mtpLayers)
+                    + "; Megatron-Core requires the two to agree");
         return issues;
     }
 

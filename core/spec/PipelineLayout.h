@@ -40,7 +40,8 @@ struct VirtualStage {
     int rank = 0;          // pipeline rank that holds it
     int chunk = 0;         // its index among that rank's stages (Megatron's vp_stage)
     int layers = 0;        // transformer layers
-    int mtpLayers = 0;     // 'm' layers of a layout (not costed)
+    int denseLayers = 0;   // of them, layers with a dense MLP in an MoE model (its first moe.denseLayers)
+    int mtpLayers = 0;     // multi-token-prediction modules: a layout's 'm', else model.mtpLayers on the loss stage
     bool embedding = false;
     bool loss = false;     // the final norm, the output layer and the loss
 };

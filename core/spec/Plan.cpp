@@ -43,6 +43,7 @@ void applyModelDefaults(ModelSpec& m)
     if (m.ffnHidden == 0) m.ffnHidden = 4 * m.hidden;
     if (m.isMoe() && m.moe.expertFfnHidden <= 0) m.moe.expertFfnHidden = m.ffnHidden;
     if (m.isMoe() && m.moe.topK <= 0) m.moe.topK = 1;
+    if (m.moe.sharedExperts > 0 && m.moe.sharedExpertFfnHidden <= 0) m.moe.sharedExpertFfnHidden = m.moe.expertFfnHidden;
 }
 
 int impliedDp(const Plan& plan)
@@ -70,6 +71,10 @@ constexpr Names<PositionEmbedding, 4> kPosition { { { PositionEmbedding::None, "
     { PositionEmbedding::Alibi, "alibi" } } };
 constexpr Names<NormKind, 2> kNorm { { { NormKind::LayerNorm, "layernorm" }, { NormKind::RMSNorm, "rmsnorm" } } };
 constexpr Names<Fsdp, 3> kFsdp { { { Fsdp::None, "none" }, { Fsdp::Full, "full" }, { Fsdp::Hybrid, "hybrid" } } };
+constexpr Names<MoeDispatcher, 2> kDispatcher { { { MoeDispatcher::AllToAll, "alltoall" },
+    { MoeDispatcher::AllGather, "allgather" } } };
+constexpr Names<Fp8Recipe, 4> kFp8Recipe { { { Fp8Recipe::Delayed, "delayed" }, { Fp8Recipe::Current, "current" },
+    { Fp8Recipe::MxFp8, "mxfp8" }, { Fp8Recipe::Blockwise, "blockwise" } } };
 
 template<typename E, std::size_t N>
 std::string_view name(const Names<E, N>& names, E e)
@@ -97,6 +102,8 @@ std::string_view toString(ScheduleKind e) { return name(kSchedule, e); }
 std::string_view toString(PositionEmbedding e) { return name(kPosition, e); }
 std::string_view toString(NormKind e) { return name(kNorm, e); }
 std::string_view toString(Fsdp e) { return name(kFsdp, e); }
+std::string_view toString(MoeDispatcher e) { return name(kDispatcher, e); }
+std::string_view toString(Fp8Recipe e) { return name(kFp8Recipe, e); }
 bool fromString(std::string_view s, Precision& e) { return parse(kPrecision, s, e); }
 bool fromString(std::string_view s, Optimizer& e) { return parse(kOptimizer, s, e); }
 bool fromString(std::string_view s, Recompute& e) { return parse(kRecompute, s, e); }
@@ -104,5 +111,7 @@ bool fromString(std::string_view s, ScheduleKind& e) { return parse(kSchedule, s
 bool fromString(std::string_view s, PositionEmbedding& e) { return parse(kPosition, s, e); }
 bool fromString(std::string_view s, NormKind& e) { return parse(kNorm, s, e); }
 bool fromString(std::string_view s, Fsdp& e) { return parse(kFsdp, s, e); }
+bool fromString(std::string_view s, MoeDispatcher& e) { return parse(kDispatcher, s, e); }
+bool fromString(std::string_view s, Fp8Recipe& e) { return parse(kFp8Recipe, s, e); }
 
 } // namespace planscope

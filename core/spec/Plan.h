@@ -3,6 +3,7 @@
 // count and the parallel degrees.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -18,6 +19,12 @@ enum class ScheduleKind { GPipe, OneFOneB, Interleaved1F1B, LoopedBFS, ZBH1, ZBH
 enum class PositionEmbedding { None, Learned, Rope, Alibi };
 enum class NormKind { LayerNorm, RMSNorm };
 enum class Fsdp { None, Full, Hybrid };
+// Megatron-Core's MoE token dispatchers (--moe-token-dispatcher-type): all-to-all over the expert-parallel group, or
+// all-gather of every token to every expert-parallel rank.
+enum class MoeDispatcher { AllToAll, AllGather };
+// Transformer Engine's fp8 scaling recipes: delayed (amax history), current (per-tensor, this step), mxfp8 (32-element
+// blocks with e8m0 scales, Blackwell), blockwise (1x128 / 128x128 blocks, DeepSeek-V3's recipe).
+enum class Fp8Recipe { Delayed, Current, MxFp8, Blockwise };
 
 // Bytes one element takes when stored in this dtype.
 int bytesPerElement(Precision p);
@@ -29,6 +36,8 @@ std::string_view toString(ScheduleKind);
 std::string_view toString(PositionEmbedding);
 std::string_view toString(NormKind);
 std::string_view toString(Fsdp);
+std::string_view toString(MoeDispatcher);
+std::string_view toString(Fp8Recipe);
 bool fromString(std::string_view, Precision&);
 bool fromString(std::string_view, Optimizer&);
 bool fromString(std::string_view, Recompute&);
@@ -36,13 +45,33 @@ bool fromString(std::string_view, ScheduleKind&);
 bool fromString(std::string_view, PositionEmbedding&);
 bool fromString(std::string_view, NormKind&);
 bool fromString(std::string_view, Fsdp&);
+bool fromString(std::string_view, MoeDispatcher&);
+bool fromString(std::string_view, Fp8Recipe&);
 
 struct MoeSpec {
     int experts = 0;               // routed experts per MoE layer; 0 = dense model
     int topK = 0;                  // experts each token is routed to
     std::int64_t expertFfnHidden = 0;
-    int sharedExperts = 0;         // always-active experts of expertFfnHidden each
+    int sharedExperts = 0;         // always-active experts of sharedExpertFfnHidden each
+    std::int64_t sharedExpertFfnHidden = 0; // 0 = expertFfnHidden
+    int denseLayers = 0;           // the first layers keep a dense MLP of ffnHidden (DeepSeek first_k_dense_replace)
+    bool routerBias = false;       // a bias per expert on the router (GPT-OSS; DeepSeek-V3's e_score_correction_bias)
+    double capacityFactor = 0;     // tokens an expert takes, over the balanced share; 0 = dropless
+    MoeDispatcher dispatcher = MoeDispatcher::AllToAll;
+    bool groupedGemm = true;       // the local experts' GEMMs in one grouped kernel (--moe-grouped-gemm)
     bool operator==(const MoeSpec&) const = default;
+};
+
+// Multi-head latent attention (DeepSeek-V2, arXiv 2405.04434, section 2.1): queries and keys/values through low-rank
+// latents, with a separate rotary part of each query/key head. Off when kvLoraRank is 0.
+struct MlaSpec {
+    int qLoraRank = 0;             // 0 = queries projected directly from h
+    int kvLoraRank = 0;
+    int qkNopeHeadDim = 0;
+    int qkRopeHeadDim = 0;
+    int vHeadDim = 0;
+    bool operator==(const MlaSpec&) const = default;
+    bool enabled() const { return kvLoraRank > 0; }
 };
 
 struct ModelSpec {
@@ -62,11 +91,19 @@ struct ModelSpec {
     bool bias = true;              // linear layers carry biases
     bool embeddingNorm = false;    // a norm right after the embedding (BLOOM)
     bool dropout = true;           // dropout masks are kept for backward
+    std::int64_t headDim = 0;      // 0 = hidden/heads; Qwen3 and GPT-OSS use heads*headDim != hidden
+    bool qkNorm = false;           // an RMSNorm over each query and key head (Qwen3)
+    bool attentionSinks = false;   // one learned logit per head (GPT-OSS)
+    MlaSpec mla;
+    int mtpLayers = 0;             // multi-token-prediction modules after the last layer (DeepSeek-V3: 1)
     MoeSpec moe;
     double paramsReported = 0;     // the count the model's source publishes (display/tests only)
     bool operator==(const ModelSpec&) const = default;
 
     bool isMoe() const { return moe.experts > 0; }
+    std::int64_t headDimension() const { return headDim > 0 ? headDim : (heads > 0 ? hidden / heads : hidden); }
+    // Layers of routed experts (the others are dense): all but the first moe.denseLayers of an MoE model.
+    int moeLayers() const { return isMoe() ? std::max(0, layers - moe.denseLayers) : 0; }
 };
 
 struct PeakFlops {
@@ -132,6 +169,7 @@ struct ClusterSpec {
 
 struct ParallelSpec {
     int dp = 1, tp = 1, pp = 1, cp = 1, ep = 1, vpp = 1;
+    int etp = 0;                   // expert tensor parallelism (--expert-tensor-parallel-size); 0 = tp
     bool sp = false;               // sequence parallelism (needs tp > 1 to matter)
     int zero = 0;                  // ZeRO stage 0-3 over the data-parallel group
     Fsdp fsdp = Fsdp::None;        // full = ZeRO-3; hybrid = ZeRO-3 inside a node, replicated across nodes
@@ -145,14 +183,32 @@ struct ParallelSpec {
     bool embeddingInSplit = false;
     bool lossInSplit = false;
     bool operator==(const ParallelSpec&) const = default;
+
+    int expertTp() const { return etp > 0 ? etp : tp; }
 };
 
 // Named terms outside model state and activations (docs/MODEL.md section 4), each with an editable default.
+// What the GPU holds besides model states and activations (docs/MODEL.md section 4, core/cost/Runtime.h). A 0 in
+// an override field means "derive it": the user's value wins where one is given.
 struct MemoryOverheads {
-    std::int64_t cudaContextBytes = 805306368;          // 768 MiB: CUDA context + cuBLAS/cuDNN workspaces
-    std::int64_t ncclBufferBytesPerGroup = 134217728;   // 128 MiB per communicator the rank belongs to
-    double fragmentation = 0.05;                        // allocator slack as a share of allocated bytes
+    std::int64_t cudaContextBytes = 805306368;   // 768 MiB: the CUDA context, outside PyTorch's allocator
+    std::int64_t workspaceBytes = 0;             // one cuBLAS/cuBLASLt/TE workspace; 0: 32 MiB on GPUs with fp8, else 4 MiB
+    std::int64_t ncclBufferBytesPerGroup = 0;    // > 0: a flat size per communicator; 0: from the NCCL settings below
+    std::int64_t ncclBuffSize = 4194304;         // NCCL_BUFFSIZE: bytes per channel per connection (4 MiB)
+    int ncclChannels = 16;                       // channels of a collective communicator (NCCL_MIN/MAX_NCHANNELS)
+    double fragmentation = 0;                    // > 0: reserved = (1 + f) * allocated; 0: the allocator model below
+    double allocatorSlack = 0.1;                 // reserved - allocated as a share of the bytes allocated inside the step
     bool operator==(const MemoryOverheads&) const = default;
+};
+
+// Host offload (Megatron-Core --optimizer-cpu-offload with --optimizer-offload-fraction, as ZeRO-Offload runs it;
+// Transformer Engine activation offloading, Megatron --cpu-offloading-num-layers).
+struct OffloadSpec {
+    double optimizerFraction = 0;  // share of the optimizer state (master weights and moments) kept and stepped on the CPU
+    int activationLayers = 0;      // layers per chunk whose saved activations wait in host memory
+    double pcieBandwidth = 0;      // bytes/s per direction between a GPU and the host; 0 = the GPU's PCIe generation
+    double hostBandwidth = 0;      // host memory bytes/s one GPU's offloaded optimizer gets; 0 = documented default
+    bool operator==(const OffloadSpec&) const = default;
 };
 
 struct TrainingSpec {
@@ -169,6 +225,15 @@ struct TrainingSpec {
     bool overlapP2pComm = false;   // pipeline sends run beside the next op (Megatron-Core overlap_p2p_comm); off, a
                                    // rank waits for each send before its next op
     double tokens = 0;             // tokens to train on (for the training-time estimate)
+    Fp8Recipe fp8Recipe = Fp8Recipe::Delayed;
+    bool fp8ParamGather = false;   // fp8 weights are the model's parameters (--fp8-param-gather): no bf16 copy
+    Precision optimizerStateDtype = Precision::FP32; // Adam moments (--exp-avg-dtype / --exp-avg-sq-dtype)
+    OffloadSpec offload;
+    // Megatron-Core --recompute-modules under selective recompute: core_attn, mlp, moe, moe_act, layernorm,
+    // mla_up_proj, shared_experts. Empty = core_attn (the Korthikanti et al. selective recompute).
+    std::vector<std::string> recomputeModules;
+    int recomputeLayers = 0;       // full recompute: --recompute-num-layers (0 = every layer)
+    bool recomputeBlock = false;   // full recompute: --recompute-method block (else uniform)
     bool operator==(const TrainingSpec&) const = default;
 };
 

@@ -37,14 +37,31 @@ Issues validate(const Plan& plan)
     if (m.heads <= 0) c.error("model.heads", "must be > 0");
     if (m.vocab <= 0) c.error("model.vocab", "must be > 0");
     if (m.seqLength <= 0) c.error("model.seqLength", "must be > 0");
-    if (m.heads > 0 && m.hidden % m.heads != 0)
-        c.error("model.hidden", "hidden " + str(m.hidden) + " is not divisible by heads " + str(m.heads));
+    if (m.heads > 0 && m.hidden % m.heads != 0 && m.headDim <= 0 && !m.mla.enabled())
+        c.error("model.hidden", "hidden " + str(m.hidden) + " is not divisible by heads " + str(m.heads)
+                + " (set model.headDim where heads*headDim differs from hidden)");
+    if (m.mla.enabled()) {
+        if (m.mla.qkNopeHeadDim <= 0) c.error("model.mla.qkNopeHeadDim", "must be > 0 with MLA (kvLoraRank > 0)");
+        if (m.mla.vHeadDim <= 0) c.error("model.mla.vHeadDim", "must be > 0 with MLA (kvLoraRank > 0)");
+        if (m.headDim > 0) c.warning("model.headDim", "ignored with MLA: qkNopeHeadDim + qkRopeHeadDim and vHeadDim set the heads");
+    } else if (m.mla.qLoraRank > 0 || m.mla.qkNopeHeadDim > 0 || m.mla.qkRopeHeadDim > 0 || m.mla.vHeadDim > 0) {
+        c.error("model.mla.kvLoraRank", "must be > 0 when other MLA fields are set (kvLoraRank 0 means no MLA)");
+    }
+    if (m.mtpLayers > 0 && m.layers > 0 && m.mtpLayers > m.layers)
+        c.error("model.mtpLayers", "mtpLayers " + str(m.mtpLayers) + " exceeds the " + str(m.layers) + " layers");
     if (m.kvHeads <= 0 || (m.heads > 0 && m.heads % m.kvHeads != 0))
         c.error("model.kvHeads", "kvHeads " + str(m.kvHeads) + " must divide heads " + str(m.heads));
     if (m.isMoe()) {
         if (m.moe.topK <= 0 || m.moe.topK > m.moe.experts)
             c.error("model.moe.topK", "topK " + str(m.moe.topK) + " must be in 1.." + str(m.moe.experts));
         if (m.moe.expertFfnHidden <= 0) c.error("model.moe.expertFfnHidden", "must be > 0");
+        if (m.moe.denseLayers >= m.layers && m.layers > 0)
+            c.error("model.moe.denseLayers", "denseLayers " + str(m.moe.denseLayers) + " leaves no MoE layer of the "
+                    + str(m.layers));
+        if (m.moe.denseLayers > 0 && m.ffnHidden <= 0)
+            c.error("model.ffnHidden", "the dense layers (moe.denseLayers) need ffnHidden > 0");
+    } else if (m.moe.denseLayers > 0 || m.moe.sharedExperts > 0) {
+        c.error("model.moe.experts", "denseLayers and sharedExperts need routed experts (experts > 0)");
     }
 
     // Degrees.
@@ -71,7 +88,12 @@ Issues validate(const Plan& plan)
     if (m.kvHeads > 0 && m.kvHeads % p.tp != 0)
         c.error("parallel.tp", "tp " + str(p.tp) + " does not divide the " + str(m.kvHeads)
                 + " key/value heads (Megatron requires num_query_groups % tp == 0)");
-    const std::int64_t ffn = m.isMoe() ? m.moe.expertFfnHidden : m.ffnHidden;
+    // The FFN that tp splits: the dense MLP, or the shared experts of an MoE layer (routed experts split by etp).
+    const std::int64_t ffn = !m.isMoe() ? m.ffnHidden
+        : m.moe.sharedExperts > 0       ? m.moe.sharedExperts * m.moe.sharedExpertFfnHidden
+        : m.moe.denseLayers > 0         ? m.ffnHidden
+        : p.etp > 0                     ? 0
+                                        : m.moe.expertFfnHidden;
     if (ffn > 0 && ffn % p.tp != 0)
         c.error("parallel.tp", "tp " + str(p.tp) + " does not divide the FFN hidden size " + str(ffn));
     if (m.vocab > 0 && m.vocab % (128LL * p.tp) != 0)
@@ -96,9 +118,36 @@ Issues validate(const Plan& plan)
     if (p.ep > 1 && !m.isMoe()) c.error("parallel.ep", "ep " + str(p.ep) + " > 1 needs a MoE model (model.moe.experts)");
     if (m.isMoe() && m.moe.experts % p.ep != 0)
         c.error("parallel.ep", "ep " + str(p.ep) + " does not divide the " + str(m.moe.experts) + " experts");
-    if (p.ep > 1 && (p.dp * p.cp) % p.ep != 0)
+    const int etp = p.expertTp();
+    if (p.etp > 0 && !m.isMoe()) c.warning("parallel.etp", "etp applies to routed experts; this model has none");
+    if (p.etp < 0) c.error("parallel.etp", "must be >= 0 (0 = tp)");
+    if (m.isMoe() && etp > 0 && m.moe.expertFfnHidden % etp != 0)
+        c.error("parallel.etp", "etp " + str(etp) + " does not divide expertFfnHidden " + str(m.moe.expertFfnHidden));
+    if (p.ep > 1 && etp == p.tp && (p.dp * p.cp) % p.ep != 0)
         c.error("parallel.ep", "ep " + str(p.ep) + " must divide dp*cp = " + str(p.dp * p.cp)
                 + " (experts are spread over the data-parallel ranks, as in Megatron)");
+    else if (etp > 0 && etp != p.tp && (1LL * p.tp * p.dp * p.cp) % (1LL * etp * p.ep) != 0)
+        c.error("parallel.etp", "etp*ep = " + str(1LL * etp * p.ep) + " must divide tp*dp*cp = "
+                + str(1LL * p.tp * p.dp * p.cp) + " (Megatron-Core lays the expert grid over the same ranks)");
+
+    // Precision, recompute and offload options that only act in some settings.
+    if (t.fp8ParamGather && t.precision != Precision::FP8)
+        c.warning("training.fp8ParamGather", "ignored: precision is not fp8");
+    if (t.precision == Precision::FP8 && t.fp8Recipe == Fp8Recipe::MxFp8 && cl.gpu.peakFlops.fp8 > 0
+        && cl.gpu.id != "b200" && cl.gpu.id.find("b200") == std::string::npos && cl.gpu.id.find("b300") == std::string::npos)
+        c.warning("training.fp8Recipe", "MXFP8 blocks need Blackwell tensor cores (Transformer Engine); \"" + cl.gpu.id
+                + "\" runs the delayed or current recipe");
+    if (!t.recomputeModules.empty() && t.recompute != Recompute::Selective)
+        c.warning("training.recomputeModules", "ignored unless recompute is selective (Megatron applies "
+                                               "--recompute-modules to the selective granularity)");
+    if (t.recomputeLayers > 0 && t.recompute != Recompute::Full)
+        c.warning("training.recomputeLayers", "ignored unless recompute is full (--recompute-num-layers)");
+    if (t.offload.optimizerFraction > 0 && p.zero < 1)
+        c.warning("training.offload.optimizerFraction", "Megatron offloads the distributed optimizer's shard "
+                                                        "(--use-distributed-optimizer); modelled on the replicated state");
+    if (t.offload.activationLayers > 0 && m.layers > 0 && t.offload.activationLayers >= m.layers)
+        c.warning("training.offload.activationLayers", "every layer offloaded: the last layer of a chunk stays on the "
+                                                       "GPU (Transformer Engine keeps it for the first backward)");
 
     // Order.
     std::vector<Dim> dims;

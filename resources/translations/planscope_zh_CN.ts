@@ -744,24 +744,12 @@
         <translation>perLayer 为取整前的值；firstExtra：嵌入层的 dropout 掩码和嵌入 norm 的输入；lastExtra：最后的 norm 与输出层的输入，加上计算 loss 的 fp32 logits 4*s*b*V/t；workspace：一层重计算时的完整激活值。</translation>
     </message>
     <message>
-        <source>memoryOverheads.cudaContextBytes of the plan.</source>
-        <translation>方案中的 memoryOverheads.cudaContextBytes。</translation>
-    </message>
-    <message>
-        <source>One communicator per parallel group of size &gt; 1 this rank belongs to.</source>
-        <translation>该 rank 所属的每个大小 &gt; 1 的并行组各有一个通信器。</translation>
-    </message>
-    <message>
         <source>Only with ZeRO-2/3.</source>
         <translation>仅在 ZeRO-2/3 时存在。</translation>
     </message>
     <message>
         <source>Only with ZeRO-3 / FSDP, on a stage that holds layers.</source>
         <translation>仅在 ZeRO-3 / FSDP 下、且阶段持有层时存在。</translation>
-    </message>
-    <message>
-        <source>allocated: weights, gradients, optimizer states, activations and the ZeRO buffers.</source>
-        <translation>allocated：权重、梯度、优化器状态、激活值和 ZeRO 缓冲区。</translation>
     </message>
     <message>
         <source>Every term has a default and is editable under memoryOverheads in the plan.</source>
@@ -1104,18 +1092,6 @@
         <translation>Chowdhery 等，PaLM（2022），附录 B（MFU 与 HFU）</translation>
     </message>
     <message>
-        <source>NCCL environment variables: NCCL_BUFFSIZE default 4 MiB per channel per peer (NCCL user guide)</source>
-        <translation>NCCL 环境变量：NCCL_BUFFSIZE 默认每个通道、每个对端 4 MiB（NCCL 用户指南）</translation>
-    </message>
-    <message>
-        <source>PyTorch CUDA semantics notes: the CUDA context and cuBLAS/cuDNN workspaces live outside the caching allocator (assumption: 768 MiB, editable in memoryOverheads.cudaContextBytes)</source>
-        <translation>PyTorch CUDA 语义说明：CUDA 上下文和 cuBLAS/cuDNN 工作区位于缓存分配器之外（假设为 768 MiB，可在 memoryOverheads.cudaContextBytes 中修改）</translation>
-    </message>
-    <message>
-        <source>Assumption (editable in memoryOverheads.fragmentation): PyTorch caching-allocator slack; compare reserved_bytes with allocated_bytes in torch.cuda.memory_stats()</source>
-        <translation>假设（可在 memoryOverheads.fragmentation 中修改）：PyTorch 缓存分配器的碎片余量；可对比 torch.cuda.memory_stats() 中的 reserved_bytes 与 allocated_bytes</translation>
-    </message>
-    <message>
         <source>GPU preset &quot;%1&quot; (see resources/presets/gpus.json)</source>
         <translation>GPU 预设 &quot;%1&quot;（见 resources/presets/gpus.json）</translation>
     </message>
@@ -1208,6 +1184,182 @@
         <source>  note:   %1</source>
         <translation>  说明：%1</translation>
     </message>
+    <message>
+        <source>balancing writes parallel.layout, which the %1 schedule does not take; choose a schedule with a loop placement</source>
+        <translation>均衡会写入 parallel.layout，而 %1 调度不接受它；请选择循环放置的调度</translation>
+    </message>
+    <message>
+        <source>one pipeline stage: there is nothing to balance</source>
+        <translation>只有一个流水线阶段：无需均衡</translation>
+    </message>
+    <message>
+        <source>PyTorch documentation, CUDA semantics (memory management): the CUDA context is not allocated through the caching allocator</source>
+        <translation>PyTorch 文档，CUDA 语义（内存管理）：CUDA 上下文不经缓存分配器分配</translation>
+    </message>
+    <message>
+        <source>its size depends on the driver, the GPU and CUDA_MODULE_LOADING</source>
+        <translation>其大小取决于驱动、GPU 和 CUDA_MODULE_LOADING</translation>
+    </message>
+    <message>
+        <source>NVIDIA cuBLAS documentation, cublasSetWorkspace(): 32 MiB recommended on Hopper, 4 MiB on earlier GPUs</source>
+        <translation>NVIDIA cuBLAS 文档，cublasSetWorkspace()：Hopper 上建议 32 MiB，更早的 GPU 为 4 MiB</translation>
+    </message>
+    <message>
+        <source>PyTorch documentation, CUDA semantics (cuBLAS workspaces, CUBLAS_WORKSPACE_CONFIG)</source>
+        <translation>PyTorch 文档，CUDA 语义（cuBLAS 工作区，CUBLAS_WORKSPACE_CONFIG）</translation>
+    </message>
+    <message>
+        <source>PyTorch aten/src/ATen/cuda/CUDABlas.cpp (CUBLASLT_WORKSPACE_SIZE, pytorch/pytorch#120925)</source>
+        <translation>PyTorch aten/src/ATen/cuda/CUDABlas.cpp（CUBLASLT_WORKSPACE_SIZE，pytorch/pytorch#120925）</translation>
+    </message>
+    <message>
+        <source>Transformer Engine transformer_engine/pytorch/module/base.py: get_cublas_workspace_size_bytes() (32 MiB on Hopper, 4 MiB before) and one workspace per stream for grouped GEMMs</source>
+        <translation>Transformer Engine transformer_engine/pytorch/module/base.py：get_cublas_workspace_size_bytes()（Hopper 上 32 MiB，之前为 4 MiB），分组 GEMM 每个流另有一个工作区</translation>
+    </message>
+    <message>
+        <source>NCCL user guide, environment variables: NCCL_BUFFSIZE (default 4 MiB), NCCL_MIN_NCHANNELS and NCCL_MAX_NCHANNELS, NCCL_NCHANNELS_PER_NET_PEER (default 2)</source>
+        <translation>NCCL 用户指南，环境变量：NCCL_BUFFSIZE（默认 4 MiB）、NCCL_MIN_NCHANNELS 与 NCCL_MAX_NCHANNELS、NCCL_NCHANNELS_PER_NET_PEER（默认 2）</translation>
+    </message>
+    <message>
+        <source>Megatron-LM megatron/core/tensor_parallel/cross_entropy.py: VocabParallelCrossEntropy casts the vocabulary-parallel logits to fp32 (calculate_logits_max) and keeps the softmax for the backward</source>
+        <translation>Megatron-LM megatron/core/tensor_parallel/cross_entropy.py：VocabParallelCrossEntropy 把按词表切分的 logits 转为 fp32（calculate_logits_max），并为反向保留 softmax</translation>
+    </message>
+    <message>
+        <source>PyTorch c10/cuda/CUDACachingAllocator.cpp: blocks rounded to 512 bytes, blocks up to 1 MiB from 2 MiB segments, up to 10 MiB from 20 MiB segments, larger ones rounded to 2 MiB</source>
+        <translation>PyTorch c10/cuda/CUDACachingAllocator.cpp：块按 512 字节取整，不超过 1 MiB 的块取自 2 MiB 段，不超过 10 MiB 的取自 20 MiB 段，更大的按 2 MiB 取整</translation>
+    </message>
+    <message>
+        <source>PyTorch documentation, CUDA semantics (memory management, expandable_segments)</source>
+        <translation>PyTorch 文档，CUDA 语义（内存管理，expandable_segments）</translation>
+    </message>
+    <message>
+        <source>Guo et al., GMLake (ASPLOS 2024): the caching allocator&apos;s fragmentation on eight LLMs, 15 % on average and up to 33 %</source>
+        <translation>Guo 等，GMLake（ASPLOS 2024）：缓存分配器在八个大模型上的碎片，平均 15 %，最高 33 %</translation>
+    </message>
+    <message>
+        <source>List-scheduling simulation of the schedule&apos;s op order (docs/SCHEDULES.md section 1.8)</source>
+        <translation>按调度的算子顺序做列表调度模拟（docs/SCHEDULES.md 第 1.8 节）</translation>
+    </message>
+    <message>
+        <source>memoryOverheads.cudaContextBytes of the plan (an assumption: measure nvidia-smi&apos;s memory of the process right after torch.cuda.init() and set it).</source>
+        <translation>计划中的 memoryOverheads.cudaContextBytes（一个假设：在 torch.cuda.init() 之后立即用 nvidia-smi 测量进程显存并填入）。</translation>
+    </message>
+    <message>
+        <source>PyTorch&apos;s cuBLAS workspace and its cuBLASLt workspace on the compute stream, W each (memoryOverheads.workspaceBytes, by default 32 MiB on GPUs with fp8 tensor cores, Hopper and later, else 4 MiB).</source>
+        <translation>PyTorch 在计算流上的 cuBLAS 工作区和 cuBLASLt 工作区，各 W（memoryOverheads.workspaceBytes；默认在有 fp8 张量核的 GPU，即 Hopper 及以后，为 32 MiB，否则 4 MiB）。</translation>
+    </message>
+    <message>
+        <source>Allocated through the caching allocator and never freed.</source>
+        <translation>经缓存分配器分配，从不释放。</translation>
+    </message>
+    <message>
+        <source>Transformer Engine&apos;s cuBLAS workspace (Megatron-Core&apos;s default transformer implementation), plus k = 4 for the grouped expert GEMMs of an MoE model.</source>
+        <translation>Transformer Engine 的 cuBLAS 工作区（Megatron-Core 默认的 Transformer 实现），MoE 模型的分组专家 GEMM 另加 k = 4 个。</translation>
+    </message>
+    <message>
+        <source>memoryOverheads.ncclBufferBytesPerGroup of the plan: a flat size per parallel group of size &gt; 1 this rank belongs to, instead of the NCCL settings.</source>
+        <translation>计划中的 memoryOverheads.ncclBufferBytesPerGroup：该 rank 所属每个规模 &gt; 1 的并行组取固定大小，代替按 NCCL 设置计算。</translation>
+    </message>
+    <message>
+        <source>Per communicator this rank uses: buff = NCCL_BUFFSIZE (memoryOverheads.ncclBuffSize) per channel per connection, chX channels (memoryOverheads.ncclChannels for collectives, 2 per peer for point-to-point), cX connections (2 for a ring, 3 more for the tree where the group spans nodes, one per peer for point-to-point).</source>
+        <translation>该 rank 使用的每个通信器：buff = NCCL_BUFFSIZE（memoryOverheads.ncclBuffSize），每通道每连接一份；chX 为通道数（集合通信取 memoryOverheads.ncclChannels，点对点每个对端 2 个）；cX 为连接数（环 2 个，组跨节点时树再加 3 个，点对点每个对端 1 个）。</translation>
+    </message>
+    <message>
+        <source>Communicators (group and ranks): %1.</source>
+        <translation>通信器（组与 rank 数）：%1。</translation>
+    </message>
+    <message>
+        <source>Outside PyTorch&apos;s allocator.</source>
+        <translation>不在 PyTorch 的分配器内。</translation>
+    </message>
+    <message>
+        <source>NCCL_DEBUG=INFO prints the channels each communicator opens.</source>
+        <translation>NCCL_DEBUG=INFO 会打印每个通信器打开的通道。</translation>
+    </message>
+    <message>
+        <source>P: dense and expert parameters on this GPU.</source>
+        <translation>P：该 GPU 上的稠密与专家参数。</translation>
+    </message>
+    <message>
+        <source>A temporary: held while a forward or backward runs, so it counts in the peak inside the step, not in the steady state.</source>
+        <translation>临时张量：只在前向或反向运行时持有，因此计入步内峰值，不计入稳态。</translation>
+    </message>
+    <message>
+        <source>On the last stage: the output layer&apos;s 16-bit logits while the loss casts them to fp32 (forward), or their 16-bit gradient while the fp32 one is cast back (backward).</source>
+        <translation>在最后一级：损失把输出层的 16 位 logits 转为 fp32 时的 16 位 logits（前向），或把 fp32 梯度转回时的 16 位梯度（反向）。</translation>
+    </message>
+    <message>
+        <source>The fp32 copy, 4*s*b*V/t, is kept for the backward and counted in the activations.</source>
+        <translation>fp32 副本 4*s*b*V/t 为反向保留，计入激活。</translation>
+    </message>
+    <message>
+        <source>A temporary: it counts in the peak inside the step.</source>
+        <translation>临时张量：计入步内峰值。</translation>
+    </message>
+    <message>
+        <source>The CUDA context and the math libraries&apos; workspaces.</source>
+        <translation>CUDA 上下文和数学库的工作区。</translation>
+    </message>
+    <message>
+        <source>NCCL&apos;s buffers and the ZeRO gradient bucket.</source>
+        <translation>NCCL 缓冲区和 ZeRO 梯度桶。</translation>
+    </message>
+    <message>
+        <source>The largest temporaries, both counted at the peak: the simulated memory over time shows when each is held.</source>
+        <translation>最大的临时张量，峰值时两者都计入：模拟的显存随时间曲线显示各自何时持有。</translation>
+    </message>
+    <message>
+        <source>What torch.cuda.max_memory_allocated() reports at the peak: every tensor, the temporaries included.</source>
+        <translation>峰值时 torch.cuda.max_memory_allocated() 报告的值：所有张量，含临时张量。</translation>
+    </message>
+    <message>
+        <source>memoryOverheads.fragmentation of the plan: a flat share of the allocated bytes, instead of the allocator model.</source>
+        <translation>计划中的 memoryOverheads.fragmentation：按已分配字节的固定比例，代替分配器模型。</translation>
+    </message>
+    <message>
+        <source>Reserved - allocated.</source>
+        <translation>预留减去已分配。</translation>
+    </message>
+    <message>
+        <source>persistent: weights, gradients, optimizer states, workspaces and the ZeRO bucket, allocated once in few large blocks, and allocated - persistent: activations and temporaries, allocated and freed every microbatch in blocks of many sizes, whose freed blocks the cache keeps but cannot always reuse (a = memoryOverheads.allocatorSlack).</source>
+        <translation>persistent：权重、梯度、优化器状态、工作区和 ZeRO 桶，以少数大块一次分配；allocated - persistent：激活和临时张量，每个微批次以多种大小的块分配并释放，释放的块由缓存保留但未必能复用（a = memoryOverheads.allocatorSlack）。</translation>
+    </message>
+    <message>
+        <source>R: the newest 2 MiB and 20 MiB segments, partly empty.</source>
+        <translation>R：最新的 2 MiB 段和 20 MiB 段，部分为空。</translation>
+    </message>
+    <message>
+        <source>With expandable_segments:True the share is smaller, compare reserved_bytes with allocated_bytes in torch.cuda.memory_stats().</source>
+        <translation>使用 expandable_segments:True 时该比例更小；可比较 torch.cuda.memory_stats() 中的 reserved_bytes 与 allocated_bytes。</translation>
+    </message>
+    <message>
+        <source>What torch.cuda.max_memory_reserved() reports: the caching allocator&apos;s segments.</source>
+        <translation>torch.cuda.max_memory_reserved() 报告的值：缓存分配器的段。</translation>
+    </message>
+    <message>
+        <source>In use between ops at the most activations in flight: without the temporaries and the allocator&apos;s slack.</source>
+        <translation>在途激活最多时算子之间占用的显存：不含临时张量和分配器余量。</translation>
+    </message>
+    <message>
+        <source>The peak inside the step, compared with the GPU&apos;s memory: reserved + the CUDA context + NCCL&apos;s buffers.</source>
+        <translation>步内峰值，与 GPU 显存比较：预留 + CUDA 上下文 + NCCL 缓冲区。</translation>
+    </message>
+    <message>
+        <source>allocatedPeak: the highest memory in use of the simulated step less the CUDA context and NCCL&apos;s buffers, reached at %1 (each chunk&apos;s activations from its forward to its backward, the temporaries while their op runs).</source>
+        <translation>allocatedPeak：模拟步中占用显存的最高点减去 CUDA 上下文和 NCCL 缓冲区，出现在 %1（每个块的激活从其前向持有到其反向，临时张量在其算子运行时持有）。</translation>
+    </message>
+    <message>
+        <source>slack: the allocator&apos;s, by the rule of buffers.fragmentationBytes.</source>
+        <translation>slack：分配器余量，按 buffers.fragmentationBytes 的规则计算。</translation>
+    </message>
+    <message>
+        <source>outside: the CUDA context and NCCL&apos;s buffers.</source>
+        <translation>outside：CUDA 上下文和 NCCL 缓冲区。</translation>
+    </message>
+    <message>
+        <source>The analytic peak is %1, the steady state %2.</source>
+        <translation>解析峰值为 %1，稳态为 %2。</translation>
+    </message>
 </context>
 <context>
     <name>MemorySegments</name>
@@ -1228,8 +1380,20 @@
         <translation>激活值</translation>
     </message>
     <message>
-        <source>Buffers and other</source>
-        <translation>缓冲区及其他</translation>
+        <source>CUDA context and workspaces</source>
+        <translation>CUDA 上下文与工作区</translation>
+    </message>
+    <message>
+        <source>NCCL and ZeRO buffers</source>
+        <translation>NCCL 与 ZeRO 缓冲区</translation>
+    </message>
+    <message>
+        <source>Temporaries (logits, gathered weights)</source>
+        <translation>临时张量（logits、聚合的权重）</translation>
+    </message>
+    <message>
+        <source>Allocator slack</source>
+        <translation>分配器余量</translation>
     </message>
 </context>
 <context>
@@ -2297,6 +2461,38 @@ Recover them? Not now keeps them for the next start.</source>
         <source>No memory to show: this plan cannot run (the Metrics page says why)</source>
         <translation>没有可显示的显存：该方案无法运行（原因见“指标”页）</translation>
     </message>
+    <message>
+        <source>Simulated peak inside the step</source>
+        <translation>模拟的步内峰值</translation>
+    </message>
+    <message>
+        <source>Steady state (between ops, no temporaries or slack)</source>
+        <translation>稳态（算子之间，不含临时张量和余量）</translation>
+    </message>
+    <message>
+        <source>layers %1 (E embedding, L loss, | between chunks)</source>
+        <translation>层 %1（E 嵌入层，L 损失，| 分隔块）</translation>
+    </message>
+    <message>
+        <source>transformer layers %1</source>
+        <translation>Transformer 层 %1</translation>
+    </message>
+    <message>
+        <source>Allocated %1, reserved %2 (the slack: %3)</source>
+        <translation>已分配 %1，预留 %2（余量：%3）</translation>
+    </message>
+    <message>
+        <source>Steady state between ops: %1</source>
+        <translation>算子之间的稳态：%1</translation>
+    </message>
+    <message>
+        <source>Simulated peak inside the step: %1</source>
+        <translation>模拟的步内峰值：%1</translation>
+    </message>
+    <message>
+        <source>Pipeline stage and its layers (E embedding, L loss, | between chunks); every GPU of a stage holds the same</source>
+        <translation>流水线阶段及其层（E 嵌入层，L 损失，| 分隔块）；同一阶段的每个 GPU 持有相同内容</translation>
+    </message>
 </context>
 <context>
     <name>planscope::MemoryPage</name>
@@ -2328,8 +2524,12 @@ Recover them? Not now keeps them for the next start.</source>
         <translation>GPU 显存容量</translation>
     </message>
     <message>
-        <source>GiB per GPU</source>
-        <translation>每个 GPU 的 GiB</translation>
+        <source>GiB in use per GPU</source>
+        <translation>每 GPU 占用 GiB</translation>
+    </message>
+    <message>
+        <source>peak inside the step (temporaries included)</source>
+        <translation>步内峰值（含临时张量）</translation>
     </message>
 </context>
 <context>
@@ -2836,6 +3036,34 @@ Recover them? Not now keeps them for the next start.</source>
     <message>
         <source>Megatron-Core --pipeline-model-parallel-layout: E embedding, t layer, m MTP layer, L loss, | between stages, (...)*N repeats; e.g. Et|(tt|)*30mL. Empty: the split above</source>
         <translation>Megatron-Core --pipeline-model-parallel-layout：E 嵌入层，t Transformer 层，m MTP 层，L 损失，| 分隔阶段，(...)*N 表示重复；例如 Et|(tt|)*30mL。留空：使用上面的切分</translation>
+    </message>
+    <message>
+        <source>Cannot balance the stages: %1</source>
+        <translation>无法均衡各阶段：%1</translation>
+    </message>
+    <message>
+        <source>No split fits in %1 per GPU: even the split with the least memory (%2) peaks at %3 on stage %4. The layout is left as it was.</source>
+        <translation>没有任何划分能放进每 GPU %1：即使内存最少的划分（%2）在阶段 %4 的峰值也达 %3。布局保持不变。</translation>
+    </message>
+    <message>
+        <source>(invalid split)</source>
+        <translation>（无效划分）</translation>
+    </message>
+    <message>
+        <source>Balance pipeline stages: %1</source>
+        <translation>均衡流水线阶段：%1</translation>
+    </message>
+    <message>
+        <source>Slowest stage %1 → %2 per microbatch (forward + backward); peak memory %3 → %4.</source>
+        <translation>最慢阶段每个微批次 %1 → %2（前向 + 反向）；峰值内存 %3 → %4。</translation>
+    </message>
+    <message>
+        <source>Balance stages</source>
+        <translation>均衡阶段</translation>
+    </message>
+    <message>
+        <source>Set the layout to the split that makes the slowest pipeline stage fastest while every stage fits in GPU memory (one undo step; planscope-cli balance does the same)</source>
+        <translation>将布局设为使最慢流水线阶段最快、且每个阶段都能放进 GPU 内存的划分（一个撤销步骤；planscope-cli balance 的结果相同）</translation>
     </message>
 </context>
 <context>
@@ -3747,6 +3975,18 @@ Recover them? Not now keeps them for the next start.</source>
     <message>
         <source>No timeline for this plan</source>
         <translation>该方案没有时间线</translation>
+    </message>
+    <message>
+        <source>layers %1</source>
+        <translation>层 %1</translation>
+    </message>
+    <message>
+        <source>transformer layers %1</source>
+        <translation>Transformer 层 %1</translation>
+    </message>
+    <message>
+        <source>%1 (E embedding, L loss, | between chunks)</source>
+        <translation>%1（E 嵌入层，L 损失，| 分隔块）</translation>
     </message>
 </context>
 <context>

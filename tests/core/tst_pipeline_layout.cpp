@@ -136,16 +136,19 @@ private slots:
         QCOMPARE(lay.count('m'), 1);
         QCOMPARE(QString::fromStdString(describe(lay)), "E1," + QString("2,").repeated(30) + "0+1mL");
         // In a plan with pp = 16, vpp = 2 the stages sit on rank k mod 16 as its chunk k / 16; the MTP layer is in
-        // rank 15's last chunk, which Megatron-Core allows; it is reported as not modelled.
+        // rank 15's last chunk, which Megatron-Core allows. The model must declare it (mtpLayers 1): a layout whose
+        // 'm' count differs from model.mtpLayers is an error.
         json j = smallPlan();
         j["model"]["layers"] = 61;
         j["cluster"]["nodes"] = 4;
         j["parallel"] = { { "dp", 2 }, { "tp", 1 }, { "pp", 16 }, { "vpp", 2 }, { "layout", "Et|(tt|)*30mL" } };
         j["training"]["globalBatch"] = 64;
+        const Issues mismatch = validate(planOf(j));
+        QVERIFY(hasIssue(mismatch, Severity::Error, "parallel.layout", "the layout places 1 MTP layers ('m') but model.mtpLayers is 0"));
+        j["model"]["mtpLayers"] = 1;
         const Plan plan = planOf(j);
         const Issues issues = validate(plan);
         QVERIFY2(!hasErrors(issues), dump(issues).c_str());
-        QVERIFY(hasIssue(issues, Severity::Warning, "parallel.layout", "1 MTP layer ('m') in the layout is not modelled"));
         const auto stages = virtualStages(plan);
         QCOMPARE(stages.size(), std::size_t(32));
         QCOMPARE(stages[0].rank, 0);
@@ -163,6 +166,7 @@ private slots:
         // Rank 15 holds stage 15 (2 layers) and stage 31 (MTP and loss only).
         const auto shapes = rankShapes(plan);
         QCOMPARE(shapes[15].layersHeld, 2);
+        QCOMPARE(shapes[15].mtpHeld, 1);
         QVERIFY(shapes[15].output);
         QCOMPARE(shapes[0].layersHeld, 3);
     }

@@ -35,11 +35,18 @@ private slots:
         state.setDuration(tl->stepSeconds);
         page.bars()->setMode(MemoryBarsView::Mode::AtPlayhead);
 
-        // Independently: activations at time t = the rank's memory step function minus its static terms.
+        // Independently: activations at time t = the rank's memory step function minus its static terms (model
+        // states, the CUDA context and workspaces, NCCL and ZeRO buffers) and the running op's temporaries.
         auto expected = [&](int stage, double t) {
             const StageMemory& st = pr->stages[std::size_t(stage)];
-            const std::int64_t fixed = st.weightsBytes + st.gradientsBytes + st.optimizerBytes + st.buffersBytes;
-            return double(std::max<std::int64_t>(0, memoryAt(tl->memory[std::size_t(stage)], t) - fixed)) / 1073741824.0;
+            const std::int64_t fixed = st.weightsBytes + st.gradientsBytes + st.optimizerBytes
+                + st.buffers.cudaContextBytes + st.buffers.cublasWorkspaceBytes + st.buffers.teWorkspaceBytes
+                + st.buffers.ncclBytes + st.buffers.zeroBucketBytes;
+            const auto& points = tl->memory[std::size_t(stage)];
+            auto it = std::upper_bound(points.begin(), points.end(), t, [](double v, const MemoryPoint& p) { return v < p.time; });
+            const MemoryPoint now = it == points.begin() ? points.front() : *std::prev(it);
+            if (now.bytes != memoryAt(points, t)) return -1.0; // the step function read two ways disagrees
+            return double(std::max<std::int64_t>(0, now.bytes - fixed - now.temporaryBytes)) / 1073741824.0;
         };
         for (double fraction : { 0.1, 0.45, 0.8 }) {
             const double t = fraction * tl->pipelineSeconds;
@@ -57,6 +64,18 @@ private slots:
         // Peak mode shows the analytic peak again.
         page.bars()->setMode(MemoryBarsView::Mode::Peak);
         QCOMPARE(page.bars()->plottedGiB(MemorySegment::Activations, 0), double(pr->stages[0].activationsBytes) / 1073741824.0);
+        // Each bar carries the simulated peak inside the step: the highest in-use point of its memory over time plus
+        // the allocator's slack (allocatedPeak = in use - context - NCCL).
+        const QList<double> marks = page.bars()->simulatedPeakMarks();
+        QCOMPARE(marks.size(), int(pr->stages.size()));
+        for (int s = 0; s < int(pr->stages.size()); ++s) {
+            const RankMetrics& m = tl->ranks[std::size_t(s)];
+            std::int64_t inUse = 0;
+            for (const MemoryPoint& mp : tl->memory[std::size_t(s)]) inUse = std::max(inUse, mp.bytes);
+            QCOMPARE(m.inUsePeakBytes, inUse);
+            QCOMPARE(m.peakBytes, inUse + (m.reservedPeakBytes - m.allocatedPeakBytes));
+            QCOMPARE(marks[s], double(m.peakBytes) / 1073741824.0);
+        }
         // The over-time plot: one line per stage, its value at a time is the simulated memory.
         QCOMPARE(page.overTime()->lineCount(), int(pr->stages.size()));
         const double t = 0.3 * tl->pipelineSeconds;

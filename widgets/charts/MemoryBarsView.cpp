@@ -8,6 +8,8 @@
 #include "Palette.h"
 #include "document/PlanDocument.h"
 #include "Theme.h"
+#include "analysis/Analysis.h"
+#include "spec/SplitText.h"
 #include "util/Units.h"
 
 #include <QEvent>
@@ -25,6 +27,24 @@ namespace {
 QString gib(double gibValue)
 {
     return display::gib(gibValue * units::kGiB);
+}
+
+QPen simulatedPeakPen()
+{
+    return QPen(Theme::text(), 2.5);
+}
+
+QPen steadyPen()
+{
+    return QPen(Theme::text(), 1.5, Qt::DotLine);
+}
+
+// The point of a memory step function at time t (the last at or before it).
+MemoryPoint memoryPointAt(const std::vector<MemoryPoint>& points, double t)
+{
+    if (points.empty()) return {};
+    auto it = std::upper_bound(points.begin(), points.end(), t, [](double v, const MemoryPoint& p) { return v < p.time; });
+    return it == points.begin() ? points.front() : *std::prev(it);
 }
 } // namespace
 
@@ -52,7 +72,7 @@ MemoryBarsView::MemoryBarsView(QWidget* parent)
     m_plot->legend->setVisible(true);
     m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     m_plot->legend->setBorderPen(Qt::NoPen);
-    m_plot->legend->setWrap(8);
+    m_plot->legend->setWrap(4);
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
     m_plot->plotLayout()->setRowStretchFactor(2, 0.001);
 
@@ -68,6 +88,9 @@ MemoryBarsView::MemoryBarsView(QWidget* parent)
     }
     m_capacity = m_plot->addGraph();
     m_capacity->setPen(QPen(palette::capacityLine(), 2, Qt::DashLine));
+    // Legend entries of the per-stage marks (drawn as items across each bar): no data of their own.
+    m_simulatedPeakKey = m_plot->addGraph();
+    m_steadyKey = m_plot->addGraph();
 
     m_plot->yAxis->grid()->setSubGridVisible(false);
     m_plot->xAxis->grid()->setVisible(false);
@@ -125,6 +148,11 @@ void MemoryBarsView::rebuild()
     m_capacityGiB = 0;
     styleCustomPlot(m_plot);
     m_capacity->setPen(QPen(Theme::capacityLine(), 2, Qt::DashLine));
+    m_simulatedPeakKey->setPen(simulatedPeakPen());
+    m_steadyKey->setPen(steadyPen());
+    m_simulatedPeakKey->setName(tr("Simulated peak inside the step"));
+    m_steadyKey->setName(tr("Steady state (between ops, no temporaries or slack)"));
+    m_simulatedPeaks.clear();
 
     for (std::size_t i = 0; i < kMemorySegments.size(); ++i)
         m_bars[int(i)]->setName(segmentName(kMemorySegments[i]));
@@ -133,6 +161,14 @@ void MemoryBarsView::rebuild()
     m_plot->xAxis->setLabel(tr("Pipeline stage (every GPU of a stage holds the same)"));
 
     const Prediction* pr = m_prediction.get();
+    // Each stage's layers, from the plan of the document's analysis when that is what is shown.
+    m_stageLayers.clear();
+    m_stageLayerIndices.clear();
+    if (const auto analysis = m_document ? m_document->analysis() : nullptr; analysis && &analysis->prediction == pr) {
+        for (const std::string& text : rankSplitTexts(analysis->plan)) m_stageLayers << QString::fromStdString(text);
+        for (const std::string& text : rankLayerRanges(analysis->plan)) m_stageLayerIndices << QString::fromStdString(text);
+    }
+    m_tickLayersShown = false;
     if (!pr || !pr->valid || pr->stages.empty()) {
         m_title->setText(
             pr ? tr("No memory to show: this plan cannot run (the Metrics page says why)") : tr("No plan loaded"));
@@ -172,12 +208,18 @@ void MemoryBarsView::rebuild()
         && int(timeline->memory.size()) == stages;
     std::vector<StageMemory> shown = pr->stages;
     if (atPlayhead) {
+        // In use at the playhead: the static terms, the activations in flight and the running op's temporaries
+        // (reserved memory is the peak's: the slack is not drawn here).
         for (int s = 0; s < stages; ++s) {
             StageMemory& st = shown[std::size_t(s)];
-            const std::int64_t now = memoryAt(timeline->memory[std::size_t(s)], m_viewState->playhead());
-            const std::int64_t fixed = st.weightsBytes + st.gradientsBytes + st.optimizerBytes + st.buffersBytes;
-            st.activationsBytes = std::max<std::int64_t>(0, now - fixed);
-            st.totalBytes = fixed + st.activationsBytes;
+            const MemoryPoint now = memoryPointAt(timeline->memory[std::size_t(s)], m_viewState->playhead());
+            const std::int64_t fixed = st.weightsBytes + st.gradientsBytes + st.optimizerBytes
+                + st.buffers.runtimeBytes() + st.buffers.communicationBytes();
+            st.buffers.zeroGatherBytes = now.temporaryBytes;
+            st.buffers.logitsBytes = 0;
+            st.buffers.fragmentationBytes = 0;
+            st.activationsBytes = std::max<std::int64_t>(0, now.bytes - fixed - now.temporaryBytes);
+            st.totalBytes = fixed + st.activationsBytes + now.temporaryBytes;
         }
     }
     for (std::size_t i = 0; i < kMemorySegments.size(); ++i) {
@@ -186,6 +228,31 @@ void MemoryBarsView::rebuild()
             values << units::toGiB(double(segmentBytes(st, kMemorySegments[i])));
         m_bars[int(i)]->setData(keys, values, true);
     }
+
+    // Drawn before the labels, which stand on top with their backdrop. Per stage, across its bar: the simulated peak inside the step (solid) and the steady state (dotted).
+    const bool marks = !atPlayhead;
+    bool anySimulated = false;
+    for (const StageMemory& st : shown) {
+        if (!marks) break;
+        auto mark = [&](std::int64_t bytes, const QPen& pen) {
+            auto* line = new QCPItemLine(m_plot);
+            line->start->setCoords(st.stage - 0.36, units::toGiB(double(bytes)));
+            line->end->setCoords(st.stage + 0.36, units::toGiB(double(bytes)));
+            line->setPen(pen);
+            line->setSelectable(false);
+        };
+        mark(st.steadyBytes, steadyPen());
+        if (st.simulatedPeakBytes > 0) {
+            mark(st.simulatedPeakBytes, simulatedPeakPen());
+            highest = std::max(highest, units::toGiB(double(st.simulatedPeakBytes)));
+            anySimulated = true;
+        }
+        m_simulatedPeaks << (st.simulatedPeakBytes > 0 ? units::toGiB(double(st.simulatedPeakBytes)) : -1.0);
+    }
+    if (anySimulated) m_simulatedPeakKey->addToLegend();
+    else m_simulatedPeakKey->removeFromLegend();
+    if (marks) m_steadyKey->addToLegend();
+    else m_steadyKey->removeFromLegend();
 
     // Labels above each bar: the total, and for a stage over capacity the overflow in red. With many
     // stages only the overflows are written; placeBarLabels() turns or thins them so that none collide.
@@ -203,10 +270,11 @@ void MemoryBarsView::rebuild()
         if (lines.isEmpty()) continue;
         auto* text = new QCPItemText(m_plot);
         text->position->setType(QCPItemPosition::ptPlotCoords);
-        text->position->setCoords(st.stage, total);
+        // Above the simulated peak's mark where it is higher than the bar.
+        text->position->setCoords(st.stage, std::max(total, marks ? units::toGiB(double(st.simulatedPeakBytes)) : 0.0));
         text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         text->setTextAlignment(Qt::AlignHCenter);
-        text->setPadding(QMargins(2, 1, 2, 1));
+        text->setPadding(QMargins(2, 1, 2, 4)); // clear of the simulated peak's mark under it
         text->setBrush(Theme::labelBackdrop()); // stays readable where the capacity line runs behind it
         text->setText(lines.join(QLatin1Char('\n')));
         text->setFont(over > 0 ? alarmFont : labelFont);
@@ -228,12 +296,8 @@ void MemoryBarsView::rebuild()
     m_plot->yAxis2->setTickLabelColor(Theme::text());
     m_plot->yAxis2->setTickPen(QPen(Theme::capacityLine(), 2));
 
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    const int every = std::max(1, (stages + 15) / 16);
-    for (int s = 0; s < stages; s += every)
-        ticker->addTick(s, stages <= 8 ? tr("Stage %1").arg(s) : QString::number(s));
-    m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setRange(left, right);
+    setStageTicks(!m_stageLayers.isEmpty(), true);
     // Room above the tallest bar for its labels (placeBarLabels() makes more where they stand upright).
     m_plot->yAxis->setRange(0, highest * (writeTotals ? 1.2 : 1.12));
 
@@ -268,6 +332,11 @@ void MemoryBarsView::showToolTip(QMouseEvent* event)
                             .arg(stage)
                             .arg(gib(units::toGiB(double(st.totalBytes))))
                             .arg(st.totalBytes) };
+    if (!stageLayersLabel(stage).isEmpty()) {
+        lines << tr("layers %1 (E embedding, L loss, | between chunks)").arg(stageLayersLabel(stage).toHtmlEscaped());
+        if (stage < m_stageLayerIndices.size() && !m_stageLayerIndices[stage].isEmpty())
+            lines << tr("transformer layers %1").arg(m_stageLayerIndices[stage]);
+    }
     double bottom = 0;
     // Top segment first, as stacked on screen; the one under the pointer in bold.
     QStringList segments;
@@ -282,6 +351,12 @@ void MemoryBarsView::showToolTip(QMouseEvent* event)
         bottom = top;
     }
     lines << segments;
+    lines << tr("Allocated %1, reserved %2 (the slack: %3)")
+                 .arg(gib(units::toGiB(double(st.allocatedBytes))), gib(units::toGiB(double(st.reservedBytes))),
+                     gib(units::toGiB(double(st.buffers.fragmentationBytes))));
+    lines << tr("Steady state between ops: %1").arg(gib(units::toGiB(double(st.steadyBytes))));
+    if (st.simulatedPeakBytes > 0)
+        lines << tr("Simulated peak inside the step: %1").arg(gib(units::toGiB(double(st.simulatedPeakBytes))));
     QToolTip::showText(event->globalPosition().toPoint(), lines.join(QStringLiteral("<br>")), m_plot);
 }
 
@@ -311,8 +386,55 @@ bool MemoryBarsView::exportTo(const QString& path, int width, int height)
     return ok;
 }
 
+QString MemoryBarsView::stageLayersLabel(int stage) const
+{
+    return stage >= 0 && stage < m_stageLayers.size() ? m_stageLayers[stage] : QString();
+}
+
+QString MemoryBarsView::tickLabel(int stage) const
+{
+    const int stages = stageCount();
+    QString label = stages <= 8 ? tr("Stage %1").arg(stage) : QString::number(stage);
+    if (m_tickLayersShown && !stageLayersLabel(stage).isEmpty()) label += QLatin1Char('\n') + stageLayersLabel(stage);
+    return label;
+}
+
+bool MemoryBarsView::setStageTicks(bool withLayers, bool force)
+{
+    withLayers = withLayers && !m_stageLayers.isEmpty();
+    const int stages = stageCount();
+    if (withLayers == m_tickLayersShown && !force) return false;
+    m_tickLayersShown = withLayers;
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    const int every = std::max(1, (stages + 15) / 16);
+    for (int s = 0; s < stages; s += every)
+        ticker->addTick(s, tickLabel(s));
+    m_plot->xAxis->setTicker(ticker);
+    m_plot->xAxis->setLabel(withLayers
+            ? tr("Pipeline stage and its layers (E embedding, L loss, | between chunks); every GPU of a stage holds the same")
+            : tr("Pipeline stage (every GPU of a stage holds the same)"));
+    return true;
+}
+
+bool MemoryBarsView::layersFitTicks() const
+{
+    const int stages = stageCount();
+    if (m_stageLayers.isEmpty() || stages <= 0) return false;
+    const int every = std::max(1, (stages + 15) / 16);
+    const double room = every * std::abs(m_plot->xAxis->coordToPixel(1.0) - m_plot->xAxis->coordToPixel(0.0)) - 6;
+    const QFontMetricsF fm(m_plot->xAxis->tickLabelFont());
+    for (int s = 0; s < stages; s += every)
+        if (fm.horizontalAdvance(stageLayersLabel(s)) > room) return false;
+    return true;
+}
+
 void MemoryBarsView::placeBarLabels()
 {
+    // The layers under the ticks only where each fits the width of its stage; a change of the tick labels' height
+    // moves the axis, so the layout is run again.
+    if (setStageTicks(layersFitTicks()))
+        for (auto phase : { QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout })
+            m_plot->plotLayout()->update(phase);
     if (m_barLabels.isEmpty()) return;
     const double spacing
         = std::abs(m_plot->xAxis->coordToPixel(1.0) - m_plot->xAxis->coordToPixel(0.0)); // one stage, in pixels

@@ -1,5 +1,7 @@
-// Memory per GPU as stacked bars, one per pipeline stage: weights, gradients, optimizer states,
-// activations, buffers (bottom to top), the GPU capacity as a dashed line named on the right axis (outside the
+// Memory per GPU as stacked bars, one per pipeline stage: weights, gradients, optimizer states, activations, the
+// CUDA context and workspaces, NCCL and ZeRO buffers, the temporaries and the allocator's slack (bottom to top; the
+// bar is the analytic peak inside the step), a solid mark across each bar at the simulated peak and a dotted one at
+// the steady state, the GPU capacity as a dashed line named on the right axis (outside the
 // bars, so an overflowing bar never runs under it), and the overflow of any stage over capacity written in red
 // above its bar. The labels above the bars are laid out at every replot for the width they get: level, turned
 // upright where they would touch, thinned where even that does not fit. QCustomPlot stays out of this header.
@@ -9,6 +11,7 @@
 #include "cost/Prediction.h"
 
 #include <QPointer>
+#include <QStringList>
 #include <QWidget>
 #include <memory>
 
@@ -48,6 +51,8 @@ public:
     int stageCount() const;
     double plottedGiB(MemorySegment segment, int stage) const;
     double capacityGiB() const;
+    // The simulated peak inside the step marked across each stage's bar (GiB), -1 where there is none.
+    QList<double> simulatedPeakMarks() const { return m_simulatedPeaks; }
     QStringList overflowLabels() const;
     // The capacity's name and size, as written on the right axis at the capacity line.
     QString capacityLabel() const { return m_capacityLabel; }
@@ -55,6 +60,12 @@ public:
     QList<QRectF> barLabelRects() const;
     QList<QRectF> barRects() const;
     QCustomPlot* plot() const { return m_plot; }
+    // The layers line under stage s's tick, in the notation of rankSplitTexts() (core/spec/SplitText.h, "E1|2|2"),
+    // from the document's plan; empty without a document. Whether the ticks carry it now (they do while it fits
+    // the width a stage gets), and the tick's whole text.
+    QString stageLayersLabel(int stage) const;
+    bool tickLayersShown() const { return m_tickLayersShown; }
+    QString tickLabel(int stage) const;
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -63,6 +74,10 @@ private:
     void rebuild();
     void showToolTip(QMouseEvent* event);
     void placeBarLabels();
+    // The stage ticks, with or without each stage's layers line (built again when forced); true when built.
+    bool setStageTicks(bool withLayers, bool force = false);
+    // Whether the layers lines fit under the ticks at the chart's present width.
+    bool layersFitTicks() const;
 
     QCustomPlot* m_plot = nullptr;
     QPointer<PlanDocument> m_document;
@@ -72,12 +87,18 @@ private:
     QCPTextElement* m_title = nullptr;
     QList<QCPBars*> m_bars; // one per MemorySegment, in kMemorySegments order
     QCPGraph* m_capacity = nullptr;
+    QCPGraph* m_simulatedPeakKey = nullptr; // legend entries of the marks across the bars
+    QCPGraph* m_steadyKey = nullptr;
+    QList<double> m_simulatedPeaks;         // GiB per stage, -1 where not simulated
     QStringList m_overflowLabels;
     QString m_capacityLabel;
     QList<QCPItemText*> m_barLabels; // one per stage with a label, in stage order
     QList<bool> m_barLabelAlarm;           // the label says the stage is over capacity
     double m_capacityGiB = 0;
     double m_highest = 0; // GiB: the tallest bar or the capacity, whichever is higher
+    QStringList m_stageLayers;       // per stage: rankSplitTexts() of the document's plan
+    QStringList m_stageLayerIndices; // per stage: rankLayerRanges()
+    bool m_tickLayersShown = false;
 };
 
 } // namespace planscope

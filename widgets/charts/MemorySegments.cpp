@@ -17,8 +17,14 @@ std::int64_t segmentBytes(const StageMemory& stage, MemorySegment segment)
         return stage.optimizerBytes;
     case MemorySegment::Activations:
         return stage.activationsBytes;
-    case MemorySegment::Buffers:
-        return stage.buffersBytes;
+    case MemorySegment::Runtime:
+        return stage.buffers.runtimeBytes();
+    case MemorySegment::Communication:
+        return stage.buffers.communicationBytes();
+    case MemorySegment::Temporaries:
+        return stage.buffers.temporaryBytes();
+    case MemorySegment::Slack:
+        return stage.buffers.fragmentationBytes;
     }
     return 0;
 }
@@ -34,8 +40,14 @@ const char* segmentField(MemorySegment segment)
         return "optimizerBytes";
     case MemorySegment::Activations:
         return "activationsBytes";
-    case MemorySegment::Buffers:
-        return "buffersBytes";
+    case MemorySegment::Runtime:
+        return "buffers.runtimeBytes";
+    case MemorySegment::Communication:
+        return "buffers.communicationBytes";
+    case MemorySegment::Temporaries:
+        return "buffers.temporaryBytes";
+    case MemorySegment::Slack:
+        return "buffers.fragmentationBytes";
     }
     return "";
 }
@@ -51,8 +63,14 @@ QString segmentName(MemorySegment segment)
         return QCoreApplication::translate("MemorySegments", "Optimizer states");
     case MemorySegment::Activations:
         return QCoreApplication::translate("MemorySegments", "Activations");
-    case MemorySegment::Buffers:
-        return QCoreApplication::translate("MemorySegments", "Buffers and other");
+    case MemorySegment::Runtime:
+        return QCoreApplication::translate("MemorySegments", "CUDA context and workspaces");
+    case MemorySegment::Communication:
+        return QCoreApplication::translate("MemorySegments", "NCCL and ZeRO buffers");
+    case MemorySegment::Temporaries:
+        return QCoreApplication::translate("MemorySegments", "Temporaries (logits, gathered weights)");
+    case MemorySegment::Slack:
+        return QCoreApplication::translate("MemorySegments", "Allocator slack");
     }
     return {};
 }
@@ -68,8 +86,14 @@ QColor segmentColor(MemorySegment segment)
         return palette::bluishGreen();
     case MemorySegment::Activations:
         return palette::orange();
-    case MemorySegment::Buffers:
+    case MemorySegment::Runtime:
         return palette::grey();
+    case MemorySegment::Communication:
+        return palette::reddishPurple();
+    case MemorySegment::Temporaries:
+        return palette::vermillion();
+    case MemorySegment::Slack:
+        return palette::grey().lighter(150);
     }
     return {};
 }

@@ -111,7 +111,7 @@ void MemoryTimelineView::rebuild()
     styleCustomPlot(m_plot);
     m_playhead->setPen(QPen(Theme::playhead(), 1.5));
     m_plot->xAxis->setLabel(tr("Time in the step (s)"));
-    m_plot->yAxis->setLabel(tr("GiB per GPU"));
+    m_plot->yAxis->setLabel(tr("GiB in use per GPU"));
     const std::shared_ptr<const Timeline> tl = m_document ? m_document->timeline() : nullptr;
     const std::shared_ptr<const Prediction> pr = m_document ? m_document->prediction() : nullptr;
     if (!tl || !pr || !pr->valid) {
@@ -152,6 +152,18 @@ void MemoryTimelineView::rebuild()
         g->setPen(pen);
         g->setData(x, y, true);
     }
+    // Each drawn stage's highest point: the activations in flight and the temporaries of the op running then.
+    QVector<double> peakX, peakY;
+    for (int s = 0; s < stages && s < int(tl->ranks.size()); ++s) {
+        if (s % every != 0 && s != stages - 1) continue;
+        peakX << tl->ranks[std::size_t(s)].peakSeconds;
+        peakY << units::toGiB(double(tl->ranks[std::size_t(s)].inUsePeakBytes));
+    }
+    QCPGraph* peaks = m_plot->addGraph();
+    peaks->setName(tr("peak inside the step (temporaries included)"));
+    peaks->setLineStyle(QCPGraph::lsNone);
+    peaks->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Theme::text(), 1.5), Qt::NoBrush, 9));
+    peaks->setData(peakX, peakY);
     const double capacity = units::toGiB(double(pr->capacityBytes));
     QCPGraph* cap = m_plot->addGraph();
     cap->setName(tr("GPU capacity"));

@@ -1,5 +1,6 @@
 #include "pages/PlanEditorPage.h"
 #include "CoreText.h"
+#include "Format.h"
 #include "WidgetExporter.h"
 
 #include "charts/FieldScientificSpinBox.h"
@@ -7,6 +8,7 @@
 #include "Theme.h"
 #include "document/PlanDocument.h"
 #include "charts/RealityCheckBox.h"
+#include "cost/AutoBalance.h"
 #include "spec/Presets.h"
 #include "spec/Validate.h"
 #include "util/Units.h"
@@ -20,6 +22,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QStyle>
@@ -605,12 +608,34 @@ void PlanEditorPage::buildParallel(Section& s)
         QT_TR_NOOP("Megatron-Core --account-for-loss-in-pipeline-split: the last stage holds one transformer layer fewer"),
         [](const Plan& p) { return p.parallel.lossInSplit; }, [](Plan& p, bool v) { p.parallel.lossInSplit = v; });
 
-    auto* layout = new QLineEdit(s.box);
+    // The layout with its "Balance stages" button on one row, and the button's note under them.
+    auto* layoutRow = new QWidget(s.box);
+    auto* layoutColumn = new QVBoxLayout(layoutRow);
+    layoutColumn->setContentsMargins(0, 0, 0, 0);
+    layoutColumn->setSpacing(2);
+    auto* layoutLine = new QHBoxLayout;
+    layoutLine->setContentsMargins(0, 0, 0, 0);
+    auto* layout = new QLineEdit(layoutRow);
     layout->setPlaceholderText(tr("even split"));
+    m_balance = new QPushButton(layoutRow);
+    m_balance->setObjectName(QStringLiteral("balanceStages"));
+    layoutLine->addWidget(layout, 1);
+    layoutLine->addWidget(m_balance);
+    m_balanceNote = new QLabel(layoutRow);
+    m_balanceNote->setObjectName(QStringLiteral("balanceNote"));
+    m_balanceNote->setWordWrap(true);
+    m_balanceNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont small = m_balanceNote->font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    m_balanceNote->setFont(small);
+    m_balanceNote->hide();
+    layoutColumn->addLayout(layoutLine);
+    layoutColumn->addWidget(m_balanceNote);
     const int layoutIndex = addRow(s, QStringLiteral("parallel.layout"), QT_TR_NOOP("Pipeline layout"),
         QT_TR_NOOP("Megatron-Core --pipeline-model-parallel-layout: E embedding, t layer, m MTP layer, L loss, | between "
                    "stages, (...)*N repeats; e.g. Et|(tt|)*30mL. Empty: the split above"),
-        layout);
+        layout, layoutRow);
+    connect(m_balance, &QPushButton::clicked, this, [this, layoutIndex] { balanceStages(layoutIndex); });
     m_fields[size_t(layoutIndex)].show = [this, layout] {
         const QString text = fromStd(m_plan.parallel.layout);
         if (layout->text().trimmed() != text) layout->setText(text);
@@ -745,10 +770,53 @@ void PlanEditorPage::edit(int field, const std::function<void(Plan&)>& change)
     } else if (auto* line = qobject_cast<QLineEdit*>(f.editor)) {
         value = line->text().trimmed();
     }
-    auto* command = new PlanEditCommand([this](const Plan& p) { applyPlan(p); }, field + 1, m_plan, std::move(next),
-        value.isEmpty() ? tr("Change %1").arg(label) : tr("Set %1 to %2").arg(label, value));
+    pushEdit(field, std::move(next), value.isEmpty() ? tr("Change %1").arg(label) : tr("Set %1 to %2").arg(label, value),
+        mergeable);
+}
+
+void PlanEditorPage::pushEdit(int field, Plan next, const QString& text, bool mergeable)
+{
+    auto* command = new PlanEditCommand([this](const Plan& p) { applyPlan(p); }, field + 1, m_plan, std::move(next), text);
     command->setMergeable(mergeable);
     m_undoStack->push(command);
+}
+
+void PlanEditorPage::balanceStages(int layoutField)
+{
+    const auto balanced = autoBalance(m_plan);
+    if (!balanced) {
+        QStringList reasons;
+        for (const Issue& i : balanced.errors())
+            if (i.severity == Severity::Error) reasons << fromStd(i.path) + QStringLiteral(": ") + CoreText::text(i.message);
+        showBalanceNote(tr("Cannot balance the stages: %1").arg(reasons.join(QStringLiteral("; "))), true);
+        return;
+    }
+    const BalancedSplit& b = balanced.value();
+    const QString peak = display::bytes(double(b.after.peakBytes));
+    if (!b.fits) {
+        // Nothing is set: the split closest to fitting still does not.
+        showBalanceNote(tr("No split fits in %1 per GPU: even the split with the least memory (%2) peaks at %3 on stage "
+                           "%4. The layout is left as it was.")
+                            .arg(display::bytes(double(b.capacityBytes)), fromStd(b.layout), peak)
+                            .arg(b.after.peakRank),
+            true);
+        return;
+    }
+    m_balancedLayout = b.layout;
+    const QString before = b.before.valid ? display::seconds(b.before.slowestRankSeconds) : tr("(invalid split)");
+    const QString beforePeak = b.before.valid ? display::bytes(double(b.before.peakBytes)) : tr("(invalid split)");
+    if (b.plan != m_plan)
+        pushEdit(layoutField, b.plan, tr("Balance pipeline stages: %1").arg(fromStd(b.layout)), false);
+    showBalanceNote(tr("Slowest stage %1 → %2 per microbatch (forward + backward); peak memory %3 → %4.")
+                        .arg(before, display::seconds(b.after.slowestRankSeconds), beforePeak, peak),
+        false);
+}
+
+void PlanEditorPage::showBalanceNote(const QString& text, bool alarm)
+{
+    m_balanceNote->setText(text);
+    setTextColor(m_balanceNote, alarm ? Theme::alarmText() : Theme::ink());
+    m_balanceNote->setVisible(!text.isEmpty());
 }
 
 void PlanEditorPage::normalise(Plan& plan, const QString& path) const
@@ -769,6 +837,8 @@ void PlanEditorPage::normalise(Plan& plan, const QString& path) const
 void PlanEditorPage::applyPlan(const Plan& plan)
 {
     m_plan = plan;
+    // The balance note speaks of one layout: it goes with it (an undo, another edit).
+    if (m_plan.parallel.layout != m_balancedLayout) showBalanceNote({}, false);
     refreshFields();
     showIssues();
     if (m_document) {
@@ -933,6 +1003,10 @@ void PlanEditorPage::retranslate()
     spinBox(QStringLiteral("parallel.firstStageLayers"))->setSpecialValueText(tr("even split"));
     spinBox(QStringLiteral("parallel.lastStageLayers"))->setSpecialValueText(tr("even split"));
     m_autoDp->setText(tr("auto"));
+    m_balance->setText(tr("Balance stages"));
+    m_balance->setToolTip(tr("Set the layout to the split that makes the slowest pipeline stage fastest while every "
+                             "stage fits in GPU memory (one undo step; planscope-cli balance does the same)"));
+    showBalanceNote({}, false);
     m_autoDp->setToolTip(tr("dp follows the GPU count: GPUs / (tp*pp*cp)"));
     fillZeroItems();
     refreshFields();

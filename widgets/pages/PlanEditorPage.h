@@ -22,6 +22,7 @@ class QHBoxLayout;
 class QGroupBox;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QSpinBox;
 class QUndoStack;
 
@@ -70,6 +71,10 @@ public:
     // Peak memory, step time and MFU of the latest prediction.
     QLabel* predictionLabel() const { return m_predictionLine; }
     RealityCheckBox* realityCheckBox() const { return m_realityCheck; }
+    // "Balance stages" beside the pipeline layout: sets parallel.layout to autoBalance()'s split (one undo step),
+    // and the line under it that says what that changed, or why nothing was set.
+    QPushButton* balanceButton() const { return m_balance; }
+    QLabel* balanceNote() const { return m_balanceNote; }
 
     // Columns the groups are laid out in: 3 when wide enough, else 2, else 1.
     int columnCount() const { return m_columnCount; }
@@ -116,6 +121,11 @@ private:
 
     // A user edit of field `field`: applies `change` to a copy of the plan and pushes it as a command.
     void edit(int field, const std::function<void(Plan&)>& change);
+    // Pushes the plan `next` as one undo command of field `field` named `text`.
+    void pushEdit(int field, Plan next, const QString& text, bool mergeable);
+    // The "Balance stages" button: the balanced layout as one undo step of the layout field, or a note why not.
+    void balanceStages(int layoutField);
+    void showBalanceNote(const QString& text, bool alarm);
     // Keeps what follows from an edit consistent: dp when it is automatic, the model preset's name.
     void normalise(Plan& plan, const QString& path) const;
     // Shows `plan` and hands it to the document (an undo command's undo/redo).
@@ -150,6 +160,9 @@ private:
     QLabel* m_microbatchInfo = nullptr;
     QLabel* m_dpFormula = nullptr;
     QCheckBox* m_autoDp = nullptr;
+    QPushButton* m_balance = nullptr;
+    QLabel* m_balanceNote = nullptr;
+    std::string m_balancedLayout; // the layout the note speaks of; another layout hides the note
     QComboBox* m_modelPreset = nullptr;
     QComboBox* m_gpu = nullptr;
     QComboBox* m_zero = nullptr;

@@ -7,6 +7,9 @@
 #include "document/ViewState.h"
 #include "WidgetExporter.h"
 
+#include "analysis/Analysis.h"
+#include "spec/SplitText.h"
+
 #include <QEvent>
 #include <QFileInfo>
 #include <QHelpEvent>
@@ -80,8 +83,30 @@ void TimelineView::setDocument(PlanDocument* document)
 void TimelineView::takeDocumentTimeline()
 {
     if (!m_document) return;
+    // Each rank's layers, from the plan the timeline was simulated for.
+    QStringList layers, indices;
+    if (const auto analysis = m_document->analysis()) {
+        for (const std::string& text : rankSplitTexts(analysis->plan)) layers << QString::fromStdString(text);
+        for (const std::string& text : rankLayerRanges(analysis->plan)) indices << QString::fromStdString(text);
+    }
+    m_rankLayers = layers;
+    m_rankLayerIndices = indices;
     // The document built the index on its worker with the analysis: nothing O(n log n) on the GUI thread.
     setTimeline(m_document->timeline(), m_document->timelineIndex());
+}
+
+void TimelineView::setRankLayers(const QStringList& perRank, const QStringList& indices)
+{
+    m_rankLayers = perRank;
+    m_rankLayerIndices = indices;
+    updateMetrics();
+    relayout();
+}
+
+QString TimelineView::rankLayersLabel(int rank) const
+{
+    if (rank < 0 || rank >= m_rankLayers.size() || m_rankLayers[rank].isEmpty()) return {};
+    return tr("layers %1").arg(m_rankLayers[rank]);
 }
 
 void TimelineView::setViewState(ViewState* state)
@@ -164,6 +189,32 @@ QString TimelineView::headerText(int rank) const
     return tr("rank %1 · stage %2").arg(rank).arg(stages.join(QLatin1Char(',')));
 }
 
+// Over a rank's name: its stages and the transformer layers it holds, by count per chunk and by index.
+QString TimelineView::headerToolTip(double y) const
+{
+    for (const LaneItem& lane : m_draw.lanes) {
+        if (y < lane.y || y >= lane.y + lane.h) continue;
+        QStringList lines { QStringLiteral("<b>%1</b>").arg(headerText(lane.rank).toHtmlEscaped()) };
+        const QString layers = rankLayersLabel(lane.rank);
+        if (!layers.isEmpty()) {
+            lines << tr("%1 (E embedding, L loss, | between chunks)").arg(layers.toHtmlEscaped());
+            if (lane.rank < m_rankLayerIndices.size() && !m_rankLayerIndices[lane.rank].isEmpty())
+                lines << tr("transformer layers %1").arg(m_rankLayerIndices[lane.rank]);
+        }
+        return lines.join(QStringLiteral("<br>"));
+    }
+    return {};
+}
+
+bool TimelineView::layersOnOwnLine(std::size_t laneIndex) const
+{
+    if (laneIndex + 1 >= m_draw.lanes.size()) return false;
+    const LaneItem& head = m_draw.lanes[laneIndex];
+    const LaneItem& next = m_draw.lanes[laneIndex + 1];
+    return head.firstOfRank && next.rank == head.rank && !next.firstOfRank && next.stream != Stream::Compute
+        && next.h >= QFontMetricsF(m_smallFont).height() - 3;
+}
+
 void TimelineView::updateMetrics()
 {
     m_headerFont = font();
@@ -179,9 +230,16 @@ void TimelineView::updateMetrics()
     m_axisHeight = int(std::ceil(label.height())) + 12;
     double widest = headerBold.horizontalAdvance(tr("rank %1").arg(0));
     int lastRank = -1;
+    double widestStream = 0;
+    for (const TimelineLane& lane : m_index->lanes())
+        widestStream = std::max(widestStream, label.horizontalAdvance(TimelinePalette::streamName(lane.stream)));
     for (const TimelineLane& lane : m_index->lanes()) {
-        if (lane.rank != lastRank)
+        if (lane.rank != lastRank) {
             widest = std::max(widest, headerBold.horizontalAdvance(headerText(lane.rank)));
+            // The layers line shares its row with a stream's name, written at the right.
+            const QString layers = rankLayersLabel(lane.rank);
+            if (!layers.isEmpty()) widest = std::max(widest, label.horizontalAdvance(layers) + 12 + widestStream);
+        }
         widest = std::max(widest, label.horizontalAdvance(TimelinePalette::streamName(lane.stream)));
         lastRank = lane.rank;
     }
@@ -519,15 +577,27 @@ void TimelineView::paintHeaders(QPainter& p, const QRect& area)
             // rank's stream lanes (their names are not drawn at that size).
             const bool low = lane.h < boldMetrics.height();
             const QRectF nameRow = low ? QRectF(row.left(), row.top() - 1, row.width(), boldMetrics.height()) : row;
+            QString name = headerText(lane.rank);
+            const QString layers = rankLayersLabel(lane.rank);
+            if (!layers.isEmpty() && !layersOnOwnLine(i)) name += QStringLiteral(" · ") + layers;
             p.setFont(bold);
             p.setPen(text);
             p.drawText(nameRow, Qt::AlignLeft | (low ? Qt::AlignTop : Qt::AlignVCenter),
-                boldMetrics.elidedText(headerText(lane.rank), Qt::ElideRight, int(row.width())));
+                boldMetrics.elidedText(name, Qt::ElideRight, int(row.width())));
         }
         if (lane.stream != Stream::Compute && lane.h >= QFontMetricsF(m_smallFont).height() - 3) {
             p.setFont(m_smallFont);
             p.setPen(quiet);
-            p.drawText(row, Qt::AlignRight | Qt::AlignVCenter, TimelinePalette::streamName(lane.stream));
+            const QString stream = TimelinePalette::streamName(lane.stream);
+            p.drawText(row, Qt::AlignRight | Qt::AlignVCenter, stream);
+            if (i > 0 && layersOnOwnLine(i - 1)) {
+                // The rank's layers under its name, left of the stream's name.
+                const QFontMetrics small(m_smallFont);
+                const int room = int(row.width()) - small.horizontalAdvance(stream) - 10;
+                p.setPen(text);
+                p.drawText(row, Qt::AlignLeft | Qt::AlignVCenter,
+                    small.elidedText(rankLayersLabel(lane.rank), Qt::ElideRight, std::max(0, room)));
+            }
         }
         if (lane.idleShare >= 0) {
             // The idle share next to a hatched swatch, as the bubbles are drawn.
@@ -636,6 +706,7 @@ QString TimelineView::toolTipAt(const QPoint& pos) const
 {
     if (!m_timeline) return {};
     const QRect area = timeArea();
+    if (pos.x() < area.left() && pos.y() >= area.top()) return headerToolTip(pos.y() - area.top());
     if (!area.contains(pos)) return {};
     const double x = pos.x() - area.left(), y = pos.y() - area.top();
     for (const FoldedBlock& b : m_draw.folds)

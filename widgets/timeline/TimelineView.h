@@ -12,6 +12,7 @@
 #include "timeline/TimelineLayout.h"
 
 #include <QPointer>
+#include <QStringList>
 #include <QVector>
 #include <QWidget>
 #include <array>
@@ -43,6 +44,12 @@ public:
     // A timeline without a document; `index` is built here when not given (O(n log n)).
     void setTimeline(std::shared_ptr<const Timeline> timeline, std::shared_ptr<const TimelineIndex> index = nullptr);
     std::shared_ptr<const Timeline> timeline() const { return m_timeline; }
+    // What each pipeline rank holds, one entry per rank in the notation of rankSplitTexts() (core/spec/SplitText.h,
+    // "E1|2|2"): written under the rank's name as "layers E1|2|2"; `indices` (rankLayerRanges(), "0-7") go in the
+    // name's tool tip. The document's plan sets them; empty: not written.
+    void setRankLayers(const QStringList& perRank, const QStringList& indices = {});
+    // The line written under rank r's name ("layers E8"), empty where there is none.
+    QString rankLayersLabel(int rank) const;
 
     // Saves the view by the file's extension (.png, .svg, .pdf); size empty: the widget's size.
     bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr);
@@ -95,6 +102,10 @@ private:
     void setScroll(double y);
     QString toolTipAt(const QPoint& pos) const;
     QString headerText(int rank) const;
+    QString headerToolTip(double y) const;
+    // Where a rank's layers line goes: under its name on its first stream lane, or after its name when that lane
+    // is too low for text (or absent).
+    bool layersOnOwnLine(std::size_t laneIndex) const;
     QString formatTime(double seconds, double step) const;
 
     // The size painted: the widget's, or the export's while exporting.
@@ -109,6 +120,8 @@ private:
     QPointer<ViewState> m_state;
     std::shared_ptr<const Timeline> m_timeline;
     std::shared_ptr<const TimelineIndex> m_index = std::make_shared<const TimelineIndex>();
+    QStringList m_rankLayers;
+    QStringList m_rankLayerIndices;
 
     TimeViewport m_viewport;
     LaneGeometry m_geometry;
