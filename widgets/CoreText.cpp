@@ -30,9 +30,16 @@ const Entry kCatalogue[] = {
     // core/spec/Validate.cpp: validate(), Issue.message (field in Issue.path)
     { QT_TRANSLATE_NOOP("CoreText", "must be > 0"), false },
     { QT_TRANSLATE_NOOP("CoreText", "must be >= 1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "hidden %1 is not divisible by heads %2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "hidden %1 is not divisible by heads %2 (set model.headDim where heads*headDim differs from hidden)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be > 0 with MLA (kvLoraRank > 0)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "ignored with MLA: qkNopeHeadDim + qkRopeHeadDim and vHeadDim set the heads"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be > 0 when other MLA fields are set (kvLoraRank 0 means no MLA)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "mtpLayers %1 exceeds the %2 layers"), false },
     { QT_TRANSLATE_NOOP("CoreText", "kvHeads %1 must divide heads %2"), false },
     { QT_TRANSLATE_NOOP("CoreText", "topK %1 must be in 1..%2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "denseLayers %1 leaves no MoE layer of the %2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "the dense layers (moe.denseLayers) need ffnHidden > 0"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "denseLayers and sharedExperts need routed experts (experts > 0)"), false },
     { QT_TRANSLATE_NOOP("CoreText", "dp*tp*pp*cp = %1*%2*%3*%4 = %5 but the cluster has %6*%7 = %8 GPUs"), false },
     { QT_TRANSLATE_NOOP("CoreText", "tp %1 does not divide the %2 attention heads"), false },
     { QT_TRANSLATE_NOOP("CoreText", "tp %1 does not divide the %2 key/value heads (Megatron requires num_query_groups % tp == 0)"), false },
@@ -46,6 +53,16 @@ const Entry kCatalogue[] = {
     { QT_TRANSLATE_NOOP("CoreText", "ep %1 > 1 needs a MoE model (model.moe.experts)"), false },
     { QT_TRANSLATE_NOOP("CoreText", "ep %1 does not divide the %2 experts"), false },
     { QT_TRANSLATE_NOOP("CoreText", "ep %1 must divide dp*cp = %2 (experts are spread over the data-parallel ranks, as in Megatron)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "etp applies to routed experts; this model has none"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be >= 0 (0 = tp)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "etp %1 does not divide expertFfnHidden %2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "etp*ep = %1 must divide tp*dp*cp = %2 (Megatron-Core lays the expert grid over the same ranks)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "ignored: precision is not fp8"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "MXFP8 blocks need Blackwell tensor cores (Transformer Engine); \"%1\" runs the delayed or current recipe"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "ignored unless recompute is selective (Megatron applies --recompute-modules to the selective granularity)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "ignored unless recompute is full (--recompute-num-layers)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Megatron offloads the distributed optimizer's shard (--use-distributed-optimizer); modelled on the replicated state"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "every layer offloaded: the last layer of a chunk stays on the GPU (Transformer Engine keeps it for the first backward)"), false },
     { QT_TRANSLATE_NOOP("CoreText", "\"%1\": %2"), false },
     { QT_TRANSLATE_NOOP("CoreText", "%1 %2 is larger than a node (%3 GPUs): some %4 group spans %5 nodes under the order %6; its per-layer collectives run over the inter-node network"), false },
     { QT_TRANSLATE_NOOP("CoreText", "%1 %2 does not fit the %3-GPU nodes: some %4 group spans %5 nodes under the order %6; its per-layer collectives run over the inter-node network"), false },
@@ -97,8 +114,7 @@ const Entry kCatalogue[] = {
     { QT_TRANSLATE_NOOP("CoreText", "transformer layer %1 at character %2 (stage %3) after an MTP layer; 't' layers come before 'm'"), false },
     { QT_TRANSLATE_NOOP("CoreText", "no embedding 'E': the first stage must start with it"), false },
     { QT_TRANSLATE_NOOP("CoreText", "no loss 'L': the last stage must end with it"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 MTP layer ('m') in the layout is not modelled: their parameters, memory and time are left out"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 MTP layers ('m') in the layout are not modelled: their parameters, memory and time are left out"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "the layout places %1 MTP layers ('m') but model.mtpLayers is %2; Megatron-Core requires the two to agree"), false },
     { QT_TRANSLATE_NOOP("CoreText", "embeddingInSplit/lossInSplit cannot be combined with firstStageLayers/lastStageLayers (Megatron-Core refuses the combination)"), false },
     { QT_TRANSLATE_NOOP("CoreText", "embeddingInSplit/lossInSplit are not supported with the %1 schedule"), false },
     { QT_TRANSLATE_NOOP("CoreText", "layers %1 + embedding = %2 are not divisible by pp*%3 = %4"), false },
@@ -163,6 +179,12 @@ const Entry kCatalogue[] = {
     { QT_TRANSLATE_NOOP("CoreText", "missing: give it or name a model \"preset\""), false },
     { QT_TRANSLATE_NOOP("CoreText", "missing: a cluster object with \"gpu\" and \"nodes\""), false },
     { QT_TRANSLATE_NOOP("CoreText", "missing; using microBatch*dp*4*pp = %1"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be 0 (dropless) or a factor of the balanced share, e.g. 1.25"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be fp32, bf16 or fp16 (Megatron's precision-aware optimizer)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be a share in [0, 1]"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be an array of module names (core_attn, mlp, moe, moe_act, layernorm, mla_up_proj, shared_experts)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be a module name"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "unknown module \"%1\"; expected one of: core_attn, mlp, moe, moe_act, layernorm, mla_up_proj, shared_experts"), false },
 
     // core/analysis/Analysis.cpp: analyse(), Prediction::warnings and timelineErrors
     { QT_TRANSLATE_NOOP("CoreText", "the schedule has %1 ops (pp*microbatches*chunks*passes), more than the %2 the simulation lays out; the step time is the closed form's"), false },
@@ -190,11 +212,11 @@ const Entry kCatalogue[] = {
     { QT_TRANSLATE_NOOP("CoreText", "the schedule has %1 stages but the pipeline split has %2"), false },
 
     // core/cost/Evaluate.cpp: Prediction::warnings (after a field path and ": ")
-    { QT_TRANSLATE_NOOP("CoreText", "fp8 GEMMs modelled at the fp8 peak; weights kept in bf16, fp8 weight and transpose caches (1-2 bytes/parameter) not counted"), false },
     { QT_TRANSLATE_NOOP("CoreText", "no measured GEMM efficiency for \"%1\"; assuming 0.75 (run planscope-profile to measure it)"), false },
     { QT_TRANSLATE_NOOP("CoreText", "no measured HBM efficiency for \"%1\"; assuming %2 of the datasheet bandwidth"), false },
     { QT_TRANSLATE_NOOP("CoreText", "no flash-attention benchmark for \"%1\"; assuming %2 of the GEMM rate"), false },
     { QT_TRANSLATE_NOOP("CoreText", "stage %1 needs %2, more than the %3 of a %4 by %5"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "the simulated step peaks at %1 on stage %2, above the GPU's %3, while the analytic count fits"), false },
     { QT_TRANSLATE_NOOP("CoreText", "not set; trainingDays is 0"), false },
     { QT_TRANSLATE_NOOP("CoreText", "not modelled: stragglers, data loading, the embedding lookup, the tied-embedding gradient all-reduce between the first and last stage, GEMMs slowed by communication kernels beside them"), false },
 
@@ -204,9 +226,13 @@ const Entry kCatalogue[] = {
     { QT_TRANSLATE_NOOP("CoreText", "not possible: %1 tokens need %2 (6*N*T = %3) but %4 GPUs x %5/s x %6% MFU x %7 days = %8; short by %9x (it would take %10 days)"), false },
 
     // core/cost/Evaluate.cpp: explanation notes of params.*
-    { QT_TRANSLATE_NOOP("CoreText", "attn = h*(h + 2*h*kv/a) + h*h (Q, K, V, O; GQA shrinks K and V); mlp = %1*h*f; embedding = V*h; outputLayer = V*h when untied, else 0."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "%1; a dense layer's MLP is %2*h*f; an MoE layer holds E routed experts of %3*h*f_e each (sharded by ep x etp), shared experts as a dense MLP, the router h*E; an MTP module is two norms, the 2h x h projection, one layer and a norm (DeepSeek-V3 section 2.2; embedding and output head shared)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "attn = h*a*d + 2*h*kv*d + a*d*h (Q, K, V, O; d = headDim, GQA shrinks K and V)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "attn = h*a*d + 2*h*kv*d + a*d*h (Q, K, V, O; d = headDim, GQA shrinks K and V), attnRep = 2*d (the per-head q/k norms)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "attn = q_up + kv_up + O = q*a*(dn + dr) + kv*a*(dn + dv) + a*dv*h and attnRep = the down projections h*q + h*(kv + dr) and their latent norms (MLA, DeepSeek-V2 section 2.1; q = qLoraRank, kv = kvLoraRank, dn/dr = qk nope/rope head dims, dv = v head dim)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "embedding = V*h; outputLayer = V*h when untied."), false },
     { QT_TRANSLATE_NOOP("CoreText", "Megatron's GPT form N = 12*L*h^2*(1 + 13/(12h) + (V+s)/(12*L*h)) is the case f = 4h, LayerNorm with biases, learned positions, tied embeddings (plus the final norm, 2h)."), false },
-    { QT_TRANSLATE_NOOP("CoreText", "Active per token: %1."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Active per token: %1 (with the embedding)."), false },
     { QT_TRANSLATE_NOOP("CoreText", "All parameters of this pipeline stage across its tp ranks (first, last: 1 when the stage holds the embedding, the output layer); memory below is per GPU."), false },
 
     // core/cost/Evaluate.cpp: explanation notes of time.layer.* (one layer's operators)
@@ -230,17 +256,38 @@ const Entry kCatalogue[] = {
 
     // core/cost/Evaluate.cpp: explanation notes of memory.*
     { QT_TRANSLATE_NOOP("CoreText", "w = %1 bytes per weight (%2)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "w = %1 bytes per weight (%2: Transformer Engine keeps bf16 parameters unless fp8ParamGather, where the fp8 GEMMs' weights F8 are stored in fp8)."), false },
     { QT_TRANSLATE_NOOP("CoreText", "g = %1 bytes per gradient (gradDtype %2; Megatron keeps fp32 main grads under bf16)."), false },
-    { QT_TRANSLATE_NOOP("CoreText", "o = %1 (fp32 master weights) + 8 (Adam m and v, fp32)."), false },
-    { QT_TRANSLATE_NOOP("CoreText", "o = %1 (fp32 master weights) + 4 (SGD momentum, fp32)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "o = %1 (fp32 master weights) + 2 Adam moments of %2 bytes (optimizerStateDtype %3); f = the share offloaded to the host (training.offload.optimizerFraction)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "o = %1 (fp32 master weights) + 2 Adam moments of %2 bytes (optimizerStateDtype %3: Megatron-Core's precision-aware optimizer, --exp-avg-dtype); f = the share offloaded to the host (training.offload.optimizerFraction)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "o = %1 (fp32 master weights) + 1 SGD momentum of %2 bytes (optimizerStateDtype %3); f = the share offloaded to the host (training.offload.optimizerFraction)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "o = %1 (fp32 master weights) + 1 SGD momentum of %2 bytes (optimizerStateDtype %3: Megatron-Core's precision-aware optimizer, --exp-avg-dtype); f = the share offloaded to the host (training.offload.optimizerFraction)."), false },
     { QT_TRANSLATE_NOOP("CoreText", "ZeRO-%1 over n = %2 ranks (dp*cp, or the node under hybrid sharding): stage 1 shards optimizer states, 2 also gradients, 3 also weights; (w+g+o), w+g+o/n, w+(g+o)/n, (w+g+o)/n."), false },
-    { QT_TRANSLATE_NOOP("CoreText", "P = dense parameters on this GPU after tp (%1), Pe = expert parameters after ep*tp, ne = expert data-parallel size."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "P = dense parameters on this GPU after tp (%1), Pe = routed-expert parameters after ep*etp (%2*%3), ne = the expert data-parallel size tp*dp*cp/(etp*ep) (Megatron-Core shards expert optimizer states over that group, not the dense one)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "F: weights of this GPU's fp8 GEMMs (attention projections, MLP, experts; not the embedding, output layer, router or norms); c: bytes of fp8 copies per weight (2: the forward cast and the transposed copy for dgrad; 1 with fp8ParamGather, where the parameter is the forward copy; MXFP8 adds 1/32 per copy for its block scales)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "F: weights of this GPU's fp8 GEMMs (attention projections, MLP, experts; not the embedding, output layer, router or norms), for the two gathered layers under ZeRO-3; c: bytes of fp8 copies per weight (2: the forward cast and the transposed copy for dgrad; 1 with fp8ParamGather, where the parameter is the forward copy; MXFP8 adds 1/32 per copy for its block scales)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "The copies live from the first microbatch to the optimizer step."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "G: fp8 GEMMs on this GPU (per layer the attention projections and fc1/fc2, per local expert its two GEMMs); each keeps the scale, the inverse scale and (delayed scaling) an amax history of H steps for its input, weight and gradient, fp32."), false },
     { QT_TRANSLATE_NOOP("CoreText", "Microbatch-equivalents of activations held at the peak; a chunk counts 1/v."), false },
     { QT_TRANSLATE_NOOP("CoreText", "GPipe holds all m, 1F1B holds p - r: the same bubble, less memory."), false },
     { QT_TRANSLATE_NOOP("CoreText", "Per layer, per microbatch, per GPU (s = seqLength/cp)."), false },
-    { QT_TRANSLATE_NOOP("CoreText", "Korthikanti's Table 2 has c1 = 10, c2 = 24, k = 5 for f = 4h with dropout; here c1, c2, k are derived from the block (attention 11sbh + 5as^2b, MLP 19sbh, norms 4sbh scaled to this model's f, GQA, gating and dropout)."), false },
-    { QT_TRANSLATE_NOOP("CoreText", "Selective recompute and flash attention drop the k term (flash attention keeps the fp32 logsumexp, 4*a*s*b/t); full recompute keeps only the layer input (divided by t under sequence parallelism)."), false },
-    { QT_TRANSLATE_NOOP("CoreText", "perLayer before rounding; firstExtra: embedding dropout mask and embedding norm input; lastExtra: final norm and output-layer inputs plus fp32 logits 4*s*b*V/t for the loss; workspace: one layer's full activations while it is recomputed."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Per layer, per microbatch, per GPU (s = seqLength/cp), an MoE layer."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Korthikanti's Table 2 has c1 = 10, c2 = 24, k = 5 for f = 4h with dropout; here each saved tensor is derived from the block: %1."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 %2 B"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 %2 KiB"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 %2 MiB"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 %2 GiB"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 %2 (fp8)"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 %2 (recomputed: %3)"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 %2 (fp8) (recomputed: %3)"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "Flash attention keeps the fp32 logsumexp instead of the scores; selective recompute drops the tensors of the modules it re-runs (--recompute-modules, core_attn by default); under fp8 Transformer Engine saves GEMM inputs as fp8; full recompute keeps only the layer input (divided by t under sequence parallelism)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "perLayer: one microbatch's bytes per layer, averaged over this rank's %1 layers (%2); mtp: MTP modules (a layer, the projection input and their own fp32 logits); firstExtra: embedding dropout mask and embedding norm input; lastExtra: final norm and output-layer inputs plus fp32 logits 4*s*b*V/t for the loss; workspace: the full activations of what is recomputed at once."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 with the dense MLP at %2 each"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "full recompute in groups of N, N = %1"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "full recompute of the first N of each chunk, N = %1"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "less the offloaded layers"), true },
+    { QT_TRANSLATE_NOOP("CoreText", "Host memory this GPU's offload takes: the offloaded optimizer share's master weights and moments (o bytes per parameter) and an fp32 copy of its gradients (4), and the activations waiting on the host."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "offloaded: the saved activations of min(activationLayers, layers - 1) layers of each chunk for one microbatch; they occupy host memory instead of the GPU."), false },
     { QT_TRANSLATE_NOOP("CoreText", "Only with ZeRO-2/3."), false },
     { QT_TRANSLATE_NOOP("CoreText", "Only with ZeRO-3 / FSDP, on a stage that holds layers."), false },
     { QT_TRANSLATE_NOOP("CoreText", "Every term has a default and is editable under memoryOverheads in the plan."), false },
@@ -250,13 +297,17 @@ const Entry kCatalogue[] = {
     { QT_TRANSLATE_NOOP("CoreText", "Stage %1 holds the most."), false },
 
     // core/cost/Evaluate.cpp: explanation notes of time.stages.*, flops.*, time.*
-    { QT_TRANSLATE_NOOP("CoreText", "layers: transformer layers one microbatch runs through on this rank; layer: one layer's forward ops; output: the final norm, output projection and loss on the last stage."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "layers: transformer layers one microbatch runs through on this rank (dense: those with the dense MLP of an MoE model); layer: one layer's forward ops; mtp: MTP modules, each a layer and an output head; output: the final norm, output projection and loss on the last stage."), false },
     { QT_TRANSLATE_NOOP("CoreText", "Input- and weight-gradient ops of one layer, with the forward ops recomputation repeats."), false },
     { QT_TRANSLATE_NOOP("CoreText", "The weight-gradient GEMMs (the W of the zero-bubble schedules)."), false },
-    { QT_TRANSLATE_NOOP("CoreText", "N counts the matrices a token multiplies with (layers and the output projection, active experts only); for GPT this equals Megatron's 72*s*L*h^2*(1 + s/(6h) + V/(12*h*L)) per sequence / s."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "The GPU steps its share while the host steps the offloaded one: gradients down and weights up over PCIe (pcie: bytes/s per direction, training.offload.pcieBandwidth), the update reading and writing master weights, moments and an fp32 gradient at host memory bandwidth (training.offload.hostBandwidth per GPU)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "A roofline: CPU Adam may run below the memory bandwidth."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Host memory the offloaded optimizer share (with its fp32 gradients) and offloaded activations take on one node, from the stage that offloads most."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "N counts the matrices a token multiplies with (layers, MTP modules and each output projection, active experts only); L counts layers and MTP modules; w = a*(d_qk + d_v)/2 (= h for multi-head attention with d = h/a)."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "For GPT this equals Megatron's 72*s*L*h^2*(1 + s/(6h) + V/(12*h*L)) per sequence / s."), false },
     { QT_TRANSLATE_NOOP("CoreText", "The rule of thumb 6*N*T ignores the attention term."), false },
     { QT_TRANSLATE_NOOP("CoreText", "Model FLOPs exclude recompute (for MFU)."), false },
-    { QT_TRANSLATE_NOOP("CoreText", "Full recompute re-runs every layer's forward (Megatron: 96*B*s*L*h^2*(1 + s/(6h) + V/(16*h*L))); selective re-runs only the attention scores (4*L*s*h per token); flash attention recomputes inside its kernel, counted as no extra."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Full recompute re-runs every layer's forward (Megatron: 96*B*s*L*h^2*(1 + s/(6h) + V/(16*h*L))); selective re-runs the attention scores (4*L*s*w per token; flash attention recomputes inside its kernel, counted as no extra) and the GEMMs of the other --recompute-modules (M weights per token: mlp, moe, shared_experts, mla_up_proj)."), false },
     { QT_TRANSLATE_NOOP("CoreText", "The schedule's bubble as a share of the pipeline time, every rank taken at the slowest rank's slot; F, B: the slowest rank's forward and backward of one microbatch with its p2p sends, Z: its exposed ZeRO communication."), false },
     { QT_TRANSLATE_NOOP("CoreText", "For GPipe/1F1B with equal stages (p-1)/(m+p-1) = %1."), false },
     { QT_TRANSLATE_NOOP("CoreText", "The other definition, idle over ideal compute, is bubbleOverhead = (p-1)/m = %1 (the Megatron-LM paper's 'bubble time fraction')."), false },
@@ -321,6 +372,7 @@ const Entry kCatalogue[] = {
     { QT_TRANSLATE_NOOP("CoreText", "busy = %1 over all ranks."), false },
     { QT_TRANSLATE_NOOP("CoreText", "Idle the schedule's bubble does not explain: stages of unequal time (uneven layers, the output layer on the last stage, the embedding on the first) leave the faster ranks waiting for the slowest in every slot."), false },
     { QT_TRANSLATE_NOOP("CoreText", "With the simulated step."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "The highest memory any GPU reaches inside the simulated step."), false },
 
     // core/cost/Explain.h (sources::) and core/cost/Evaluate.cpp, core/sim/Simulate.cpp: explanation sources, joined by "; "
     { QT_TRANSLATE_NOOP("CoreText", "Narayanan et al., Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM (SC21), eq. 2; Megatron-LM megatron/training/theoretical_memory_usage.py"), false },
@@ -332,6 +384,13 @@ const Entry kCatalogue[] = {
     { QT_TRANSLATE_NOOP("CoreText", "Rajbhandari et al., ZeRO (SC20), section 7 (communication analysis)"), false },
     { QT_TRANSLATE_NOOP("CoreText", "Megatron-LM megatron/core/optimizer/distrib_optimizer.py (fp32 main grads and params under bf16)"), false },
     { QT_TRANSLATE_NOOP("CoreText", "Megatron-LM expert parallelism: experts sharded by ep, optimizer over the expert-data-parallel group (NVIDIA/Megatron-LM#2439)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "NVIDIA Transformer Engine user guide, Using FP8 with Transformer Engine (delayed and current scaling, amax history, fp8 weight caching across microbatches) and FP8/MXFP8 on Blackwell"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Micikevicius et al., FP8 Formats for Deep Learning (2022)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "DeepSeek-V3 technical report (arXiv 2412.19437) section 3.3 (blockwise scaling)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Ren et al., ZeRO-Offload: Democratizing Billion-Scale Model Training (USENIX ATC 2021)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Megatron-Core --optimizer-cpu-offload / --optimizer-offload-fraction (HybridDeviceOptimizer)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Transformer Engine CPU offloading (transformer_engine.pytorch.get_cpu_offload_context)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "Megatron-LM --cpu-offloading-num-layers"), false },
     { QT_TRANSLATE_NOOP("CoreText", "Narayanan et al. (SC21) section 2.2 (bubble (p-1)/m); Huang et al., GPipe (2019); docs/SCHEDULES.md"), false },
     { QT_TRANSLATE_NOOP("CoreText", "Qi et al., Zero Bubble Pipeline Parallelism (ICLR 2024), section 3"), false },
     { QT_TRANSLATE_NOOP("CoreText", "DeepSeek-V3 technical report (2024), section 3.2.1, Table 2; deepseek-ai/DualPipe"), false },
@@ -418,6 +477,7 @@ const std::vector<Compiled>& compiled()
             Compiled c;
             c.english = QString::fromUtf8(e.english);
             c.item = e.item;
+            const bool sentence = c.english.endsWith(QLatin1Char('.'));
             QString pattern;
             qsizetype at = 0;
             auto it = placeholder.globalMatch(c.english);
@@ -427,8 +487,11 @@ const std::vector<Compiled>& compiled()
                 if (c.order.isEmpty()) c.lead = literal;
                 pattern += QRegularExpression::escape(literal);
                 c.literal += int(literal.size());
-                // A value between quotes holds no quote: "\"%1\": %2" must not swallow "\"x\" appears".
+                // A value between quotes holds no quote: "\"%1\": %2" must not swallow "\"x\" appears". A
+                // value of a sentence (a template ending in '.') holds no sentence end: "... group of n =
+                // %2." must not take the note's next sentences in as its value.
                 pattern += literal.endsWith(QLatin1Char('"')) ? QStringLiteral("([^\"]*)")
+                    : sentence                                ? QStringLiteral("((?:(?!\\. ).)+?)")
                                                               : QStringLiteral("(.+?)");
                 c.order << m.captured(1).toInt();
                 at = m.capturedEnd();

@@ -720,11 +720,7 @@ void memoryStage(const Inputs& in, int r, int groupsOfRank, Prediction& out, Exp
                 + units::formatNumber(in.moment) + " bytes (optimizerStateDtype " + std::string(toString(T.optimizerStateDtype))
                 + (T.optimizerStateDtype != Precision::FP32 ? ": Megatron-Core's precision-aware optimizer, --exp-avg-dtype" : "")
                 + "); f = the share offloaded to the host (training.offload.optimizerFraction). " + zeroNote });
-        if (off > 0)
-            ex->add({ base + "hostBytes", double(st.hostBytes), "bytes", "floor(f*(o + 4)*" + shard(P.zero >= 1, "1") + " + 0.5)",
-                with(inputs, { { "f", off } }), sources::kZeroOffload, {},
-                "Host memory this GPU's offloaded optimizer share takes: its master weights and moments (o bytes per "
-                "parameter) and an fp32 copy of its gradients (4)." });
+
     }
 
     // Activations: per microbatch, the layers of this rank's chunks (dense and MoE layers, MTP modules), with full
@@ -838,13 +834,20 @@ void memoryStage(const Inputs& in, int r, int groupsOfRank, Prediction& out, Exp
                 + " layers ("
                 + std::to_string(sh.denseLayersHeld) + " with the dense MLP at "
                 + units::formatBytes(in.actDense.stored) + " each" + (fullRecompute
-                    ? std::string(", full recompute ") + (T.recomputeBlock ? "of the first N of each chunk" : "in groups of N")
+                    ? std::string("; full recompute ") + (T.recomputeBlock ? "of the first N of each chunk" : "in groups of N")
                         + ", N = " + std::to_string(std::max(1, N))
                     : std::string())
-                + (T.offload.activationLayers > 0 ? ", less the offloaded layers" : "")
+                + (T.offload.activationLayers > 0 ? "; less the offloaded layers" : "")
                 + "); mtp: MTP modules (a layer, the projection input and their own fp32 logits); firstExtra: embedding "
                   "dropout mask and embedding norm input; lastExtra: final norm and output-layer inputs plus fp32 "
                   "logits 4*s*b*V/t for the loss; workspace: the full activations of what is recomputed at once." });
+        if (st.hostBytes > 0)
+            ex->add({ base + "hostBytes", double(st.hostBytes), "bytes", "floor(f*(o + 4)*(P/n + Pe/ne) + 0.5) + offloadedActivations",
+                { { "f", off }, { "o", o }, { "P", Pd }, { "Pe", Pe }, { "n", double(P.zero >= 1 ? in.nShard : 1) },
+                    { "ne", double(P.zero >= 1 ? in.nExpert : 1) }, { "offloadedActivations", double(st.offloadedActivationBytes) } },
+                sources::kZeroOffload, {},
+                "Host memory this GPU's offload takes: the offloaded optimizer share's master weights and moments (o bytes "
+                "per parameter) and an fp32 copy of its gradients (4), and the activations waiting on the host." });
         if (T.offload.activationLayers > 0)
             ex->add({ base + "offloadedActivationBytes", double(st.offloadedActivationBytes), "bytes",
                 "floor(inflight*offloaded + 0.5)", { { "inflight", inflight }, { "offloaded", offloaded } },

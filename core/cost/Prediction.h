@@ -163,6 +163,7 @@ struct Prediction {
     // Host memory offload takes on one node: its GPUs' hostBytes, taken as gpusPerNode times the largest stage's (the
     // GPUs of a node share a stage under Megatron's order, pipeline slowest).
     std::int64_t hostBytesPerNode = 0;
+    std::int64_t simulatedPeakBytes = 0; // the largest stage's simulatedPeakBytes (0: not simulated)
 
     double modelFlopsPerStep = 0;
     double hardwareFlopsPerStep = 0;

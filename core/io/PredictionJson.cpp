@@ -41,7 +41,8 @@ json predictionToJson(const Prediction& p)
             { "denseActivationsPerLayerBytes", s.denseActivationsPerLayerBytes }, { "mtpActivationBytes", s.mtpActivationBytes },
             { "fp8WeightCacheBytes", s.fp8WeightCacheBytes }, { "fp8ScalingBytes", s.fp8ScalingBytes },
             { "offloadedOptimizerBytes", s.offloadedOptimizerBytes },
-            { "offloadedActivationBytes", s.offloadedActivationBytes }, { "hostBytes", s.hostBytes } };
+            { "offloadedActivationBytes", s.offloadedActivationBytes }, { "hostBytes", s.hostBytes },
+            { "chunkActivationBytes", s.chunkActivationBytes } };
         stages.push_back({ { "stage", s.stage }, { "layers", s.layers }, { "embedding", s.embedding }, { "output", s.output },
             { "parameters", s.parameters }, { "weightsBytes", s.weightsBytes }, { "gradientsBytes", s.gradientsBytes },
             { "optimizerBytes", s.optimizerBytes }, { "activationsBytes", s.activationsBytes },
@@ -63,7 +64,8 @@ json predictionToJson(const Prediction& p)
     }
     j["params"]["perGpu"] = perGpu;
     j["memory"] = { { "capacityBytes", p.capacityBytes }, { "stages", stages }, { "peakBytes", p.peakBytes },
-        { "peakStage", p.peakStage }, { "fits", p.fits }, { "hostBytesPerNode", p.hostBytesPerNode } };
+        { "peakStage", p.peakStage }, { "fits", p.fits }, { "hostBytesPerNode", p.hostBytesPerNode },
+        { "simulatedPeakBytes", p.simulatedPeakBytes > 0 ? json(p.simulatedPeakBytes) : json(nullptr) } };
     j["flops"] = { { "modelPerStep", p.modelFlopsPerStep }, { "hardwarePerStep", p.hardwareFlopsPerStep },
         { "modelPerToken", p.modelFlopsPerToken } };
     json times = json::array();

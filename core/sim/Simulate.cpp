@@ -425,9 +425,35 @@ void applySimulation(Prediction& pred, const Plan& plan, const Timeline& tl, Exp
     pred.timeSource = "simulation";
     // The peak inside the step from the simulated memory over time, beside the analytic one.
     const bool memoryMatches = tl.ranks.size() == pred.stages.size();
-    if (memoryMatches)
-        for (std::size_t r = 0; r < pred.stages.size(); ++r) pred.stages[r].simulatedPeakBytes = tl.ranks[r].peakBytes;
+    if (memoryMatches) {
+        int worst = 0;
+        for (std::size_t r = 0; r < pred.stages.size(); ++r) {
+            pred.stages[r].simulatedPeakBytes = tl.ranks[r].peakBytes;
+            if (tl.ranks[r].peakBytes > pred.simulatedPeakBytes) {
+                pred.simulatedPeakBytes = tl.ranks[r].peakBytes;
+                worst = int(r);
+            }
+        }
+        // The steady count may fit while a moment of the step does not (uneven chunks held longer than the warm-up
+        // formula says, temporaries on top): say so where the simulation finds it.
+        if (pred.fits && pred.simulatedPeakBytes > pred.capacityBytes)
+            pred.warnings.push_back("memory: the simulated step peaks at " + units::formatBytes(double(pred.simulatedPeakBytes))
+                + " on stage " + std::to_string(worst) + ", above the GPU's " + units::formatBytes(double(pred.capacityBytes))
+                + ", while the analytic count fits");
+    }
     if (!ex) return;
+    if (memoryMatches && pred.simulatedPeakBytes > 0) {
+        std::vector<std::string> children;
+        std::vector<double> peaks;
+        for (std::size_t r = 0; r < pred.stages.size(); ++r) {
+            children.push_back("memory.stages." + std::to_string(r) + ".simulatedPeakBytes");
+            peaks.push_back(double(pred.stages[r].simulatedPeakBytes));
+        }
+        const auto [formula, inputs] = maxOverFormula("s", peaks);
+        ex->add({ "memory.simulatedPeakBytes", double(pred.simulatedPeakBytes), "bytes", formula, inputs,
+            "List-scheduling simulation of the schedule's op order (docs/SCHEDULES.md section 1.8); docs/MODEL.md section 4",
+            children, "The highest memory any GPU reaches inside the simulated step." });
+    }
     for (std::size_t r = 0; memoryMatches && r < pred.stages.size(); ++r) {
         const RankMetrics& m = tl.ranks[r];
         const StageMemory& st = pred.stages[r];

@@ -12,10 +12,6 @@
         <translation>必须 &gt;= 1</translation>
     </message>
     <message>
-        <source>hidden %1 is not divisible by heads %2</source>
-        <translation>hidden %1 不能被 heads %2 整除</translation>
-    </message>
-    <message>
         <source>kvHeads %1 must divide heads %2</source>
         <translation>kvHeads %1 必须能整除 heads %2</translation>
     </message>
@@ -270,14 +266,6 @@
     <message>
         <source>no loss &apos;L&apos;: the last stage must end with it</source>
         <translation>没有 loss &apos;L&apos;：最后一个阶段必须以它结尾</translation>
-    </message>
-    <message>
-        <source>%1 MTP layer (&apos;m&apos;) in the layout is not modelled: their parameters, memory and time are left out</source>
-        <translation>layout 中的 %1 个 MTP 层（&apos;m&apos;）未建模：未计入其参数、显存和时间</translation>
-    </message>
-    <message>
-        <source>%1 MTP layers (&apos;m&apos;) in the layout are not modelled: their parameters, memory and time are left out</source>
-        <translation>layout 中的 %1 个 MTP 层（&apos;m&apos;）未建模：未计入其参数、显存和时间</translation>
     </message>
     <message>
         <source>embeddingInSplit/lossInSplit cannot be combined with firstStageLayers/lastStageLayers (Megatron-Core refuses the combination)</source>
@@ -572,10 +560,6 @@
         <translation>调度有 %1 个阶段，但流水线划分有 %2 个</translation>
     </message>
     <message>
-        <source>fp8 GEMMs modelled at the fp8 peak; weights kept in bf16, fp8 weight and transpose caches (1-2 bytes/parameter) not counted</source>
-        <translation>fp8 GEMM 按 fp8 峰值建模；权重保持 bf16，未计入 fp8 权重及其转置缓存（每参数 1-2 字节）</translation>
-    </message>
-    <message>
         <source>no measured GEMM efficiency for &quot;%1&quot;; assuming 0.75 (run planscope-profile to measure it)</source>
         <translation>没有 &quot;%1&quot; 的实测 GEMM 效率；假设为 0.75（运行 planscope-profile 可测量）</translation>
     </message>
@@ -612,16 +596,8 @@
         <translation>不可行：%1 个 token 需要 %2（6*N*T = %3），但 %4 块 GPU x %5/s x %6% MFU x %7 天 = %8；差 %9 倍（需要 %10 天）</translation>
     </message>
     <message>
-        <source>attn = h*(h + 2*h*kv/a) + h*h (Q, K, V, O; GQA shrinks K and V); mlp = %1*h*f; embedding = V*h; outputLayer = V*h when untied, else 0.</source>
-        <translation>attn = h*(h + 2*h*kv/a) + h*h（Q、K、V、O；GQA 缩小 K 和 V）；mlp = %1*h*f；embedding = V*h；不共享嵌入时 outputLayer = V*h，否则为 0。</translation>
-    </message>
-    <message>
         <source>Megatron&apos;s GPT form N = 12*L*h^2*(1 + 13/(12h) + (V+s)/(12*L*h)) is the case f = 4h, LayerNorm with biases, learned positions, tied embeddings (plus the final norm, 2h).</source>
         <translation>Megatron 的 GPT 公式 N = 12*L*h^2*(1 + 13/(12h) + (V+s)/(12*L*h)) 对应 f = 4h、带偏置的 LayerNorm、可学习位置编码、共享嵌入的情形（另加最后的 norm，2h）。</translation>
-    </message>
-    <message>
-        <source>Active per token: %1.</source>
-        <translation>每个 token 激活的参数：%1。</translation>
     </message>
     <message>
         <source>All parameters of this pipeline stage across its tp ranks (first, last: 1 when the stage holds the embedding, the output layer); memory below is per GPU.</source>
@@ -704,20 +680,8 @@
         <translation>g = 每个梯度 %1 字节（gradDtype %2；bf16 训练时 Megatron 保留 fp32 主梯度）。</translation>
     </message>
     <message>
-        <source>o = %1 (fp32 master weights) + 8 (Adam m and v, fp32).</source>
-        <translation>o = %1（fp32 主权重）+ 8（Adam 的 m 和 v，fp32）。</translation>
-    </message>
-    <message>
-        <source>o = %1 (fp32 master weights) + 4 (SGD momentum, fp32).</source>
-        <translation>o = %1（fp32 主权重）+ 4（SGD 动量，fp32）。</translation>
-    </message>
-    <message>
         <source>ZeRO-%1 over n = %2 ranks (dp*cp, or the node under hybrid sharding): stage 1 shards optimizer states, 2 also gradients, 3 also weights; (w+g+o), w+g+o/n, w+(g+o)/n, (w+g+o)/n.</source>
         <translation>ZeRO-%1，在 n = %2 个 rank 上切分（dp*cp；混合切分时为一个节点）：阶段 1 切分优化器状态，阶段 2 再切分梯度，阶段 3 再切分权重；依次为 (w+g+o)、w+g+o/n、w+(g+o)/n、(w+g+o)/n。</translation>
-    </message>
-    <message>
-        <source>P = dense parameters on this GPU after tp (%1), Pe = expert parameters after ep*tp, ne = expert data-parallel size.</source>
-        <translation>P = 按 tp（%1）切分后本 GPU 上的稠密参数，Pe = 按 ep*tp 切分后的专家参数，ne = 专家数据并行规模。</translation>
     </message>
     <message>
         <source>Microbatch-equivalents of activations held at the peak; a chunk counts 1/v.</source>
@@ -730,18 +694,6 @@
     <message>
         <source>Per layer, per microbatch, per GPU (s = seqLength/cp).</source>
         <translation>每层、每个微批次、每块 GPU（s = seqLength/cp）。</translation>
-    </message>
-    <message>
-        <source>Korthikanti&apos;s Table 2 has c1 = 10, c2 = 24, k = 5 for f = 4h with dropout; here c1, c2, k are derived from the block (attention 11sbh + 5as^2b, MLP 19sbh, norms 4sbh scaled to this model&apos;s f, GQA, gating and dropout).</source>
-        <translation>Korthikanti 论文的表 2 在 f = 4h 且有 dropout 时给出 c1 = 10、c2 = 24、k = 5；这里的 c1、c2、k 由模块推导（注意力 11sbh + 5as^2b，MLP 19sbh，norm 4sbh，并按本模型的 f、GQA、门控和 dropout 缩放）。</translation>
-    </message>
-    <message>
-        <source>Selective recompute and flash attention drop the k term (flash attention keeps the fp32 logsumexp, 4*a*s*b/t); full recompute keeps only the layer input (divided by t under sequence parallelism).</source>
-        <translation>选择性重计算和 flash attention 去掉 k 项（flash attention 保留 fp32 的 logsumexp，4*a*s*b/t）；完全重计算只保存层输入（序列并行时除以 t）。</translation>
-    </message>
-    <message>
-        <source>perLayer before rounding; firstExtra: embedding dropout mask and embedding norm input; lastExtra: final norm and output-layer inputs plus fp32 logits 4*s*b*V/t for the loss; workspace: one layer&apos;s full activations while it is recomputed.</source>
-        <translation>perLayer 为取整前的值；firstExtra：嵌入层的 dropout 掩码和嵌入 norm 的输入；lastExtra：最后的 norm 与输出层的输入，加上计算 loss 的 fp32 logits 4*s*b*V/t；workspace：一层重计算时的完整激活值。</translation>
     </message>
     <message>
         <source>Only with ZeRO-2/3.</source>
@@ -772,10 +724,6 @@
         <translation>阶段 %1 占用最多。</translation>
     </message>
     <message>
-        <source>layers: transformer layers one microbatch runs through on this rank; layer: one layer&apos;s forward ops; output: the final norm, output projection and loss on the last stage.</source>
-        <translation>layers：一个微批次在该 rank 上经过的 Transformer 层数；layer：一层的前向算子；output：最后一个阶段上的最终 norm、输出投影和 loss。</translation>
-    </message>
-    <message>
         <source>Input- and weight-gradient ops of one layer, with the forward ops recomputation repeats.</source>
         <translation>一层的输入梯度和权重梯度算子，加上重计算时重复执行的前向算子。</translation>
     </message>
@@ -784,20 +732,12 @@
         <translation>权重梯度 GEMM（零气泡调度中的 W）。</translation>
     </message>
     <message>
-        <source>N counts the matrices a token multiplies with (layers and the output projection, active experts only); for GPT this equals Megatron&apos;s 72*s*L*h^2*(1 + s/(6h) + V/(12*h*L)) per sequence / s.</source>
-        <translation>N 统计一个 token 要相乘的矩阵参数（各层和输出投影，只计激活的专家）；对 GPT 它等于 Megatron 的每序列 72*s*L*h^2*(1 + s/(6h) + V/(12*h*L)) 除以 s。</translation>
-    </message>
-    <message>
         <source>The rule of thumb 6*N*T ignores the attention term.</source>
         <translation>经验公式 6*N*T 忽略了注意力项。</translation>
     </message>
     <message>
         <source>Model FLOPs exclude recompute (for MFU).</source>
         <translation>模型 FLOPs 不含重计算（用于 MFU）。</translation>
-    </message>
-    <message>
-        <source>Full recompute re-runs every layer&apos;s forward (Megatron: 96*B*s*L*h^2*(1 + s/(6h) + V/(16*h*L))); selective re-runs only the attention scores (4*L*s*h per token); flash attention recomputes inside its kernel, counted as no extra.</source>
-        <translation>完全重计算会重跑每一层的前向（Megatron：96*B*s*L*h^2*(1 + s/(6h) + V/(16*h*L))）；选择性重计算只重跑注意力分数（每 token 4*L*s*h）；flash attention 在其 kernel 内部重计算，不计额外开销。</translation>
     </message>
     <message>
         <source>The schedule&apos;s bubble as a share of the pipeline time, every rank taken at the slowest rank&apos;s slot; F, B: the slowest rank&apos;s forward and backward of one microbatch with its p2p sends, Z: its exposed ZeRO communication.</source>
@@ -1359,6 +1299,302 @@
     <message>
         <source>The analytic peak is %1, the steady state %2.</source>
         <translation>解析峰值为 %1，稳态为 %2。</translation>
+    </message>
+    <message>
+        <source>hidden %1 is not divisible by heads %2 (set model.headDim where heads*headDim differs from hidden)</source>
+        <translation>hidden %1 不能被 heads %2 整除（heads*headDim 与 hidden 不同时请设置 model.headDim）</translation>
+    </message>
+    <message>
+        <source>must be &gt; 0 with MLA (kvLoraRank &gt; 0)</source>
+        <translation>启用 MLA（kvLoraRank &gt; 0）时必须 &gt; 0</translation>
+    </message>
+    <message>
+        <source>ignored with MLA: qkNopeHeadDim + qkRopeHeadDim and vHeadDim set the heads</source>
+        <translation>使用 MLA 时忽略：注意力头的大小由 qkNopeHeadDim + qkRopeHeadDim 和 vHeadDim 决定</translation>
+    </message>
+    <message>
+        <source>must be &gt; 0 when other MLA fields are set (kvLoraRank 0 means no MLA)</source>
+        <translation>设置了其他 MLA 字段时必须 &gt; 0（kvLoraRank 为 0 表示不使用 MLA）</translation>
+    </message>
+    <message>
+        <source>mtpLayers %1 exceeds the %2 layers</source>
+        <translation>mtpLayers %1 超过了模型的 %2 层</translation>
+    </message>
+    <message>
+        <source>denseLayers %1 leaves no MoE layer of the %2</source>
+        <translation>denseLayers %1 使 %2 层中没有剩下任何 MoE 层</translation>
+    </message>
+    <message>
+        <source>the dense layers (moe.denseLayers) need ffnHidden &gt; 0</source>
+        <translation>稠密层（moe.denseLayers）需要 ffnHidden &gt; 0</translation>
+    </message>
+    <message>
+        <source>denseLayers and sharedExperts need routed experts (experts &gt; 0)</source>
+        <translation>denseLayers 和 sharedExperts 需要路由专家（experts &gt; 0）</translation>
+    </message>
+    <message>
+        <source>etp applies to routed experts; this model has none</source>
+        <translation>etp 作用于路由专家；该模型没有路由专家</translation>
+    </message>
+    <message>
+        <source>must be &gt;= 0 (0 = tp)</source>
+        <translation>必须 &gt;= 0（0 表示与 tp 相同）</translation>
+    </message>
+    <message>
+        <source>etp %1 does not divide expertFfnHidden %2</source>
+        <translation>etp %1 不能整除 expertFfnHidden %2</translation>
+    </message>
+    <message>
+        <source>etp*ep = %1 must divide tp*dp*cp = %2 (Megatron-Core lays the expert grid over the same ranks)</source>
+        <translation>etp*ep = %1 必须能整除 tp*dp*cp = %2（Megatron-Core 把专家并行网格排布在同一批 rank 上）</translation>
+    </message>
+    <message>
+        <source>ignored: precision is not fp8</source>
+        <translation>已忽略：精度不是 fp8</translation>
+    </message>
+    <message>
+        <source>MXFP8 blocks need Blackwell tensor cores (Transformer Engine); &quot;%1&quot; runs the delayed or current recipe</source>
+        <translation>MXFP8 的分块缩放需要 Blackwell 的 Tensor Core（Transformer Engine）；&quot;%1&quot; 上运行的是 delayed 或 current 方案</translation>
+    </message>
+    <message>
+        <source>ignored unless recompute is selective (Megatron applies --recompute-modules to the selective granularity)</source>
+        <translation>仅当 recompute 为 selective 时生效，否则忽略（Megatron 只在选择性粒度下应用 --recompute-modules）</translation>
+    </message>
+    <message>
+        <source>ignored unless recompute is full (--recompute-num-layers)</source>
+        <translation>仅当 recompute 为 full 时生效，否则忽略（--recompute-num-layers）</translation>
+    </message>
+    <message>
+        <source>Megatron offloads the distributed optimizer&apos;s shard (--use-distributed-optimizer); modelled on the replicated state</source>
+        <translation>Megatron 卸载的是分布式优化器的分片（--use-distributed-optimizer）；此处按未切分的完整状态建模</translation>
+    </message>
+    <message>
+        <source>every layer offloaded: the last layer of a chunk stays on the GPU (Transformer Engine keeps it for the first backward)</source>
+        <translation>所有层都要卸载：每个 chunk 的最后一层仍留在 GPU 上（Transformer Engine 保留它供第一次反向使用）</translation>
+    </message>
+    <message>
+        <source>the layout places %1 MTP layers (&apos;m&apos;) but model.mtpLayers is %2; Megatron-Core requires the two to agree</source>
+        <translation>layout 中放置了 %1 个 MTP 层（&apos;m&apos;），但 model.mtpLayers 为 %2；Megatron-Core 要求两者一致</translation>
+    </message>
+    <message>
+        <source>must be 0 (dropless) or a factor of the balanced share, e.g. 1.25</source>
+        <translation>必须为 0（不丢弃 token）或均衡份额的倍数，例如 1.25</translation>
+    </message>
+    <message>
+        <source>must be fp32, bf16 or fp16 (Megatron&apos;s precision-aware optimizer)</source>
+        <translation>必须是 fp32、bf16 或 fp16（Megatron 的精度感知优化器）</translation>
+    </message>
+    <message>
+        <source>must be a share in [0, 1]</source>
+        <translation>必须是 [0, 1] 内的比例</translation>
+    </message>
+    <message>
+        <source>must be an array of module names (core_attn, mlp, moe, moe_act, layernorm, mla_up_proj, shared_experts)</source>
+        <translation>必须是模块名数组（core_attn, mlp, moe, moe_act, layernorm, mla_up_proj, shared_experts）</translation>
+    </message>
+    <message>
+        <source>must be a module name</source>
+        <translation>必须是模块名</translation>
+    </message>
+    <message>
+        <source>unknown module &quot;%1&quot;; expected one of: core_attn, mlp, moe, moe_act, layernorm, mla_up_proj, shared_experts</source>
+        <translation>未知模块 &quot;%1&quot;；应为以下之一：core_attn, mlp, moe, moe_act, layernorm, mla_up_proj, shared_experts</translation>
+    </message>
+    <message>
+        <source>the simulated step peaks at %1 on stage %2, above the GPU&apos;s %3, while the analytic count fits</source>
+        <translation>仿真步的峰值在阶段 %2 达到 %1，超过 GPU 的 %3，而解析计算的结果放得下</translation>
+    </message>
+    <message>
+        <source>%1; a dense layer&apos;s MLP is %2*h*f; an MoE layer holds E routed experts of %3*h*f_e each (sharded by ep x etp), shared experts as a dense MLP, the router h*E; an MTP module is two norms, the 2h x h projection, one layer and a norm (DeepSeek-V3 section 2.2; embedding and output head shared).</source>
+        <translation>%1；稠密层的 MLP 为 %2*h*f；MoE 层含 E 个路由专家，每个 %3*h*f_e（按 ep x etp 切分），共享专家按稠密 MLP 计，路由器为 h*E；一个 MTP 模块包含两个 norm、2h x h 投影、一个层和一个 norm（DeepSeek-V3 第 2.2 节；与主模型共享嵌入层和输出头）。</translation>
+    </message>
+    <message>
+        <source>attn = h*a*d + 2*h*kv*d + a*d*h (Q, K, V, O; d = headDim, GQA shrinks K and V)</source>
+        <translation>attn = h*a*d + 2*h*kv*d + a*d*h（Q、K、V、O；d = headDim，GQA 缩小 K 和 V）</translation>
+    </message>
+    <message>
+        <source>attn = h*a*d + 2*h*kv*d + a*d*h (Q, K, V, O; d = headDim, GQA shrinks K and V), attnRep = 2*d (the per-head q/k norms)</source>
+        <translation>attn = h*a*d + 2*h*kv*d + a*d*h（Q、K、V、O；d = headDim，GQA 缩小 K 和 V），attnRep = 2*d（每个头的 q/k norm）</translation>
+    </message>
+    <message>
+        <source>attn = q_up + kv_up + O = q*a*(dn + dr) + kv*a*(dn + dv) + a*dv*h and attnRep = the down projections h*q + h*(kv + dr) and their latent norms (MLA, DeepSeek-V2 section 2.1; q = qLoraRank, kv = kvLoraRank, dn/dr = qk nope/rope head dims, dv = v head dim)</source>
+        <translation>attn = q_up + kv_up + O = q*a*(dn + dr) + kv*a*(dn + dv) + a*dv*h，attnRep = 下投影 h*q + h*(kv + dr) 及其潜在向量的 norm（MLA，DeepSeek-V2 第 2.1 节；q = qLoraRank，kv = kvLoraRank，dn/dr = qk 的 nope/rope 头维度，dv = v 的头维度）</translation>
+    </message>
+    <message>
+        <source>embedding = V*h; outputLayer = V*h when untied.</source>
+        <translation>embedding = V*h；不共享嵌入时 outputLayer = V*h。</translation>
+    </message>
+    <message>
+        <source>Active per token: %1 (with the embedding).</source>
+        <translation>每个 token 激活的参数：%1（含嵌入层）。</translation>
+    </message>
+    <message>
+        <source>w = %1 bytes per weight (%2: Transformer Engine keeps bf16 parameters unless fp8ParamGather, where the fp8 GEMMs&apos; weights F8 are stored in fp8).</source>
+        <translation>w = 每个权重 %1 字节（%2：Transformer Engine 保留 bf16 参数，开启 fp8ParamGather 时 fp8 GEMM 的权重 F8 以 fp8 存储）。</translation>
+    </message>
+    <message>
+        <source>o = %1 (fp32 master weights) + 2 Adam moments of %2 bytes (optimizerStateDtype %3); f = the share offloaded to the host (training.offload.optimizerFraction).</source>
+        <translation>o = %1（fp32 主权重）+ 2 个 Adam 矩，各 %2 字节（optimizerStateDtype %3）；f = 卸载到主机的份额（training.offload.optimizerFraction）。</translation>
+    </message>
+    <message>
+        <source>o = %1 (fp32 master weights) + 2 Adam moments of %2 bytes (optimizerStateDtype %3: Megatron-Core&apos;s precision-aware optimizer, --exp-avg-dtype); f = the share offloaded to the host (training.offload.optimizerFraction).</source>
+        <translation>o = %1（fp32 主权重）+ 2 个 Adam 矩，各 %2 字节（optimizerStateDtype %3：Megatron-Core 的精度感知优化器，--exp-avg-dtype）；f = 卸载到主机的份额（training.offload.optimizerFraction）。</translation>
+    </message>
+    <message>
+        <source>o = %1 (fp32 master weights) + 1 SGD momentum of %2 bytes (optimizerStateDtype %3); f = the share offloaded to the host (training.offload.optimizerFraction).</source>
+        <translation>o = %1（fp32 主权重）+ 1 个 SGD 动量，%2 字节（optimizerStateDtype %3）；f = 卸载到主机的份额（training.offload.optimizerFraction）。</translation>
+    </message>
+    <message>
+        <source>o = %1 (fp32 master weights) + 1 SGD momentum of %2 bytes (optimizerStateDtype %3: Megatron-Core&apos;s precision-aware optimizer, --exp-avg-dtype); f = the share offloaded to the host (training.offload.optimizerFraction).</source>
+        <translation>o = %1（fp32 主权重）+ 1 个 SGD 动量，%2 字节（optimizerStateDtype %3：Megatron-Core 的精度感知优化器，--exp-avg-dtype）；f = 卸载到主机的份额（training.offload.optimizerFraction）。</translation>
+    </message>
+    <message>
+        <source>P = dense parameters on this GPU after tp (%1), Pe = routed-expert parameters after ep*etp (%2*%3), ne = the expert data-parallel size tp*dp*cp/(etp*ep) (Megatron-Core shards expert optimizer states over that group, not the dense one).</source>
+        <translation>P = 按 tp（%1）切分后本 GPU 上的稠密参数，Pe = 按 ep*etp（%2*%3）切分后的路由专家参数，ne = 专家数据并行规模 tp*dp*cp/(etp*ep)（Megatron-Core 在该组而不是稠密参数的数据并行组上切分专家的优化器状态）。</translation>
+    </message>
+    <message>
+        <source>F: weights of this GPU&apos;s fp8 GEMMs (attention projections, MLP, experts; not the embedding, output layer, router or norms); c: bytes of fp8 copies per weight (2: the forward cast and the transposed copy for dgrad; 1 with fp8ParamGather, where the parameter is the forward copy; MXFP8 adds 1/32 per copy for its block scales).</source>
+        <translation>F：本 GPU 上 fp8 GEMM 的权重（注意力投影、MLP、专家；不含嵌入层、输出层、路由器和 norm）；c：每个权重的 fp8 副本字节数（2：前向转换的副本和 dgrad 用的转置副本；开启 fp8ParamGather 时为 1，参数本身就是前向副本；MXFP8 的每个副本另加 1/32 的块缩放因子）。</translation>
+    </message>
+    <message>
+        <source>F: weights of this GPU&apos;s fp8 GEMMs (attention projections, MLP, experts; not the embedding, output layer, router or norms), for the two gathered layers under ZeRO-3; c: bytes of fp8 copies per weight (2: the forward cast and the transposed copy for dgrad; 1 with fp8ParamGather, where the parameter is the forward copy; MXFP8 adds 1/32 per copy for its block scales).</source>
+        <translation>F：本 GPU 上 fp8 GEMM 的权重（注意力投影、MLP、专家；不含嵌入层、输出层、路由器和 norm），ZeRO-3 下按聚合的两层计；c：每个权重的 fp8 副本字节数（2：前向转换的副本和 dgrad 用的转置副本；开启 fp8ParamGather 时为 1，参数本身就是前向副本；MXFP8 的每个副本另加 1/32 的块缩放因子）。</translation>
+    </message>
+    <message>
+        <source>The copies live from the first microbatch to the optimizer step.</source>
+        <translation>这些副本从第一个微批次一直保留到优化器步骤。</translation>
+    </message>
+    <message>
+        <source>G: fp8 GEMMs on this GPU (per layer the attention projections and fc1/fc2, per local expert its two GEMMs); each keeps the scale, the inverse scale and (delayed scaling) an amax history of H steps for its input, weight and gradient, fp32.</source>
+        <translation>G：本 GPU 上的 fp8 GEMM 数（每层的注意力投影和 fc1/fc2，每个本地专家各两个 GEMM）；每个 GEMM 为其输入、权重和梯度各保存缩放因子、逆缩放因子以及（延迟缩放时）H 步的 amax 历史，均为 fp32。</translation>
+    </message>
+    <message>
+        <source>Per layer, per microbatch, per GPU (s = seqLength/cp), an MoE layer.</source>
+        <translation>每层、每个微批次、每块 GPU（s = seqLength/cp），按 MoE 层计。</translation>
+    </message>
+    <message>
+        <source>Korthikanti&apos;s Table 2 has c1 = 10, c2 = 24, k = 5 for f = 4h with dropout; here each saved tensor is derived from the block: %1.</source>
+        <translation>Korthikanti 论文的表 2 在 f = 4h 且有 dropout 时给出 c1 = 10、c2 = 24、k = 5；这里由模块推导出每个保存的张量：%1。</translation>
+    </message>
+    <message>
+        <source>%1 %2 B</source>
+        <translation>%1 %2 B</translation>
+    </message>
+    <message>
+        <source>%1 %2 KiB</source>
+        <translation>%1 %2 KiB</translation>
+    </message>
+    <message>
+        <source>%1 %2 MiB</source>
+        <translation>%1 %2 MiB</translation>
+    </message>
+    <message>
+        <source>%1 %2 GiB</source>
+        <translation>%1 %2 GiB</translation>
+    </message>
+    <message>
+        <source>%1 %2 (fp8)</source>
+        <translation>%1 %2（fp8）</translation>
+    </message>
+    <message>
+        <source>%1 %2 (recomputed: %3)</source>
+        <translation>%1 %2（重计算：%3）</translation>
+    </message>
+    <message>
+        <source>%1 %2 (fp8) (recomputed: %3)</source>
+        <translation>%1 %2（fp8）（重计算：%3）</translation>
+    </message>
+    <message>
+        <source>Flash attention keeps the fp32 logsumexp instead of the scores; selective recompute drops the tensors of the modules it re-runs (--recompute-modules, core_attn by default); under fp8 Transformer Engine saves GEMM inputs as fp8; full recompute keeps only the layer input (divided by t under sequence parallelism).</source>
+        <translation>flash attention 保留 fp32 的 logsumexp 而不是注意力分数；选择性重计算丢弃它要重跑的模块的张量（--recompute-modules，默认 core_attn）；fp8 下 Transformer Engine 以 fp8 保存 GEMM 的输入；完全重计算只保存层输入（序列并行时除以 t）。</translation>
+    </message>
+    <message>
+        <source>perLayer: one microbatch&apos;s bytes per layer, averaged over this rank&apos;s %1 layers (%2); mtp: MTP modules (a layer, the projection input and their own fp32 logits); firstExtra: embedding dropout mask and embedding norm input; lastExtra: final norm and output-layer inputs plus fp32 logits 4*s*b*V/t for the loss; workspace: the full activations of what is recomputed at once.</source>
+        <translation>perLayer：一个微批次每层的字节数，按该 rank 的 %1 层平均（%2）；mtp：MTP 模块（一个层、投影的输入及其自身的 fp32 logits）；firstExtra：嵌入层的 dropout 掩码和嵌入 norm 的输入；lastExtra：最后的 norm 与输出层的输入，加上计算 loss 的 fp32 logits 4*s*b*V/t；workspace：一次重计算的部分的完整激活值。</translation>
+    </message>
+    <message>
+        <source>%1 with the dense MLP at %2 each</source>
+        <translation>其中 %1 层带稠密 MLP，每层 %2</translation>
+    </message>
+    <message>
+        <source>full recompute in groups of N, N = %1</source>
+        <translation>完全重计算，每 N 层一组，N = %1</translation>
+    </message>
+    <message>
+        <source>full recompute of the first N of each chunk, N = %1</source>
+        <translation>完全重计算每个 chunk 的前 N 层，N = %1</translation>
+    </message>
+    <message>
+        <source>less the offloaded layers</source>
+        <translation>扣除已卸载的层</translation>
+    </message>
+    <message>
+        <source>Host memory this GPU&apos;s offload takes: the offloaded optimizer share&apos;s master weights and moments (o bytes per parameter) and an fp32 copy of its gradients (4), and the activations waiting on the host.</source>
+        <translation>本 GPU 的卸载所占的主机内存：卸载的优化器份额的主权重和矩（每个参数 o 字节）及其梯度的 fp32 副本（4），以及在主机上等待的激活值。</translation>
+    </message>
+    <message>
+        <source>offloaded: the saved activations of min(activationLayers, layers - 1) layers of each chunk for one microbatch; they occupy host memory instead of the GPU.</source>
+        <translation>offloaded：一个微批次在每个 chunk 中 min(activationLayers, layers - 1) 层保存的激活值；它们占用主机内存而不是 GPU 显存。</translation>
+    </message>
+    <message>
+        <source>layers: transformer layers one microbatch runs through on this rank (dense: those with the dense MLP of an MoE model); layer: one layer&apos;s forward ops; mtp: MTP modules, each a layer and an output head; output: the final norm, output projection and loss on the last stage.</source>
+        <translation>layers：一个微批次在该 rank 上经过的 Transformer 层数（dense：MoE 模型中带稠密 MLP 的那些层）；layer：一层的前向算子；mtp：MTP 模块，每个是一个层加一个输出头；output：最后一个阶段上的最终 norm、输出投影和 loss。</translation>
+    </message>
+    <message>
+        <source>The GPU steps its share while the host steps the offloaded one: gradients down and weights up over PCIe (pcie: bytes/s per direction, training.offload.pcieBandwidth), the update reading and writing master weights, moments and an fp32 gradient at host memory bandwidth (training.offload.hostBandwidth per GPU).</source>
+        <translation>GPU 更新自己的份额，同时主机更新卸载的份额：梯度经 PCIe 传到主机、权重经 PCIe 传回（pcie：每方向字节/秒，training.offload.pcieBandwidth），更新以主机内存带宽（每块 GPU 的 training.offload.hostBandwidth）读写主权重、矩和 fp32 梯度。</translation>
+    </message>
+    <message>
+        <source>A roofline: CPU Adam may run below the memory bandwidth.</source>
+        <translation>这是屋顶线估计：CPU 上的 Adam 可能达不到内存带宽。</translation>
+    </message>
+    <message>
+        <source>Host memory the offloaded optimizer share (with its fp32 gradients) and offloaded activations take on one node, from the stage that offloads most.</source>
+        <translation>卸载的优化器份额（含其 fp32 梯度）和卸载的激活值在一个节点上占用的主机内存，按卸载最多的阶段计。</translation>
+    </message>
+    <message>
+        <source>N counts the matrices a token multiplies with (layers, MTP modules and each output projection, active experts only); L counts layers and MTP modules; w = a*(d_qk + d_v)/2 (= h for multi-head attention with d = h/a).</source>
+        <translation>N 统计一个 token 要相乘的矩阵参数（各层、MTP 模块和每个输出投影，只计激活的专家）；L 统计层和 MTP 模块；w = a*(d_qk + d_v)/2（多头注意力且 d = h/a 时 = h）。</translation>
+    </message>
+    <message>
+        <source>For GPT this equals Megatron&apos;s 72*s*L*h^2*(1 + s/(6h) + V/(12*h*L)) per sequence / s.</source>
+        <translation>对 GPT 它等于 Megatron 的每序列 72*s*L*h^2*(1 + s/(6h) + V/(12*h*L)) 除以 s。</translation>
+    </message>
+    <message>
+        <source>Full recompute re-runs every layer&apos;s forward (Megatron: 96*B*s*L*h^2*(1 + s/(6h) + V/(16*h*L))); selective re-runs the attention scores (4*L*s*w per token; flash attention recomputes inside its kernel, counted as no extra) and the GEMMs of the other --recompute-modules (M weights per token: mlp, moe, shared_experts, mla_up_proj).</source>
+        <translation>完全重计算会重跑每一层的前向（Megatron：96*B*s*L*h^2*(1 + s/(6h) + V/(16*h*L))）；选择性重计算重跑注意力分数（每 token 4*L*s*w；flash attention 在其 kernel 内部重计算，不计额外开销）以及其他 --recompute-modules 的 GEMM（每 token M 个权重：mlp、moe、shared_experts、mla_up_proj）。</translation>
+    </message>
+    <message>
+        <source>The highest memory any GPU reaches inside the simulated step.</source>
+        <translation>仿真步内任一 GPU 达到的最高显存占用。</translation>
+    </message>
+    <message>
+        <source>NVIDIA Transformer Engine user guide, Using FP8 with Transformer Engine (delayed and current scaling, amax history, fp8 weight caching across microbatches) and FP8/MXFP8 on Blackwell</source>
+        <translation>NVIDIA Transformer Engine 用户指南，Using FP8 with Transformer Engine（延迟缩放和当前缩放、amax 历史、跨微批次的 fp8 权重缓存）及 FP8/MXFP8 on Blackwell</translation>
+    </message>
+    <message>
+        <source>Micikevicius et al., FP8 Formats for Deep Learning (2022)</source>
+        <translation>Micikevicius 等，FP8 Formats for Deep Learning（2022）</translation>
+    </message>
+    <message>
+        <source>DeepSeek-V3 technical report (arXiv 2412.19437) section 3.3 (blockwise scaling)</source>
+        <translation>DeepSeek-V3 技术报告（arXiv 2412.19437），第 3.3 节（分块缩放）</translation>
+    </message>
+    <message>
+        <source>Ren et al., ZeRO-Offload: Democratizing Billion-Scale Model Training (USENIX ATC 2021)</source>
+        <translation>Ren 等，ZeRO-Offload: Democratizing Billion-Scale Model Training（USENIX ATC 2021）</translation>
+    </message>
+    <message>
+        <source>Megatron-Core --optimizer-cpu-offload / --optimizer-offload-fraction (HybridDeviceOptimizer)</source>
+        <translation>Megatron-Core 参数 --optimizer-cpu-offload / --optimizer-offload-fraction（HybridDeviceOptimizer）</translation>
+    </message>
+    <message>
+        <source>Transformer Engine CPU offloading (transformer_engine.pytorch.get_cpu_offload_context)</source>
+        <translation>Transformer Engine 的 CPU 卸载（transformer_engine.pytorch.get_cpu_offload_context）</translation>
+    </message>
+    <message>
+        <source>Megatron-LM --cpu-offloading-num-layers</source>
+        <translation>Megatron-LM 参数 --cpu-offloading-num-layers</translation>
     </message>
 </context>
 <context>
@@ -2420,8 +2656,8 @@ Recover them? Not now keeps them for the next start.</source>
         <translation>GPU 显存容量</translation>
     </message>
     <message>
-        <source>Memory per GPU (GiB, 2^30 bytes)</source>
-        <translation>每个 GPU 的显存（GiB，2^30 字节）</translation>
+        <source>GiB per GPU (2^30 bytes)</source>
+        <translation>每 GPU GiB（2^30 字节）</translation>
     </message>
     <message>
         <source>Pipeline stage (every GPU of a stage holds the same)</source>
@@ -2466,8 +2702,8 @@ Recover them? Not now keeps them for the next start.</source>
         <translation>模拟的步内峰值</translation>
     </message>
     <message>
-        <source>Steady state (between ops, no temporaries or slack)</source>
-        <translation>稳态（算子之间，不含临时张量和余量）</translation>
+        <source>Steady state (no temporaries, no slack)</source>
+        <translation>稳态（不含临时张量与余量）</translation>
     </message>
     <message>
         <source>layers %1 (E embedding, L loss, | between chunks)</source>
@@ -3064,6 +3300,298 @@ Recover them? Not now keeps them for the next start.</source>
     <message>
         <source>Set the layout to the split that makes the slowest pipeline stage fastest while every stage fits in GPU memory (one undo step; planscope-cli balance does the same)</source>
         <translation>将布局设为使最慢流水线阶段最快、且每个阶段都能放进 GPU 内存的划分（一个撤销步骤；planscope-cli balance 的结果相同）</translation>
+    </message>
+    <message>
+        <source>Multi-head latent attention (MLA)</source>
+        <translation>多头潜在注意力 (MLA)</translation>
+    </message>
+    <message>
+        <source>Mixture of experts (MoE)</source>
+        <translation>混合专家 (MoE)</translation>
+    </message>
+    <message>
+        <source>Host offload</source>
+        <translation>卸载到主机</translation>
+    </message>
+    <message>
+        <source>Head size</source>
+        <translation>头维度</translation>
+    </message>
+    <message>
+        <source>Size of each query, key and value head; 0 = hidden / heads. Qwen3 and gpt-oss use heads x head size other than hidden (Megatron-Core --kv-channels, Hugging Face head_dim)</source>
+        <translation>每个查询、键和值头的维度；0 = hidden / heads。Qwen3 和 gpt-oss 的 heads x 头维度不等于 hidden（Megatron-Core --kv-channels，Hugging Face head_dim）</translation>
+    </message>
+    <message>
+        <source>QK norm</source>
+        <translation>QK 归一化</translation>
+    </message>
+    <message>
+        <source>An RMSNorm over each query and key head before the scores (Qwen3; Megatron-Core --qk-layernorm)</source>
+        <translation>计算注意力分数前对每个查询头和键头做 RMSNorm（Qwen3；Megatron-Core --qk-layernorm）</translation>
+    </message>
+    <message>
+        <source>Attention sinks</source>
+        <translation>注意力汇聚 (sinks)</translation>
+    </message>
+    <message>
+        <source>One learned logit per head in the softmax&apos;s denominator (gpt-oss; Megatron-Core --softmax-type learnable)</source>
+        <translation>每个头一个可学习的 logit，加在 softmax 的分母中（gpt-oss；Megatron-Core --softmax-type learnable）</translation>
+    </message>
+    <message>
+        <source>MTP modules</source>
+        <translation>MTP 模块数</translation>
+    </message>
+    <message>
+        <source>Multi-token-prediction modules after the last layer, on the last pipeline stage unless the layout places its m (DeepSeek-V3: 1; Megatron-Core --mtp-num-layers)</source>
+        <translation>最后一层之后的多 token 预测模块，放在最后一个流水线阶段，除非流水线布局另行放置其 m（DeepSeek-V3：1；Megatron-Core --mtp-num-layers）</translation>
+    </message>
+    <message>
+        <source>Key/value latent rank</source>
+        <translation>键/值潜在向量的秩</translation>
+    </message>
+    <message>
+        <source>Rank of the compressed key/value latent; 0 = no MLA (DeepSeek-V3: 512; Megatron-Core --kv-lora-rank, Hugging Face kv_lora_rank)</source>
+        <translation>压缩后的键/值潜在向量的秩；0 = 不使用 MLA（DeepSeek-V3：512；Megatron-Core --kv-lora-rank，Hugging Face kv_lora_rank）</translation>
+    </message>
+    <message>
+        <source>Query latent rank</source>
+        <translation>查询潜在向量的秩</translation>
+    </message>
+    <message>
+        <source>Rank of the compressed query latent; 0 = queries projected straight from h (DeepSeek-V3: 1536; Megatron-Core --q-lora-rank, Hugging Face q_lora_rank)</source>
+        <translation>压缩后的查询潜在向量的秩；0 = 查询直接由 h 投影得到（DeepSeek-V3：1536；Megatron-Core --q-lora-rank，Hugging Face q_lora_rank）</translation>
+    </message>
+    <message>
+        <source>Query/key head size without RoPE</source>
+        <translation>查询/键非 RoPE 部分的头维度</translation>
+    </message>
+    <message>
+        <source>Per-head size of the query/key part without rotary embedding (DeepSeek-V3: 128; Megatron-Core --qk-head-dim, Hugging Face qk_nope_head_dim)</source>
+        <translation>查询/键中不带旋转位置编码部分的每头维度（DeepSeek-V3：128；Megatron-Core --qk-head-dim，Hugging Face qk_nope_head_dim）</translation>
+    </message>
+    <message>
+        <source>Query/key RoPE head size</source>
+        <translation>查询/键 RoPE 部分的头维度</translation>
+    </message>
+    <message>
+        <source>Per-head size of the rotary query/key part; the key&apos;s is shared by all heads (DeepSeek-V3: 64; Megatron-Core --qk-pos-emb-head-dim, Hugging Face qk_rope_head_dim)</source>
+        <translation>查询/键中旋转位置编码部分的每头维度；键的这一部分由所有头共享（DeepSeek-V3：64；Megatron-Core --qk-pos-emb-head-dim，Hugging Face qk_rope_head_dim）</translation>
+    </message>
+    <message>
+        <source>Value head size</source>
+        <translation>值头维度</translation>
+    </message>
+    <message>
+        <source>Per-head size of the values (DeepSeek-V3: 128; Megatron-Core --v-head-dim, Hugging Face v_head_dim)</source>
+        <translation>每个值头的维度（DeepSeek-V3：128；Megatron-Core --v-head-dim，Hugging Face v_head_dim）</translation>
+    </message>
+    <message>
+        <source>Shared experts</source>
+        <translation>共享专家数</translation>
+    </message>
+    <message>
+        <source>Experts every token passes through besides its routed ones (DeepSeek-V3: 1; Hugging Face n_shared_experts)</source>
+        <translation>每个 token 除其路由专家外都要经过的专家（DeepSeek-V3：1；Hugging Face n_shared_experts）</translation>
+    </message>
+    <message>
+        <source>Shared expert FFN hidden size</source>
+        <translation>共享专家 FFN 隐藏层维度</translation>
+    </message>
+    <message>
+        <source>Inner size of each shared expert; 0 = the expert FFN size. Megatron-Core&apos;s --moe-shared-expert-intermediate-size is this times the shared experts</source>
+        <translation>每个共享专家的中间维度；0 = 专家 FFN 维度。Megatron-Core 的 --moe-shared-expert-intermediate-size 等于该值乘以共享专家数</translation>
+    </message>
+    <message>
+        <source>Dense first layers</source>
+        <translation>前部稠密层数</translation>
+    </message>
+    <message>
+        <source>The first layers keep a dense MLP of the FFN hidden size (DeepSeek-V3: 3, Hugging Face first_k_dense_replace; Megatron-Core --moe-layer-freq [0]*3+[1]*58)</source>
+        <translation>前若干层保留维度为 FFN 隐藏层维度的稠密 MLP（DeepSeek-V3：3，Hugging Face first_k_dense_replace；Megatron-Core --moe-layer-freq [0]*3+[1]*58）</translation>
+    </message>
+    <message>
+        <source>Router bias per expert</source>
+        <translation>路由器的每专家偏置</translation>
+    </message>
+    <message>
+        <source>A bias per expert on the router (gpt-oss; DeepSeek-V3&apos;s e_score_correction_bias, Megatron-Core --moe-router-enable-expert-bias)</source>
+        <translation>路由器上每个专家一个偏置（gpt-oss；DeepSeek-V3 的 e_score_correction_bias，Megatron-Core --moe-router-enable-expert-bias）</translation>
+    </message>
+    <message>
+        <source>Capacity factor</source>
+        <translation>容量因子</translation>
+    </message>
+    <message>
+        <source>Tokens an expert takes, as a multiple of its balanced share; the experts compute on that many (padded). 0 = dropless (Megatron-Core --moe-expert-capacity-factor)</source>
+        <translation>每个专家接收的 token 数，以其均衡份额的倍数表示；专家按这个数量计算（不足时填充）。0 = 不丢弃 token（Megatron-Core --moe-expert-capacity-factor）</translation>
+    </message>
+    <message>
+        <source>Token dispatcher</source>
+        <translation>Token 分发器</translation>
+    </message>
+    <message>
+        <source>alltoall: each token&apos;s top-k copies go to their experts&apos; ranks; allgather: every expert-parallel rank gathers all the group&apos;s tokens (Megatron-Core --moe-token-dispatcher-type)</source>
+        <translation>alltoall：每个 token 的 top-k 份副本发往其专家所在的秩；allgather：每个专家并行秩收集组内全部 token（Megatron-Core --moe-token-dispatcher-type）</translation>
+    </message>
+    <message>
+        <source>Grouped expert GEMMs</source>
+        <translation>专家 GEMM 分组执行</translation>
+    </message>
+    <message>
+        <source>The local experts&apos; GEMMs run as one grouped kernel; off, one GEMM and one launch per expert (Megatron-Core --moe-grouped-gemm)</source>
+        <translation>本地各专家的 GEMM 合并为一个分组内核执行；关闭时每个专家各做一次 GEMM、各启动一次内核（Megatron-Core --moe-grouped-gemm）</translation>
+    </message>
+    <message>
+        <source>Expert TP (etp)</source>
+        <translation>专家张量并行 (etp)</translation>
+    </message>
+    <message>
+        <source>Tensor parallelism inside each routed expert; 0 = the same as tp. etp*ep must divide tp*dp*cp (Megatron-Core --expert-tensor-parallel-size)</source>
+        <translation>每个路由专家内部的张量并行度；0 = 与 tp 相同。etp*ep 必须整除 tp*dp*cp（Megatron-Core --expert-tensor-parallel-size）</translation>
+    </message>
+    <message>
+        <source>FP8 scaling recipe</source>
+        <translation>FP8 缩放方案</translation>
+    </message>
+    <message>
+        <source>With fp8, how Transformer Engine scales fp8 tensors: delayed from an amax history, current per tensor each step, mxfp8 in 32-element blocks (Blackwell), blockwise in 128x128 weight blocks (DeepSeek-V3). Megatron-Core --fp8-recipe, where current is tensorwise</source>
+        <translation>使用 fp8 时 Transformer Engine 缩放 fp8 张量的方式：delayed 依据 amax 历史，current 每步按张量计算，mxfp8 按 32 元素块（Blackwell），blockwise 按 128x128 权重块（DeepSeek-V3）。对应 Megatron-Core --fp8-recipe，其中 current 即 tensorwise</translation>
+    </message>
+    <message>
+        <source>FP8 primary weights</source>
+        <translation>FP8 主权重</translation>
+    </message>
+    <message>
+        <source>With fp8, the fp8 GEMMs&apos; weights are kept in fp8: no bf16 copy, only the transposed fp8 cache (Megatron-Core --fp8-param-gather)</source>
+        <translation>使用 fp8 时，fp8 GEMM 的权重以 fp8 保存：没有 bf16 副本，只有转置的 fp8 缓存（Megatron-Core --fp8-param-gather）</translation>
+    </message>
+    <message>
+        <source>Adam moment dtype</source>
+        <translation>Adam 动量数据类型</translation>
+    </message>
+    <message>
+        <source>Dtype of Adam&apos;s two moments; bf16 or fp16 halves them (Megatron-Core&apos;s precision-aware optimizer, --exp-avg-dtype and --exp-avg-sq-dtype)</source>
+        <translation>Adam 两个动量的数据类型；bf16 或 fp16 使其减半（Megatron-Core 的精度感知优化器，--exp-avg-dtype 和 --exp-avg-sq-dtype）</translation>
+    </message>
+    <message>
+        <source>Recompute layers (N)</source>
+        <translation>重计算层数 (N)</translation>
+    </message>
+    <message>
+        <source>With full recompute: uniform keeps one input per group of N layers, block recomputes the first N layers of each chunk and keeps the rest whole; 0 = every layer (Megatron-Core --recompute-num-layers)</source>
+        <translation>完全重计算时：uniform 每 N 层一组、每组保留一个输入；block 重计算每个模型块的前 N 层，其余层完整保留；0 = 每一层（Megatron-Core --recompute-num-layers）</translation>
+    </message>
+    <message>
+        <source>Recompute method</source>
+        <translation>重计算方式</translation>
+    </message>
+    <message>
+        <source>With full recompute: uniform splits the layers into groups of N that keep one input each; block recomputes N layers per chunk (Megatron-Core --recompute-method)</source>
+        <translation>完全重计算时：uniform 把各层分成每组 N 层、每组保留一个输入；block 在每个模型块中重计算 N 层（Megatron-Core --recompute-method）</translation>
+    </message>
+    <message>
+        <source>The core attention: scores, softmax, dropout and the weighted values</source>
+        <translation>注意力核心部分：分数、softmax、dropout 和对值的加权</translation>
+    </message>
+    <message>
+        <source>The dense MLP (dense layers)</source>
+        <translation>稠密 MLP（稠密层中）</translation>
+    </message>
+    <message>
+        <source>The whole MoE layer: router, dispatch, experts and combine</source>
+        <translation>整个 MoE 层：路由、分发、专家和合并</translation>
+    </message>
+    <message>
+        <source>The activation function inside the experts</source>
+        <translation>专家内部的激活函数</translation>
+    </message>
+    <message>
+        <source>The input and pre-MLP norms</source>
+        <translation>输入归一化和 MLP 前的归一化</translation>
+    </message>
+    <message>
+        <source>MLA&apos;s up projections and the rotary embedding applied to them</source>
+        <translation>MLA 的上投影以及施加其上的旋转位置编码</translation>
+    </message>
+    <message>
+        <source>The shared experts</source>
+        <translation>共享专家</translation>
+    </message>
+    <message>
+        <source>Recomputed modules</source>
+        <translation>重计算的模块</translation>
+    </message>
+    <message>
+        <source>With selective recompute: the modules re-run in the backward instead of keeping their activations; with none ticked, core_attn (Megatron-Core --recompute-modules)</source>
+        <translation>选择性重计算时：在反向中重新运行、而不保留其激活的模块；都不勾选时为 core_attn（Megatron-Core --recompute-modules）</translation>
+    </message>
+    <message>
+        <source>Optimizer share on the CPU</source>
+        <translation>优化器在 CPU 上的比例</translation>
+    </message>
+    <message>
+        <source>Share of the optimizer state (master weights and moments) kept and stepped on the CPU, 0 to 1 (Megatron-Core --optimizer-cpu-offload with --optimizer-offload-fraction)</source>
+        <translation>保存在 CPU 上并在 CPU 上更新的优化器状态（主权重和动量）所占比例，0 到 1（Megatron-Core --optimizer-cpu-offload 配合 --optimizer-offload-fraction）</translation>
+    </message>
+    <message>
+        <source>Layers with offloaded activations</source>
+        <translation>激活卸载的层数</translation>
+    </message>
+    <message>
+        <source>Layers per chunk whose saved activations wait in host memory until the backward (Transformer Engine activation offloading, Megatron-Core --cpu-offloading-num-layers)</source>
+        <translation>每个模型块中，保存的激活在主机内存中等待反向的层数（Transformer Engine 激活卸载，Megatron-Core --cpu-offloading-num-layers）</translation>
+    </message>
+    <message>
+        <source>PCIe, bytes/s per direction</source>
+        <translation>PCIe，每方向字节/秒</translation>
+    </message>
+    <message>
+        <source>Between a GPU and the host, per direction; 0 = the GPU&apos;s PCIe generation (x16: 63 GB/s on PCIe 5.0, 31.5 GB/s on 4.0). Type 5e10</source>
+        <translation>GPU 与主机之间每方向的带宽；0 = 按 GPU 的 PCIe 代次（x16：PCIe 5.0 为 63 GB/s，4.0 为 31.5 GB/s）。可输入 5e10</translation>
+    </message>
+    <message>
+        <source>Host memory, bytes/s per GPU</source>
+        <translation>主机内存，每 GPU 字节/秒</translation>
+    </message>
+    <message>
+        <source>Host memory bandwidth one GPU&apos;s offloaded optimizer step gets; 0 = 76.8 GB/s (8 channels of DDR5-4800 shared by 4 GPUs). Type 1e11</source>
+        <translation>一个 GPU 卸载的优化器更新所获得的主机内存带宽；0 = 76.8 GB/s（8 通道 DDR5-4800 由 4 个 GPU 共享）。可输入 1e11</translation>
+    </message>
+    <message>
+        <source>set by MLA</source>
+        <translation>由 MLA 决定</translation>
+    </message>
+    <message>
+        <source>= hidden / heads (%1)</source>
+        <translation>= hidden / heads (%1)</translation>
+    </message>
+    <message>
+        <source>= tp (%1)</source>
+        <translation>= tp (%1)</translation>
+    </message>
+    <message>
+        <source>off (no MLA)</source>
+        <translation>关（无 MLA）</translation>
+    </message>
+    <message>
+        <source>none: queries from h</source>
+        <translation>无：查询直接来自 h</translation>
+    </message>
+    <message>
+        <source>dropless</source>
+        <translation>不丢弃 (dropless)</translation>
+    </message>
+    <message>
+        <source>every layer</source>
+        <translation>每一层</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
     </message>
 </context>
 <context>
@@ -3862,6 +4390,54 @@ Recover them? Not now keeps them for the next start.</source>
     <message>
         <source>all ranks&apos; idle share: the bubble %1 plus %2 waiting on slower stages and sends</source>
         <translation>所有秩的空闲占比：气泡 %1，加上等待较慢阶段和发送的 %2</translation>
+    </message>
+    <message>
+        <source>Peak inside the simulated step</source>
+        <translation>仿真步内峰值</translation>
+    </message>
+    <message>
+        <source>over capacity by %1</source>
+        <translation>超出容量 %1</translation>
+    </message>
+    <message>
+        <source>Host memory per node (offload)</source>
+        <translation>每节点主机内存（卸载）</translation>
+    </message>
+    <message>
+        <source>offloaded optimizer state and activations</source>
+        <translation>卸载的优化器状态和激活值</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n with the dense MLP</source>
+        <translation>
+            <numerusform>其中 %n 层带稠密 MLP</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n MTP module(s)</source>
+        <translation>
+            <numerusform>%n 个 MTP 模块</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>FP8 weight copies (in weights)</source>
+        <translation>FP8 权重副本（计入权重）</translation>
+    </message>
+    <message>
+        <source>the forward cast and the transposed copy of each fp8 GEMM weight</source>
+        <translation>每个 fp8 GEMM 权重的前向转换副本和转置副本</translation>
+    </message>
+    <message>
+        <source>FP8 scaling state (in weights)</source>
+        <translation>FP8 缩放状态（计入权重）</translation>
+    </message>
+    <message>
+        <source>On the host (offload)</source>
+        <translation>主机上（卸载）</translation>
+    </message>
+    <message>
+        <source>not in this GPU&apos;s total</source>
+        <translation>不计入本 GPU 的合计</translation>
     </message>
 </context>
 <context>

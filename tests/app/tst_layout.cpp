@@ -133,6 +133,7 @@ void checkPlot(QCustomPlot* plot, QStringList* clipped)
                             .arg(inside.height());
         for (int i = 0; i < plot->legend->itemCount(); ++i) {
             QCPAbstractLegendItem* item = plot->legend->item(i);
+            if (!item) continue; // an empty cell of a legend wrapped into columns
             if (item->outerRect().width() + 1 < item->minimumOuterSizeHint().width()
                 || !inside.contains(item->outerRect()))
                 *clipped << QStringLiteral("legend entry %1 of a chart is cut").arg(i);

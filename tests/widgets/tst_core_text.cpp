@@ -316,6 +316,24 @@ private Q_SLOTS:
             << QStringLiteral(
                    "Narayanan et al. (SC21), eq. 3 and appendix; Korthikanti et al. (MLSys 2023), appendix A")
             << QStringLiteral("Narayanan 等（SC21），式 3 及附录；Korthikanti 等（MLSys 2023），附录 A");
+        // A sentence's value ends with its sentence: "n = %2." does not take the next sentences in.
+        QTest::newRow("value inside its sentence")
+            << QStringLiteral(
+                   "Bytes one GPU sends per step on its dp group of n = 2. Ring volumes: all-reduce sends "
+                   "2(n-1)/n of the buffer, all-gather, reduce-scatter and all-to-all (n-1)/n. P: parameters "
+                   "per GPU of stage 0 (dense and expert); ZeRO-1.")
+            << QStringLiteral(
+                   "一块 GPU 每步在其 dp 组（n = 2）上发送的字节数。环形算法的通信量：all-reduce "
+                   "发送缓冲区的 2(n-1)/n，all-gather、reduce-scatter 和 all-to-all 发送 (n-1)/n。P：阶段 0 "
+                   "每块 GPU 的参数（稠密和专家）；ZeRO-1。");
+        QTest::newRow("saved tensors")
+            << QStringLiteral(
+                   "Korthikanti's Table 2 has c1 = 10, c2 = 24, k = 5 for f = 4h with dropout; here each "
+                   "saved tensor is derived from the block: qkv.input 16.0 MiB (fp8); attention.scores "
+                   "512.0 MiB (recomputed: core_attn); mlp.dropout_mask 0 B.")
+            << QStringLiteral("Korthikanti 论文的表 2 在 f = 4h 且有 dropout 时给出 c1 = 10、c2 = 24、k = 5；"
+                              "这里由模块推导出每个保存的张量：qkv.input 16.0 MiB（fp8）；"
+                              "attention.scores 512.0 MiB（重计算：core_attn）；mlp.dropout_mask 0 B。");
     }
     void exactTranslations()
     {

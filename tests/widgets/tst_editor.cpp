@@ -63,6 +63,92 @@ QString issuesAt(const Plan& plan, const std::string& path)
     return lines.join(QLatin1Char('\n'));
 }
 
+// The value of one plan field the editor shows, as text, read straight from the plan (docs/PLAN-FILE.md names).
+QString planValue(const Plan& p, const QString& path)
+{
+    auto b = [](bool v) { return v ? QStringLiteral("true") : QStringLiteral("false"); };
+    auto n = [](double v) { return QString::number(v); };
+    auto e = [](auto v) { return QString::fromUtf8(toString(v).data(), qsizetype(toString(v).size())); };
+    const ModelSpec& m = p.model;
+    const TrainingSpec& t = p.training;
+    if (path == QLatin1String("model.headDim")) return n(double(m.headDim));
+    if (path == QLatin1String("model.qkNorm")) return b(m.qkNorm);
+    if (path == QLatin1String("model.attentionSinks")) return b(m.attentionSinks);
+    if (path == QLatin1String("model.mtpLayers")) return n(m.mtpLayers);
+    if (path == QLatin1String("model.mla.qLoraRank")) return n(m.mla.qLoraRank);
+    if (path == QLatin1String("model.mla.kvLoraRank")) return n(m.mla.kvLoraRank);
+    if (path == QLatin1String("model.mla.qkNopeHeadDim")) return n(m.mla.qkNopeHeadDim);
+    if (path == QLatin1String("model.mla.qkRopeHeadDim")) return n(m.mla.qkRopeHeadDim);
+    if (path == QLatin1String("model.mla.vHeadDim")) return n(m.mla.vHeadDim);
+    if (path == QLatin1String("model.moe.sharedExperts")) return n(m.moe.sharedExperts);
+    if (path == QLatin1String("model.moe.sharedExpertFfnHidden")) return n(double(m.moe.sharedExpertFfnHidden));
+    if (path == QLatin1String("model.moe.denseLayers")) return n(m.moe.denseLayers);
+    if (path == QLatin1String("model.moe.routerBias")) return b(m.moe.routerBias);
+    if (path == QLatin1String("model.moe.capacityFactor")) return n(m.moe.capacityFactor);
+    if (path == QLatin1String("model.moe.dispatcher")) return e(m.moe.dispatcher);
+    if (path == QLatin1String("model.moe.groupedGemm")) return b(m.moe.groupedGemm);
+    if (path == QLatin1String("parallel.etp")) return n(p.parallel.etp);
+    if (path == QLatin1String("training.precision")) return e(t.precision);
+    if (path == QLatin1String("training.recompute")) return e(t.recompute);
+    if (path == QLatin1String("training.fp8Recipe")) return e(t.fp8Recipe);
+    if (path == QLatin1String("training.fp8ParamGather")) return b(t.fp8ParamGather);
+    if (path == QLatin1String("training.optimizerStateDtype")) return e(t.optimizerStateDtype);
+    if (path == QLatin1String("training.offload.optimizerFraction")) return n(t.offload.optimizerFraction);
+    if (path == QLatin1String("training.offload.activationLayers")) return n(t.offload.activationLayers);
+    if (path == QLatin1String("training.offload.pcieBandwidth")) return n(t.offload.pcieBandwidth);
+    if (path == QLatin1String("training.offload.hostBandwidth")) return n(t.offload.hostBandwidth);
+    if (path == QLatin1String("training.recomputeLayers")) return n(t.recomputeLayers);
+    if (path == QLatin1String("training.recomputeMethod")) return t.recomputeBlock ? QStringLiteral("block") : QStringLiteral("uniform");
+    return QStringLiteral("(no such field: %1)").arg(path);
+}
+
+// What a field's widget shows, in planValue()'s words.
+QString shownValue(QWidget* w)
+{
+    if (auto* spin = qobject_cast<QSpinBox*>(w)) return QString::number(spin->value());
+    if (auto* spin = qobject_cast<QDoubleSpinBox*>(w)) return QString::number(spin->value());
+    if (auto* check = qobject_cast<QCheckBox*>(w)) return check->isChecked() ? QStringLiteral("true") : QStringLiteral("false");
+    if (auto* combo = qobject_cast<QComboBox*>(w)) return combo->currentData().toString();
+    return {};
+}
+
+// Sets a field the way a user does: the spin box's value, the box's tick, the choice.
+bool setField(PlanEditorPage& editor, const QString& path, const QString& value)
+{
+    QWidget* w = editor.fieldWidget(path);
+    if (auto* spin = qobject_cast<QSpinBox*>(w)) spin->setValue(value.toInt());
+    else if (auto* spin = qobject_cast<QDoubleSpinBox*>(w)) spin->setValue(value.toDouble());
+    else if (auto* check = qobject_cast<QCheckBox*>(w)) check->setChecked(value == QLatin1String("true"));
+    else if (auto* combo = qobject_cast<QComboBox*>(w)) {
+        const int i = combo->findData(value);
+        if (i < 0) return false;
+        combo->setCurrentIndex(i);
+    } else
+        return false;
+    return true;
+}
+
+QString groupTitle(QWidget* w)
+{
+    for (QWidget* p = w; p; p = p->parentWidget())
+        if (auto* box = qobject_cast<QGroupBox*>(p)) return box->title();
+    return {};
+}
+
+// The label beside a field (a check box carries its own text).
+QString fieldLabel(const PlanEditorPage& editor, QWidget* w)
+{
+    if (auto* check = qobject_cast<QCheckBox*>(w)) return check->text();
+    for (QLabel* label : editor.findChildren<QLabel*>())
+        if (label->buddy() == w) return label->text();
+    return {};
+}
+
+std::vector<std::string> modules(std::initializer_list<const char*> names)
+{
+    return std::vector<std::string>(names.begin(), names.end());
+}
+
 int countErrors(const Issues& issues)
 {
     return int(std::count_if(
@@ -379,6 +465,259 @@ private Q_SLOTS:
         editor.undoStack()->redo();
         QCOMPARE(value(doc.plan()), !before);
         QCOMPARE(check->isChecked(), !before);
+    }
+
+    // The fields the plan file gained with MoE as Megatron-Core runs it, MLA, fp8 recipes and offload (docs/PLAN-FILE.md):
+    // each shows the sample's value, sits in its group with a label and a tooltip, and setting it changes that field of
+    // the document's plan in one undo step that gives the plan back.
+    void newFieldsEditAndUndo_data()
+    {
+        QTest::addColumn<QString>("sample");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("group");
+        // A field that only applies in some settings gets them first (one step of its own).
+        QTest::addColumn<QString>("setupPath");
+        QTest::addColumn<QString>("setupValue");
+        const QString dense = QStringLiteral("default.plan.json");
+        const QString deepseek = QStringLiteral("deepseek-v3-1024xh100-fp8.plan.json");
+        const QString model = QStringLiteral("Model"), mla = QStringLiteral("Multi-head latent attention (MLA)"),
+                      moe = QStringLiteral("Mixture of experts (MoE)"), training = QStringLiteral("Training"),
+                      offload = QStringLiteral("Host offload");
+        struct Row {
+            const QString& sample;
+            const char* path;
+            const char* value;
+            const QString& group;
+            const char* setupPath = "";
+            const char* setupValue = "";
+        };
+        const Row rows[] = {
+            { dense, "model.headDim", "96", model },
+            { dense, "model.qkNorm", "true", model },
+            { dense, "model.attentionSinks", "true", model },
+            { deepseek, "model.mtpLayers", "2", model },
+            { deepseek, "model.mla.kvLoraRank", "256", mla },
+            { deepseek, "model.mla.qLoraRank", "1024", mla },
+            { deepseek, "model.mla.qkNopeHeadDim", "96", mla },
+            { deepseek, "model.mla.qkRopeHeadDim", "32", mla },
+            { deepseek, "model.mla.vHeadDim", "96", mla },
+            { deepseek, "model.moe.sharedExperts", "2", moe },
+            { deepseek, "model.moe.sharedExpertFfnHidden", "4096", moe },
+            { deepseek, "model.moe.denseLayers", "1", moe },
+            { deepseek, "model.moe.routerBias", "false", moe },
+            { deepseek, "model.moe.capacityFactor", "1.25", moe },
+            { deepseek, "model.moe.dispatcher", "allgather", moe },
+            { deepseek, "model.moe.groupedGemm", "false", moe },
+            { deepseek, "parallel.etp", "2", QStringLiteral("Parallelism") },
+            { deepseek, "training.fp8Recipe", "delayed", training },
+            { deepseek, "training.fp8ParamGather", "false", training },
+            { deepseek, "training.optimizerStateDtype", "fp16", training },
+            { deepseek, "training.recomputeLayers", "4", training, "training.recompute", "full" },
+            { deepseek, "training.recomputeMethod", "block", training, "training.recompute", "full" },
+            { deepseek, "training.offload.optimizerFraction", "0.5", offload },
+            { deepseek, "training.offload.activationLayers", "2", offload },
+            { deepseek, "training.offload.pcieBandwidth", "5e+10", offload, "training.offload.optimizerFraction", "0.25" },
+            { deepseek, "training.offload.hostBandwidth", "1e+11", offload, "training.offload.optimizerFraction", "0.25" },
+        };
+        for (const Row& r : rows)
+            QTest::newRow(r.path) << r.sample << QString::fromLatin1(r.path) << QString::fromLatin1(r.value) << r.group
+                                  << QString::fromLatin1(r.setupPath) << QString::fromLatin1(r.setupValue);
+    }
+    void newFieldsEditAndUndo()
+    {
+        QFETCH(QString, sample);
+        QFETCH(QString, path);
+        QFETCH(QString, value);
+        QFETCH(QString, group);
+        QFETCH(QString, setupPath);
+        QFETCH(QString, setupValue);
+        PlanDocument doc;
+        PlanEditorPage editor;
+        editor.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, sample.toLatin1().constData()));
+        QWidget* w = editor.fieldWidget(path);
+        QVERIFY2(w, qPrintable(path));
+        QCOMPARE(groupTitle(w), group);
+        QVERIFY(!fieldLabel(editor, w).isEmpty());
+        QVERIFY(!w->toolTip().isEmpty());
+        // The sample's value, as the file gives it.
+        QCOMPARE(shownValue(w), planValue(test::loadSample(sample.toLatin1().constData()), path));
+
+        if (!setupPath.isEmpty()) {
+            QVERIFY(setField(editor, setupPath, setupValue));
+            QCOMPARE(planValue(doc.plan(), setupPath), setupValue);
+        }
+        const Plan before = doc.plan();
+        const int steps = editor.undoStack()->count();
+        QVERIFY(w->isEnabled());
+        QVERIFY(planValue(before, path) != value);
+
+        QVERIFY(setField(editor, path, value));
+        QCOMPARE(planValue(doc.plan(), path), value);
+        QCOMPARE(planValue(editor.plan(), path), value);
+        QCOMPARE(shownValue(w), value);
+        QCOMPARE(editor.undoStack()->count(), steps + 1);
+        // What validate() says about the field is what the editor shows under it.
+        QCOMPARE(editor.fieldError(path), issuesAt(doc.plan(), path.toStdString()));
+
+        editor.undoStack()->undo();
+        QCOMPARE(doc.plan(), before);
+        QCOMPARE(editor.plan(), before);
+        QCOMPARE(shownValue(w), planValue(before, path));
+        editor.undoStack()->redo();
+        QCOMPARE(planValue(doc.plan(), path), value);
+    }
+
+    // The bandwidths take scientific notation typed over the "default" that 0 shows.
+    void offloadRatesAreTyped()
+    {
+        PlanDocument doc;
+        PlanEditorPage editor;
+        editor.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, "deepseek-v3-1024xh100-fp8.plan.json"));
+        editor.doubleSpinBox(QStringLiteral("training.offload.optimizerFraction"))->setValue(0.5);
+        QDoubleSpinBox* pcie = editor.doubleSpinBox(QStringLiteral("training.offload.pcieBandwidth"));
+        QVERIFY(pcie && pcie->isEnabled());
+        QCOMPARE(pcie->text(), QStringLiteral("default"));
+        pcie->selectAll();
+        QTest::keyClicks(pcie, QStringLiteral("4.5e10"));
+        QTest::keyClick(pcie, Qt::Key_Return);
+        QCOMPARE(doc.plan().training.offload.pcieBandwidth, 4.5e10);
+        QCOMPARE(pcie->text(), QStringLiteral("4.5e10"));
+        // Typed character by character, the field is one undo step besides the fraction's.
+        QCOMPARE(editor.undoStack()->count(), 2);
+        editor.undoStack()->undo();
+        QCOMPARE(doc.plan().training.offload.pcieBandwidth, 0.0);
+        QCOMPARE(pcie->text(), QStringLiteral("default"));
+    }
+
+    // Megatron-Core's --recompute-modules as boxes: each toggle is one undo step, the list keeps their order, and no
+    // module chosen shows (and means) core_attn.
+    void recomputeModulesToggle()
+    {
+        PlanDocument doc;
+        PlanEditorPage editor;
+        editor.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, "deepseek-v3-1024xh100-fp8.plan.json"));
+        const Plan original = doc.plan();
+        QCOMPARE(original.training.recomputeModules, modules({ "mla_up_proj", "mlp" }));
+        QCheckBox* coreAttn = editor.recomputeModuleCheck(QStringLiteral("core_attn"));
+        QCheckBox* mlp = editor.recomputeModuleCheck(QStringLiteral("mlp"));
+        QCheckBox* moeAct = editor.recomputeModuleCheck(QStringLiteral("moe_act"));
+        QCheckBox* layernorm = editor.recomputeModuleCheck(QStringLiteral("layernorm"));
+        QCheckBox* upProj = editor.recomputeModuleCheck(QStringLiteral("mla_up_proj"));
+        QVERIFY(coreAttn && mlp && moeAct && layernorm && upProj);
+        QVERIFY(!editor.recomputeModuleCheck(QStringLiteral("attention")));
+        for (const char* name : { "core_attn", "mlp", "moe", "moe_act", "layernorm", "mla_up_proj", "shared_experts" }) {
+            QCheckBox* box = editor.recomputeModuleCheck(QLatin1String(name));
+            QVERIFY2(box && box->text() == QLatin1String(name), name);
+            QVERIFY(!box->toolTip().isEmpty());
+            QVERIFY(editor.fieldWidget(QStringLiteral("training.recomputeModules"))->isAncestorOf(box));
+        }
+        QVERIFY(mlp->isChecked() && upProj->isChecked() && !coreAttn->isChecked() && !moeAct->isChecked());
+
+        moeAct->setChecked(true);
+        QCOMPARE(doc.plan().training.recomputeModules, modules({ "mlp", "moe_act", "mla_up_proj" }));
+        QCOMPARE(editor.undoStack()->count(), 1);
+        QCOMPARE(editor.undoStack()->undoText(), QStringLiteral("Set Recomputed modules to mlp, moe_act, mla_up_proj"));
+        layernorm->setChecked(true);
+        QCOMPARE(doc.plan().training.recomputeModules, modules({ "mlp", "moe_act", "layernorm", "mla_up_proj" }));
+        QCOMPARE(editor.undoStack()->count(), 2); // a toggle never merges with the one before
+        editor.undoStack()->undo();
+        QCOMPARE(doc.plan().training.recomputeModules, modules({ "mlp", "moe_act", "mla_up_proj" }));
+        QVERIFY(!layernorm->isChecked());
+        editor.undoStack()->undo();
+        QCOMPARE(doc.plan(), original);
+        QVERIFY(!moeAct->isChecked() && mlp->isChecked() && upProj->isChecked());
+
+        // The default plan recomputes selectively with no module named: core_attn, shown ticked.
+        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        const Plan dense = doc.plan();
+        QVERIFY(dense.training.recompute == Recompute::Selective);
+        QVERIFY(dense.training.recomputeModules.empty());
+        QVERIFY(coreAttn->isChecked() && !mlp->isChecked());
+        mlp->setChecked(true);
+        QCOMPARE(doc.plan().training.recomputeModules, modules({ "core_attn", "mlp" }));
+        coreAttn->setChecked(false);
+        QCOMPARE(doc.plan().training.recomputeModules, modules({ "mlp" }));
+        QVERIFY(!coreAttn->isChecked());
+        mlp->setChecked(false); // nothing chosen is core_attn again
+        QVERIFY(doc.plan().training.recomputeModules.empty());
+        QVERIFY(coreAttn->isChecked());
+        QCOMPARE(editor.undoStack()->count(), 3);
+        coreAttn->setChecked(false); // the default cannot be unticked into nothing: no step, the box comes back
+        QCOMPARE(editor.undoStack()->count(), 3);
+        QVERIFY(coreAttn->isChecked());
+        QCOMPARE(doc.plan(), dense);
+        editor.undoStack()->undo();
+        QCOMPARE(doc.plan().training.recomputeModules, modules({ "mlp" }));
+        editor.undoStack()->undo();
+        editor.undoStack()->undo();
+        QCOMPARE(doc.plan(), dense);
+    }
+
+    // A field that does not apply to the plan is disabled: the fp8 recipe outside fp8, the modules outside selective
+    // recompute, the layer count and method outside full recompute, the MoE settings of a dense model, the MLA sizes
+    // without a latent, the host rates with nothing offloaded.
+    void fieldsThatDoNotApplyAreDisabled()
+    {
+        PlanDocument doc;
+        PlanEditorPage editor;
+        editor.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        auto enabled = [&](const char* path) {
+            QWidget* w = editor.fieldWidget(QLatin1String(path));
+            return w && w->isEnabled();
+        };
+        QVERIFY(doc.plan().training.precision == Precision::BF16);
+        QVERIFY(!enabled("training.fp8Recipe"));
+        QVERIFY(!enabled("training.fp8ParamGather"));
+        QVERIFY(enabled("training.recomputeModules"));
+        QVERIFY(!enabled("training.recomputeLayers") && !enabled("training.recomputeMethod"));
+        for (const char* path : { "model.moe.topK", "model.moe.sharedExperts", "model.moe.sharedExpertFfnHidden",
+                 "model.moe.denseLayers", "model.moe.routerBias", "model.moe.capacityFactor", "model.moe.dispatcher",
+                 "model.moe.groupedGemm", "parallel.etp", "model.mla.qLoraRank", "model.mla.vHeadDim",
+                 "training.offload.pcieBandwidth", "training.offload.hostBandwidth" })
+            QVERIFY2(!enabled(path), path);
+        QVERIFY(enabled("model.moe.experts") && enabled("model.mla.kvLoraRank") && enabled("model.headDim"));
+        // 0 names what it stands for: llama2-7b's 4096 / 32.
+        QCOMPARE(editor.spinBox(QStringLiteral("model.headDim"))->text(), QStringLiteral("= hidden / heads (128)"));
+        QCOMPARE(editor.spinBox(QStringLiteral("parallel.etp"))->text(), QStringLiteral("= tp (2)"));
+
+        QVERIFY(setField(editor, QStringLiteral("training.precision"), QStringLiteral("fp8")));
+        QVERIFY(enabled("training.fp8Recipe") && enabled("training.fp8ParamGather"));
+        QVERIFY(setField(editor, QStringLiteral("training.recompute"), QStringLiteral("full")));
+        QVERIFY(!enabled("training.recomputeModules"));
+        QVERIFY(!editor.recomputeModuleCheck(QStringLiteral("mlp"))->isEnabled());
+        QVERIFY(enabled("training.recomputeLayers") && enabled("training.recomputeMethod"));
+        QVERIFY(setField(editor, QStringLiteral("training.recompute"), QStringLiteral("none")));
+        QVERIFY(!enabled("training.recomputeModules") && !enabled("training.recomputeLayers"));
+        QVERIFY(setField(editor, QStringLiteral("training.offload.activationLayers"), QStringLiteral("2")));
+        QVERIFY(enabled("training.offload.pcieBandwidth") && !enabled("training.offload.hostBandwidth"));
+        // Undone, the fields follow the plan back.
+        while (editor.undoStack()->canUndo())
+            editor.undoStack()->undo();
+        QVERIFY(!enabled("training.fp8Recipe") && enabled("training.recomputeModules"));
+        QVERIFY(!enabled("training.offload.pcieBandwidth"));
+
+        // DeepSeek-V3: MoE, MLA (its own head sizes) and fp8.
+        QVERIFY(loadAndWait(doc, "deepseek-v3-1024xh100-fp8.plan.json"));
+        QVERIFY(enabled("training.fp8Recipe") && enabled("model.moe.denseLayers") && enabled("parallel.etp"));
+        QVERIFY(enabled("model.mla.qLoraRank") && enabled("model.moe.sharedExpertFfnHidden"));
+        QVERIFY(!enabled("model.headDim"));
+        QCOMPARE(editor.comboBox(QStringLiteral("training.fp8Recipe"))->currentData().toString(), QStringLiteral("blockwise"));
+        QVERIFY(setField(editor, QStringLiteral("training.precision"), QStringLiteral("bf16")));
+        QVERIFY(!enabled("training.fp8Recipe") && !enabled("training.fp8ParamGather"));
+        // fp8 weights left on under bf16: validate's warning sits under the box.
+        QVERIFY(!editor.fieldError(QStringLiteral("training.fp8ParamGather")).isEmpty());
+        QCOMPARE(editor.fieldError(QStringLiteral("training.fp8ParamGather")), issuesAt(doc.plan(), "training.fp8ParamGather"));
+        // Modules named under full recompute: disabled, and validate's warning under them.
+        QVERIFY(setField(editor, QStringLiteral("training.recompute"), QStringLiteral("full")));
+        QVERIFY(!enabled("training.recomputeModules"));
+        QVERIFY(!editor.fieldError(QStringLiteral("training.recomputeModules")).isEmpty());
+        QCOMPARE(editor.fieldError(QStringLiteral("training.recomputeModules")),
+            issuesAt(doc.plan(), "training.recomputeModules"));
     }
 
     void autoDpFollowsTheDegrees()

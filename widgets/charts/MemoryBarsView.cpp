@@ -104,6 +104,23 @@ MemoryBarsView::MemoryBarsView(QWidget* parent)
         qOverload<const QCPRange&>(&QCPAxis::setRange));
     // The labels above the bars are placed for the width the chart gets, at every layout (screen and export).
     connect(m_plot, &QCustomPlot::afterLayout, this, &MemoryBarsView::placeBarLabels);
+    // As many legend columns as the widest entry allows at the chart's width (screen and export), so that no entry is
+    // cut on a narrow page and a wide one does not waste rows.
+    connect(m_plot, &QCustomPlot::beforeReplot, this, [this] {
+        QCPLegend* legend = m_plot->legend;
+        int widest = 1, entries = 0;
+        for (int i = 0; i < legend->itemCount(); ++i)
+            if (QCPAbstractLegendItem* item = legend->item(i)) {
+                widest = std::max(widest, item->minimumOuterSizeHint().width());
+                ++entries;
+            }
+        const int available = m_plot->width() - 20;
+        const int columns = std::clamp(available / widest, 1, std::max(1, entries));
+        if (columns != legend->wrap()) {
+            legend->setWrap(columns);
+            legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+        }
+    });
 
     connect(m_plot, &QCustomPlot::mouseMove, this, &MemoryBarsView::showToolTip);
     connect(Theme::instance(), &Theme::changed, this, &MemoryBarsView::rebuild);
@@ -151,13 +168,13 @@ void MemoryBarsView::rebuild()
     m_simulatedPeakKey->setPen(simulatedPeakPen());
     m_steadyKey->setPen(steadyPen());
     m_simulatedPeakKey->setName(tr("Simulated peak inside the step"));
-    m_steadyKey->setName(tr("Steady state (between ops, no temporaries or slack)"));
+    m_steadyKey->setName(tr("Steady state (no temporaries, no slack)"));
     m_simulatedPeaks.clear();
 
     for (std::size_t i = 0; i < kMemorySegments.size(); ++i)
         m_bars[int(i)]->setName(segmentName(kMemorySegments[i]));
     m_capacity->setName(tr("GPU capacity"));
-    m_plot->yAxis->setLabel(tr("Memory per GPU (GiB, 2^30 bytes)"));
+    m_plot->yAxis->setLabel(tr("GiB per GPU (2^30 bytes)"));
     m_plot->xAxis->setLabel(tr("Pipeline stage (every GPU of a stage holds the same)"));
 
     const Prediction* pr = m_prediction.get();

@@ -27,6 +27,11 @@ MemoryPage::MemoryPage(QWidget* parent)
     split->addWidget(m_overTime);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    // Heights at which the bars' two-line ticks and legend and the curve's axis title and legend still fit; below
+    // them the page scrolls (its tab's scroll area) rather than cutting text.
+    m_bars->setMinimumHeight(330);
+    m_overTime->setMinimumHeight(240);
+    split->setChildrenCollapsible(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);

@@ -29,6 +29,7 @@
 #include <QUndoCommand>
 #include <QUndoStack>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 namespace planscope {
@@ -163,12 +164,18 @@ PlanEditorPage::PlanEditorPage(QWidget* parent)
 
     Section* model = addSection(QT_TR_NOOP("Model"));
     buildModel(*model);
+    Section* mla = addSection(QT_TR_NOOP("Multi-head latent attention (MLA)"));
+    buildMla(*mla);
+    Section* moe = addSection(QT_TR_NOOP("Mixture of experts (MoE)"));
+    buildMoe(*moe);
     Section* cluster = addSection(QT_TR_NOOP("Cluster"));
     buildCluster(*cluster);
     Section* parallel = addSection(QT_TR_NOOP("Parallelism"));
     buildParallel(*parallel);
     Section* training = addSection(QT_TR_NOOP("Training"));
     buildTraining(*training);
+    Section* offload = addSection(QT_TR_NOOP("Host offload"));
+    buildOffload(*offload);
 
     m_realityBox = new QGroupBox(m_content);
     auto* realityLayout = new QVBoxLayout(m_realityBox);
@@ -176,7 +183,7 @@ PlanEditorPage::PlanEditorPage(QWidget* parent)
     realityLayout->addWidget(m_realityCheck);
 
     // Three columns when the window is wide, fewer when it is not (arrangeColumns()).
-    m_boxes = { model->box, cluster->box, parallel->box, training->box, m_realityBox };
+    m_boxes = { model->box, mla->box, moe->box, cluster->box, parallel->box, training->box, offload->box, m_realityBox };
     arrangeColumns(3);
 
     auto* scroll = new QScrollArea(this);
@@ -403,6 +410,62 @@ void PlanEditorPage::buildModel(Section& s)
         [](const Plan& p) { return p.model.tiedEmbeddings; },
         [](Plan& p, bool v) { p.model.tiedEmbeddings = v; });
     addInt(
+        s, QStringLiteral("model.headDim"), QT_TR_NOOP("Head size"),
+        QT_TR_NOOP("Size of each query, key and value head; 0 = hidden / heads. Qwen3 and gpt-oss use heads x head "
+                   "size other than hidden (Megatron-Core --kv-channels, Hugging Face head_dim)"),
+        0, 100000, [](const Plan& p) { return p.model.headDim; }, [](Plan& p, int v) { p.model.headDim = v; });
+    addCheck(
+        s, QStringLiteral("model.qkNorm"), QT_TR_NOOP("QK norm"),
+        QT_TR_NOOP("An RMSNorm over each query and key head before the scores (Qwen3; Megatron-Core --qk-layernorm)"),
+        [](const Plan& p) { return p.model.qkNorm; }, [](Plan& p, bool v) { p.model.qkNorm = v; });
+    addCheck(
+        s, QStringLiteral("model.attentionSinks"), QT_TR_NOOP("Attention sinks"),
+        QT_TR_NOOP("One learned logit per head in the softmax's denominator (gpt-oss; Megatron-Core --softmax-type "
+                   "learnable)"),
+        [](const Plan& p) { return p.model.attentionSinks; }, [](Plan& p, bool v) { p.model.attentionSinks = v; });
+    addInt(
+        s, QStringLiteral("model.mtpLayers"), QT_TR_NOOP("MTP modules"),
+        QT_TR_NOOP("Multi-token-prediction modules after the last layer, on the last pipeline stage unless the layout "
+                   "places its m (DeepSeek-V3: 1; Megatron-Core --mtp-num-layers)"),
+        0, 1000, [](const Plan& p) { return p.model.mtpLayers; }, [](Plan& p, int v) { p.model.mtpLayers = v; });
+}
+
+// Multi-head latent attention (DeepSeek-V2, arXiv 2405.04434, section 2.1): the key/value latent's rank switches it on.
+void PlanEditorPage::buildMla(Section& s)
+{
+    constexpr int big = 1 << 30;
+    addInt(
+        s, QStringLiteral("model.mla.kvLoraRank"), QT_TR_NOOP("Key/value latent rank"),
+        QT_TR_NOOP("Rank of the compressed key/value latent; 0 = no MLA (DeepSeek-V3: 512; Megatron-Core "
+                   "--kv-lora-rank, Hugging Face kv_lora_rank)"),
+        0, big, [](const Plan& p) { return p.model.mla.kvLoraRank; }, [](Plan& p, int v) { p.model.mla.kvLoraRank = v; });
+    addInt(
+        s, QStringLiteral("model.mla.qLoraRank"), QT_TR_NOOP("Query latent rank"),
+        QT_TR_NOOP("Rank of the compressed query latent; 0 = queries projected straight from h (DeepSeek-V3: 1536; "
+                   "Megatron-Core --q-lora-rank, Hugging Face q_lora_rank)"),
+        0, big, [](const Plan& p) { return p.model.mla.qLoraRank; }, [](Plan& p, int v) { p.model.mla.qLoraRank = v; });
+    addInt(
+        s, QStringLiteral("model.mla.qkNopeHeadDim"), QT_TR_NOOP("Query/key head size without RoPE"),
+        QT_TR_NOOP("Per-head size of the query/key part without rotary embedding (DeepSeek-V3: 128; Megatron-Core "
+                   "--qk-head-dim, Hugging Face qk_nope_head_dim)"),
+        0, 100000, [](const Plan& p) { return p.model.mla.qkNopeHeadDim; },
+        [](Plan& p, int v) { p.model.mla.qkNopeHeadDim = v; });
+    addInt(
+        s, QStringLiteral("model.mla.qkRopeHeadDim"), QT_TR_NOOP("Query/key RoPE head size"),
+        QT_TR_NOOP("Per-head size of the rotary query/key part; the key's is shared by all heads (DeepSeek-V3: 64; "
+                   "Megatron-Core --qk-pos-emb-head-dim, Hugging Face qk_rope_head_dim)"),
+        0, 100000, [](const Plan& p) { return p.model.mla.qkRopeHeadDim; },
+        [](Plan& p, int v) { p.model.mla.qkRopeHeadDim = v; });
+    addInt(
+        s, QStringLiteral("model.mla.vHeadDim"), QT_TR_NOOP("Value head size"),
+        QT_TR_NOOP("Per-head size of the values (DeepSeek-V3: 128; Megatron-Core --v-head-dim, Hugging Face v_head_dim)"),
+        0, 100000, [](const Plan& p) { return p.model.mla.vHeadDim; }, [](Plan& p, int v) { p.model.mla.vHeadDim = v; });
+}
+
+void PlanEditorPage::buildMoe(Section& s)
+{
+    constexpr int big = 1 << 30;
+    addInt(
         s, QStringLiteral("model.moe.experts"), QT_TR_NOOP("MoE experts"),
         QT_TR_NOOP("Routed experts per layer; 0 = a dense model"), 0, 100000,
         [](const Plan& p) { return p.model.moe.experts; }, [](Plan& p, int v) { p.model.moe.experts = v; });
@@ -414,6 +477,48 @@ void PlanEditorPage::buildModel(Section& s)
         s, QStringLiteral("model.moe.expertFfnHidden"), QT_TR_NOOP("Expert FFN hidden size"), nullptr, 0, big,
         [](const Plan& p) { return p.model.moe.expertFfnHidden; },
         [](Plan& p, int v) { p.model.moe.expertFfnHidden = v; });
+    addInt(
+        s, QStringLiteral("model.moe.sharedExperts"), QT_TR_NOOP("Shared experts"),
+        QT_TR_NOOP("Experts every token passes through besides its routed ones (DeepSeek-V3: 1; Hugging Face "
+                   "n_shared_experts)"),
+        0, 100000, [](const Plan& p) { return p.model.moe.sharedExperts; },
+        [](Plan& p, int v) { p.model.moe.sharedExperts = v; });
+    addInt(
+        s, QStringLiteral("model.moe.sharedExpertFfnHidden"), QT_TR_NOOP("Shared expert FFN hidden size"),
+        QT_TR_NOOP("Inner size of each shared expert; 0 = the expert FFN size. Megatron-Core's "
+                   "--moe-shared-expert-intermediate-size is this times the shared experts"),
+        0, big, [](const Plan& p) { return p.model.moe.sharedExpertFfnHidden; },
+        [](Plan& p, int v) { p.model.moe.sharedExpertFfnHidden = v; });
+    addInt(
+        s, QStringLiteral("model.moe.denseLayers"), QT_TR_NOOP("Dense first layers"),
+        QT_TR_NOOP("The first layers keep a dense MLP of the FFN hidden size (DeepSeek-V3: 3, Hugging Face "
+                   "first_k_dense_replace; Megatron-Core --moe-layer-freq [0]*3+[1]*58)"),
+        0, 100000, [](const Plan& p) { return p.model.moe.denseLayers; },
+        [](Plan& p, int v) { p.model.moe.denseLayers = v; });
+    addCheck(
+        s, QStringLiteral("model.moe.routerBias"), QT_TR_NOOP("Router bias per expert"),
+        QT_TR_NOOP("A bias per expert on the router (gpt-oss; DeepSeek-V3's e_score_correction_bias, Megatron-Core "
+                   "--moe-router-enable-expert-bias)"),
+        [](const Plan& p) { return p.model.moe.routerBias; }, [](Plan& p, bool v) { p.model.moe.routerBias = v; });
+    QDoubleSpinBox* capacity = addScaled(
+        s, QStringLiteral("model.moe.capacityFactor"), QT_TR_NOOP("Capacity factor"),
+        QT_TR_NOOP("Tokens an expert takes, as a multiple of its balanced share; the experts compute on that many "
+                   "(padded). 0 = dropless (Megatron-Core --moe-expert-capacity-factor)"),
+        1, 2, 1000, [](const Plan& p) { return p.model.moe.capacityFactor; },
+        [](Plan& p, double v) { p.model.moe.capacityFactor = v; });
+    capacity->setSingleStep(0.25);
+    addChoice(
+        s, QStringLiteral("model.moe.dispatcher"), QT_TR_NOOP("Token dispatcher"),
+        QT_TR_NOOP("alltoall: each token's top-k copies go to their experts' ranks; allgather: every expert-parallel "
+                   "rank gathers all the group's tokens (Megatron-Core --moe-token-dispatcher-type)"),
+        { fromStd(toString(MoeDispatcher::AllToAll)), fromStd(toString(MoeDispatcher::AllGather)) },
+        [](const Plan& p) { return nameOf(p.model.moe.dispatcher); },
+        [](Plan& p, const std::string& v) { parseInto(v, p.model.moe.dispatcher); });
+    addCheck(
+        s, QStringLiteral("model.moe.groupedGemm"), QT_TR_NOOP("Grouped expert GEMMs"),
+        QT_TR_NOOP("The local experts' GEMMs run as one grouped kernel; off, one GEMM and one launch per expert "
+                   "(Megatron-Core --moe-grouped-gemm)"),
+        [](const Plan& p) { return p.model.moe.groupedGemm; }, [](Plan& p, bool v) { p.model.moe.groupedGemm = v; });
 }
 
 void PlanEditorPage::buildCluster(Section& s)
@@ -535,6 +640,7 @@ void PlanEditorPage::buildParallel(Section& s)
         const char* text;
         const char* tip;
         int ParallelSpec::*member;
+        int minimum = 1;
     } degrees[] = {
         { "tp", QT_TR_NOOP("Tensor parallel (tp)"),
             QT_TR_NOOP("Must divide the heads, key/value heads and FFN size"), &ParallelSpec::tp },
@@ -544,13 +650,17 @@ void PlanEditorPage::buildParallel(Section& s)
             QT_TR_NOOP("Splits the sequence; must divide the sequence length"), &ParallelSpec::cp },
         { "ep", QT_TR_NOOP("Expert parallel (ep)"),
             QT_TR_NOOP("Carved out of the dp*cp ranks; must divide the experts"), &ParallelSpec::ep },
+        { "etp", QT_TR_NOOP("Expert TP (etp)"),
+            QT_TR_NOOP("Tensor parallelism inside each routed expert; 0 = the same as tp. etp*ep must divide tp*dp*cp "
+                       "(Megatron-Core --expert-tensor-parallel-size)"),
+            &ParallelSpec::etp, 0 },
         { "vpp", QT_TR_NOOP("Chunks per rank (vpp)"),
             QT_TR_NOOP("Virtual stages per rank for interleaved-1f1b"), &ParallelSpec::vpp },
     };
     for (const auto& d : degrees) {
         const auto member = d.member;
         addInt(
-            s, QStringLiteral("parallel.") + QLatin1String(d.name), d.text, d.tip, 1, 1 << 20,
+            s, QStringLiteral("parallel.") + QLatin1String(d.name), d.text, d.tip, d.minimum, 1 << 20,
             [member](const Plan& p) { return p.parallel.*member; },
             [member](Plan& p, int v) { p.parallel.*member = v; });
     }
@@ -680,6 +790,21 @@ void PlanEditorPage::buildTraining(Section& s)
         QT_TR_NOOP("Dtype of the GEMMs and weights (fp8: GEMMs at the fp8 peak, weights kept in bf16)"),
         precisionNames(), [](const Plan& p) { return nameOf(p.training.precision); },
         [](Plan& p, const std::string& v) { parseInto(v, p.training.precision); });
+    QStringList recipes;
+    for (Fp8Recipe r : { Fp8Recipe::Delayed, Fp8Recipe::Current, Fp8Recipe::MxFp8, Fp8Recipe::Blockwise })
+        recipes << fromStd(toString(r));
+    addChoice(
+        s, QStringLiteral("training.fp8Recipe"), QT_TR_NOOP("FP8 scaling recipe"),
+        QT_TR_NOOP("With fp8, how Transformer Engine scales fp8 tensors: delayed from an amax history, current per "
+                   "tensor each step, mxfp8 in 32-element blocks (Blackwell), blockwise in 128x128 weight blocks "
+                   "(DeepSeek-V3). Megatron-Core --fp8-recipe, where current is tensorwise"),
+        recipes, [](const Plan& p) { return nameOf(p.training.fp8Recipe); },
+        [](Plan& p, const std::string& v) { parseInto(v, p.training.fp8Recipe); });
+    addCheck(
+        s, QStringLiteral("training.fp8ParamGather"), QT_TR_NOOP("FP8 primary weights"),
+        QT_TR_NOOP("With fp8, the fp8 GEMMs' weights are kept in fp8: no bf16 copy, only the transposed fp8 cache "
+                   "(Megatron-Core --fp8-param-gather)"),
+        [](const Plan& p) { return p.training.fp8ParamGather; }, [](Plan& p, bool v) { p.training.fp8ParamGather = v; });
     addChoice(
         s, QStringLiteral("training.gradDtype"), QT_TR_NOOP("Gradient dtype"),
         QT_TR_NOOP("Dtype gradients are kept and reduced in (Megatron: fp32 main grads)"), precisionNames(),
@@ -690,6 +815,13 @@ void PlanEditorPage::buildTraining(Section& s)
         { fromStd(toString(Optimizer::Adam)), fromStd(toString(Optimizer::SGD)) },
         [](const Plan& p) { return nameOf(p.training.optimizer); },
         [](Plan& p, const std::string& v) { parseInto(v, p.training.optimizer); });
+    addChoice(
+        s, QStringLiteral("training.optimizerStateDtype"), QT_TR_NOOP("Adam moment dtype"),
+        QT_TR_NOOP("Dtype of Adam's two moments; bf16 or fp16 halves them (Megatron-Core's precision-aware optimizer, "
+                   "--exp-avg-dtype and --exp-avg-sq-dtype)"),
+        { fromStd(toString(Precision::FP32)), fromStd(toString(Precision::BF16)), fromStd(toString(Precision::FP16)) },
+        [](const Plan& p) { return nameOf(p.training.optimizerStateDtype); },
+        [](Plan& p, const std::string& v) { parseInto(v, p.training.optimizerStateDtype); });
     QStringList recompute;
     for (Recompute r : { Recompute::None, Recompute::Selective, Recompute::Full })
         recompute << fromStd(toString(r));
@@ -698,6 +830,21 @@ void PlanEditorPage::buildTraining(Section& s)
         QT_TR_NOOP("selective: the attention core; full: every layer keeps only its input"), recompute,
         [](const Plan& p) { return nameOf(p.training.recompute); },
         [](Plan& p, const std::string& v) { parseInto(v, p.training.recompute); });
+    buildRecomputeModules(s);
+    addInt(
+        s, QStringLiteral("training.recomputeLayers"), QT_TR_NOOP("Recompute layers (N)"),
+        QT_TR_NOOP("With full recompute: uniform keeps one input per group of N layers, block recomputes the first N "
+                   "layers of each chunk and keeps the rest whole; 0 = every layer (Megatron-Core "
+                   "--recompute-num-layers)"),
+        0, 100000, [](const Plan& p) { return p.training.recomputeLayers; },
+        [](Plan& p, int v) { p.training.recomputeLayers = v; });
+    addChoice(
+        s, QStringLiteral("training.recomputeMethod"), QT_TR_NOOP("Recompute method"),
+        QT_TR_NOOP("With full recompute: uniform splits the layers into groups of N that keep one input each; block "
+                   "recomputes N layers per chunk (Megatron-Core --recompute-method)"),
+        { QStringLiteral("uniform"), QStringLiteral("block") },
+        [](const Plan& p) { return std::string(p.training.recomputeBlock ? "block" : "uniform"); },
+        [](Plan& p, const std::string& v) { p.training.recomputeBlock = v == "block"; });
     QStringList schedules;
     for (ScheduleKind k : { ScheduleKind::GPipe, ScheduleKind::OneFOneB, ScheduleKind::Interleaved1F1B,
              ScheduleKind::LoopedBFS, ScheduleKind::ZBH1, ScheduleKind::ZBH2, ScheduleKind::ZBV,
@@ -739,6 +886,92 @@ void PlanEditorPage::buildTraining(Section& s)
     };
     connect(tokens, &QDoubleSpinBox::valueChanged, this,
         [this, tokensIndex](double v) { edit(tokensIndex, [&](Plan& p) { p.training.tokens = v; }); });
+}
+
+// Megatron-Core's --recompute-modules as one box per module, in a grid that fits the field's column.
+void PlanEditorPage::buildRecomputeModules(Section& s)
+{
+    const struct {
+        const char* name;
+        const char* tip;
+    } modules[] = {
+        { "core_attn", QT_TR_NOOP("The core attention: scores, softmax, dropout and the weighted values") },
+        { "mlp", QT_TR_NOOP("The dense MLP (dense layers)") },
+        { "moe", QT_TR_NOOP("The whole MoE layer: router, dispatch, experts and combine") },
+        { "moe_act", QT_TR_NOOP("The activation function inside the experts") },
+        { "layernorm", QT_TR_NOOP("The input and pre-MLP norms") },
+        { "mla_up_proj", QT_TR_NOOP("MLA's up projections and the rotary embedding applied to them") },
+        { "shared_experts", QT_TR_NOOP("The shared experts") },
+    };
+    auto* row = new QWidget(s.box);
+    auto* grid = new QGridLayout(row);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setVerticalSpacing(2);
+    const int index = addRow(s, QStringLiteral("training.recomputeModules"), QT_TR_NOOP("Recomputed modules"),
+        QT_TR_NOOP("With selective recompute: the modules re-run in the backward instead of keeping their "
+                   "activations; with none ticked, core_attn (Megatron-Core --recompute-modules)"),
+        row);
+    constexpr int perLine = 2;
+    int i = 0;
+    for (const auto& m : modules) {
+        auto* box = new QCheckBox(QLatin1String(m.name), row);
+        box->setObjectName(QStringLiteral("recomputeModule:") + QLatin1String(m.name));
+        grid->addWidget(box, i / perLine, i % perLine);
+        ++i;
+        m_recomputeModules.push_back({ QLatin1String(m.name), box, m.tip });
+        connect(box, &QCheckBox::toggled, this, [this, index] { toggleRecomputeModule(index); });
+    }
+    m_fields[size_t(index)].show = [this] {
+        const auto& chosen = m_plan.training.recomputeModules;
+        for (const ModuleBox& m : m_recomputeModules) {
+            // None chosen is Megatron-Core's default: core_attn alone.
+            const bool on = chosen.empty() ? m.name == QLatin1String("core_attn")
+                                           : std::find(chosen.begin(), chosen.end(), m.name.toStdString()) != chosen.end();
+            if (m.box->isChecked() != on) m.box->setChecked(on);
+        }
+    };
+}
+
+void PlanEditorPage::buildOffload(Section& s)
+{
+    QDoubleSpinBox* fraction = addScaled(
+        s, QStringLiteral("training.offload.optimizerFraction"), QT_TR_NOOP("Optimizer share on the CPU"),
+        QT_TR_NOOP("Share of the optimizer state (master weights and moments) kept and stepped on the CPU, 0 to 1 "
+                   "(Megatron-Core --optimizer-cpu-offload with --optimizer-offload-fraction)"),
+        1, 2, 1, [](const Plan& p) { return p.training.offload.optimizerFraction; },
+        [](Plan& p, double v) { p.training.offload.optimizerFraction = v; });
+    fraction->setSingleStep(0.05);
+    addInt(
+        s, QStringLiteral("training.offload.activationLayers"), QT_TR_NOOP("Layers with offloaded activations"),
+        QT_TR_NOOP("Layers per chunk whose saved activations wait in host memory until the backward (Transformer "
+                   "Engine activation offloading, Megatron-Core --cpu-offloading-num-layers)"),
+        0, 100000, [](const Plan& p) { return p.training.offload.activationLayers; },
+        [](Plan& p, int v) { p.training.offload.activationLayers = v; });
+    const struct {
+        const char* path;
+        const char* text;
+        const char* tip;
+        double OffloadSpec::*member;
+    } rates[] = {
+        { "training.offload.pcieBandwidth", QT_TR_NOOP("PCIe, bytes/s per direction"),
+            QT_TR_NOOP("Between a GPU and the host, per direction; 0 = the GPU's PCIe generation (x16: 63 GB/s on PCIe "
+                       "5.0, 31.5 GB/s on 4.0). Type 5e10"),
+            &OffloadSpec::pcieBandwidth },
+        { "training.offload.hostBandwidth", QT_TR_NOOP("Host memory, bytes/s per GPU"),
+            QT_TR_NOOP("Host memory bandwidth one GPU's offloaded optimizer step gets; 0 = 76.8 GB/s (8 channels of "
+                       "DDR5-4800 shared by 4 GPUs). Type 1e11"),
+            &OffloadSpec::hostBandwidth },
+    };
+    for (const auto& r : rates) {
+        auto* spin = new FieldScientificSpinBox(s.box);
+        const int index = addRow(s, QLatin1String(r.path), r.text, r.tip, spin);
+        const auto member = r.member;
+        m_fields[size_t(index)].show = [this, spin, member] {
+            if (spin->value() != m_plan.training.offload.*member) spin->setValue(m_plan.training.offload.*member);
+        };
+        connect(spin, &QDoubleSpinBox::valueChanged, this,
+            [this, index, member](double v) { edit(index, [&](Plan& p) { p.training.offload.*member = v; }); });
+    }
 }
 
 // --- editing --------------------------------------------------------------------------------------------
@@ -810,6 +1043,29 @@ void PlanEditorPage::balanceStages(int layoutField)
     showBalanceNote(tr("Slowest stage %1 → %2 per microbatch (forward + backward); peak memory %3 → %4.")
                         .arg(before, display::seconds(b.after.slowestRankSeconds), beforePeak, peak),
         false);
+}
+
+void PlanEditorPage::toggleRecomputeModule(int field)
+{
+    if (m_refreshing) return;
+    Plan next = m_plan;
+    std::vector<std::string>& chosen = next.training.recomputeModules;
+    chosen.clear();
+    for (const ModuleBox& m : m_recomputeModules)
+        if (m.box->isChecked()) chosen.push_back(m.name.toStdString());
+    // core_attn alone is the default, kept as an empty list: ticking a module and unticking it again gives the plan
+    // back as it was. Unticking the last box leaves core_attn, which refreshFields() shows ticked again.
+    if (chosen == std::vector<std::string> { "core_attn" }) chosen.clear();
+    normalise(next, m_fields[size_t(field)].path);
+    if (next == m_plan) {
+        refreshFields();
+        return;
+    }
+    QStringList names;
+    for (const std::string& name : chosen)
+        names << fromStd(name);
+    const QString value = names.isEmpty() ? QStringLiteral("core_attn") : names.join(QStringLiteral(", "));
+    pushEdit(field, std::move(next), tr("Set %1 to %2").arg(tr(m_fields[size_t(field)].text), value), false);
 }
 
 void PlanEditorPage::showBalanceNote(const QString& text, bool alarm)
@@ -885,11 +1141,41 @@ void PlanEditorPage::refreshFields()
     m_refreshing = true;
     for (const Field& f : m_fields)
         if (f.show) f.show();
-    // Routing settings mean nothing for a dense model.
-    for (const char* path : { "model.moe.topK", "model.moe.expertFfnHidden" })
-        fieldWidget(QLatin1String(path))->setEnabled(m_plan.model.isMoe());
+    updateDependentFields();
     m_dpFormula->setText(tr("= %1 / (tp*pp*cp)").arg(m_plan.cluster.gpus()));
     m_refreshing = was;
+}
+
+void PlanEditorPage::updateDependentFields()
+{
+    const Plan& p = m_plan;
+    auto enable = [this](std::initializer_list<const char*> paths, bool on) {
+        for (const char* path : paths)
+            fieldWidget(QLatin1String(path))->setEnabled(on);
+    };
+    // Routing settings mean nothing for a dense model.
+    enable({ "model.moe.topK", "model.moe.expertFfnHidden", "model.moe.sharedExperts", "model.moe.denseLayers",
+               "model.moe.routerBias", "model.moe.capacityFactor", "model.moe.dispatcher", "model.moe.groupedGemm",
+               "parallel.etp" },
+        p.model.isMoe());
+    enable({ "model.moe.sharedExpertFfnHidden" }, p.model.isMoe() && p.model.moe.sharedExperts > 0);
+    // The latent's rank switches MLA on; its other sizes wait for it, and its head sizes replace the model's.
+    enable({ "model.mla.qLoraRank", "model.mla.qkNopeHeadDim", "model.mla.qkRopeHeadDim", "model.mla.vHeadDim" },
+        p.model.mla.enabled());
+    enable({ "model.headDim" }, !p.model.mla.enabled());
+    enable({ "training.fp8Recipe", "training.fp8ParamGather" }, p.training.precision == Precision::FP8);
+    enable({ "training.recomputeModules" }, p.training.recompute == Recompute::Selective);
+    enable({ "training.recomputeLayers", "training.recomputeMethod" }, p.training.recompute == Recompute::Full);
+    // The host link carries offloaded optimizer state and activations; host memory only the optimizer's step.
+    const OffloadSpec& o = p.training.offload;
+    enable({ "training.offload.pcieBandwidth" }, o.optimizerFraction > 0 || o.activationLayers > 0);
+    enable({ "training.offload.hostBandwidth" }, o.optimizerFraction > 0);
+
+    // What a 0 stands for, with the value it takes now.
+    const std::int64_t perHead = p.model.heads > 0 ? p.model.hidden / p.model.heads : p.model.hidden;
+    spinBox(QStringLiteral("model.headDim"))
+        ->setSpecialValueText(p.model.mla.enabled() ? tr("set by MLA") : tr("= hidden / heads (%1)").arg(perHead));
+    spinBox(QStringLiteral("parallel.etp"))->setSpecialValueText(tr("= tp (%1)").arg(p.parallel.tp));
 }
 
 void PlanEditorPage::showIssues()
@@ -1002,6 +1288,15 @@ void PlanEditorPage::retranslate()
     spinBox(QStringLiteral("model.moe.experts"))->setSpecialValueText(tr("none (dense)"));
     spinBox(QStringLiteral("parallel.firstStageLayers"))->setSpecialValueText(tr("even split"));
     spinBox(QStringLiteral("parallel.lastStageLayers"))->setSpecialValueText(tr("even split"));
+    spinBox(QStringLiteral("model.mla.kvLoraRank"))->setSpecialValueText(tr("off (no MLA)"));
+    spinBox(QStringLiteral("model.mla.qLoraRank"))->setSpecialValueText(tr("none: queries from h"));
+    doubleSpinBox(QStringLiteral("model.moe.capacityFactor"))->setSpecialValueText(tr("dropless"));
+    spinBox(QStringLiteral("training.recomputeLayers"))->setSpecialValueText(tr("every layer"));
+    spinBox(QStringLiteral("training.offload.activationLayers"))->setSpecialValueText(tr("none"));
+    for (const char* path : { "training.offload.pcieBandwidth", "training.offload.hostBandwidth" })
+        doubleSpinBox(QLatin1String(path))->setSpecialValueText(tr("default"));
+    for (const ModuleBox& m : m_recomputeModules)
+        m.box->setToolTip(tr(m.tip));
     m_autoDp->setText(tr("auto"));
     m_balance->setText(tr("Balance stages"));
     m_balance->setToolTip(tr("Set the layout to the split that makes the slowest pipeline stage fastest while every "
@@ -1016,15 +1311,15 @@ void PlanEditorPage::retranslate()
 
 void PlanEditorPage::arrangeColumns(int count)
 {
-    enum { Model, Cluster, Parallel, Training, Reality };
-    // Columns of about equal height: the model alone beside the cluster and its parallelism.
+    enum { Model, Mla, Moe, Cluster, Parallel, Training, Offload, Reality };
+    // Columns of about equal height: the model with its attention and experts beside the cluster and its parallelism.
     std::vector<std::vector<int>> columns;
     if (count >= 3)
-        columns = { { Model }, { Cluster, Parallel }, { Training, Reality } };
+        columns = { { Model, Mla, Moe }, { Cluster, Parallel }, { Training, Offload, Reality } };
     else if (count == 2)
-        columns = { { Model, Training }, { Cluster, Parallel, Reality } };
+        columns = { { Model, Mla, Moe, Cluster }, { Parallel, Training, Offload, Reality } };
     else
-        columns = { { Model, Cluster, Parallel, Training, Reality } };
+        columns = { { Model, Mla, Moe, Cluster, Parallel, Training, Offload, Reality } };
     m_columnCount = int(columns.size());
 
     while (QLayoutItem* item = m_columns->takeAt(0)) {
@@ -1054,10 +1349,11 @@ int PlanEditorPage::widthFor(int count) const
     const QMargins margins = m_columns->contentsMargins();
     const int spacing = std::max(0, m_columns->spacing());
     int w = margins.left() + margins.right();
+    // The boxes as arrangeColumns() places them.
     if (count >= 3)
-        w += minWidth({ 0 }) + minWidth({ 1, 2 }) + minWidth({ 3, 4 }) + 2 * spacing;
+        w += minWidth({ 0, 1, 2 }) + minWidth({ 3, 4 }) + minWidth({ 5, 6, 7 }) + 2 * spacing;
     else
-        w += minWidth({ 0, 3 }) + minWidth({ 1, 2, 4 }) + spacing;
+        w += minWidth({ 0, 1, 2, 3 }) + minWidth({ 4, 5, 6, 7 }) + spacing;
     // Room for the vertical scroll bar that a shorter window shows.
     return w + style()->pixelMetric(QStyle::PM_ScrollBarExtent);
 }
@@ -1130,6 +1426,13 @@ QCheckBox* PlanEditorPage::checkBox(const QString& path) const
 QLineEdit* PlanEditorPage::lineEdit(const QString& path) const
 {
     return qobject_cast<QLineEdit*>(fieldWidget(path));
+}
+
+QCheckBox* PlanEditorPage::recomputeModuleCheck(const QString& module) const
+{
+    for (const ModuleBox& m : m_recomputeModules)
+        if (m.name == module) return m.box;
+    return nullptr;
 }
 
 QSpinBox* PlanEditorPage::degreeSpin(const QString& name) const

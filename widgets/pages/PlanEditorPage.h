@@ -62,8 +62,11 @@ public:
     QComboBox* comboBox(const QString& path) const;
     QCheckBox* checkBox(const QString& path) const;
     QLineEdit* lineEdit(const QString& path) const;
-    // "dp", "tp", "pp", "cp", "ep" or "vpp".
+    // "dp", "tp", "pp", "cp", "ep", "etp" or "vpp".
     QSpinBox* degreeSpin(const QString& name) const;
+    // The box of one module of training.recomputeModules ("core_attn", "mlp", ...); null for another name. The boxes
+    // sit in fieldWidget("training.recomputeModules"), and with none chosen in the plan core_attn shows ticked.
+    QCheckBox* recomputeModuleCheck(const QString& module) const;
     // Ticked: dp follows GPUs / (tp*pp*cp).
     QCheckBox* autoDpCheck() const { return m_autoDp; }
     // "valid" or "N errors, M warnings".
@@ -115,9 +118,13 @@ private:
         std::function<void(Plan&, const std::string&)> set);
 
     void buildModel(Section& section);
+    void buildMla(Section& section);
+    void buildMoe(Section& section);
     void buildCluster(Section& section);
     void buildParallel(Section& section);
     void buildTraining(Section& section);
+    void buildRecomputeModules(Section& section);
+    void buildOffload(Section& section);
 
     // A user edit of field `field`: applies `change` to a copy of the plan and pushes it as a command.
     void edit(int field, const std::function<void(Plan&)>& change);
@@ -125,6 +132,11 @@ private:
     void pushEdit(int field, Plan next, const QString& text, bool mergeable);
     // The "Balance stages" button: the balanced layout as one undo step of the layout field, or a note why not.
     void balanceStages(int layoutField);
+    // A recompute module's box toggled: the ticked modules become the plan's list (one undo step).
+    void toggleRecomputeModule(int field);
+    // Enables the fields that apply to the plan (MoE settings for an MoE model, the fp8 recipe with fp8, ...) and names
+    // what a 0 stands for where that follows from other fields (head size, etp).
+    void updateDependentFields();
     void showBalanceNote(const QString& text, bool alarm);
     // Keeps what follows from an edit consistent: dp when it is automatic, the model preset's name.
     void normalise(Plan& plan, const QString& path) const;
@@ -151,7 +163,8 @@ private:
 
     QWidget* m_content = nullptr;
     QHBoxLayout* m_columns = nullptr;
-    std::vector<QGroupBox*> m_boxes; // model, cluster, parallel, training, reality check
+    // Model, MLA, MoE, cluster, parallel, training, offload, reality check (arrangeColumns()).
+    std::vector<QGroupBox*> m_boxes;
     int m_columnCount = 0;
     QLabel* m_summary = nullptr;
     QLabel* m_predictionLine = nullptr;
@@ -166,6 +179,12 @@ private:
     QComboBox* m_modelPreset = nullptr;
     QComboBox* m_gpu = nullptr;
     QComboBox* m_zero = nullptr;
+    struct ModuleBox {
+        QString name;
+        QCheckBox* box = nullptr;
+        const char* tip = nullptr; // untranslated (QT_TR_NOOP)
+    };
+    std::vector<ModuleBox> m_recomputeModules; // in Megatron-Core's order
     QGroupBox* m_realityBox = nullptr;
     RealityCheckBox* m_realityCheck = nullptr;
 

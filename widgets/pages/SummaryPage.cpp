@@ -353,9 +353,21 @@ void SummaryPage::rebuildTree()
                           .arg(pr.peakStage)
                           .arg(gib(double(pr.peakBytes - pr.capacityBytes))));
     if (!pr.fits) paintAlarm(peak);
+    if (pr.simulatedPeakBytes > 0) {
+        QTreeWidgetItem* simulated = b.bytes(memory, tr("Peak inside the simulated step"), double(pr.simulatedPeakBytes),
+            QStringLiteral("memory.simulatedPeakBytes"),
+            pr.simulatedPeakBytes > pr.capacityBytes ? tr("over capacity by %1").arg(gib(double(pr.simulatedPeakBytes - pr.capacityBytes)))
+                                                     : tr("fits"));
+        if (pr.simulatedPeakBytes > pr.capacityBytes) paintAlarm(simulated);
+    }
+    if (pr.hostBytesPerNode > 0)
+        b.bytes(memory, tr("Host memory per node (offload)"), double(pr.hostBytesPerNode),
+            QStringLiteral("memory.hostBytesPerNode"), tr("offloaded optimizer state and activations"));
     for (const StageMemory& st : pr.stages) {
         const QString base = QStringLiteral("memory.stages.%1.").arg(st.stage);
         QStringList holds { tr("%n layer(s)", nullptr, st.layers) };
+        if (st.denseLayers > 0 && st.denseLayers < st.layers) holds << tr("%n with the dense MLP", nullptr, st.denseLayers);
+        if (st.mtpLayers > 0) holds << tr("%n MTP module(s)", nullptr, st.mtpLayers);
         if (st.embedding) holds << tr("embedding");
         if (st.output) holds << tr("output layer");
         const std::int64_t over = st.totalBytes - pr.capacityBytes;
@@ -382,6 +394,18 @@ void SummaryPage::rebuildTree()
             tr("activations held at the peak, in microbatch-equivalents"));
         b.bytes(stage, tr("Activations of one layer, one microbatch"), double(st.activationsPerLayerBytes),
             base + QStringLiteral("activationsPerLayerBytes"));
+        if (st.fp8WeightCacheBytes > 0)
+            b.bytes(stage, tr("FP8 weight copies (in weights)"), double(st.fp8WeightCacheBytes),
+                base + QStringLiteral("fp8WeightCacheBytes"), tr("the forward cast and the transposed copy of each fp8 GEMM weight"));
+        if (st.fp8ScalingBytes > 0)
+            b.bytes(stage, tr("FP8 scaling state (in weights)"), double(st.fp8ScalingBytes),
+                base + QStringLiteral("fp8ScalingBytes"));
+        if (st.hostBytes > 0)
+            b.bytes(stage, tr("On the host (offload)"), double(st.hostBytes), base + QStringLiteral("hostBytes"),
+                tr("not in this GPU's total"));
+        if (st.simulatedPeakBytes > 0)
+            b.bytes(stage, tr("Peak inside the simulated step"), double(st.simulatedPeakBytes),
+                base + QStringLiteral("simulatedPeakBytes"));
         stage->setExpanded(st.stage == pr.peakStage);
     }
 
