@@ -3593,6 +3593,10 @@ Recover them? Not now keeps them for the next start.</source>
         <source>default</source>
         <translation>默认</translation>
     </message>
+    <message>
+        <source>Layers per rank (E embedding, L loss, | between chunks): %1</source>
+        <translation>各 rank 的层（E 嵌入层，L 损失，| 分隔 chunk）：%1</translation>
+    </message>
 </context>
 <context>
     <name>planscope::PlaybackBar</name>

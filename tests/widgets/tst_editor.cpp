@@ -373,6 +373,13 @@ private Q_SLOTS:
         QLineEdit* layout = editor.lineEdit(QStringLiteral("parallel.layout"));
         QVERIFY(layout);
         QVERIFY(layout->text().isEmpty());
+        // Under the field, each rank's layers: the recipe's 126 + 2 = 128 = 64 x 2 puts the embedding and one layer,
+        // then 7 chunks of 2, on rank 0, and 7 chunks of 2 and one layer with the loss on rank 7.
+        QVERIFY(editor.splitNote());
+        const QString split = editor.splitNote()->text();
+        QVERIFY2(split.contains(QStringLiteral("0: E1|2|2|2|2|2|2|2")), qPrintable(split));
+        QVERIFY2(split.contains(QStringLiteral("3: 2|2|2|2|2|2|2|2")), qPrintable(split));
+        QVERIFY2(split.contains(QStringLiteral("7: 2|2|2|2|2|2|2|1L")), qPrintable(split));
 
         // A layout replaces the flags (Megatron refuses both): clear them, then type one whose ')' is stray.
         editor.checkBox(QStringLiteral("parallel.embeddingInSplit"))->setChecked(false);
@@ -386,6 +393,35 @@ private Q_SLOTS:
         QCOMPARE(editor.undoStack()->undoText(), QStringLiteral("Set Pipeline layout to Et|tt)"));
         layout->clear();
         QVERIFY(doc.plan().parallel.layout.empty());
+    }
+
+    // Scrolling the form with the wheel passes over fields without editing them; a field the user clicked into takes
+    // the wheel.
+    void wheelScrollsPastFields()
+    {
+        PlanDocument doc;
+        PlanEditorPage editor;
+        editor.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        editor.resize(500, 700);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        QSpinBox* layers = editor.spinBox(QStringLiteral("model.layers"));
+        QVERIFY(layers);
+        const int before = doc.plan().model.layers;
+        auto wheel = [&] {
+            const QPointF at(layers->width() / 2.0, layers->height() / 2.0);
+            QWheelEvent event(at, layers->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                Qt::NoScrollPhase, false);
+            QCoreApplication::sendEvent(layers, &event);
+        };
+        wheel();
+        QCOMPARE(doc.plan().model.layers, before);
+        QCOMPARE(editor.undoStack()->count(), 0);
+        layers->setFocus();
+        QVERIFY(QTest::qWaitFor([&] { return layers->hasFocus(); }));
+        wheel();
+        QCOMPARE(doc.plan().model.layers, before + 1);
     }
 
     // Starting on a file that cannot be read: the editor has no plan and shows no field errors of a plan nobody

@@ -9,10 +9,12 @@
 #include "document/PlanDocument.h"
 #include "charts/RealityCheckBox.h"
 #include "cost/AutoBalance.h"
+#include "spec/SplitText.h"
 #include "spec/Presets.h"
 #include "spec/Validate.h"
 #include "util/Units.h"
 
+#include <QAbstractSpinBox>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -219,10 +221,33 @@ PlanEditorPage::PlanEditorPage(QWidget* parent)
         showIssues();
         showPrediction();
     });
+    // The wheel scrolls the form: a spin box or combo box changes only once clicked or tabbed into, so that
+    // scrolling past a field never edits the plan.
+    for (QAbstractSpinBox* box : findChildren<QAbstractSpinBox*>()) {
+        box->setFocusPolicy(Qt::StrongFocus);
+        box->installEventFilter(this);
+    }
+    for (QComboBox* box : findChildren<QComboBox*>()) {
+        box->setFocusPolicy(Qt::StrongFocus);
+        box->installEventFilter(this);
+    }
     retranslate();
 }
 
 PlanEditorPage::~PlanEditorPage() = default;
+
+bool PlanEditorPage::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::Wheel) {
+        auto* widget = qobject_cast<QWidget*>(watched);
+        if (widget && !widget->hasFocus()) {
+            // Not accepted: Qt hands the wheel on to the parents, up to the scroll area.
+            event->ignore();
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
 
 // --- building -------------------------------------------------------------------------------------------
 
@@ -739,7 +764,15 @@ void PlanEditorPage::buildParallel(Section& s)
     small.setPointSizeF(small.pointSizeF() * 0.9);
     m_balanceNote->setFont(small);
     m_balanceNote->hide();
+    // Each rank's layers under the split as it stands (core/spec/SplitText.h, the same text as the timeline's and the
+    // memory bars' labels).
+    m_splitNote = new QLabel(layoutRow);
+    m_splitNote->setObjectName(QStringLiteral("splitNote"));
+    m_splitNote->setWordWrap(true);
+    m_splitNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_splitNote->setFont(small);
     layoutColumn->addLayout(layoutLine);
+    layoutColumn->addWidget(m_splitNote);
     layoutColumn->addWidget(m_balanceNote);
     const int layoutIndex = addRow(s, QStringLiteral("parallel.layout"), QT_TR_NOOP("Pipeline layout"),
         QT_TR_NOOP("Megatron-Core --pipeline-model-parallel-layout: E embedding, t layer, m MTP layer, L loss, | between "
@@ -749,6 +782,12 @@ void PlanEditorPage::buildParallel(Section& s)
     m_fields[size_t(layoutIndex)].show = [this, layout] {
         const QString text = fromStd(m_plan.parallel.layout);
         if (layout->text().trimmed() != text) layout->setText(text);
+        QStringList ranks;
+        const std::vector<std::string> split = rankSplitTexts(m_plan);
+        for (std::size_t r = 0; r < split.size(); ++r)
+            ranks << QStringLiteral("%1: %2").arg(r).arg(fromStd(split[r]));
+        m_splitNote->setText(tr("Layers per rank (E embedding, L loss, | between chunks): %1")
+                                 .arg(ranks.join(QStringLiteral("  \u00b7  "))));
     };
     connect(layout, &QLineEdit::textChanged, this, [this, layoutIndex](const QString& text) {
         edit(layoutIndex, [&](Plan& p) { p.parallel.layout = text.trimmed().toStdString(); });

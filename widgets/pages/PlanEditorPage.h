@@ -78,6 +78,7 @@ public:
     // and the line under it that says what that changed, or why nothing was set.
     QPushButton* balanceButton() const { return m_balance; }
     QLabel* balanceNote() const { return m_balanceNote; }
+    QLabel* splitNote() const { return m_splitNote; }   // each rank's chunks under the layout field
 
     // Columns the groups are laid out in: 3 when wide enough, else 2, else 1.
     int columnCount() const { return m_columnCount; }
@@ -85,6 +86,7 @@ public:
 protected:
     void changeEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     struct Section {
@@ -175,6 +177,7 @@ private:
     QCheckBox* m_autoDp = nullptr;
     QPushButton* m_balance = nullptr;
     QLabel* m_balanceNote = nullptr;
+    QLabel* m_splitNote = nullptr;
     std::string m_balancedLayout; // the layout the note speaks of; another layout hides the note
     QComboBox* m_modelPreset = nullptr;
     QComboBox* m_gpu = nullptr;
