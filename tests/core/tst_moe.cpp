@@ -183,6 +183,24 @@ private slots:
         for (double x : pr.paramsPerStage) sum += x;
         QVERIFY2(near(sum, c.total, 1e-12), qPrintable(num(sum) + " vs " + num(c.total)));
         QVERIFY(near(pr.paramsTotal, c.total, 1e-12));
+
+        // Stage 1 holds 4 MoE layers. Per GPU (tp 2, ep 64, etp 1): MLA's up and output projections and the shared
+        // expert split by tp, its down projections, latent norms, the layer norms and the router whole; 256/64 = 4
+        // routed experts. ZeRO-1 shards the dense part over dp*cp = 64 and the experts over the expert data-parallel
+        // group tp*dp*cp/(etp*ep) = 2; Adam with fp32 master weights and moments: 12 bytes.
+        const double h = 7168, a = 128;
+        const double split = 1536 * a * 192 + 512 * a * 256 + a * 128 * h + 3 * h * 2048;
+        const double whole = h * 1536 + 1536 + h * 576 + 512 + 2 * h + h * 256 + 256;
+        const double nonExpert = 4 * (split / 2 + whole);
+        const double expert = 4 * (256 * 3 * h * 2048) / 64;
+        const StageMemory& st = pr.stages[1];
+        QCOMPARE(st.layers, 4);
+        QCOMPARE(st.denseLayers, 0);
+        QVERIFY2(near(st.parameters, nonExpert + expert, 1e-12),
+            qPrintable(num(st.parameters) + " vs " + num(nonExpert + expert)));
+        QCOMPARE(double(st.weightsBytes), std::round(2 * (nonExpert + expert)));
+        QCOMPARE(double(st.gradientsBytes), std::round(4 * (nonExpert + expert)));
+        QCOMPARE(double(st.optimizerBytes), std::round(12 * (nonExpert / 64 + expert / 2)));
     }
 
     // Transformer Engine fp8 (delayed scaling): weights stay bf16, the fp8 GEMM weights get a forward cast and a
