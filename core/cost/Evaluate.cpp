@@ -156,8 +156,8 @@ struct Inputs {
     std::int64_t m;
     double b, s, sl, h, L, V, kvRatio;
     ParameterCounts pc;
-    std::vector<RankShape> shapes;
     std::vector<VirtualStage> stages;
+    std::vector<RankShape> shapes;
     RankLayout layout;
     LayerActivations act;      // an MoE layer of an MoE model, else the dense layer
     LayerActivations actDense; // a layer with the dense MLP
@@ -178,7 +178,7 @@ struct Inputs {
         : plan(pl), M(pl.model), P(pl.parallel), T(pl.training), C(pl.cluster), p(P.pp), t(P.tp), cp(P.cp), ep(P.ep),
           v(pl.chunksPerRank()), m(pl.microbatches()), b(T.microBatch), s(double(M.seqLength)), sl(s / cp),
           h(double(M.hidden)), L(M.layers), V(double(M.vocab)), kvRatio(double(M.kvHeads) / M.heads),
-          pc(countParameters(M)), shapes(rankShapes(pl)), stages(virtualStages(pl)), layout(rankLayout(pl)), act(layerActivations(pl)),
+          pc(countParameters(M)), stages(virtualStages(pl)), shapes(rankShapes(pl, stages)), layout(rankLayout(pl)), act(layerActivations(pl)),
           actDense(M.isMoe() ? layerActivations(denseLayerPlan(pl)) : act), etp(std::max(1, P.expertTp()))
     {
         const double a = double(std::max(1, M.heads));
@@ -211,18 +211,23 @@ FormulaInputs with(FormulaInputs a, const FormulaInputs& b)
     return a;
 }
 
-// The virtual stages pipeline rank r holds (DualPipe: its own stage and the mirrored one).
-std::vector<VirtualStage> rankStages(const Inputs& in, int r)
+// Calls f on each virtual stage pipeline rank r holds, in forward order (DualPipe: its own stage and the mirrored
+// one). Chunk c of rank r is stage r + c*p in loop placement; V placement and layouts follow virtualStages, so the
+// stages are walked in steps of p from r's first (every rank holds exactly one stage of each group of p).
+template<typename F>
+void forEachRankStage(const Inputs& in, int r, F&& f)
 {
-    std::vector<VirtualStage> out;
     if (in.T.schedule == ScheduleKind::DualPipe) {
-        out.push_back(in.stages[std::size_t(r)]);
-        out.push_back(in.stages[std::size_t(in.p - 1 - r)]);
-        return out;
+        f(in.stages[std::size_t(r)]);
+        f(in.stages[std::size_t(in.p - 1 - r)]);
+        return;
     }
-    for (const VirtualStage& v : in.stages)
-        if (v.rank == r) out.push_back(v);
-    return out;
+    for (std::size_t base = 0; base < in.stages.size(); base += std::size_t(std::max(1, in.p)))
+        for (std::size_t k = base; k < std::min(in.stages.size(), base + std::size_t(std::max(1, in.p))); ++k)
+            if (in.stages[k].rank == r) {
+                f(in.stages[k]);
+                break;
+            }
 }
 
 // Dense and expert parameters one GPU of pipeline rank r holds (after tp and ep, before ZeRO).
@@ -743,7 +748,7 @@ void memoryStage(const Inputs& in, int r, int groupsOfRank, Prediction& out, Exp
     const bool fullRecompute = T.recompute == Recompute::Full;
     const int N = T.recomputeLayers;
     double perMicrobatch = 0, offloaded = 0, workspace = 0;
-    for (const VirtualStage& vs : rankStages(in, r)) {
+    forEachRankStage(in, r, [&](const VirtualStage& vs) {
         const int Lc = vs.layers, Dc = vs.denseLayers, Mc = Lc - Dc;
         const double stored = Mc * in.act.stored + Dc * in.actDense.stored;
         const double fullBytes = Mc * in.act.full + Dc * in.actDense.full;
@@ -771,7 +776,7 @@ void memoryStage(const Inputs& in, int r, int groupsOfRank, Prediction& out, Exp
         perMicrobatch += chunk - Lo * perLayer + vs.mtpLayers * mtpAct;
         st.chunkActivationBytes.push_back(std::llround(chunk - Lo * perLayer + vs.mtpLayers * mtpAct
             + (vs.embedding ? embAct : 0.0) + (vs.loss ? headAct : 0.0)));
-    }
+    });
     const double activations = inflight * (perMicrobatch + embAct + outAct) + workspace;
     st.activationsBytes = std::llround(activations);
     st.offloadedActivationBytes = std::llround(inflight * offloaded);

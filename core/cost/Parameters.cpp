@@ -113,10 +113,14 @@ Plan denseLayerPlan(const Plan& plan)
 
 std::vector<RankShape> rankShapes(const Plan& plan)
 {
+    return rankShapes(plan, virtualStages(plan));
+}
+
+std::vector<RankShape> rankShapes(const Plan& plan, const std::vector<VirtualStage>& stages)
+{
     const int p = plan.parallel.pp > 0 ? plan.parallel.pp : 1;
     std::vector<RankShape> ranks(static_cast<std::size_t>(p));
     // Every split (even, first/last stage layers, embedding/loss in the split, a layout) comes from one place.
-    const std::vector<VirtualStage> stages = virtualStages(plan);
     if (plan.training.schedule == ScheduleKind::DualPipe) {
         // Rank r holds stages r and p-1-r (two copies of the parameters); a microbatch visits one of them.
         for (int r = 0; r < p; ++r) {

@@ -74,5 +74,7 @@ struct RankShape {
 };
 
 std::vector<RankShape> rankShapes(const Plan& plan);
+// The same from the plan's virtualStages(plan), where the caller has them already.
+std::vector<RankShape> rankShapes(const Plan& plan, const std::vector<VirtualStage>& stages);
 
 } // namespace planscope

@@ -55,6 +55,7 @@ std::vector<Communicator> rankCommunicators(const Plan& plan, const RankLayout& 
     const ParallelSpec& P = plan.parallel;
     const MemoryOverheads& o = plan.overheads;
     std::vector<Communicator> list;
+    list.reserve(8);
     auto collective = [&](const char* group, int size, bool crosses) {
         if (size <= 1) return;
         const int connections = kNcclRingConnections + (crosses ? kNcclTreeConnections : 0);
@@ -76,7 +77,8 @@ std::vector<Communicator> rankCommunicators(const Plan& plan, const RankLayout& 
     if (plan.model.isMoe()) {
         // The token all-to-all sends to and receives from every other rank of the expert group.
         if (P.ep > 1) p2p("ep", P.ep, layout.ep.crossesNodes, P.ep - 1);
-        const int expertDp = std::max(1, dpcp / std::max(1, P.ep));
+        // The expert data-parallel group: tp*dp*cp/(etp*ep) ranks hold the same experts (dp*cp/ep when etp = tp).
+        const int expertDp = std::max(1, int((1LL * P.tp * dpcp) / std::max(1LL, 1LL * P.expertTp() * std::max(1, P.ep))));
         if (expertDp != dpcp) collective("expert-dp", expertDp, layout.expertDp.crossesNodes);
     }
     // Megatron's embedding group: the first and last stage all-reduce the tied embedding's gradient.

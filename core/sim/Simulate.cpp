@@ -81,10 +81,10 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
 
     // Per-stage durations: the layers of each chunk, the output layer on each pipeline's last stage, and the
     // per-microbatch ZeRO-2/3 exposure spread over the rank's chunks.
-    const std::vector<RankShape> shapes = rankShapes(plan);
     // The transformer layers of each (virtual) stage (spec/PipelineLayout.h); the schedule numbers its stages the
     // same way except DualPipe, whose two directions each run pp stages.
     const std::vector<VirtualStage> split = virtualStages(plan);
+    const std::vector<RankShape> shapes = rankShapes(plan, split);
     if (s.placement != Placement::Bidirectional && split.size() != std::size_t(s.stages))
         return Result<Timeline>::failure("parallel.vpp", "the schedule has " + std::to_string(s.stages)
                 + " stages but the pipeline split has " + std::to_string(split.size()));
