@@ -134,7 +134,7 @@ Issues validate(const Plan& plan)
     if (t.fp8ParamGather && t.precision != Precision::FP8)
         c.warning("training.fp8ParamGather", "ignored: precision is not fp8");
     if (t.precision == Precision::FP8 && t.fp8Recipe == Fp8Recipe::MxFp8 && cl.gpu.peakFlops.fp8 > 0
-        && cl.gpu.id != "b200" && cl.gpu.id.find("b200") == std::string::npos && cl.gpu.id.find("b300") == std::string::npos)
+        && cl.gpu.id.find("b200") == std::string::npos && cl.gpu.id.find("b300") == std::string::npos)
         c.warning("training.fp8Recipe", "MXFP8 blocks need Blackwell tensor cores (Transformer Engine); \"" + cl.gpu.id
                 + "\" runs the delayed or current recipe");
     if (!t.recomputeModules.empty() && t.recompute != Recompute::Selective)
