@@ -3,6 +3,7 @@
 #include "Args.h"
 #include "PlanInput.h"
 #include "ScheduleCommands.h"
+#include "SearchCommands.h"
 #include "TraceCommands.h"
 
 #include "calib/Profile.h"
@@ -52,6 +53,16 @@ usage:
                                                    the pipeline split (parallel.layout) that makes the slowest
                                                    rank fastest while every stage fits in memory; --write saves
                                                    the plan with it (JSON schema planscope/balance/v1)
+  planscope-cli search PLAN [--objective time|cost|memory] [--top K] [--json | --csv OUT.csv]
+                [--vary tp,pp,dp,cp,ep,vpp,sp,zero,microBatch,recompute,schedule,overlap,offload]
+                [--fix KEY=VALUE ...] [--gpus N1,N2,...] [--simulate-top K] [--threads N] [--days D [--tokens T]]
+                                                   every plan of the template's space (knobs in --vary, default all
+                                                   but overlap and offload) on all cores: the best K by the objective,
+                                                   the Pareto front of step time and peak memory (and GPUs), each
+                                                   rejected plan counted under its reason, the template's rank and
+                                                   why the best beats it; --gpus sizes the cluster too, --days D
+                                                   answers how many GPUs train T tokens (default training.tokens)
+                                                   in D days (JSON schema planscope/search/v1)
   planscope-cli presets [models|gpus|nodes] [--json]
   planscope-cli model-from-hf CONFIG.json          a Hugging Face config.json as a plan "model" object
   planscope-cli simulate PLAN [--chrome-trace OUT.json] [--kineto-traces DIR]
@@ -580,6 +591,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (verb == "explain") return cmdExplain(parseArgs(args, 1, { "--field", "--depth" }), out, err);
     if (verb == "check") return cmdCheck(parseArgs(args, 1, { "--days", "--tokens", "--mfu" }), out, err);
     if (verb == "balance") return cmdBalance(parseArgs(args, 1, { "--write" }), out, err);
+    if (verb == "search") return cmdSearch(args, out, err);
     if (verb == "presets") return cmdPresets(parseArgs(args, 1, {}), out, err);
     if (verb == "model-from-hf") return cmdModelFromHf(parseArgs(args, 1, {}), out, err);
     if (verb == "simulate") return cmdSimulate(parseArgs(args, 1, { "--chrome-trace", "--kineto-traces" }), out, err);

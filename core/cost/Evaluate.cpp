@@ -145,6 +145,34 @@ std::string linkNote(const GroupPlacement& g)
           "hierarchical: g GPUs of the group per node, k = ceil(n/g) nodes.";
 }
 
+} // namespace
+
+// What EvaluateCache keeps per key: the operator lists and the activations of a layer (see Evaluate.h).
+struct EvaluateCache::Entry {
+    OperatorList ops;      // one layer (an MoE layer of an MoE model) and the output layer
+    OperatorList denseOps; // an MoE model's dense-MLP layers (empty otherwise)
+    LayerActivations act;
+    LayerActivations actDense;
+};
+
+namespace {
+
+void computeEntry(const Plan& plan, const RankLayout& layout, EvaluateCache::Entry& e)
+{
+    e.ops = operatorList(plan, layout);
+    e.act = layerActivations(plan);
+    const bool moe = plan.model.isMoe();
+    if (moe) {
+        const Plan dense = denseLayerPlan(plan);
+        e.actDense = layerActivations(dense);
+        if (plan.model.moe.denseLayers > 0) e.denseOps = operatorList(dense, layout);
+        else e.denseOps = {};
+    } else {
+        e.actDense = e.act;
+        e.denseOps = {};
+    }
+}
+
 // Everything the stages share: the plan's sizes, the per-parameter byte counts and the GPU's rates.
 struct Inputs {
     const Plan& plan;
@@ -159,8 +187,10 @@ struct Inputs {
     std::vector<VirtualStage> stages;
     std::vector<RankShape> shapes;
     RankLayout layout;
-    LayerActivations act;      // an MoE layer of an MoE model, else the dense layer
-    LayerActivations actDense; // a layer with the dense MLP
+    std::unique_ptr<EvaluateCache::Entry> own; // without a cache
+    const EvaluateCache::Entry& layer;
+    const LayerActivations& act;      // an MoE layer of an MoE model, else the dense layer
+    const LayerActivations& actDense; // a layer with the dense MLP
     int etp = 1;
     double attnWidth = 0;      // a*(d_qk + d_v)/2: the attention's FLOPs per token and key as Megatron's h (= h for MHA)
     double layerDenseGpu = 0, layerExpertGpu = 0; // one layer's parameters on one GPU (the non-expert and expert parts)
@@ -174,12 +204,14 @@ struct Inputs {
     int dpcp = 1, nShard = 1, nExpert = 1;
     double peak = 0, eff = 0, rate = 0, hbm = 0, e = 0;
 
-    explicit Inputs(const Plan& pl)
+    Inputs(const Plan& pl, EvaluateCache* cache)
         : plan(pl), M(pl.model), P(pl.parallel), T(pl.training), C(pl.cluster), p(P.pp), t(P.tp), cp(P.cp), ep(P.ep),
           v(pl.chunksPerRank()), m(pl.microbatches()), b(T.microBatch), s(double(M.seqLength)), sl(s / cp),
           h(double(M.hidden)), L(M.layers), V(double(M.vocab)), kvRatio(double(M.kvHeads) / M.heads),
-          pc(countParameters(M)), stages(virtualStages(pl)), shapes(rankShapes(pl, stages)), layout(rankLayout(pl)), act(layerActivations(pl)),
-          actDense(M.isMoe() ? layerActivations(denseLayerPlan(pl)) : act), etp(std::max(1, P.expertTp()))
+          pc(countParameters(M)), stages(virtualStages(pl)), shapes(rankShapes(pl, stages)), layout(rankLayout(pl)),
+          own(cache ? nullptr : std::make_unique<EvaluateCache::Entry>()),
+          layer(cache ? cache->lookup(pl, layout) : (computeEntry(pl, layout, *own), *own)), act(layer.act),
+          actDense(layer.actDense), etp(std::max(1, P.expertTp()))
     {
         const double a = double(std::max(1, M.heads));
         attnWidth = M.mla.enabled() ? a * (M.mla.qkNopeHeadDim + M.mla.qkRopeHeadDim + M.mla.vHeadDim) / 2.0
@@ -489,8 +521,8 @@ void parameterStage(Inputs& in, Prediction& out, Explainer* ex)
 // One transformer layer (and the output layer) for one microbatch on one GPU: the sums of the operator list
 // (Operators.h), each op the slower of its compute and memory plus a launch, collectives exposed unless overlapped.
 struct LayerTimes {
-    OperatorList ops;                // with its per-pass totals (layerTotals, outputTotals)
-    OperatorList denseOps;           // an MoE model's dense-MLP layers (empty otherwise)
+    const OperatorList& ops;         // with its per-pass totals (layerTotals, outputTotals)
+    const OperatorList& denseOps;    // an MoE model's dense-MLP layers (empty otherwise)
     double ppBytes = 0, p2p = 0;
     const LinkSpec* ppLink = nullptr;
 };
@@ -555,8 +587,7 @@ LayerTimes computeStage(Inputs& in, Prediction& out, Explainer* ex)
     in.hbm = kernels::achievableHbm(gpu);
     in.e = T.precision == Precision::FP32 ? 4.0 : 2.0;
 
-    LayerTimes lt;
-    lt.ops = operatorList(in.plan, in.layout);
+    LayerTimes lt { in.layer.ops, in.layer.denseOps };
     const PassTotals& L = lt.ops.layerTotals;
     const PassTotals& O = lt.ops.outputTotals;
     // Pipeline p2p: one activation tensor per microbatch per chunk boundary each way (/t with SP).
@@ -567,7 +598,6 @@ LayerTimes computeStage(Inputs& in, Prediction& out, Explainer* ex)
         L.forward, L.backward(), L.backwardWeight };
     if (in.M.isMoe() && (in.pc.denseLayers > 0)) {
         // An MoE model's first layers carry the dense MLP: their own operator list.
-        lt.denseOps = operatorList(denseLayerPlan(in.plan), in.layout);
         const PassTotals& D = lt.denseOps.layerTotals;
         out.opCosts.denseLayerForward = D.forward;
         out.opCosts.denseLayerBackward = D.backward();
@@ -1598,7 +1628,9 @@ void commStage(const Inputs& in, const LayerTimes& lt, const StepTerms& step, Pr
 
 } // namespace
 
-Prediction evaluate(const Plan& plan, Explainer* ex)
+namespace {
+
+Prediction evaluateWith(const Plan& plan, Explainer* ex, EvaluateCache* cache)
 {
     Prediction out;
     for (const Issue& i : validate(plan)) {
@@ -1610,7 +1642,7 @@ Prediction evaluate(const Plan& plan, Explainer* ex)
     if (!out.errors.empty()) return out;
     out.valid = true;
 
-    Inputs in(plan);
+    Inputs in(plan, cache);
     out.microbatches = in.m;
     parameterStage(in, out, ex);
     const LayerTimes lt = computeStage(in, out, ex);
@@ -1644,6 +1676,121 @@ Prediction evaluate(const Plan& plan, Explainer* ex)
         if (std::find(unique.begin(), unique.end(), w) == unique.end()) unique.push_back(std::move(w));
     out.warnings = std::move(unique);
     return out;
+}
+
+} // namespace
+
+Prediction evaluate(const Plan& plan, Explainer* ex) { return evaluateWith(plan, ex, nullptr); }
+
+Prediction evaluate(const Plan& plan, EvaluateCache& cache) { return evaluateWith(plan, nullptr, &cache); }
+
+// ---------------------------------------------------------------------------------------------- the cache
+
+namespace {
+// Everything computeEntry reads that a template's plans can differ in (operatorList, layerActivations,
+// denseLayerPlan): checked by tests/core/tst_search.cpp, which compares cached and fresh evaluations over spaces
+// that vary every planner knob.
+struct CacheKey {
+    int tp = 0, cp = 0, ep = 0, etp = 0, microBatch = 0, nodes = 0;
+    bool sp = false, flash = false, tpOverlap = false, splitBackward = false, fp8ParamGather = false;
+    Recompute recompute = Recompute::None;
+    Precision precision = Precision::BF16;
+    Fp8Recipe fp8Recipe = Fp8Recipe::Delayed;
+    std::vector<std::string> modules;
+    GroupPlacement groups[6];
+    bool ppCross = false;
+    bool operator==(const CacheKey& o) const
+    {
+        auto same = [](const GroupPlacement& a, const GroupPlacement& b) {
+            return a.size == b.size && a.stride == b.stride && a.nodesSpanned == b.nodesSpanned && a.perNode == b.perNode
+                && a.crossesNodes == b.crossesNodes;
+        };
+        for (int i = 0; i < 6; ++i)
+            if (!same(groups[i], o.groups[i])) return false;
+        return tp == o.tp && cp == o.cp && ep == o.ep && etp == o.etp && microBatch == o.microBatch && nodes == o.nodes
+            && sp == o.sp && flash == o.flash && tpOverlap == o.tpOverlap && splitBackward == o.splitBackward
+            && fp8ParamGather == o.fp8ParamGather && recompute == o.recompute && precision == o.precision
+            && fp8Recipe == o.fp8Recipe && ppCross == o.ppCross && modules == o.modules;
+    }
+};
+
+void fillKey(const Plan& plan, const RankLayout& layout, CacheKey& k)
+{
+    const ParallelSpec& P = plan.parallel;
+    const TrainingSpec& T = plan.training;
+    const ScheduleKind s = T.schedule;
+    k.tp = P.tp;
+    k.cp = P.cp;
+    k.ep = P.ep;
+    k.etp = P.etp;
+    k.microBatch = T.microBatch;
+    k.nodes = plan.cluster.nodes;
+    k.sp = P.sp;
+    k.flash = T.flashAttention;
+    k.tpOverlap = T.tpCommOverlap;
+    k.splitBackward = s == ScheduleKind::ZBH1 || s == ScheduleKind::ZBH2 || s == ScheduleKind::ZBV
+        || s == ScheduleKind::DualPipe || s == ScheduleKind::DualPipeV;
+    k.fp8ParamGather = T.fp8ParamGather;
+    k.recompute = T.recompute;
+    k.precision = T.precision;
+    k.fp8Recipe = T.fp8Recipe;
+    if (k.modules != T.recomputeModules) k.modules = T.recomputeModules;
+    k.groups[0] = layout.tp;
+    k.groups[1] = layout.cp;
+    k.groups[2] = layout.dpCp;
+    k.groups[3] = layout.pp;
+    k.groups[4] = layout.ep;
+    k.groups[5] = layout.expertDp;
+    k.ppCross = layout.ppNeighboursCrossNodes;
+}
+} // namespace
+
+struct EvaluateCache::Slot {
+    CacheKey key;
+    std::unique_ptr<Entry> entry;
+};
+
+// The template fields the key leaves out: a plan that changes them empties the cache.
+struct EvaluateCache::Guard {
+    ModelSpec model;
+    GpuSpec gpu;
+    LinkSpec intra, inter;
+    int gpusPerNode = 0;
+    std::string order;
+    bool same(const Plan& p) const
+    {
+        return p.cluster.gpusPerNode == gpusPerNode && p.parallel.order == order && p.model == model && p.cluster.gpu == gpu
+            && p.cluster.intraNode == intra && p.cluster.interNode == inter;
+    }
+};
+
+EvaluateCache::EvaluateCache(std::size_t entries) : slots_(std::max<std::size_t>(1, entries)) {}
+EvaluateCache::~EvaluateCache() = default;
+
+const EvaluateCache::Entry& EvaluateCache::lookup(const Plan& plan, const RankLayout& layout)
+{
+    if (!guard_ || !guard_->same(plan)) {
+        for (Slot& s : slots_) s.entry.reset();
+        guard_ = std::make_unique<Guard>(Guard { plan.model, plan.cluster.gpu, plan.cluster.intraNode, plan.cluster.interNode,
+            plan.cluster.gpusPerNode, plan.parallel.order });
+    }
+    CacheKey key;
+    fillKey(plan, layout, key);
+    // Most recent first: the planner varies the fields of the key in its outer loops.
+    for (std::size_t i = 0; i < slots_.size(); ++i) {
+        Slot& s = slots_[(next_ + slots_.size() - 1 - i) % slots_.size()];
+        if (s.entry && s.key == key) {
+            ++hits_;
+            return *s.entry;
+        }
+    }
+    ++misses_;
+    Slot& s = slots_[next_];
+    next_ = (next_ + 1) % slots_.size();
+    if (!s.entry) s.entry = std::make_unique<Entry>();
+    computeEntry(plan, layout, *s.entry);
+    s.key = std::move(key);
+    return *s.entry;
 }
 
 BubbleFormulas bubbleFormulas(ScheduleKind kind)

@@ -3,6 +3,8 @@
 // the values put in and the source; without one nothing but the numbers is built.
 #pragma once
 
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,7 +14,14 @@
 
 namespace planscope {
 
+class EvaluateCache;
+
 Prediction evaluate(const Plan& plan, Explainer* explainer = nullptr);
+
+// The same evaluation with a cache of the parts that depend on few fields (the planner, core/search, evaluates
+// millions of plans of one template). The result equals evaluate(plan, nullptr) field for field
+// (tests/core/tst_search.cpp checks it over whole spaces).
+Prediction evaluate(const Plan& plan, EvaluateCache& cache);
 
 // Activation bytes of one transformer layer for one microbatch on one GPU (Korthikanti et al., derived
 // from the block so that other FFN sizes, GQA, gated MLPs and no-dropout get their own numbers).
@@ -48,6 +57,38 @@ struct BubbleFormulas {
     bool closedInPmv; // true: the formulas use p, m, v only
 };
 BubbleFormulas bubbleFormulas(ScheduleKind kind);
+
+// The operator lists of one layer and the output layer, and the activations a layer saves, keyed by every field
+// they are computed from: the tp/cp/ep/etp degrees and where their groups sit, sp, the microbatch, recompute and its
+// modules, flash attention, TP overlap, whether the schedule splits the backward, the precision and fp8 recipe. A
+// plan that differs from a cached one only in what they do not read (pp, dp, vpp, ZeRO, most of the schedule,
+// offload, the global batch, DP and p2p overlap) reuses them. It holds the most recent `entries` keys only, so its
+// memory does not grow with the plans seen. One per thread. The model, the GPU and the links are those of the
+// first plan it sees; a plan that changes them empties it first.
+struct RankLayout;
+
+class EvaluateCache {
+public:
+    explicit EvaluateCache(std::size_t entries = 8);
+    ~EvaluateCache();
+    EvaluateCache(const EvaluateCache&) = delete;
+    EvaluateCache& operator=(const EvaluateCache&) = delete;
+
+    std::int64_t hits() const { return hits_; }
+    std::int64_t misses() const { return misses_; }
+
+    struct Entry;
+    // The entry for this plan and layout, computed on a miss (valid until the next lookup).
+    const Entry& lookup(const Plan& plan, const RankLayout& layout);
+
+private:
+    struct Slot;
+    std::vector<Slot> slots_;
+    std::size_t next_ = 0;
+    std::int64_t hits_ = 0, misses_ = 0;
+    struct Guard;
+    std::unique_ptr<Guard> guard_;
+};
 
 // Microbatch-equivalents of activations a pipeline rank holds at its peak (docs/SCHEDULES.md section 1.7).
 double inFlightMicrobatches(ScheduleKind kind, int p, std::int64_t m, int v, int rank);
