@@ -549,6 +549,41 @@ int quickReject(const Candidate& c, const Facts& f, const SearchSpace& s)
     return -1;
 }
 
+Facts factsOf(const SearchSpace& space)
+{
+    const Plan& templ = space.templ;
+    Facts f;
+    const ModelSpec& M = templ.model;
+    f.heads = M.heads;
+    f.kvHeads = M.kvHeads;
+    f.layers = M.layers;
+    f.moe = M.isMoe();
+    f.experts = M.moe.experts;
+    f.etpTemplate = templ.parallel.etp;
+    f.ffn = !M.isMoe() ? M.ffnHidden
+        : M.moe.sharedExperts > 0 ? M.moe.sharedExperts * M.moe.sharedExpertFfnHidden
+        : M.moe.denseLayers > 0 ? M.ffnHidden
+        : templ.parallel.etp > 0 ? 0
+                                 : M.moe.expertFfnHidden;
+    f.seq = M.seqLength;
+    f.globalBatch = templ.training.globalBatch;
+    f.customSplit = customSplit(templ.parallel);
+    f.firstSpIsOff = !space.sp.front();
+    f.firstVpp = space.vpp.front();
+    f.firstV = 0;
+    for (int v : space.vpp)
+        if (v == 1 || v == 2) {
+            f.firstV = v;
+            break;
+        }
+    f.has1f1b = std::find(space.schedule.begin(), space.schedule.end(), ScheduleKind::OneFOneB) != space.schedule.end();
+    f.onePpSchedule = f.has1f1b ? ScheduleKind::OneFOneB : space.schedule.front();
+    for (int mask : space.overlap)
+        if (!(mask & kOverlapTpComm)) f.tpOverlapOffListed = true;
+
+    return f;
+}
+
 struct EntryOrder {
     Objective objective;
     bool operator()(const SearchEntry& a, const SearchEntry& b) const
@@ -638,34 +673,7 @@ SearchResult search(const SearchSpace& space, const SearchOptions& options)
     const EntryOrder order { objective };
     const std::size_t K = std::size_t(std::max(1, options.top));
 
-    Facts f;
-    const ModelSpec& M = templ.model;
-    f.heads = M.heads;
-    f.kvHeads = M.kvHeads;
-    f.layers = M.layers;
-    f.moe = M.isMoe();
-    f.experts = M.moe.experts;
-    f.etpTemplate = templ.parallel.etp;
-    f.ffn = !M.isMoe() ? M.ffnHidden
-        : M.moe.sharedExperts > 0 ? M.moe.sharedExperts * M.moe.sharedExpertFfnHidden
-        : M.moe.denseLayers > 0 ? M.ffnHidden
-        : templ.parallel.etp > 0 ? 0
-                                 : M.moe.expertFfnHidden;
-    f.seq = M.seqLength;
-    f.globalBatch = templ.training.globalBatch;
-    f.customSplit = customSplit(templ.parallel);
-    f.firstSpIsOff = !space.sp.front();
-    f.firstVpp = space.vpp.front();
-    f.firstV = 0;
-    for (int v : space.vpp)
-        if (v == 1 || v == 2) {
-            f.firstV = v;
-            break;
-        }
-    f.has1f1b = std::find(space.schedule.begin(), space.schedule.end(), ScheduleKind::OneFOneB) != space.schedule.end();
-    f.onePpSchedule = f.has1f1b ? ScheduleKind::OneFOneB : space.schedule.front();
-    for (int mask : space.overlap)
-        if (!(mask & kOverlapTpComm)) f.tpOverlapOffListed = true;
+    const Facts f = factsOf(space);
 
     // The template as it is, for "given".
     {
@@ -723,6 +731,10 @@ SearchResult search(const SearchSpace& space, const SearchOptions& options)
         for (;;) {
             const std::int64_t begin = next.fetch_add(block);
             if (begin >= total || stopped.load(std::memory_order_relaxed)) break;
+            if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
+                stopped = true;
+                break;
+            }
             const std::int64_t end = std::min(total, begin + block);
             digitsOf(radix, begin, digits);
             for (std::int64_t index = begin; index < end; ++index) {
@@ -870,6 +882,12 @@ SearchResult search(const SearchSpace& space, const SearchOptions& options)
     if (options.progress) options.progress(double(doneAll.load()), double(total));
     result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return result;
+}
+
+const char* rejectionBeforeEvaluation(const SearchSpace& space, const Candidate& c)
+{
+    const int r = quickReject(c, factsOf(space), space);
+    return r >= 0 ? kReasonText[r] : nullptr;
 }
 
 std::vector<TermDifference> compareTerms(const Prediction& a, const Prediction& b)

@@ -164,6 +164,11 @@ SearchResult search(const SearchSpace& space, const SearchOptions& options = {})
 // The knobs of the enumeration index `index` of `space`.
 Candidate candidateAt(const SearchSpace& space, std::int64_t index);
 
+// The reason search() turns the candidate away before evaluating it (the first check it fails), or null. Reasons
+// that start with "same plan:" mark a knob value the plan ignores (the plan is counted under the first listed value);
+// every other reason is an error validate() reports too.
+const char* rejectionBeforeEvaluation(const SearchSpace& space, const Candidate& c);
+
 // Why a plan loses to another: the terms of the step and of the peak stage's memory, each with both values, sorted by
 // how much of the difference they explain.
 struct TermDifference {

@@ -1,0 +1,174 @@
+// planscope-cli search (docs/FORMATS.md section 7, schema planscope/search/v1): the contract's fields, every listed
+// plan written back into the plan file re-evaluating to its figures with `evaluate` (--analytic where the source is
+// analytic), the counts adding up, --fix, --csv, --gpus with --days, and bad arguments named.
+#include "CliRunner.h"
+#include "TestUtil.h"
+
+#include <QFile>
+#include <QObject>
+#include <QTemporaryDir>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+using namespace planscope;
+using nlohmann::json;
+
+namespace {
+
+QString sample(const QString& f) { return QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/") + f; }
+
+json readJson(const QString& path)
+{
+    std::ifstream in(path.toStdString());
+    return json::parse(in);
+}
+
+// The plan file with one listed entry's knobs written in, as a user (or a script) would.
+QString writeEntry(const QTemporaryDir& dir, const QString& planPath, const json& e, int n)
+{
+    json plan = readJson(planPath);
+    for (auto& [k, v] : e["parallel"].items()) plan["parallel"][k] = v;
+    for (auto& [k, v] : e["training"].items()) plan["training"][k] = v;
+    const int perNode = plan["cluster"].value("gpusPerNode", 8);
+    plan["cluster"]["nodes"] = e["gpus"].get<int>() / perNode;
+    const QString path = dir.filePath(QStringLiteral("entry%1.plan.json").arg(n));
+    std::ofstream(path.toStdString()) << plan.dump(2);
+    return path;
+}
+
+} // namespace
+
+class TestCliSearch : public QObject {
+    Q_OBJECT
+private slots:
+    void contractAndReevaluation()
+    {
+        const QString plan = sample(QStringLiteral("interview-175b-256xa100.plan.json"));
+        const test::CliRun r = test::runCli({ QStringLiteral("search"), plan, QStringLiteral("--json"), QStringLiteral("--top"),
+            QStringLiteral("4"), QStringLiteral("--vary"), QStringLiteral("tp,pp,dp,vpp,microBatch,zero,schedule,recompute"),
+            QStringLiteral("--simulate-top"), QStringLiteral("2") });
+        QCOMPARE(r.code, 0);
+        const json j = json::parse(r.out);
+        QCOMPARE(j["schema"].get<std::string>(), std::string("planscope/search/v1"));
+        for (const char* k : { "plans", "valid", "fit", "seconds", "threads" }) QVERIFY2(j["space"].contains(k), k);
+        for (const char* k : { "rejected", "best", "pareto", "given" }) QVERIFY2(j.contains(k), k);
+        QVERIFY(j["given"].contains("stepSeconds") && j["given"].contains("rankAmongValid"));
+
+        // The space is the product of the knobs' value lists; every plan fits or has its reason.
+        double product = 1;
+        for (const char* k : { "gpus", "tp", "pp", "cp", "ep", "vpp", "zero", "microBatch", "sp", "recompute", "schedule",
+                 "overlap", "offload" })
+            product *= double(j["space"]["knobs"][k].size());
+        QCOMPARE(j["space"]["plans"].get<double>(), product);
+        QCOMPARE(j["space"]["knobs"]["recompute"].size(), std::size_t(4));
+        QCOMPARE(j["space"]["knobs"]["schedule"].size(), std::size_t(8));
+        double accounted = j["space"]["fit"].get<double>();
+        for (auto& [reason, n] : j["rejected"].items()) accounted += n.get<double>();
+        QCOMPARE(accounted, product);
+        QVERIFY(j["rejected"].contains("out of memory"));
+        QVERIFY(j["rejected"].contains("tp does not divide heads"));
+
+        QTemporaryDir dir;
+        const json& best = j["best"];
+        QCOMPARE(best.size(), std::size_t(4));
+        int n = 0;
+        for (const json& e : best) {
+            QCOMPARE(e["rank"].get<int>(), n + 1);
+            for (const char* k : { "dp", "tp", "pp", "cp", "ep", "vpp", "sp", "zero" }) QVERIFY2(e["parallel"].contains(k), k);
+            for (const char* k : { "microBatch", "recompute", "schedule" }) QVERIFY2(e["training"].contains(k), k);
+            const std::string source = e["source"].get<std::string>();
+            QCOMPARE(source, std::string(n < 2 ? "simulation" : "analytic"));
+            QStringList args { QStringLiteral("evaluate"), writeEntry(dir, plan, e, n) };
+            if (source == "analytic") args << QStringLiteral("--analytic");
+            const test::CliRun ev = test::runCli(args);
+            QCOMPARE(ev.code, 0);
+            const json p = json::parse(ev.out);
+            QCOMPARE(p["time"]["stepSeconds"].get<double>(), e["stepSeconds"].get<double>());
+            QCOMPARE(p["memory"]["peakBytes"].get<std::int64_t>(), e["peakBytes"].get<std::int64_t>());
+            QCOMPARE(p["time"]["mfu"].get<double>(), e["mfu"].get<double>());
+            ++n;
+        }
+        QVERIFY(best[0]["stepSeconds"].get<double>() <= best[1]["stepSeconds"].get<double>());
+        // Pareto points: none beats another on both figures, each re-evaluates.
+        const json& pareto = j["pareto"];
+        QVERIFY(pareto.size() >= 3);
+        for (const json& a : pareto)
+            for (const json& b : pareto)
+                QVERIFY(!(a["stepSeconds"].get<double>() < b["stepSeconds"].get<double>()
+                    && a["peakBytes"].get<std::int64_t>() < b["peakBytes"].get<std::int64_t>()));
+        for (std::size_t i = 0; i < pareto.size(); i += std::max<std::size_t>(1, pareto.size() / 4)) {
+            const test::CliRun ev = test::runCli({ QStringLiteral("evaluate"), writeEntry(dir, plan, pareto[i], 100 + int(i)),
+                QStringLiteral("--analytic") });
+            QCOMPARE(ev.code, 0);
+            const json p = json::parse(ev.out);
+            QCOMPARE(p["time"]["stepSeconds"].get<double>(), pareto[i]["stepSeconds"].get<double>());
+            QCOMPARE(p["memory"]["peakBytes"].get<std::int64_t>(), pareto[i]["peakBytes"].get<std::int64_t>());
+        }
+        // The template as given: its own evaluate --analytic figure.
+        const test::CliRun mine = test::runCli({ QStringLiteral("evaluate"), plan, QStringLiteral("--analytic") });
+        QCOMPARE(json::parse(mine.out)["time"]["stepSeconds"].get<double>(), j["given"]["stepSeconds"].get<double>());
+        QVERIFY(j["given"]["whyNot"].size() >= 5);
+    }
+
+    void fixCsvAndSizing()
+    {
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("best.csv"));
+        const test::CliRun r = test::runCli({ QStringLiteral("search"), sample(QStringLiteral("default.plan.json")),
+            QStringLiteral("--json"), QStringLiteral("--fix"), QStringLiteral("tp=2"), QStringLiteral("--fix"),
+            QStringLiteral("schedule=1f1b"), QStringLiteral("--csv"), csv, QStringLiteral("--gpus"), QStringLiteral("8,16,32"),
+            QStringLiteral("--days"), QStringLiteral("20"), QStringLiteral("--tokens"), QStringLiteral("2e11") });
+        QCOMPARE(r.code, 0);
+        const json j = json::parse(r.out);
+        QVERIFY(j["space"]["knobs"]["tp"] == json::array({ 2 }));
+        QVERIFY(j["space"]["knobs"]["gpus"] == json::array({ 8, 16, 32 }));
+        for (const json& e : j["best"]) {
+            QCOMPARE(e["parallel"]["tp"].get<int>(), 2);
+            QCOMPARE(e["training"]["schedule"].get<std::string>(), std::string("1f1b"));
+        }
+        // Sizing: the answer is the first row within 20 days; each row's days = tokens / its best's tokens/s.
+        const json& z = j["sizing"];
+        QCOMPARE(z["rows"].size(), std::size_t(3));
+        int answer = -1;
+        for (const json& row : z["rows"]) {
+            if (row["best"].is_null()) continue;
+            const double days = 2e11 / row["best"]["tokensPerSecond"].get<double>() / 86400.0;
+            QVERIFY(test::near(row["days"].get<double>(), days));
+            if (answer < 0 && days <= 20) answer = row["gpus"].get<int>();
+        }
+        QCOMPARE(z["answer"].is_null() ? -1 : z["answer"].get<int>(), answer);
+        // The CSV: a header, then one row per best and Pareto plan.
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+        QVERIFY(lines.front().startsWith("list,rank,gpus,dp,tp,pp"));
+        QCOMPARE(qsizetype(lines.size()), qsizetype(1 + j["best"].size() + j["pareto"].size()));
+        QVERIFY(lines[1].startsWith("best,1,"));
+    }
+
+    void badArguments()
+    {
+        const QString plan = sample(QStringLiteral("default.plan.json"));
+        test::CliRun r = test::runCli({ QStringLiteral("search"), plan, QStringLiteral("--vary"), QStringLiteral("tp,pq") });
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.find("\"pq\"") != std::string::npos);
+        r = test::runCli({ QStringLiteral("search"), plan, QStringLiteral("--fix"), QStringLiteral("zero=9") });
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.find("zero") != std::string::npos);
+        r = test::runCli({ QStringLiteral("search"), plan, QStringLiteral("--gpus"), QStringLiteral("12") });
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.find("gpus") != std::string::npos);
+        r = test::runCli({ QStringLiteral("search"), plan, QStringLiteral("--objective"), QStringLiteral("speed") });
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.find("speed") != std::string::npos);
+        QTemporaryDir dir;
+        const QString broken = dir.filePath(QStringLiteral("broken.plan.json"));
+        std::ofstream(broken.toStdString()) << "{ \"schema\": \"planscope/plan/v1\", \"model\": ";
+        r = test::runCli({ QStringLiteral("search"), broken, QStringLiteral("--json") });
+        QCOMPARE(r.code, 2);
+        QVERIFY(!json::parse(r.out)["valid"].get<bool>());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliSearch)
+#include "tst_cli_search.moc"
