@@ -203,7 +203,7 @@ int cmdSearch(const std::vector<std::string>& args, std::ostream& out, std::ostr
     // Why the template loses to the best plan: the two predictions term by term.
     std::vector<TermDifference> why;
     if (!r.best.empty() && r.given.valid) {
-        const Prediction mine = evaluate(space->templ);
+        const Prediction mine = evaluate(space->original);
         const Prediction best = evaluate(applyCandidate(space->templ, r.best.front().candidate));
         why = compareTerms(mine, best);
     }

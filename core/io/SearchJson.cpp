@@ -16,9 +16,18 @@ json candidateToJson(const Candidate& c)
     training["tpCommOverlap"] = bool(c.overlap & kOverlapTpComm);
     training["overlapP2pComm"] = bool(c.overlap & kOverlapP2p);
     training["offload"] = { { "optimizerFraction", c.offload } };
-    return { { "parallel", { { "dp", c.dp }, { "tp", c.tp }, { "pp", c.pp }, { "cp", c.cp }, { "ep", c.ep }, { "vpp", c.vpp },
-                               { "sp", c.sp }, { "zero", c.zero } } },
-        { "training", training }, { "gpus", c.gpus } };
+    json parallel = { { "dp", c.dp }, { "tp", c.tp }, { "pp", c.pp }, { "cp", c.cp }, { "ep", c.ep }, { "vpp", c.vpp },
+        { "sp", c.sp }, { "zero", c.zero } };
+    if (c.split != SplitChoice::Template) {
+        // The space's own split replaces any the plan file has.
+        const bool in = c.split == SplitChoice::EmbeddingAndLossInSplit;
+        parallel["layout"] = "";
+        parallel["firstStageLayers"] = 0;
+        parallel["lastStageLayers"] = 0;
+        parallel["embeddingInSplit"] = in;
+        parallel["lossInSplit"] = in;
+    }
+    return { { "parallel", parallel }, { "training", training }, { "gpus", c.gpus } };
 }
 
 json searchEntryToJson(const SearchEntry& e)

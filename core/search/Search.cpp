@@ -167,6 +167,7 @@ Result<SearchSpace> buildSpace(const Plan& templIn, const std::vector<Knob>& var
 {
     SearchSpace s;
     s.templ = templIn;
+    s.original = templIn;
     Plan& t = s.templ;
     const ModelSpec& M = t.model;
     const int perNode = std::max(1, t.cluster.gpusPerNode);
@@ -234,7 +235,8 @@ Result<SearchSpace> buildSpace(const Plan& templIn, const std::vector<Knob>& var
         t.parallel.firstStageLayers = t.parallel.lastStageLayers = 0;
         t.parallel.embeddingInSplit = t.parallel.lossInSplit = false;
         s.notes.push_back("the template's pipeline split (layout, first/last stage layers) is dropped: the stages vary, so "
-                          "every plan splits its layers evenly (run planscope-cli balance on the chosen plan)");
+                          "every plan splits its layers evenly, or with the embedding and the loss counted as layers where "
+                          "only that divides (run planscope-cli balance on the chosen plan)");
     }
     (void)maxGpus;
     return s;
@@ -278,7 +280,9 @@ Candidate candidateAt(const SearchSpace& s, std::int64_t index)
 {
     std::int64_t d[kKnobCount];
     digitsOf(s.radices(), index, d);
-    return fromDigits(s, d);
+    Candidate c = fromDigits(s, d);
+    rejectionBeforeEvaluation(s, c); // sets the split as the search does
+    return c;
 }
 
 namespace {
@@ -298,6 +302,11 @@ void writeCandidate(Plan& p, const Candidate& c, int perNode)
 {
     if (c.gpus != p.cluster.gpus()) setCluster(p, c.gpus, perNode);
     ParallelSpec& P = p.parallel;
+    if (c.split != SplitChoice::Template) {
+        if (!P.layout.empty()) P.layout.clear();
+        P.firstStageLayers = P.lastStageLayers = 0;
+        P.embeddingInSplit = P.lossInSplit = c.split == SplitChoice::EmbeddingAndLossInSplit;
+    }
     P.tp = c.tp;
     P.cp = c.cp;
     P.ep = c.ep;
@@ -460,7 +469,7 @@ constexpr const char* kReasonText[kReasonCount] = {
     "ep does not divide the experts",
     "ep does not divide dp*cp",
     "etp*ep does not divide tp*dp*cp",
-    "layers not divisible by pp*vpp",
+    "layers (or layers + embedding + loss) not divisible by pp*vpp",
     "microBatch*dp does not divide the global batch",
     "interleaved-1f1b needs pp >= 2",
     "interleaved-1f1b needs microbatches divisible by pp",
@@ -491,7 +500,7 @@ struct Facts {
     bool tpOverlapOffListed = false; // some listed overlap mask without the TP bit
 };
 
-int quickReject(const Candidate& c, const Facts& f, const SearchSpace& s)
+int quickReject(Candidate& c, const Facts& f, const SearchSpace& s)
 {
     const int model = c.tp * c.pp * c.cp;
     if (s.dpDerived) {
@@ -513,7 +522,15 @@ int quickReject(const Candidate& c, const Facts& f, const SearchSpace& s)
     const bool interleaved = k == ScheduleKind::Interleaved1F1B || k == ScheduleKind::LoopedBFS;
     if (vShape && c.vpp > 2) return kVChunks;
     const int chunks = vShape ? 2 : interleaved ? c.vpp : 1;
-    if (!f.customSplit && f.layers % (c.pp * chunks) != 0) return kLayersSplit;
+    if (f.customSplit) {
+        c.split = SplitChoice::Template;
+    } else if (f.layers % (c.pp * chunks) == 0) {
+        c.split = SplitChoice::Even;
+    } else if (c.pp > 1 && !vShape && k != ScheduleKind::DualPipe && (f.layers + 2) % (c.pp * chunks) == 0) {
+        c.split = SplitChoice::EmbeddingAndLossInSplit; // Megatron-Core's way to split 70 layers over 12 stages
+    } else {
+        return kLayersSplit;
+    }
     const std::int64_t per = std::int64_t(c.microBatch) * c.dp;
     if (f.globalBatch % per != 0) return kBatchSplit;
     const std::int64_t m = f.globalBatch / per;
@@ -677,6 +694,7 @@ SearchResult search(const SearchSpace& space, const SearchOptions& options)
 
     // The template as it is, for "given".
     {
+        const Plan& templ = space.original;
         const Prediction pr = evaluate(templ);
         Candidate c;
         c.gpus = templ.cluster.gpus();
@@ -884,7 +902,7 @@ SearchResult search(const SearchSpace& space, const SearchOptions& options)
     return result;
 }
 
-const char* rejectionBeforeEvaluation(const SearchSpace& space, const Candidate& c)
+const char* rejectionBeforeEvaluation(const SearchSpace& space, Candidate& c)
 {
     const int r = quickReject(c, factsOf(space), space);
     return r >= 0 ? kReasonText[r] : nullptr;

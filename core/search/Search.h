@@ -61,6 +61,7 @@ struct SearchSpace {
     bool dpDerived = true;                // dp = gpus/(tp*pp*cp) (dp varied); else the one value in `dp`
     Plan templ;                           // the template the space belongs to (custom pipeline splits dropped where
                                           // pp or vpp varies)
+    Plan original;                        // the plan as given (the "given" entry of the result)
     std::vector<std::string> notes;       // what buildSpace changed in the template
 
     // Plans in the space: the product of the knobs' value counts.
@@ -81,8 +82,14 @@ enum class Objective { Time, Cost, Memory };
 const char* toString(Objective);
 bool fromString(std::string_view, Objective&);
 
+// How a candidate splits its layers over the pipeline stages: the template's own split (kept where the stages do not
+// vary), even, or even with the embedding and the loss counted as one layer each (Megatron-Core's
+// account_for_embedding_in_pipeline_split and account_for_loss_in_pipeline_split), taken where only that divides.
+enum class SplitChoice { Template, Even, EmbeddingAndLossInSplit };
+
 // The searched knobs of one plan (enough to write it back into the template).
 struct Candidate {
+    SplitChoice split = SplitChoice::Template;
     int gpus = 0, tp = 1, cp = 1, ep = 1, pp = 1, dp = 1, vpp = 1, zero = 0, microBatch = 1;
     bool sp = false;
     int overlap = 0;
@@ -161,13 +168,14 @@ double objectiveValue(Objective o, const SearchEntry& e);
 // Every plan of space.templ's space.
 SearchResult search(const SearchSpace& space, const SearchOptions& options = {});
 
-// The knobs of the enumeration index `index` of `space`.
+// The knobs of the enumeration index `index` of `space` (with the split the search gives it).
 Candidate candidateAt(const SearchSpace& space, std::int64_t index);
 
 // The reason search() turns the candidate away before evaluating it (the first check it fails), or null. Reasons
 // that start with "same plan:" mark a knob value the plan ignores (the plan is counted under the first listed value);
 // every other reason is an error validate() reports too.
-const char* rejectionBeforeEvaluation(const SearchSpace& space, const Candidate& c);
+// It sets the candidate's split (SplitChoice) the way the search does.
+const char* rejectionBeforeEvaluation(const SearchSpace& space, Candidate& c);
 
 // Why a plan loses to another: the terms of the step and of the peak stage's memory, each with both values, sorted by
 // how much of the difference they explain.

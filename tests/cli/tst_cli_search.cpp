@@ -110,6 +110,34 @@ private slots:
         QVERIFY(j["given"]["whyNot"].size() >= 5);
     }
 
+    // BLOOM's 70 layers on 384 GPUs: the plan file splits them 5 | 6 x 10 | 5; the space splits evenly or with the
+    // embedding and the loss in the split. Entries written back replace the file's split and re-evaluate; "given" is
+    // the file's own plan.
+    void splitReplacedInWrittenPlans()
+    {
+        const QString plan = sample(QStringLiteral("bloom-176b-384xa100.plan.json"));
+        const test::CliRun r = test::runCli({ QStringLiteral("search"), plan, QStringLiteral("--json"), QStringLiteral("--top"),
+            QStringLiteral("3"), QStringLiteral("--vary"), QStringLiteral("tp,pp,dp,microBatch,zero") });
+        QCOMPARE(r.code, 0);
+        const json j = json::parse(r.out);
+        QVERIFY(j["given"]["valid"].get<bool>());
+        const test::CliRun mine = test::runCli({ QStringLiteral("evaluate"), plan, QStringLiteral("--analytic") });
+        QCOMPARE(json::parse(mine.out)["time"]["stepSeconds"].get<double>(), j["given"]["stepSeconds"].get<double>());
+        QTemporaryDir dir;
+        int n = 0, inSplit = 0;
+        for (const json& e : j["best"]) {
+            QCOMPARE(e["parallel"]["firstStageLayers"].get<int>(), 0);
+            const int pp = e["parallel"]["pp"].get<int>();
+            const bool in = e["parallel"]["embeddingInSplit"].get<bool>();
+            QCOMPARE(in, 70 % pp != 0); // only where the even split does not divide
+            inSplit += in;
+            const test::CliRun ev = test::runCli({ QStringLiteral("evaluate"), writeEntry(dir, plan, e, n++), QStringLiteral("--analytic") });
+            QCOMPARE(ev.code, 0);
+            QCOMPARE(json::parse(ev.out)["time"]["stepSeconds"].get<double>(), e["stepSeconds"].get<double>());
+        }
+        QVERIFY(inSplit > 0);
+    }
+
     void fixCsvAndSizing()
     {
         QTemporaryDir dir;

@@ -82,7 +82,7 @@ Brute bruteForce(const SearchSpace& s)
     Brute b;
     const std::int64_t n = std::int64_t(s.size());
     for (std::int64_t i = 0; i < n; ++i) {
-        const Candidate c = candidateAt(s, i);
+        Candidate c = candidateAt(s, i);
         if (rejectionBeforeEvaluation(s, c)) continue;
         const Prediction pr = evaluate(applyCandidate(s.templ, c));
         if (!pr.valid) continue;
@@ -107,10 +107,11 @@ class TestSearch : public QObject {
 private Q_SLOTS:
     // 8 GPUs, tp and pp from the divisors of 8 capped at the 6 heads and 6 layers ({1, 2, 4} each), dp = 8/(tp*pp),
     // sp {off, on}, microbatches from the divisors of the global batch 16 ({1, 2, 4, 8, 16}): 3*3*2*5 = 90 plans.
-    // (tp, pp) = (4, 4): 16 GPUs > 8 -> 2 sp x 5 mb = 10; (4, 1), (4, 2): 4 does not divide 6 heads -> 20;
-    // (1, 4), (2, 4): 4 does not divide 6 layers -> 20. The rest, (1,1) dp 8, (1,2) dp 4, (2,1) dp 4, (2,2) dp 2: the
-    // microbatch must divide 16/dp, so mb in {4, 8, 16}, {8, 16}, {8, 16}, {16} fail: (3+2+2+1)*2 sp = 16. Of the 24
-    // left, tp 1 with sp on repeats sp off: 2 + 3 = 5. Valid: 2 + 3 + 3*2 + 4*2 = 19, all fit.
+    // (tp, pp) = (4, 4): 16 GPUs > 8 -> 2 sp x 5 mb = 10; (4, 1), (4, 2): 4 does not divide 6 heads -> 20. pp 4 does
+    // not divide 6 layers, but 6 + embedding + loss = 8 does (Megatron-Core's split with both in it), so (1, 4) dp 2 and
+    // (2, 4) dp 1 stay. Of (1,1) dp 8, (1,2) dp 4, (1,4) dp 2, (2,1) dp 4, (2,2) dp 2, (2,4) dp 1 the microbatch must
+    // divide 16/dp: mb {4, 8, 16}, {8, 16}, {16}, {8, 16}, {16}, {} fail: (3+2+1+2+1+0)*2 sp = 18. Of the rest, tp 1
+    // with sp on repeats sp off: 2 + 3 + 4 = 9. Valid: 9 (tp 1) + (3 + 4 + 5)*2 (tp 2) = 33, all fit.
     void handCountedSpace()
     {
         const SearchSpace s = spaceOf(tinyPlan(8, 16), { Knob::TP, Knob::PP, Knob::DP, Knob::SP, Knob::MicroBatch });
@@ -122,19 +123,30 @@ private Q_SLOTS:
         o.threads = 2;
         const SearchResult r = search(s, o);
         QCOMPARE(r.plans, 90.0);
-        QCOMPARE(r.valid, 19.0);
-        QCOMPARE(r.fit, 19.0);
+        QCOMPARE(r.valid, 33.0);
+        QCOMPARE(r.fit, 33.0);
         const std::map<std::string, double> expected = {
             { "tp*pp*cp does not divide the GPUs", 10 },
             { "tp does not divide heads", 20 },
-            { "layers not divisible by pp*vpp", 20 },
-            { "microBatch*dp does not divide the global batch", 16 },
-            { "same plan: sp has no effect with tp 1", 5 },
+            { "microBatch*dp does not divide the global batch", 18 },
+            { "same plan: sp has no effect with tp 1", 9 },
         };
         QCOMPARE(r.rejected, expected);
         double sum = r.fit;
         for (const auto& [k, v] : r.rejected) sum += v;
         QCOMPARE(sum, r.plans);
+        // The pp 4 plans split 6 layers + embedding + loss in 4 stages of 2; the others evenly.
+        for (const SearchEntry& e : r.pareto)
+            QVERIFY(e.candidate.split == (e.candidate.pp == 4 ? SplitChoice::EmbeddingAndLossInSplit : SplitChoice::Even));
+        Candidate c = candidateAt(s, 0);
+        c.tp = 1;
+        c.pp = 4;
+        c.dp = 2;
+        QVERIFY(rejectionBeforeEvaluation(s, c) == nullptr);
+        QVERIFY(c.split == SplitChoice::EmbeddingAndLossInSplit);
+        const Plan p = applyCandidate(s.templ, c);
+        QVERIFY(p.parallel.embeddingInSplit && p.parallel.lossInSplit);
+        QVERIFY(!hasErrors(validate(p)));
     }
 
     // Every "same plan:" rejection has its representative in the space; every other rejection is an error of
@@ -147,7 +159,7 @@ private Q_SLOTS:
             const std::int64_t n = std::int64_t(s.size());
             int checked = 0, same = 0;
             for (std::int64_t i = 0; i < n; i += 7) {
-                const Candidate c = candidateAt(s, i);
+                Candidate c = candidateAt(s, i);
                 const char* why = rejectionBeforeEvaluation(s, c);
                 if (!why) continue;
                 const Plan p = applyCandidate(s.templ, c);
