@@ -43,6 +43,13 @@ bool splitInts(const std::string& text, std::vector<int>& out)
     return !out.empty();
 }
 
+std::string fixed1(double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+    return buf;
+}
+
 std::string knobsText(const Candidate& c)
 {
     char buf[256];
@@ -109,7 +116,7 @@ void printText(const SearchResult& r, Objective objective, const std::vector<Ter
         out << buf;
         for (const SizingRow& row : sizing->rows) {
             std::snprintf(buf, sizeof buf, "  %6d GPUs: %s\n", row.gpus,
-                row.best ? (units::formatNumber(row.days) + " days, " + units::formatCount(row.gpuHours) + " GPU-hours with "
+                row.best ? (fixed1(row.days) + " days, " + units::formatCount(row.gpuHours) + " GPU-hours with "
                               + knobsText(row.best->candidate))
                                .c_str()
                          : "nothing fits");
@@ -117,6 +124,8 @@ void printText(const SearchResult& r, Objective objective, const std::vector<Ter
         }
         out << "  fewest GPUs within the deadline: "
             << (sizing->answer >= 0 ? std::to_string(sizing->rows[std::size_t(sizing->answer)].gpus) : std::string("none")) << "\n";
+        out << "  fewest GPUs with a plan that fits: "
+            << (sizing->smallest >= 0 ? std::to_string(sizing->rows[std::size_t(sizing->smallest)].gpus) : std::string("none")) << "\n";
         out << "  fewest GPU-hours: "
             << (sizing->cheapest >= 0 ? std::to_string(sizing->rows[std::size_t(sizing->cheapest)].gpus) : std::string("none"))
             << " GPUs\n";
@@ -178,6 +187,8 @@ int cmdSearch(const std::vector<std::string>& args, std::ostream& out, std::ostr
         err << "planscope-cli search: --gpus needs GPU counts such as 64,128,256, got \"" << a.options.at("--gpus") << "\"\n";
         return 1;
     }
+    // A sizing question without GPU counts: the plan's count from a quarter to sixteen times.
+    if (gpus.empty() && a.options.count("--days")) gpus = sizingGpuCounts(templ);
     SearchOptions options;
     if (a.options.count("--objective") && !fromString(a.options.at("--objective"), options.objective)) {
         err << "planscope-cli search: --objective is time, cost or memory, got \"" << a.options.at("--objective") << "\"\n";

@@ -107,7 +107,8 @@ json searchToJson(const SearchResult& r, Objective objective, const std::vector<
                 { "best", row.best ? searchEntryToJson(*row.best) : json(nullptr) } });
         doc["sizing"] = { { "tokens", sizing->tokens }, { "days", sizing->days }, { "rows", rows },
             { "answer", sizing->answer >= 0 ? json(sizing->rows[std::size_t(sizing->answer)].gpus) : json(nullptr) },
-            { "cheapest", sizing->cheapest >= 0 ? json(sizing->rows[std::size_t(sizing->cheapest)].gpus) : json(nullptr) } };
+            { "cheapest", sizing->cheapest >= 0 ? json(sizing->rows[std::size_t(sizing->cheapest)].gpus) : json(nullptr) },
+            { "smallest", sizing->smallest >= 0 ? json(sizing->rows[std::size_t(sizing->smallest)].gpus) : json(nullptr) } };
     }
     return doc;
 }

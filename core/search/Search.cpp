@@ -982,12 +982,26 @@ Sizing sizeCluster(const SearchResult& r, double tokens, double days)
         s.rows.push_back(row);
         const int i = int(s.rows.size()) - 1;
         if (row.best && s.answer < 0 && days > 0 && row.days <= days) s.answer = i;
+        if (row.best && s.smallest < 0) s.smallest = i;
         if (row.best && (s.cheapest < 0 || row.gpuHours < cheapestHours)) {
             s.cheapest = i;
             cheapestHours = row.gpuHours;
         }
     }
     return s;
+}
+
+std::vector<int> sizingGpuCounts(const Plan& plan)
+{
+    const int g = plan.cluster.gpus(), perNode = std::max(1, plan.cluster.gpusPerNode);
+    std::vector<int> out;
+    for (double f : { 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0 }) {
+        const double n = g * f;
+        if (n < 1 || n != std::floor(n) || n > double(1 << 22)) continue;
+        const int c = int(n);
+        if (c % perNode == 0 || perNode % c == 0) out.push_back(c);
+    }
+    return out;
 }
 
 } // namespace planscope

@@ -202,7 +202,12 @@ struct Sizing {
     std::vector<SizingRow> rows;
     int answer = -1;       // index into rows; -1: none finishes in time
     int cheapest = -1;     // index into rows; -1: nothing fits
+    int smallest = -1;     // index into rows: the fewest GPUs with a plan that fits; -1: nothing fits
 };
 Sizing sizeCluster(const SearchResult& result, double tokens, double days);
+
+// The GPU counts a sizing question searches when none are given: the plan's count times 1/4, 1/2, 1, 2, 4, 8 and 16,
+// kept where they are whole nodes (or divide one node).
+std::vector<int> sizingGpuCounts(const Plan& plan);
 
 } // namespace planscope

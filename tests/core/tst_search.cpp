@@ -387,6 +387,11 @@ private Q_SLOTS:
         for (std::size_t i = 1; i < 3; ++i)
             if (z.rows[i].gpuHours < z.rows[cheapest].gpuHours) cheapest = i;
         QCOMPARE(z.cheapest, int(cheapest));
+        QCOMPARE(z.smallest, 0); // the tiny model fits on 8 GPUs
+        // Default counts for a sizing question: x1/4 .. x16 of the plan's, whole nodes or a divisor of one.
+        QCOMPARE(sizingGpuCounts(test::loadSample("interview-175b-256xa100.plan.json")),
+            (std::vector<int> { 64, 128, 256, 512, 1024, 2048, 4096 }));
+        QCOMPARE(sizingGpuCounts(tinyPlan(4, 16)), (std::vector<int> { 1, 2, 4, 8, 16, 32, 64 }));
         QCOMPARE(sizeCluster(r, tokens, days[2] / 2).answer, -1);
     }
 
