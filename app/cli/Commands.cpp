@@ -17,6 +17,7 @@
 #include "sim/Timeline.h"
 #include "spec/SplitText.h"
 #include "spec/Validate.h"
+#include "util/AtomicFile.h"
 #include "util/Units.h"
 
 #include <charconv>
@@ -388,8 +389,8 @@ int cmdBalance(const Args& a, std::ostream& out, std::ostream& err)
         if (!b.fits) {
             err << "planscope-cli: no split fits in memory; " << path << " not written\n";
             result = 1;
-        } else if (std::ofstream f(path, std::ios::binary); !(f << serializePlan(b.plan))) {
-            err << "planscope-cli: cannot write " << path << "\n";
+        } else if (std::string error; !writeFileAtomically(path, serializePlan(b.plan), error)) {
+            err << "planscope-cli: " << error << "\n";
             result = 1;
         } else {
             doc["written"] = path;
@@ -514,9 +515,8 @@ int cmdImportNcclTests(const Args& a, std::ostream& out, std::ostream& err)
     printIssues(merged.warnings, err);
     const std::string text = profileToJson(merged).dump(2) + "\n";
     if (a.options.count("--out")) {
-        std::ofstream f(a.options.at("--out"), std::ios::binary);
-        if (!(f << text)) {
-            err << "planscope-cli: cannot write " << a.options.at("--out") << "\n";
+        if (std::string error; !writeFileAtomically(a.options.at("--out"), text, error)) {
+            err << "planscope-cli: " << error << "\n";
             return 1;
         }
         err << "planscope-cli: wrote " << a.options.at("--out") << ": " << merged.collectives.size()

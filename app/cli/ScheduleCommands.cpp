@@ -1,5 +1,7 @@
 #include "ScheduleCommands.h"
 
+#include "util/AtomicFile.h"
+
 #include "PlanInput.h"
 
 #include "io/AnalysisJson.h"
@@ -180,10 +182,8 @@ int cmdSimulate(const Args& a, std::ostream& out, std::ostream& err)
     j["timeline"] = timelineSummaryToJson(timeline);
     if (a.options.count("--chrome-trace")) {
         const std::string path = a.options.at("--chrome-trace");
-        std::ofstream f(path, std::ios::binary | std::ios::trunc);
-        f << chromeTrace(timeline, plan.name);
-        if (!f) {
-            err << "planscope-cli: cannot write " << path << "\n";
+        if (std::string error; !writeFileAtomically(path, chromeTrace(timeline, plan.name), error)) {
+            err << "planscope-cli: " << error << "\n";
             return 1;
         }
         j["timeline"]["chromeTrace"] = path;
@@ -199,10 +199,8 @@ int cmdSimulate(const Args& a, std::ostream& out, std::ostream& err)
         const auto texts = syntheticKinetoTraces(timeline, plan);
         for (std::size_t r = 0; r < texts.size(); ++r) {
             const fs::path path = dir / ("rank" + std::to_string(r) + ".json");
-            std::ofstream f(path, std::ios::binary | std::ios::trunc);
-            f << texts[r];
-            if (!f) {
-                err << "planscope-cli: cannot write " << path.string() << "\n";
+            if (std::string error; !writeFileAtomically(path.string(), texts[r], error)) {
+                err << "planscope-cli: " << error << "\n";
                 return 1;
             }
             files.push_back(path.string());
