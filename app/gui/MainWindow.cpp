@@ -10,6 +10,7 @@
 #include "pages/GpuGridView.h"
 #include "pages/MemoryPage.h"
 #include "pages/PlanEditorPage.h"
+#include "pages/PlannerPage.h"
 #include "pages/ProfilePage.h"
 #include "pages/TracePage.h"
 #include "document/PlanDocument.h"
@@ -126,6 +127,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
     auto* comm = new CommView(m_tabs);
     auto* metrics = new SummaryPage(m_tabs);
     auto* anatomy = new AnatomyPage(m_tabs);
+    auto* planner = new PlannerPage(m_tabs);
     m_profile = new ProfilePage(m_tabs);
     auto* trace = new TracePage(m_tabs);
     // Every page through the one interface: the document, the shared view state, a tab.
@@ -135,11 +137,14 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
     addPage(comm);
     addPage(metrics);
     addPage(anatomy);
+    addPage(planner);
     addPage(m_profile);
     addPage(trace);
     m_editor->setDocument(m_document);
     m_traces->setDocument(m_document);
     trace->setTraceSet(m_traces);
+    // The planner's "Open this plan" is an edit of the plan: one step on the editor's undo stack.
+    connect(planner, &PlannerPage::planChosen, m_editor, &PlanEditorPage::pushPlan);
 
     // The editor is a dock beside the views so that an edit and its effect are seen together.
     m_editorDock->setObjectName(QStringLiteral("editorDock"));
@@ -195,8 +200,8 @@ void MainWindow::addPage(P* page)
 QStringList MainWindow::viewNames()
 {
     return { QStringLiteral("timeline"), QStringLiteral("grid"), QStringLiteral("memory"), QStringLiteral("comm"),
-        QStringLiteral("metrics"), QStringLiteral("anatomy"), QStringLiteral("profile"), QStringLiteral("trace"),
-        QStringLiteral("summary"), QStringLiteral("editor") };
+        QStringLiteral("metrics"), QStringLiteral("anatomy"), QStringLiteral("planner"), QStringLiteral("profile"),
+        QStringLiteral("trace"), QStringLiteral("summary"), QStringLiteral("editor") };
 }
 
 bool MainWindow::setCurrentView(const QString& requested)
@@ -302,7 +307,7 @@ void MainWindow::createMenus()
 void MainWindow::retranslateUi()
 {
     const QString menuTitles[] = { tr("&Timeline"), tr("&GPU Grid"), tr("&Memory"), tr("&Communication"), tr("M&etrics"),
-        tr("Layer &Anatomy"), tr("&Profile This Machine…"), tr("Measured &Run") };
+        tr("Layer &Anatomy"), tr("&Planner"), tr("&Profile This Machine…"), tr("Measured &Run") };
     for (std::size_t i = 0; i < m_pages.size(); ++i) {
         m_tabs->setTabText(int(i), m_pages[i].page->pageTitle());
         m_pages[i].action->setText(i < std::size(menuTitles) ? menuTitles[i] : m_pages[i].page->pageTitle());

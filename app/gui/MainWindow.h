@@ -35,7 +35,8 @@ public:
     explicit MainWindow(LanguageManager* languages, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Page names for --view and the View menu: timeline, grid, memory, comm, metrics, profile, trace, editor
+    // Page names for --view and the View menu: timeline, grid, memory, comm, metrics, anatomy, planner, profile, trace,
+    // editor
     // (and "summary", the older name of metrics).
     static QStringList viewNames();
     bool setCurrentView(const QString& name);

@@ -1596,6 +1596,166 @@
         <source>Megatron-LM --cpu-offloading-num-layers</source>
         <translation>Megatron-LM 参数 --cpu-offloading-num-layers</translation>
     </message>
+    <message>
+        <source>tp*pp*cp does not divide the GPUs</source>
+        <translation>tp*pp*cp 不能整除 GPU 数</translation>
+    </message>
+    <message>
+        <source>dp*tp*pp*cp is not the GPU count</source>
+        <translation>dp*tp*pp*cp 不等于 GPU 数</translation>
+    </message>
+    <message>
+        <source>tp does not divide heads</source>
+        <translation>tp 不能整除注意力头数</translation>
+    </message>
+    <message>
+        <source>tp does not divide kv heads</source>
+        <translation>tp 不能整除 KV 头数</translation>
+    </message>
+    <message>
+        <source>tp does not divide the FFN</source>
+        <translation>tp 不能整除 FFN 隐藏维度</translation>
+    </message>
+    <message>
+        <source>cp does not divide the sequence</source>
+        <translation>cp 不能整除序列长度</translation>
+    </message>
+    <message>
+        <source>ep &gt; 1 needs an MoE model</source>
+        <translation>ep &gt; 1 需要 MoE 模型</translation>
+    </message>
+    <message>
+        <source>ep does not divide the experts</source>
+        <translation>ep 不能整除专家数</translation>
+    </message>
+    <message>
+        <source>ep does not divide dp*cp</source>
+        <translation>ep 不能整除 dp*cp</translation>
+    </message>
+    <message>
+        <source>etp*ep does not divide tp*dp*cp</source>
+        <translation>etp*ep 不能整除 tp*dp*cp</translation>
+    </message>
+    <message>
+        <source>layers (or layers + embedding + loss) not divisible by pp*vpp</source>
+        <translation>层数（或层数 + 嵌入层 + 损失层）不能被 pp*vpp 整除</translation>
+    </message>
+    <message>
+        <source>microBatch*dp does not divide the global batch</source>
+        <translation>microBatch*dp 不能整除全局批大小</translation>
+    </message>
+    <message>
+        <source>interleaved-1f1b needs microbatches divisible by pp</source>
+        <translation>interleaved-1f1b 要求微批次数可被 pp 整除</translation>
+    </message>
+    <message>
+        <source>zb-h1 needs microbatches divisible by max(1, m/pp)</source>
+        <translation>zb-h1 要求微批次数可被 max(1, m/pp) 整除</translation>
+    </message>
+    <message>
+        <source>zb-v and dualpipe-v hold two chunks per rank (vpp 2)</source>
+        <translation>zb-v 和 dualpipe-v 每个 rank 持有两个块（vpp 2）</translation>
+    </message>
+    <message>
+        <source>dualpipe-v needs at least 2*pp microbatches</source>
+        <translation>dualpipe-v 至少需要 2*pp 个微批次</translation>
+    </message>
+    <message>
+        <source>dualpipe needs an even pp</source>
+        <translation>dualpipe 需要偶数 pp</translation>
+    </message>
+    <message>
+        <source>dualpipe needs an even number of microbatches, at least 2*pp</source>
+        <translation>dualpipe 需要偶数个微批次，且至少 2*pp 个</translation>
+    </message>
+    <message>
+        <source>same plan: sp has no effect with tp 1</source>
+        <translation>同一方案：tp 为 1 时 sp 不起作用</translation>
+    </message>
+    <message>
+        <source>same plan: vpp has no effect with one chunk per rank</source>
+        <translation>同一方案：每个 rank 只有一个块时 vpp 不起作用</translation>
+    </message>
+    <message>
+        <source>same plan: interleaved-1f1b with vpp 1 is 1f1b</source>
+        <translation>同一方案：vpp 为 1 的 interleaved-1f1b 就是 1f1b</translation>
+    </message>
+    <message>
+        <source>same plan: zb-v and dualpipe-v always hold two chunks</source>
+        <translation>同一方案：zb-v 和 dualpipe-v 总是持有两个块</translation>
+    </message>
+    <message>
+        <source>same plan: tp comm overlap needs tp &gt; 1 with sp</source>
+        <translation>同一方案：TP 通信重叠需要 tp &gt; 1 且开启 sp</translation>
+    </message>
+    <message>
+        <source>same plan: one pipeline stage runs no pipeline schedule</source>
+        <translation>同一方案：只有一个流水线阶段时不运行流水线调度</translation>
+    </message>
+    <message>
+        <source>out of memory</source>
+        <translation>显存不足</translation>
+    </message>
+    <message>
+        <source>invalid: %1</source>
+        <translation>无效：%1</translation>
+    </message>
+    <message>
+        <source>invalid</source>
+        <translation>无效</translation>
+    </message>
+    <message>
+        <source>out of memory on stage %1 by %2 (%3 of %4)</source>
+        <translation>阶段 %1 显存超出 %2（需要 %3，容量 %4）</translation>
+    </message>
+    <message>
+        <source>a GPU count must be a multiple of the node&apos;s %1 GPUs (or divide it), got %2</source>
+        <translation>GPU 数必须是每节点 %1 块 GPU 的倍数（或能整除它），实际为 %2</translation>
+    </message>
+    <message>
+        <source>the template&apos;s pipeline split (layout, first/last stage layers) is dropped: the stages vary, so every plan splits its layers evenly, or with the embedding and the loss counted as layers where only that divides (run planscope-cli balance on the chosen plan)</source>
+        <translation>模板的流水线划分（layout、首/末阶段层数）已舍弃：阶段数在变化，因此每个方案均匀划分各层；只有在这样才能整除时，才把嵌入层和损失层也算作层（对选中的方案运行 planscope-cli balance）</translation>
+    </message>
+    <message>
+        <source>compute (m x the slowest rank&apos;s microbatch)</source>
+        <translation>计算（m × 最慢 rank 的一个微批次）</translation>
+    </message>
+    <message>
+        <source>pipeline bubble</source>
+        <translation>流水线气泡</translation>
+    </message>
+    <message>
+        <source>exposed communication</source>
+        <translation>暴露的通信</translation>
+    </message>
+    <message>
+        <source>optimizer step</source>
+        <translation>优化器步骤</translation>
+    </message>
+    <message>
+        <source>of which %1</source>
+        <translation>其中 %1</translation>
+    </message>
+    <message>
+        <source>weights at the peak stage</source>
+        <translation>峰值阶段的权重</translation>
+    </message>
+    <message>
+        <source>gradients at the peak stage</source>
+        <translation>峰值阶段的梯度</translation>
+    </message>
+    <message>
+        <source>optimizer state at the peak stage</source>
+        <translation>峰值阶段的优化器状态</translation>
+    </message>
+    <message>
+        <source>activations at the peak stage</source>
+        <translation>峰值阶段的激活</translation>
+    </message>
+    <message>
+        <source>buffers at the peak stage</source>
+        <translation>峰值阶段的缓冲区</translation>
+    </message>
 </context>
 <context>
     <name>MemorySegments</name>
@@ -2648,6 +2808,10 @@ Recover them? Not now keeps them for the next start.</source>
         <source>Computing…</source>
         <translation>正在计算…</translation>
     </message>
+    <message>
+        <source>&amp;Planner</source>
+        <translation>规划器(&amp;P)</translation>
+    </message>
 </context>
 <context>
     <name>planscope::MemoryBarsView</name>
@@ -3596,6 +3760,332 @@ Recover them? Not now keeps them for the next start.</source>
     <message>
         <source>Layers per rank (E embedding, L loss, | between chunks): %1</source>
         <translation>各 rank 的层（E 嵌入层，L 损失，| 分隔 chunk）：%1</translation>
+    </message>
+</context>
+<context>
+    <name>planscope::PlannerPage</name>
+    <message>
+        <source>GPU counts: &quot;%1&quot; is not a number of GPUs</source>
+        <translation>GPU 数：&quot;%1&quot; 不是 GPU 数量</translation>
+    </message>
+    <message>
+        <source>Open a plan to search its space.</source>
+        <translation>打开一个方案以搜索其空间。</translation>
+    </message>
+    <message>
+        <source>Cannot search: %1</source>
+        <translation>无法搜索：%1</translation>
+    </message>
+    <message>
+        <source>Searching %1 plans on one thread…</source>
+        <translation>正在用 1 个线程搜索 %1 个方案…</translation>
+    </message>
+    <message>
+        <source>Searching %1 plans on %2 threads…</source>
+        <translation>正在用 %2 个线程搜索 %1 个方案…</translation>
+    </message>
+    <message>
+        <source>Tick the knobs to vary and press Search: every plan of the open plan&apos;s space is evaluated, and the best are listed.</source>
+        <translation>勾选要变化的参数并按“搜索”：将评估当前方案空间中的每个方案，并列出最佳方案。</translation>
+    </message>
+    <message>
+        <source>%1 plans, %2 valid, %3 fit in memory; %4 s on one thread.</source>
+        <translation>%1 个方案，%2 个有效，%3 个可放入显存；用 1 个线程耗时 %4 秒。</translation>
+    </message>
+    <message>
+        <source>%1 plans, %2 valid, %3 fit in memory; %4 s on %5 threads.</source>
+        <translation>%1 个方案，%2 个有效，%3 个可放入显存；用 %5 个线程耗时 %4 秒。</translation>
+    </message>
+    <message>
+        <source>Cancelled: the figures count the plans searched before the cancel.</source>
+        <translation>已取消：数字只统计取消前搜索过的方案。</translation>
+    </message>
+    <message>
+        <source>Your plan ranks %1 of %2 fitting plans.</source>
+        <translation>你的方案在 %2 个可放入显存的方案中排第 %1。</translation>
+    </message>
+    <message>
+        <source>The plan has changed since this search: search again to rank it.</source>
+        <translation>方案在这次搜索后已更改：请重新搜索以为其排名。</translation>
+    </message>
+    <message>
+        <source>Your plan is not on the chart: it does not fit (%1).</source>
+        <translation>你的方案不在图中：它放不下（%1）。</translation>
+    </message>
+    <message>
+        <source>Your plan is not on the chart: it is invalid (%1).</source>
+        <translation>你的方案不在图中：它无效（%1）。</translation>
+    </message>
+    <message>
+        <source>Why not mine? Your plan against the selected plan</source>
+        <translation>为什么不是我的？你的方案与选中方案对比</translation>
+    </message>
+    <message>
+        <source>Why not mine? Your plan against the best plan</source>
+        <translation>为什么不是我的？你的方案与最佳方案对比</translation>
+    </message>
+    <message>
+        <source>Term</source>
+        <translation>项</translation>
+    </message>
+    <message>
+        <source>Your plan</source>
+        <translation>你的方案</translation>
+    </message>
+    <message>
+        <source>Selected</source>
+        <translation>选中</translation>
+    </message>
+    <message>
+        <source>Best</source>
+        <translation>最佳</translation>
+    </message>
+    <message>
+        <source>Difference</source>
+        <translation>差值</translation>
+    </message>
+    <message>
+        <source>Your plan is invalid: there are no terms to compare.</source>
+        <translation>你的方案无效：没有可比较的项。</translation>
+    </message>
+    <message>
+        <source>Selected: %1 — step %2, peak %3</source>
+        <translation>选中：%1 — 单步 %2，峰值 %3</translation>
+    </message>
+    <message>
+        <source>Vary</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>GPU counts:</source>
+        <translation>GPU 数：</translation>
+    </message>
+    <message>
+        <source>the plan&apos;s</source>
+        <translation>方案自身的</translation>
+    </message>
+    <message>
+        <source>GPU counts to search, e.g. 64, 128, 256; empty: the plan&apos;s cluster</source>
+        <translation>要搜索的 GPU 数，例如 64, 128, 256；留空：使用方案的集群</translation>
+    </message>
+    <message>
+        <source>Objective:</source>
+        <translation>目标：</translation>
+    </message>
+    <message>
+        <source>step time</source>
+        <translation>单步时间</translation>
+    </message>
+    <message>
+        <source>cost (GPU-hours per token)</source>
+        <translation>成本（每 token 的 GPU 小时）</translation>
+    </message>
+    <message>
+        <source>peak memory</source>
+        <translation>峰值显存</translation>
+    </message>
+    <message>
+        <source>Top:</source>
+        <translation>前：</translation>
+    </message>
+    <message>
+        <source>How many of the best plans to list</source>
+        <translation>列出多少个最佳方案</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Colour by:</source>
+        <translation>着色依据：</translation>
+    </message>
+    <message>
+        <source>Open this plan</source>
+        <translation>打开此方案</translation>
+    </message>
+    <message>
+        <source>Make the selected plan (the best without a selection) the open plan; Undo brings yours back</source>
+        <translation>把选中的方案（未选中时为最佳方案）设为当前方案；撤销可恢复你的方案</translation>
+    </message>
+    <message>
+        <source>Plans turned away, by reason</source>
+        <translation>被排除的方案（按原因）</translation>
+    </message>
+    <message>
+        <source>Best plans by step time</source>
+        <translation>按单步时间排列的最佳方案</translation>
+    </message>
+    <message>
+        <source>Best plans by cost (GPU-hours per token)</source>
+        <translation>按成本（每 token 的 GPU 小时）排列的最佳方案</translation>
+    </message>
+    <message>
+        <source>Best plans by peak memory</source>
+        <translation>按峰值显存排列的最佳方案</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>ZeRO</source>
+        <translation>ZeRO</translation>
+    </message>
+    <message>
+        <source>microbatch</source>
+        <translation>微批次</translation>
+    </message>
+    <message>
+        <source>recompute</source>
+        <translation>重计算</translation>
+    </message>
+    <message>
+        <source>schedule</source>
+        <translation>调度</translation>
+    </message>
+    <message>
+        <source>overlap</source>
+        <translation>重叠</translation>
+    </message>
+    <message>
+        <source>offload</source>
+        <translation>卸载</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>token/秒</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Plans</source>
+        <translation>方案数</translation>
+    </message>
+    <message>
+        <source>Planner</source>
+        <translation>规划器</translation>
+    </message>
+    <message>
+        <source>GPU counts: set them in the line beside</source>
+        <translation>GPU 数：在旁边的输入框中设置</translation>
+    </message>
+    <message>
+        <source>Tensor parallelism: the divisors of the GPU count up to the attention heads</source>
+        <translation>张量并行：GPU 数的因数，不超过注意力头数</translation>
+    </message>
+    <message>
+        <source>Context parallelism: the divisors of the GPU count that divide the sequence</source>
+        <translation>上下文并行：GPU 数的因数，且能整除序列长度</translation>
+    </message>
+    <message>
+        <source>Expert parallelism (MoE models): the divisors of the GPU count up to the experts</source>
+        <translation>专家并行（MoE 模型）：GPU 数的因数，不超过专家数</translation>
+    </message>
+    <message>
+        <source>Sequence parallelism: off and on</source>
+        <translation>序列并行：关和开</translation>
+    </message>
+    <message>
+        <source>Microbatch size: the divisors of the global batch up to 64</source>
+        <translation>微批次大小：全局批大小的因数，不超过 64</translation>
+    </message>
+    <message>
+        <source>Activation recomputation: none, selective (two module sets) and full</source>
+        <translation>激活重计算：无、选择性（两组模块）和完全</translation>
+    </message>
+    <message>
+        <source>Communication overlap: every combination of gradient-reduce, TP-comm and P2P overlap</source>
+        <translation>通信重叠：梯度归约、TP 通信和 P2P 重叠的所有组合</translation>
+    </message>
+    <message>
+        <source>Pipeline schedule: gpipe, 1f1b, interleaved-1f1b, zb-h1, zb-h2, zb-v, dualpipe, dualpipe-v</source>
+        <translation>流水线调度：gpipe、1f1b、interleaved-1f1b、zb-h1、zb-h2、zb-v、dualpipe、dualpipe-v</translation>
+    </message>
+    <message>
+        <source>Pipeline parallelism: the divisors of the GPU count up to the layers</source>
+        <translation>流水线并行：GPU 数的因数，不超过层数</translation>
+    </message>
+    <message>
+        <source>Data parallelism: what is left of the GPUs (GPUs / (tp × pp × cp))</source>
+        <translation>数据并行：剩余的 GPU（GPU 数 / (tp × pp × cp)）</translation>
+    </message>
+    <message>
+        <source>Virtual pipeline stages per rank: the divisors of the layers</source>
+        <translation>每个 rank 的虚拟流水线阶段数：层数的因数</translation>
+    </message>
+    <message>
+        <source>ZeRO stage: 0, 1, 2 and 3</source>
+        <translation>ZeRO 阶段：0、1、2 和 3</translation>
+    </message>
+    <message>
+        <source>Optimizer offload to the host: 0, 50 % and 100 % of the optimizer state</source>
+        <translation>优化器卸载到主机：优化器状态的 0、50 % 和 100 %</translation>
+    </message>
+    <message>
+        <source>Open the planner&apos;s plan: %1</source>
+        <translation>打开规划器的方案：%1</translation>
+    </message>
+</context>
+<context>
+    <name>planscope::PlannerScatter</name>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Step time (s)</source>
+        <translation>单步时间（秒）</translation>
+    </message>
+    <message>
+        <source>Peak memory per GPU (GiB)</source>
+        <translation>每块 GPU 的峰值显存（GiB）</translation>
+    </message>
+    <message>
+        <source>selected plan</source>
+        <translation>选中的方案</translation>
+    </message>
+    <message>
+        <source>Pareto front (%1 plans)</source>
+        <translation>帕累托前沿（%1 个方案）</translation>
+    </message>
+    <message>
+        <source>best plan</source>
+        <translation>最佳方案</translation>
+    </message>
+    <message>
+        <source>your plan</source>
+        <translation>你的方案</translation>
+    </message>
+    <message>
+        <source>GPU memory (%1 GiB)</source>
+        <translation>GPU 显存（%1 GiB）</translation>
+    </message>
+    <message>
+        <source>Step time (s, logarithmic)</source>
+        <translation>单步时间（秒，对数坐标）</translation>
     </message>
 </context>
 <context>

@@ -240,7 +240,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window) || window.isVisible());
         auto* tabs = window.findChild<QTabWidget*>();
         QVERIFY(tabs);
-        const char* const pages[] = { "timeline", "grid", "memory", "comm", "metrics", "anatomy" };
+        const char* const pages[] = { "timeline", "grid", "memory", "comm", "metrics", "anatomy", "planner" };
 
         QStringList problems;
         int total = 0;

@@ -56,8 +56,8 @@ private slots:
         QTemporaryDir dir;
         QHash<QByteArray, QString> seen; // picture hash -> view
         const QStringList views { QStringLiteral("timeline"), QStringLiteral("grid"), QStringLiteral("memory"),
-            QStringLiteral("comm"), QStringLiteral("metrics"), QStringLiteral("anatomy"), QStringLiteral("profile"),
-            QStringLiteral("trace"), QStringLiteral("editor") };
+            QStringLiteral("comm"), QStringLiteral("metrics"), QStringLiteral("anatomy"), QStringLiteral("planner"),
+            QStringLiteral("profile"), QStringLiteral("trace"), QStringLiteral("editor") };
         QSize timelineSize;
         for (const QString& view : views) {
             const QString png = dir.filePath(view + QStringLiteral(".png"));
@@ -88,7 +88,7 @@ private slots:
             true);
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(QLatin1String("unknown view \"editr\"")), qPrintable(r.err));
-        QVERIFY2(r.err.contains(QLatin1String("timeline, grid, memory, comm, metrics, anatomy, profile, trace, summary, editor")),
+        QVERIFY2(r.err.contains(QLatin1String("timeline, grid, memory, comm, metrics, anatomy, planner, profile, trace, summary, editor")),
             qPrintable(r.err));
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("x.png"))));
     }

@@ -1053,6 +1053,12 @@ void PlanEditorPage::pushEdit(int field, Plan next, const QString& text, bool me
     m_undoStack->push(command);
 }
 
+void PlanEditorPage::pushPlan(const Plan& plan, const QString& text)
+{
+    if (plan == m_plan) return;
+    pushEdit(-1, plan, text, false); // id -1: never merged with a field's edits
+}
+
 void PlanEditorPage::balanceStages(int layoutField)
 {
     const auto balanced = autoBalance(m_plan);

@@ -47,6 +47,9 @@ public:
     QUndoStack* undoStack() const { return m_undoStack; }
     // The plan the fields show.
     const Plan& plan() const { return m_plan; }
+    // A whole plan from elsewhere in the window (the planner's "Open this plan") as one undo step named `text`, so
+    // that Undo brings back the plan before it.
+    void pushPlan(const Plan& plan, const QString& text);
 
     // The validation text shown under the field of this path ("parallel.pp"; "parallel" is the group's own
     // line), one issue a line; empty when the field has none. An issue whose path has no field of its own

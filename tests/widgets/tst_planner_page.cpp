@@ -1,0 +1,460 @@
+// The planner page (widgets/pages/PlannerPage): its search is core's search() of the open plan's space (the table
+// holds the same best plans, the scatter the same sampled points), "Open this plan" is one undo step of the editor,
+// a cancelled or abandoned search leaves the page idle and safe, core's reasons and terms read in Chinese under
+// zh_CN, and `planscope --view planner --screenshot` draws a finished search.
+#include "ImageUtil.h"
+#include "TestUtil.h"
+
+#include "CoreText.h"
+#include "LanguageManager.h"
+#include "charts/PlannerScatter.h"
+#include "document/PlanDocument.h"
+#include "pages/PlanEditorPage.h"
+#include "pages/PlannerPage.h"
+#include "search/Search.h"
+#include "util/Units.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineF>
+#include <QProcess>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSet>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+#include <qcustomplot.h>
+
+#include <memory>
+
+using namespace planscope;
+
+namespace {
+
+constexpr Knob kAllKnobs[] = { Knob::TP, Knob::PP, Knob::DP, Knob::CP, Knob::EP, Knob::VPP, Knob::SP, Knob::Zero,
+    Knob::MicroBatch, Knob::Recompute, Knob::Schedule, Knob::Overlap, Knob::Offload };
+
+QString samplePlan(const char* name)
+{
+    return QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/") + QLatin1String(name);
+}
+
+// Ticks exactly `knobs` on the page.
+void tick(PlannerPage& page, std::initializer_list<Knob> knobs)
+{
+    for (Knob k : kAllKnobs) page.knobCheck(k)->setChecked(std::find(knobs.begin(), knobs.end(), k) != knobs.end());
+}
+
+bool loadAndWait(PlanDocument& doc, const char* name)
+{
+    QSignalSpy ready(&doc, &PlanDocument::predictionChanged);
+    return doc.load(samplePlan(name)) && (ready.count() > 0 || ready.wait(60000));
+}
+
+// Runs the page's search and waits for its end (no time is asserted: the wait is only a bound for a hung test).
+bool searchAndWait(PlannerPage& page)
+{
+    QSignalSpy done(&page, &PlannerPage::searchFinished);
+    if (!page.startSearch()) return false;
+    return done.wait(300000) || done.count() > 0;
+}
+
+double cellKey(const QTableWidget* table, int row, int column)
+{
+    return table->item(row, column)->data(Qt::UserRole).toDouble();
+}
+
+bool hasCjk(const QString& s)
+{
+    for (QChar c : s)
+        if (c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF) return true;
+    return false;
+}
+
+// The best plans' columns, as PlannerPage lays them out.
+enum { cRank, cGpus, cDp, cTp, cPp, cCp, cEp, cVpp, cSp, cZero, cMicroBatch, cRecompute, cSchedule, cOverlap, cOffload,
+    cStep, cTokens, cMfu, cPeak };
+
+} // namespace
+
+class TestPlannerPage : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    // The default knobs are the command line's; overlap and offload are not ticked.
+    void defaultKnobsAreTicked()
+    {
+        PlannerPage page;
+        std::vector<Knob> expected = defaultKnobs();
+        std::vector<Knob> chosen = page.chosenKnobs();
+        std::sort(expected.begin(), expected.end());
+        std::sort(chosen.begin(), chosen.end());
+        QVERIFY(chosen == expected);
+        QVERIFY(!page.knobCheck(Knob::Overlap)->isChecked());
+        QVERIFY(!page.knobCheck(Knob::Offload)->isChecked());
+        std::vector<int> gpus { 1 };
+        QVERIFY(page.chosenGpus(&gpus));
+        QVERIFY(gpus.empty()); // empty line: the plan's cluster
+        page.gpuCountsEdit()->setText(QStringLiteral("64, 128,256"));
+        QVERIFY(page.chosenGpus(&gpus));
+        QCOMPARE(gpus, (std::vector<int> { 64, 128, 256 }));
+        QVERIFY(page.searchOptions().threads >= 1);
+    }
+
+    // The table, the scatter and the counts are core's search() of the same space with the same options.
+    void tableAndScatterAreCoreSearch()
+    {
+        PlanDocument doc;
+        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        PlannerPage page;
+        page.setDocument(&doc);
+        tick(page, { Knob::TP, Knob::PP, Knob::MicroBatch, Knob::Schedule, Knob::Zero });
+        page.topChoice()->setValue(7);
+        QVERIFY(searchAndWait(page));
+        QVERIFY(!page.isRunning());
+        const auto result = page.result();
+        QVERIFY(result && !result->cancelled);
+
+        const Result<SearchSpace> space = buildSpace(doc.plan(), { Knob::TP, Knob::PP, Knob::MicroBatch, Knob::Schedule, Knob::Zero });
+        QVERIFY(space.ok());
+        SearchOptions options;
+        options.top = 7;
+        options.threads = 1;
+        const SearchResult expected = search(space.value(), options);
+        QCOMPARE(result->plans, expected.plans);
+        QCOMPARE(result->valid, expected.valid);
+        QCOMPARE(result->fit, expected.fit);
+        QVERIFY(expected.best.size() == 7);
+
+        const QTableWidget* table = page.bestTable();
+        QCOMPARE(table->rowCount(), int(expected.best.size()));
+        for (int row = 0; row < table->rowCount(); ++row) {
+            const SearchEntry& e = expected.best[std::size_t(row)];
+            QCOMPARE(cellKey(table, row, cRank), double(row + 1));
+            QCOMPARE(cellKey(table, row, cStep), e.stepSeconds);
+            QCOMPARE(cellKey(table, row, cPeak), double(e.peakBytes));
+            QCOMPARE(cellKey(table, row, cGpus), double(e.candidate.gpus));
+            QCOMPARE(cellKey(table, row, cDp), double(e.candidate.dp));
+            QCOMPARE(cellKey(table, row, cTp), double(e.candidate.tp));
+            QCOMPARE(cellKey(table, row, cPp), double(e.candidate.pp));
+            QCOMPARE(cellKey(table, row, cZero), double(e.candidate.zero));
+            QCOMPARE(cellKey(table, row, cMicroBatch), double(e.candidate.microBatch));
+            QCOMPARE(table->item(row, cSchedule)->text(), QString::fromStdString(std::string(toString(e.candidate.schedule))));
+            QCOMPARE(table->item(row, cRecompute)->text(), QString::fromStdString(e.candidate.recompute.label()));
+        }
+        QVERIFY(!expected.points.empty());
+        QCOMPARE(page.scatter()->pointCount(), int(expected.points.size()));
+        QCOMPARE(page.scatter()->pointCount(), int(result->points.size()));
+        // One colour per tp value of the sampled points.
+        QSet<int> tps;
+        for (const SearchPoint& p : expected.points) tps.insert(candidateAt(space.value(), p.index).tp);
+        QCOMPARE(page.scatter()->colourKey().size(), int(tps.size()));
+
+        // Rejections: one row per reason, most plans first.
+        const QTableWidget* rejected = page.rejectedTable();
+        QCOMPARE(rejected->rowCount(), int(expected.rejected.size()));
+        double previous = 1e300, total = 0;
+        for (int row = 0; row < rejected->rowCount(); ++row) {
+            const std::string reason = rejected->item(row, 0)->text().toStdString();
+            QVERIFY2(expected.rejected.count(reason), reason.c_str());
+            const double n = expected.rejected.at(reason);
+            QVERIFY(n <= previous);
+            previous = n;
+            total += n;
+        }
+        // Every plan is valid or turned away for one reason (out of memory among them).
+        QCOMPARE(total + expected.fit, expected.plans);
+        // The summary names the counts.
+        QVERIFY(page.summaryLabel()->text().contains(QLocale().toString(qlonglong(expected.plans))));
+    }
+
+    // Numbers sort as numbers: by peak memory (bytes), not by the text "9.5 GiB" before "10 GiB".
+    void columnsSortNumerically()
+    {
+        PlanDocument doc;
+        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        PlannerPage page;
+        page.setDocument(&doc);
+        tick(page, { Knob::TP, Knob::PP, Knob::MicroBatch, Knob::Zero, Knob::Recompute });
+        page.topChoice()->setValue(40);
+        QVERIFY(searchAndWait(page));
+        QTableWidget* table = page.bestTable();
+        QVERIFY(table->rowCount() > 10);
+        for (int column : { int(cPeak), int(cTokens), int(cStep), int(cMicroBatch) }) {
+            table->sortByColumn(column, Qt::AscendingOrder);
+            for (int row = 1; row < table->rowCount(); ++row)
+                QVERIFY(cellKey(table, row - 1, column) <= cellKey(table, row, column));
+        }
+        // A row still names its plan after sorting: selecting it selects the plan of its rank.
+        table->sortByColumn(cPeak, Qt::DescendingOrder);
+        page.selectRow(0);
+        const int rank = int(cellKey(table, 0, cRank));
+        QVERIFY(page.selectedCandidate() == page.result()->best[std::size_t(rank - 1)].candidate);
+    }
+
+    // "Open this plan" through the editor is one undo step: the document holds applyCandidate(...), Undo gives the
+    // plan back, Redo the planned one again.
+    void openingIsOneUndoStep()
+    {
+        PlanDocument doc;
+        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        PlanEditorPage editor;
+        editor.setDocument(&doc);
+        PlannerPage page;
+        page.setDocument(&doc);
+        QObject::connect(&page, &PlannerPage::planChosen, &editor, &PlanEditorPage::pushPlan);
+        tick(page, { Knob::TP, Knob::PP, Knob::CP, Knob::MicroBatch, Knob::Zero });
+        QVERIFY(searchAndWait(page));
+        const auto result = page.result();
+        QVERIFY(result->best.size() >= 3);
+        const Plan original = doc.plan();
+        page.selectRow(2);
+        const Plan chosen = applyCandidate(result->space.templ, result->best[2].candidate);
+        QVERIFY(chosen != original);
+        page.openSelected();
+        QCOMPARE(doc.plan(), chosen);
+        QCOMPARE(editor.undoStack()->count(), 1);
+        editor.undoStack()->undo();
+        QCOMPARE(doc.plan(), original);
+        editor.undoStack()->redo();
+        QCOMPARE(doc.plan(), chosen);
+        // The summary says the result is of the plan before.
+        QVERIFY(page.summaryLabel()->text().contains(QLatin1String("changed since this search")));
+        // Why not mine now compares the opened plan with itself: no term differs.
+        const QTableWidget* why = page.whyNotTable();
+        QVERIFY(why->rowCount() > 4);
+        for (int row = 0; row < why->rowCount(); ++row)
+            QCOMPARE(why->item(row, 1)->text(), why->item(row, 2)->text());
+    }
+
+    // Why not mine: compareTerms(evaluate(open plan), evaluate(best)), row by row, with units.
+    void whyNotIsCompareTerms()
+    {
+        PlanDocument doc;
+        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        PlannerPage page;
+        page.setDocument(&doc);
+        tick(page, { Knob::TP, Knob::PP, Knob::CP, Knob::MicroBatch, Knob::Zero });
+        QVERIFY(searchAndWait(page));
+        const auto result = page.result();
+        const std::vector<TermDifference> terms
+            = compareTerms(evaluate(doc.plan()), evaluate(applyCandidate(result->space.templ, result->best.front().candidate)));
+        const QTableWidget* why = page.whyNotTable();
+        QCOMPARE(why->rowCount(), int(terms.size()));
+        for (int row = 0; row < why->rowCount(); ++row) {
+            const TermDifference& t = terms[std::size_t(row)];
+            QCOMPARE(why->item(row, 0)->text().trimmed(), QString::fromStdString(t.label).trimmed());
+            const QString mine = t.unit == "B" ? QString::fromStdString(units::formatBytes(t.mine))
+                                               : QString::fromStdString(units::formatSeconds(t.mine));
+            QCOMPARE(why->item(row, 1)->text(), mine);
+        }
+        // The open plan of the default sample fits: it is marked on the chart and ranked.
+        QVERIFY(result->given.fits);
+        QVERIFY(page.scatter()->marksOpenPlan());
+        QVERIFY(page.summaryLabel()->text().contains(QLatin1String("Your plan ranks")));
+    }
+
+    // A click on a point of the scatter selects the plan drawn there.
+    void clickSelectsAPoint()
+    {
+        PlanDocument doc;
+        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        PlannerPage page;
+        page.setDocument(&doc);
+        tick(page, { Knob::TP, Knob::PP, Knob::MicroBatch, Knob::Zero });
+        page.resize(1400, 900);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page) || page.isVisible());
+        if (page.isRunning()) page.waitForSearch(); // the first show searched the default knobs
+        QVERIFY(searchAndWait(page));
+        QApplication::processEvents();
+        const auto result = page.result();
+        page.scatter()->plot()->replot();
+        // A point no other plan of the chart lies within 8 pixels of.
+        std::vector<std::pair<QPointF, std::int64_t>> drawn;
+        for (const SearchPoint& p : result->points) drawn.push_back({ page.scatter()->pixelOf(p.stepSeconds, p.peakBytes), p.index });
+        for (const SearchEntry& e : result->pareto) drawn.push_back({ page.scatter()->pixelOf(e.stepSeconds, e.peakBytes), e.index });
+        for (const SearchEntry& e : result->best) drawn.push_back({ page.scatter()->pixelOf(e.stepSeconds, e.peakBytes), e.index });
+        std::optional<std::pair<QPointF, std::int64_t>> lonely;
+        for (const auto& a : drawn) {
+            bool alone = true;
+            for (const auto& b : drawn)
+                if (b.second != a.second && QLineF(a.first, b.first).length() < 8) alone = false;
+            if (alone) {
+                lonely = a;
+                break;
+            }
+        }
+        QVERIFY(lonely.has_value());
+        QTest::mouseClick(page.scatter()->plot(), Qt::LeftButton, {}, lonely->first.toPoint());
+        QVERIFY(page.selectedCandidate().has_value());
+        QVERIFY(*page.selectedCandidate() == candidateAt(result->space, lonely->second));
+        // Nothing within reach: nothing is picked.
+        QVERIFY(!page.scatter()->planAt(QPointF(-100, -100)).has_value());
+    }
+
+    // Cancel a search of hundreds of millions of plans: the page is idle again and the result says cancelled.
+    void cancelStopsALargeSearch()
+    {
+        PlanDocument doc;
+        QVERIFY(loadAndWait(doc, "interview-175b-256xa100.plan.json"));
+        PlannerPage page;
+        page.setDocument(&doc);
+        for (Knob k : kAllKnobs) page.knobCheck(k)->setChecked(true);
+        QSignalSpy done(&page, &PlannerPage::searchFinished);
+        QVERIFY(page.startSearch());
+        QVERIFY(page.isRunning());
+        QVERIFY(page.cancelButton()->isEnabled());
+        QVERIFY(!page.searchButton()->isEnabled());
+        page.cancelButton()->click();
+        QVERIFY(done.wait(120000) || done.count() > 0);
+        QVERIFY(!page.isRunning());
+        QVERIFY(page.result() && page.result()->cancelled);
+        QVERIFY(!page.cancelButton()->isEnabled());
+        QVERIFY(page.searchButton()->isEnabled());
+        QVERIFY(page.summaryLabel()->text().startsWith(QLatin1String("Cancelled")));
+    }
+
+    // A new search replaces a running one: the running one is cancelled and never shown.
+    void aNewSearchReplacesTheRunningOne()
+    {
+        PlanDocument doc;
+        QVERIFY(loadAndWait(doc, "interview-175b-256xa100.plan.json"));
+        PlannerPage page;
+        page.setDocument(&doc);
+        for (Knob k : kAllKnobs) page.knobCheck(k)->setChecked(true);
+        QSignalSpy done(&page, &PlannerPage::searchFinished);
+        QVERIFY(page.startSearch());
+        tick(page, { Knob::TP, Knob::PP });
+        QVERIFY(page.startSearch());
+        QVERIFY(done.wait(120000) || done.count() > 0);
+        QCOMPARE(done.count(), 1);
+        QVERIFY(!page.result()->cancelled);
+        QCOMPARE(page.result()->space.overlap.size(), std::size_t(1));
+    }
+
+    // Destroying the page (closing the window) mid-search cancels and joins the worker first.
+    void destroyingThePageMidSearchIsSafe()
+    {
+        PlanDocument doc;
+        QVERIFY(loadAndWait(doc, "interview-175b-256xa100.plan.json"));
+        for (int round = 0; round < 3; ++round) {
+            auto page = std::make_unique<PlannerPage>();
+            page->setDocument(&doc);
+            for (Knob k : kAllKnobs) page->knobCheck(k)->setChecked(true);
+            QVERIFY(page->startSearch());
+            QTest::qWait(20 * round); // before, at and after the first progress report
+            QVERIFY(page->isRunning());
+            page.reset();
+        }
+        QVERIFY(doc.hasPlan()); // the document is untouched
+    }
+
+    // No plan, or GPU counts that are not counts: the page says why and does not search.
+    void refusesWhatCannotBeSearched()
+    {
+        PlannerPage page;
+        QVERIFY(!page.startSearch());
+        QVERIFY(!page.isRunning());
+        PlanDocument doc;
+        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        page.setDocument(&doc);
+        page.gpuCountsEdit()->setText(QStringLiteral("12"));
+        // 12 GPUs on 8-GPU nodes: core's message, as the summary shows it.
+        QVERIFY(!page.startSearch());
+        QVERIFY(page.summaryLabel()->text().contains(QLatin1String("12")));
+        QVERIFY(!page.isRunning());
+    }
+
+    // Under zh_CN: every rejection reason, every term of why-not-mine, the dropped-split note and an
+    // out-of-memory reason come out in Chinese (widgets/CoreText.cpp's catalogue).
+    void coreTextIsChinese()
+    {
+        LanguageManager languages;
+        QVERIFY(languages.setLanguage(QStringLiteral("zh_CN")));
+        CoreText::clearUnmatched();
+        QStringList english;
+        for (const char* name : { "default.plan.json", "interview-130b-64xa100.plan.json" }) {
+            const Plan plan = test::loadSample(name);
+            const Result<SearchSpace> space = buildSpace(plan, defaultKnobs());
+            QVERIFY(space.ok());
+            const SearchResult r = search(space.value());
+            for (const auto& [reason, n] : r.rejected) english << QString::fromStdString(reason);
+            for (const std::string& note : r.notes) english << QString::fromStdString(note);
+            for (const TermDifference& t : compareTerms(evaluate(plan), evaluate(applyCandidate(space->templ, r.best.front().candidate))))
+                english << QString::fromStdString(t.label).trimmed();
+        }
+        // A plan that does not fit: the reason the chart gives for not marking it.
+        Plan big = test::loadSample("default.plan.json");
+        big.training.recompute = Recompute::None;
+        big.training.microBatch = 8;
+        big.training.globalBatch = 128;
+        const Result<SearchSpace> one = buildSpace(big, {});
+        QVERIFY(one.ok());
+        const SearchResult r = search(one.value());
+        QVERIFY(r.given.valid && !r.given.fits);
+        english << QString::fromStdString(r.given.reason);
+        const Result<SearchSpace> twelve = buildSpace(big, {}, { 12 });
+        QVERIFY(!twelve.ok());
+        english << QString::fromStdString(twelve.errors().front().message);
+        QVERIFY(english.size() > 30);
+        QStringList failures;
+        for (const QString& s : english) {
+            const CoreText::Translation t = CoreText::translate(s);
+            if (!t.matched || !hasCjk(t.text)) failures << s + QStringLiteral(" -> ") + t.text;
+        }
+        QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QLatin1Char('\n'))));
+        // The page's own words, and its tables through the catalogue.
+        PlanDocument doc;
+        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        PlannerPage page;
+        page.setDocument(&doc);
+        tick(page, { Knob::TP, Knob::PP, Knob::Schedule });
+        QVERIFY(searchAndWait(page));
+        QVERIFY(hasCjk(page.pageTitle()));
+        QVERIFY(hasCjk(page.searchButton()->text()));
+        QVERIFY(hasCjk(page.summaryLabel()->text()));
+        QVERIFY(hasCjk(page.whyNotTable()->item(0, 0)->text()));
+        for (int row = 0; row < page.rejectedTable()->rowCount(); ++row)
+            QVERIFY2(hasCjk(page.rejectedTable()->item(row, 0)->text()), qPrintable(page.rejectedTable()->item(row, 0)->text()));
+        QVERIFY(languages.setLanguage(QStringLiteral("en")));
+    }
+
+    // planscope --view planner --screenshot: a finished search, drawn (not an empty pane), exit code 0.
+    void screenshotShowsASearch()
+    {
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("planner.png"));
+        QProcess p;
+        p.start(QStringLiteral(PLANSCOPE_GUI),
+            { QStringLiteral("--plan"), samplePlan("default.plan.json"), QStringLiteral("--view"), QStringLiteral("planner"),
+                QStringLiteral("--screenshot"), png, QStringLiteral("--size"), QStringLiteral("1280x800") });
+        QVERIFY(p.waitForFinished(300000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        const QImage image(png);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() > 1000);
+        // Coloured points of several tp values, text, lines: far more than an empty pane's one or two colours.
+        QVERIFY2(test::distinctColours(image) > 30, qPrintable(QString::number(test::distinctColours(image))));
+    }
+};
+
+int main(int argc, char* argv[])
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    TestPlannerPage tests;
+    return QTest::qExec(&tests, argc, argv);
+}
+
+#include "tst_planner_page.moc"

@@ -1,0 +1,830 @@
+#include "pages/PlannerPage.h"
+
+#include "CoreText.h"
+#include "Format.h"
+#include "Theme.h"
+#include "WidgetExporter.h"
+#include "charts/PlannerScatter.h"
+#include "charts/ReadOnlyTable.h"
+#include "cost/Evaluate.h"
+#include "document/PlanDocument.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QEvent>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QMetaMethod>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QRegularExpressionValidator>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+namespace planscope {
+
+namespace {
+
+// The knobs offered, in the order of the command line's --vary list (Gpus is the GPU counts' line).
+constexpr Knob kOffered[] = { Knob::TP, Knob::PP, Knob::DP, Knob::CP, Knob::EP, Knob::VPP, Knob::SP, Knob::Zero,
+    Knob::MicroBatch, Knob::Recompute, Knob::Schedule, Knob::Overlap, Knob::Offload };
+
+const char* const kKnobTips[kKnobCount] = {
+    QT_TRANSLATE_NOOP("planscope::PlannerPage", "GPU counts: set them in the line beside"),
+    QT_TRANSLATE_NOOP("planscope::PlannerPage", "Tensor parallelism: the divisors of the GPU count up to the attention heads"),
+    QT_TRANSLATE_NOOP("planscope::PlannerPage", "Context parallelism: the divisors of the GPU count that divide the sequence"),
+    QT_TRANSLATE_NOOP("planscope::PlannerPage", "Expert parallelism (MoE models): the divisors of the GPU count up to the experts"),
+    QT_TRANSLATE_NOOP("planscope::PlannerPage", "Sequence parallelism: off and on"),
+    QT_TRANSLATE_NOOP("planscope::PlannerPage", "Microbatch size: the divisors of the global batch up to 64"),
+    QT_TRANSLATE_NOOP("planscope::PlannerPage", "Activation recomputation: none, selective (two module sets) and full"),
+    QT_TRANSLATE_NOOP("planscope::PlannerPage", "Communication overlap: every combination of gradient-reduce, TP-comm and P2P overlap"),
+    QT_TRANSLATE_NOOP("planscope::PlannerPage", "Pipeline schedule: gpipe, 1f1b, interleaved-1f1b, zb-h1, zb-h2, zb-v, dualpipe, dualpipe-v"),
+    QT_TRANSLATE_NOOP("planscope::PlannerPage", "Pipeline parallelism: the divisors of the GPU count up to the layers"),
+    QT_TRANSLATE_NOOP("planscope::PlannerPage", "Data parallelism: what is left of the GPUs (GPUs / (tp × pp × cp))"),
+    QT_TRANSLATE_NOOP("planscope::PlannerPage", "Virtual pipeline stages per rank: the divisors of the layers"),
+    QT_TRANSLATE_NOOP("planscope::PlannerPage", "ZeRO stage: 0, 1, 2 and 3"),
+    QT_TRANSLATE_NOOP("planscope::PlannerPage", "Optimizer offload to the host: 0, 50 % and 100 % of the optimizer state"),
+};
+
+// The best plans' columns.
+enum BestColumn { cRank, cGpus, cDp, cTp, cPp, cCp, cEp, cVpp, cSp, cZero, cMicroBatch, cRecompute, cSchedule, cOverlap,
+    cOffload, cStep, cTokens, cMfu, cPeak, cBestColumns };
+
+// A cell that sorts by the number it stands for (Qt::UserRole) rather than by its text.
+class NumberCell : public QTableWidgetItem {
+public:
+    NumberCell(const QString& text, double key)
+        : QTableWidgetItem(text)
+    {
+        setData(Qt::UserRole, key);
+        setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+    }
+    bool operator<(const QTableWidgetItem& other) const override
+    {
+        return data(Qt::UserRole).toDouble() < other.data(Qt::UserRole).toDouble();
+    }
+};
+
+QTableWidgetItem* textCell(const QString& text)
+{
+    return readOnlyCell(text, Qt::AlignLeft | Qt::AlignVCenter);
+}
+
+// A difference of bytes with its sign, as display::signedSeconds writes one of seconds (U+2212 minus).
+QString signedBytes(double bytes)
+{
+    if (bytes == 0) return display::bytes(0);
+    return (bytes > 0 ? QStringLiteral("+") : QString(QChar(0x2212))) + display::bytes(std::abs(bytes));
+}
+
+QString termValue(double value, const std::string& unit)
+{
+    return unit == "B" ? display::bytes(value) : display::seconds(value);
+}
+
+QString termDifference(double value, const std::string& unit)
+{
+    return unit == "B" ? signedBytes(value) : display::signedSeconds(value);
+}
+
+// compareTerms() indents the communication groups under their line with two blanks: the label translated without
+// them, the indentation kept.
+QString termLabel(const std::string& label)
+{
+    const QString text = QString::fromStdString(label);
+    qsizetype blanks = 0;
+    while (blanks < text.size() && text[blanks] == QLatin1Char(' ')) ++blanks;
+    return QString(blanks * 2, QLatin1Char(' ')) + CoreText::text(text.mid(blanks));
+}
+
+// A plan's knobs in one line, as the command line lists them.
+QString describe(const Candidate& c)
+{
+    return QStringLiteral("dp %1 · tp %2 · pp %3 · cp %4 · vpp %5 · mb %6 · %7 · %8")
+        .arg(c.dp)
+        .arg(c.tp)
+        .arg(c.pp)
+        .arg(c.cp)
+        .arg(c.vpp)
+        .arg(c.microBatch)
+        .arg(knobValueText(Knob::Recompute, c), knobValueText(Knob::Schedule, c));
+}
+
+void setTextColour(QWidget* w, const QColor& colour)
+{
+    QPalette p = w->palette();
+    p.setColor(QPalette::WindowText, colour);
+    w->setPalette(p);
+}
+
+QString count(double n)
+{
+    return QLocale().toString(qlonglong(std::llround(n)));
+}
+
+} // namespace
+
+PlannerPage::PlannerPage(QWidget* parent)
+    : QWidget(parent)
+    , m_poll(new QTimer(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(4);
+    layout->addWidget(buildControls());
+    layout->addWidget(buildResults(), 1);
+    // Progress every 50 ms: the worker writes two atomics, the GUI thread reads them here and never waits.
+    m_poll->setInterval(50);
+    connect(m_poll, &QTimer::timeout, this, &PlannerPage::poll);
+    connect(Theme::instance(), &Theme::changed, this, [this] {
+        showOpenPlanNote();
+        showSummary();
+    });
+    retranslate();
+    setRunning(false);
+}
+
+PlannerPage::~PlannerPage()
+{
+    stopWorker();
+}
+
+QWidget* PlannerPage::buildControls()
+{
+    auto* controls = new QWidget(this);
+    auto* column = new QVBoxLayout(controls);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(4);
+
+    // The knobs: the command line's default set ticked, overlap and offload not (docs/SEARCH.md).
+    m_knobBox = new QGroupBox(controls);
+    auto* grid = new QGridLayout(m_knobBox);
+    grid->setContentsMargins(6, 2, 6, 2);
+    grid->setHorizontalSpacing(12);
+    grid->setVerticalSpacing(2);
+    const std::vector<Knob> defaults = defaultKnobs();
+    int i = 0;
+    for (Knob k : kOffered) {
+        auto* box = new QCheckBox(QString::fromLatin1(knobName(k)), m_knobBox);
+        box->setChecked(std::find(defaults.begin(), defaults.end(), k) != defaults.end());
+        m_knobs[std::size_t(k)] = box;
+        // Two rows: the page stays narrow enough to sit beside the plan editor.
+        grid->addWidget(box, i / 7, i % 7);
+        ++i;
+    }
+    grid->setColumnStretch(7, 1);
+    column->addWidget(m_knobBox);
+
+    auto* row = new QHBoxLayout;
+    row->setSpacing(6);
+    m_gpusLabel = new QLabel(controls);
+    m_gpus = new QLineEdit(controls);
+    m_gpus->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9, ]*")), m_gpus));
+    m_gpus->setMinimumWidth(110);
+    m_gpus->setMaximumWidth(220);
+    m_gpusLabel->setBuddy(m_gpus);
+    m_objectiveLabel = new QLabel(controls);
+    m_objective = new QComboBox(controls);
+    for (Objective o : { Objective::Time, Objective::Cost, Objective::Memory }) m_objective->addItem(QString(), int(o));
+    m_objectiveLabel->setBuddy(m_objective);
+    m_topLabel = new QLabel(controls);
+    m_top = new QSpinBox(controls);
+    m_top->setRange(1, 200);
+    m_top->setValue(10);
+    m_topLabel->setBuddy(m_top);
+    m_search = new QPushButton(controls);
+    m_search->setDefault(true);
+    m_cancel = new QPushButton(controls);
+    m_progress = new QProgressBar(controls);
+    m_progress->setRange(0, 1000);
+    m_progress->setMinimumWidth(120);
+    // Hidden between searches without the row moving.
+    QSizePolicy keep = m_progress->sizePolicy();
+    keep.setRetainSizeWhenHidden(true);
+    m_progress->setSizePolicy(keep);
+    for (QWidget* w : std::initializer_list<QWidget*> { m_gpusLabel, m_gpus, m_objectiveLabel, m_objective, m_topLabel, m_top,
+             m_search, m_cancel })
+        row->addWidget(w);
+    row->addWidget(m_progress, 1);
+    column->addLayout(row);
+
+    m_summary = new QLabel(controls);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    column->addWidget(m_summary);
+
+    connect(m_search, &QPushButton::clicked, this, &PlannerPage::startSearch);
+    connect(m_gpus, &QLineEdit::returnPressed, this, &PlannerPage::startSearch);
+    connect(m_cancel, &QPushButton::clicked, this, &PlannerPage::cancelSearch);
+    return controls;
+}
+
+QWidget* PlannerPage::buildResults()
+{
+    // Left: the colour choice over the scatter and what the chart cannot mark. Right: why not mine, and why the
+    // other plans were turned away. Under both: the best plans.
+    auto* chart = new QWidget(this);
+    auto* chartColumn = new QVBoxLayout(chart);
+    chartColumn->setContentsMargins(0, 0, 0, 0);
+    chartColumn->setSpacing(2);
+    auto* colourRow = new QHBoxLayout;
+    m_colourLabel = new QLabel(chart);
+    m_colour = new QComboBox(chart);
+    m_colourLabel->setBuddy(m_colour);
+    colourRow->addWidget(m_colourLabel);
+    colourRow->addWidget(m_colour);
+    colourRow->addStretch(1);
+    m_scatter = new PlannerScatter(chart);
+    m_scatter->setMinimumHeight(260);
+    m_givenNote = new QLabel(chart);
+    m_givenNote->setWordWrap(true);
+    chartColumn->addLayout(colourRow);
+    chartColumn->addWidget(m_scatter, 1);
+    chartColumn->addWidget(m_givenNote);
+    fillColourChoice();
+    connect(m_colour, &QComboBox::currentIndexChanged, this,
+        [this](int) { m_scatter->setColourKnob(Knob(m_colour->currentData().toInt())); });
+    connect(m_scatter, &PlannerScatter::pointClicked, this, &PlannerPage::selectIndex);
+    connect(m_scatter, &PlannerScatter::pointActivated, this, [this](qint64 index) {
+        selectIndex(index);
+        openSelected();
+    });
+
+    auto* side = new QSplitter(Qt::Vertical, this);
+    auto addTitled = [side](QLabel*& title, QTableWidget*& table) {
+        auto* box = new QWidget(side);
+        auto* v = new QVBoxLayout(box);
+        v->setContentsMargins(0, 0, 0, 0);
+        v->setSpacing(2);
+        title = new QLabel(box);
+        QFont bold = title->font();
+        bold.setBold(true);
+        title->setFont(bold);
+        table = new QTableWidget(box);
+        setUpReadOnlyTable(table);
+        table->setSelectionMode(QAbstractItemView::NoSelection);
+        table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
+        // The words take the room; the numbers their width.
+        table->horizontalHeader()->setStretchLastSection(false);
+        v->addWidget(title);
+        v->addWidget(table, 1);
+        side->addWidget(box);
+    };
+    addTitled(m_whyNotTitle, m_whyNot);
+    addTitled(m_rejectedTitle, m_rejected);
+    m_whyNot->setColumnCount(4);
+    m_rejected->setColumnCount(2);
+    m_whyNot->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_rejected->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    side->setStretchFactor(0, 3);
+    side->setStretchFactor(1, 2);
+    side->setChildrenCollapsible(false);
+
+    auto* top = new QSplitter(Qt::Horizontal, this);
+    top->addWidget(chart);
+    top->addWidget(side);
+    top->setStretchFactor(0, 3);
+    top->setStretchFactor(1, 2);
+    top->setChildrenCollapsible(false);
+
+    auto* bestBox = new QWidget(this);
+    auto* bestColumn = new QVBoxLayout(bestBox);
+    bestColumn->setContentsMargins(0, 0, 0, 0);
+    bestColumn->setSpacing(2);
+    auto* bestRow = new QHBoxLayout;
+    m_bestTitle = new QLabel(bestBox);
+    QFont bold = m_bestTitle->font();
+    bold.setBold(true);
+    m_bestTitle->setFont(bold);
+    m_open = new QPushButton(bestBox);
+    m_selectionLabel = new QLabel(bestBox);
+    m_selectionLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    bestRow->addWidget(m_bestTitle);
+    bestRow->addSpacing(12);
+    bestRow->addWidget(m_open);
+    bestRow->addWidget(m_selectionLabel, 1);
+    m_best = new QTableWidget(0, cBestColumns, bestBox);
+    setUpReadOnlyTable(m_best);
+    m_best->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_best->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_best->setSortingEnabled(true);
+    m_best->verticalHeader()->setDefaultSectionSize(m_best->fontMetrics().height() + 6);
+    m_best->setMinimumHeight(140);
+    bestColumn->addLayout(bestRow);
+    bestColumn->addWidget(m_best, 1);
+    connect(m_best, &QTableWidget::itemSelectionChanged, this, [this] {
+        if (m_filling) return;
+        const QList<QTableWidgetItem*> items = m_best->selectedItems();
+        if (!items.isEmpty()) selectRow(items.front()->row());
+    });
+    connect(m_best, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
+        selectRow(row);
+        openSelected();
+    });
+    connect(m_open, &QPushButton::clicked, this, &PlannerPage::openSelected);
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(top);
+    split->addWidget(bestBox);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setChildrenCollapsible(false);
+    return split;
+}
+
+void PlannerPage::fillColourChoice()
+{
+    // Every knob a plan of the space can differ in, and the GPU count (for a search of several).
+    const int was = m_colour->currentIndex() >= 0 ? m_colour->currentData().toInt() : int(Knob::TP);
+    const QSignalBlocker block(m_colour);
+    m_colour->clear();
+    for (Knob k : kOffered) m_colour->addItem(QString::fromLatin1(knobName(k)), int(k));
+    m_colour->addItem(QString::fromLatin1(knobName(Knob::Gpus)), int(Knob::Gpus));
+    m_colour->setCurrentIndex(std::max(0, m_colour->findData(was)));
+    m_scatter->setColourKnob(Knob(m_colour->currentData().toInt()));
+}
+
+// --- the search ------------------------------------------------------------------------------------------
+
+std::vector<Knob> PlannerPage::chosenKnobs() const
+{
+    std::vector<Knob> knobs;
+    for (Knob k : kOffered)
+        if (m_knobs[std::size_t(k)]->isChecked()) knobs.push_back(k);
+    return knobs;
+}
+
+QCheckBox* PlannerPage::knobCheck(Knob knob) const
+{
+    return m_knobs[std::size_t(knob)];
+}
+
+bool PlannerPage::chosenGpus(std::vector<int>* gpus, QString* error) const
+{
+    gpus->clear();
+    const QStringList parts = m_gpus->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts);
+    for (const QString& part : parts) {
+        bool ok = false;
+        const int n = part.toInt(&ok);
+        if (!ok || n < 1) {
+            if (error) *error = tr("GPU counts: \"%1\" is not a number of GPUs").arg(part);
+            return false;
+        }
+        gpus->push_back(n);
+    }
+    return true;
+}
+
+SearchOptions PlannerPage::searchOptions() const
+{
+    SearchOptions o;
+    o.objective = Objective(m_objective->currentData().toInt());
+    o.top = m_top->value();
+    // One core stays with the GUI thread, so that the page keeps drawing while the search runs.
+    o.threads = std::max(1, int(std::thread::hardware_concurrency()) - 1);
+    return o;
+}
+
+bool PlannerPage::startSearch()
+{
+    stopWorker();
+    auto refuse = [this](const QString& why) {
+        m_summary->setText(why);
+        setTextColour(m_summary, Theme::alarmText());
+        return false;
+    };
+    if (!m_document || !m_document->hasPlan()) return refuse(tr("Open a plan to search its space."));
+    std::vector<int> gpus;
+    QString error;
+    if (!chosenGpus(&gpus, &error)) return refuse(error);
+    Result<SearchSpace> space = buildSpace(m_document->plan(), chosenKnobs(), gpus);
+    if (!space) return refuse(tr("Cannot search: %1").arg(CoreText::text(space.errors().front().message)));
+
+    m_searchedPlan = m_document->plan();
+    m_job = std::make_unique<Job>();
+    Job* job = m_job.get();
+    SearchOptions options = searchOptions();
+    job->objective = options.objective;
+    options.cancel = &job->cancel;
+    // Called from the workers: two relaxed stores, read by poll().
+    options.progress = [job](double done, double total) {
+        job->done.store(done, std::memory_order_relaxed);
+        job->total.store(total, std::memory_order_relaxed);
+    };
+    job->total = space->size();
+    m_thread = std::thread([job, s = std::move(space).value(), options] {
+        auto result = std::make_shared<const SearchResult>(search(s, options));
+        job->points = prepareScatter(result);
+        job->result = std::move(result);
+        job->finished.store(true, std::memory_order_release);
+    });
+    setRunning(true);
+    m_poll->start();
+    showSummary();
+    return true;
+}
+
+void PlannerPage::cancelSearch()
+{
+    if (m_job) m_job->cancel.store(true);
+}
+
+void PlannerPage::stopWorker()
+{
+    // A search that is no longer wanted: cancelled, joined (it checks the flag every 64 plans), dropped.
+    m_poll->stop();
+    if (m_job) m_job->cancel.store(true);
+    if (m_thread.joinable()) m_thread.join();
+    m_job.reset();
+}
+
+void PlannerPage::waitForSearch()
+{
+    if (m_thread.joinable()) {
+        m_thread.join();
+        finish(false);
+    } else if (m_chartPending) {
+        showChart();
+        Q_EMIT searchFinished();
+    }
+}
+
+void PlannerPage::poll()
+{
+    if (!m_job) return;
+    if (m_job->finished.load(std::memory_order_acquire)) {
+        finish(true);
+        return;
+    }
+    const double total = m_job->total.load(std::memory_order_relaxed);
+    const double done = m_job->done.load(std::memory_order_relaxed);
+    m_progress->setValue(total > 0 ? int(1000.0 * done / total) : 0);
+}
+
+void PlannerPage::finish(bool deferChart)
+{
+    m_poll->stop();
+    if (m_thread.joinable()) m_thread.join();
+    if (!m_job) return;
+    m_result = std::move(m_job->result);
+    m_resultObjective = m_job->objective;
+    m_points = std::move(m_job->points);
+    m_job.reset();
+    setRunning(false);
+    showTables();
+    if (!deferChart) {
+        showChart();
+        Q_EMIT searchFinished();
+        return;
+    }
+    // The chart in the next turn of the event loop: the tables and the chart are two short frames rather than one
+    // long one (bench/bench_planner_gui.cpp).
+    m_chartPending = true;
+    QTimer::singleShot(0, this, [this, shown = m_result] {
+        if (!m_chartPending || m_result != shown) return;
+        showChart();
+        Q_EMIT searchFinished();
+    });
+}
+
+void PlannerPage::setRunning(bool running)
+{
+    m_search->setEnabled(!running && m_document && m_document->hasPlan());
+    m_cancel->setEnabled(running);
+    m_progress->setVisible(running);
+    if (running) m_progress->setValue(0);
+}
+
+// --- showing the result -----------------------------------------------------------------------------------
+
+void PlannerPage::showResult()
+{
+    showTables();
+    showChart();
+}
+
+void PlannerPage::showTables()
+{
+    m_selected.reset();
+    showBestTitle();
+    fillBestTable();
+    fillRejected();
+    showSummary();
+    showOpenPlanNote();
+    showWhyNot();
+}
+
+void PlannerPage::showChart()
+{
+    m_chartPending = false;
+    if (!m_points || m_points->result != m_result) m_points = prepareScatter(m_result);
+    m_scatter->setPoints(m_points);
+}
+
+void PlannerPage::showSummary()
+{
+    QString text;
+    bool alarm = false;
+    if (m_job) {
+        const int threads = searchOptions().threads;
+        text = (threads == 1 ? tr("Searching %1 plans on one thread…") : tr("Searching %1 plans on %2 threads…"))
+                   .arg(count(m_job->total.load()));
+        if (threads != 1) text = text.arg(threads);
+    } else if (!m_result) {
+        text = m_document && m_document->hasPlan() ? tr("Tick the knobs to vary and press Search: every plan of the open "
+                                                        "plan's space is evaluated, and the best are listed.")
+                                                   : tr("Open a plan to search its space.");
+    } else {
+        const SearchResult& r = *m_result;
+        text = (r.threads == 1 ? tr("%1 plans, %2 valid, %3 fit in memory; %4 s on one thread.")
+                               : tr("%1 plans, %2 valid, %3 fit in memory; %4 s on %5 threads."))
+                   .arg(count(r.plans), count(r.valid), count(r.fit))
+                   .arg(r.seconds, 0, 'f', 2);
+        if (r.threads != 1) text = text.arg(r.threads);
+        if (r.cancelled) {
+            text = tr("Cancelled: the figures count the plans searched before the cancel.") + QLatin1Char(' ') + text;
+            alarm = true;
+        }
+        if (r.given.fits)
+            text += QLatin1Char(' ') + tr("Your plan ranks %1 of %2 fitting plans.").arg(count(r.given.rankAmongFit), count(r.fit));
+        for (const std::string& note : r.notes) text += QLatin1Char(' ') + CoreText::text(note);
+        if (m_document && m_document->hasPlan() && m_document->plan() != m_searchedPlan)
+            text += QLatin1Char(' ') + tr("The plan has changed since this search: search again to rank it.");
+    }
+    // Sentences joined by a blank, except after a full-width full stop (the Chinese interface).
+    m_summary->setText(text.replace(QStringLiteral("。 "), QStringLiteral("。")));
+    setTextColour(m_summary, alarm ? Theme::alarmText() : Theme::text());
+}
+
+void PlannerPage::showOpenPlanNote()
+{
+    // What the chart cannot mark: a plan that is invalid or does not fit has no place among the fitting plans.
+    QString text;
+    if (m_result && !m_result->given.fits)
+        text = m_result->given.valid ? tr("Your plan is not on the chart: it does not fit (%1).").arg(CoreText::text(m_result->given.reason))
+                                     : tr("Your plan is not on the chart: it is invalid (%1).").arg(CoreText::text(m_result->given.reason));
+    m_givenNote->setText(text);
+    m_givenNote->setVisible(!text.isEmpty());
+    setTextColour(m_givenNote, Theme::alarmText());
+}
+
+void PlannerPage::fillBestTable()
+{
+    m_filling = true;
+    m_best->setSortingEnabled(false);
+    // Columns sized once at the end, not after every cell (each resize measures the whole column).
+    m_best->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_best->clearContents();
+    const std::vector<SearchEntry> best = m_result ? m_result->best : std::vector<SearchEntry> {};
+    m_best->setRowCount(int(best.size()));
+    for (int row = 0; row < int(best.size()); ++row) {
+        const SearchEntry& e = best[std::size_t(row)];
+        const Candidate& c = e.candidate;
+        auto number = [](double v) { return new NumberCell(QString::number(v), v); };
+        auto knob = [&c](Knob k) { return new NumberCell(knobValueText(k, c), knobValueKey(k, c)); };
+        m_best->setItem(row, cRank, number(row + 1));
+        m_best->setItem(row, cGpus, number(c.gpus));
+        m_best->setItem(row, cDp, number(c.dp));
+        m_best->setItem(row, cTp, number(c.tp));
+        m_best->setItem(row, cPp, number(c.pp));
+        m_best->setItem(row, cCp, number(c.cp));
+        m_best->setItem(row, cEp, number(c.ep));
+        m_best->setItem(row, cVpp, number(c.vpp));
+        m_best->setItem(row, cSp, knob(Knob::SP));
+        m_best->setItem(row, cZero, number(c.zero));
+        m_best->setItem(row, cMicroBatch, number(c.microBatch));
+        m_best->setItem(row, cRecompute, knob(Knob::Recompute));
+        m_best->setItem(row, cSchedule, knob(Knob::Schedule));
+        m_best->setItem(row, cOverlap, knob(Knob::Overlap));
+        m_best->setItem(row, cOffload, knob(Knob::Offload));
+        m_best->setItem(row, cStep, new NumberCell(display::seconds(e.stepSeconds), e.stepSeconds));
+        m_best->setItem(row, cTokens, new NumberCell(QLocale().toString(e.tokensPerSecond, 'f', 0), e.tokensPerSecond));
+        m_best->setItem(row, cMfu, new NumberCell(display::percent(e.mfu), e.mfu));
+        m_best->setItem(row, cPeak, new NumberCell(display::gib(double(e.peakBytes)), double(e.peakBytes)));
+        for (int col : { cSp, cRecompute, cSchedule, cOverlap, cOffload }) m_best->item(row, col)->setTextAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    }
+    // Overlap and offload only where they were searched; the GPU count only with several.
+    const SearchSpace* s = m_result ? &m_result->space : nullptr;
+    m_best->setColumnHidden(cOverlap, !s || s->overlap.size() < 2);
+    m_best->setColumnHidden(cOffload, !s || s->offload.size() < 2);
+    m_best->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_best->setSortingEnabled(true);
+    m_best->sortByColumn(cRank, Qt::AscendingOrder);
+    m_best->clearSelection();
+    m_filling = false;
+    m_open->setEnabled(!best.empty());
+}
+
+void PlannerPage::fillRejected()
+{
+    std::vector<std::pair<std::string, double>> reasons;
+    if (m_result) reasons.assign(m_result->rejected.begin(), m_result->rejected.end());
+    // Most plans first; equal counts by the reason, so the order does not depend on the map.
+    std::stable_sort(reasons.begin(), reasons.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    m_rejected->setRowCount(int(reasons.size()));
+    for (int row = 0; row < int(reasons.size()); ++row) {
+        m_rejected->setItem(row, 0, textCell(CoreText::text(reasons[std::size_t(row)].first)));
+        m_rejected->setItem(row, 1, readOnlyCell(count(reasons[std::size_t(row)].second)));
+    }
+}
+
+std::optional<Candidate> PlannerPage::selectedCandidate() const
+{
+    if (!m_result) return std::nullopt;
+    if (m_selected) return candidateAt(m_result->space, *m_selected);
+    if (!m_result->best.empty()) return m_result->best.front().candidate;
+    return std::nullopt;
+}
+
+void PlannerPage::showWhyNot()
+{
+    m_whyNot->setRowCount(0);
+    const std::optional<Candidate> other = selectedCandidate();
+    const bool selected = m_selected.has_value();
+    m_whyNotTitle->setText(selected ? tr("Why not mine? Your plan against the selected plan")
+                                    : tr("Why not mine? Your plan against the best plan"));
+    m_whyNot->setHorizontalHeaderLabels({ tr("Term"), tr("Your plan"), selected ? tr("Selected") : tr("Best"), tr("Difference") });
+    if (!other || !m_document || !m_document->hasPlan()) return;
+    const Prediction mine = evaluate(m_document->plan());
+    const Prediction theirs = evaluate(applyCandidate(m_result->space.templ, *other));
+    if (!mine.valid) {
+        m_whyNot->setRowCount(1);
+        m_whyNot->setItem(0, 0, textCell(tr("Your plan is invalid: there are no terms to compare.")));
+        return;
+    }
+    const std::vector<TermDifference> terms = compareTerms(mine, theirs);
+    m_whyNot->setRowCount(int(terms.size()));
+    for (int row = 0; row < int(terms.size()); ++row) {
+        const TermDifference& t = terms[std::size_t(row)];
+        m_whyNot->setItem(row, 0, textCell(termLabel(t.label)));
+        m_whyNot->setItem(row, 1, readOnlyCell(termValue(t.mine, t.unit)));
+        m_whyNot->setItem(row, 2, readOnlyCell(termValue(t.best, t.unit)));
+        m_whyNot->setItem(row, 3, readOnlyCell(termDifference(t.mine - t.best, t.unit)));
+    }
+}
+
+// --- selection and opening ---------------------------------------------------------------------------------
+
+void PlannerPage::selectRow(int row)
+{
+    if (!m_result || row < 0 || row >= m_best->rowCount()) return;
+    const int rank = m_best->item(row, cRank)->data(Qt::UserRole).toInt();
+    if (rank < 1 || rank > int(m_result->best.size())) return;
+    selectIndex(m_result->best[std::size_t(rank - 1)].index);
+}
+
+void PlannerPage::selectIndex(qint64 index)
+{
+    if (!m_result || index < 0 || double(index) >= m_result->plans) return;
+    m_selected = index;
+    // The table follows a point of the chart that is one of its rows (and shows none for another).
+    m_filling = true;
+    m_best->clearSelection();
+    for (int row = 0; row < m_best->rowCount(); ++row) {
+        const int rank = m_best->item(row, cRank)->data(Qt::UserRole).toInt();
+        if (m_result->best[std::size_t(rank - 1)].index == index) {
+            m_best->selectRow(row);
+            m_best->scrollToItem(m_best->item(row, cRank));
+        }
+    }
+    m_filling = false;
+    const Candidate c = candidateAt(m_result->space, index);
+    const Prediction p = evaluate(applyCandidate(m_result->space.templ, c));
+    m_scatter->setSelected(index, p.stepSeconds, p.peakBytes);
+    // Cut where the row is narrow, whole in its tooltip.
+    m_selectionLabel->setText(
+        tr("Selected: %1 — step %2, peak %3").arg(describe(c), display::seconds(p.stepSeconds), display::gib(double(p.peakBytes))));
+    m_selectionLabel->setToolTip(m_selectionLabel->text());
+    m_open->setEnabled(true);
+    showWhyNot();
+}
+
+void PlannerPage::openSelected()
+{
+    const std::optional<Candidate> c = selectedCandidate();
+    if (!c || !m_document) return;
+    const Plan plan = applyCandidate(m_result->space.templ, *c);
+    const QString text = tr("Open the planner's plan: %1").arg(describe(*c));
+    // Through the editor where the window connected it (one undo step); a page on its own sets the plan.
+    if (isSignalConnected(QMetaMethod::fromSignal(&PlannerPage::planChosen)))
+        Q_EMIT planChosen(plan, text);
+    else
+        m_document->setPlan(plan);
+}
+
+// --- the page ------------------------------------------------------------------------------------------------
+
+void PlannerPage::setDocument(PlanDocument* document)
+{
+    if (m_document) disconnect(m_document, nullptr, this, nullptr);
+    stopWorker();
+    m_document = document;
+    m_result.reset();
+    if (document) connect(document, &PlanDocument::planChanged, this, &PlannerPage::followPlan);
+    setRunning(false);
+    showResult();
+}
+
+void PlannerPage::followPlan()
+{
+    // The result stays (a plan opened from it is one of its points); the summary says it is stale and why-not
+    // compares the plan as it is now.
+    m_search->setEnabled(!isRunning() && m_document && m_document->hasPlan());
+    showSummary();
+    showWhyNot();
+    // A plan that arrives while the page is on screen with nothing searched yet (the app started on this page).
+    if (isVisible() && !m_result && !isRunning() && m_document && m_document->hasPlan()) startSearch();
+}
+
+void PlannerPage::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    // The first visit searches at once with the default knobs: a page that shows something.
+    if (!m_result && !isRunning() && m_document && m_document->hasPlan()) startSearch();
+}
+
+bool PlannerPage::exportTo(const QString& path, QSize size, QString* error)
+{
+    // A picture of the planner shows a finished search of the open plan.
+    const bool stale = !m_result || (m_document && m_document->plan() != m_searchedPlan);
+    if (!isRunning() && stale) startSearch();
+    waitForSearch();
+    if (size.isValid() && !size.isEmpty()) resize(size);
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    return WidgetExporter::exportWidget(this, path, error);
+}
+
+void PlannerPage::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange) retranslate();
+    QWidget::changeEvent(event);
+}
+
+void PlannerPage::retranslate()
+{
+    m_knobBox->setTitle(tr("Vary"));
+    for (Knob k : kOffered) m_knobs[std::size_t(k)]->setToolTip(tr(kKnobTips[int(k)]));
+    m_gpusLabel->setText(tr("GPU counts:"));
+    m_gpus->setPlaceholderText(tr("the plan's"));
+    m_gpus->setToolTip(tr("GPU counts to search, e.g. 64, 128, 256; empty: the plan's cluster"));
+    m_objectiveLabel->setText(tr("Objective:"));
+    m_objective->setItemText(0, tr("step time"));
+    m_objective->setItemText(1, tr("cost (GPU-hours per token)"));
+    m_objective->setItemText(2, tr("peak memory"));
+    m_topLabel->setText(tr("Top:"));
+    m_top->setToolTip(tr("How many of the best plans to list"));
+    m_search->setText(tr("Search"));
+    m_cancel->setText(tr("Cancel"));
+    m_colourLabel->setText(tr("Colour by:"));
+    m_open->setText(tr("Open this plan"));
+    m_open->setToolTip(tr("Make the selected plan (the best without a selection) the open plan; Undo brings yours back"));
+    m_rejectedTitle->setText(tr("Plans turned away, by reason"));
+    retranslateTables();
+    showBestTitle();
+    showSummary();
+    showOpenPlanNote();
+    // Core's reasons and the knobs' words (sp on/off) in the new language; the selection stays.
+    if (m_result) {
+        const std::optional<std::int64_t> selected = m_selected;
+        fillBestTable();
+        fillRejected();
+        if (selected) selectIndex(*selected);
+    }
+    showWhyNot();
+}
+
+void PlannerPage::showBestTitle()
+{
+    const char* const by[] = { QT_TR_NOOP("Best plans by step time"), QT_TR_NOOP("Best plans by cost (GPU-hours per token)"),
+        QT_TR_NOOP("Best plans by peak memory") };
+    m_bestTitle->setText(tr(by[int(m_resultObjective)]));
+}
+
+void PlannerPage::retranslateTables()
+{
+    m_best->setHorizontalHeaderLabels({ tr("#"), tr("GPUs"), QStringLiteral("dp"), QStringLiteral("tp"), QStringLiteral("pp"),
+        QStringLiteral("cp"), QStringLiteral("ep"), QStringLiteral("vpp"), QStringLiteral("sp"), tr("ZeRO"), tr("microbatch"),
+        tr("recompute"), tr("schedule"), tr("overlap"), tr("offload"), tr("step time"), tr("tokens/s"), tr("MFU"),
+        tr("peak memory") });
+    m_rejected->setHorizontalHeaderLabels({ tr("Reason"), tr("Plans") });
+}
+
+QString PlannerPage::pageTitle() const
+{
+    return tr("Planner");
+}
+
+} // namespace planscope
