@@ -147,6 +147,7 @@ const Entry kCatalogue[] = {
     { QT_TRANSLATE_NOOP("CoreText", "same plan: zb-v and dualpipe-v always hold two chunks"), false },
     { QT_TRANSLATE_NOOP("CoreText", "same plan: tp comm overlap needs tp > 1 with sp"), false },
     { QT_TRANSLATE_NOOP("CoreText", "same plan: one pipeline stage runs no pipeline schedule"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "same plan: selective recompute of core attention is none under flash attention"), false },
     { QT_TRANSLATE_NOOP("CoreText", "out of memory"), false },
     { QT_TRANSLATE_NOOP("CoreText", "invalid: %1"), false },
     { QT_TRANSLATE_NOOP("CoreText", "invalid"), false },

@@ -454,6 +454,7 @@ enum Reason : int {
     kSameVVpp,
     kSameTpOverlap,
     kSameOneStage,
+    kSameFlashSelective,
     kOutOfMemory,
     kReasonCount
 };
@@ -484,6 +485,7 @@ constexpr const char* kReasonText[kReasonCount] = {
     "same plan: zb-v and dualpipe-v always hold two chunks",
     "same plan: tp comm overlap needs tp > 1 with sp",
     "same plan: one pipeline stage runs no pipeline schedule",
+    "same plan: selective recompute of core attention is none under flash attention",
     "out of memory",
 };
 
@@ -497,6 +499,7 @@ struct Facts {
     int firstV = 1;               // the first of {1, 2} in the vpp list (V schedules), 0 if neither
     bool has1f1b = false;
     ScheduleKind onePpSchedule = ScheduleKind::OneFOneB; // the schedule kept for pp 1: 1f1b where listed, else the first
+    bool flashSelectiveIsNone = false; // flash attention keeps no scores: recompute of core_attn alone saves nothing
     bool tpOverlapOffListed = false; // some listed overlap mask without the TP bit
 };
 
@@ -563,6 +566,11 @@ int quickReject(Candidate& c, const Facts& f, const SearchSpace& s)
     if ((c.overlap & kOverlapTpComm) && !(c.sp && c.tp > 1) && f.tpOverlapOffListed) return kSameTpOverlap;
     // With one stage every schedule is gradient accumulation, one microbatch's forward then its backward: 1f1b.
     if (c.pp == 1 && k != f.onePpSchedule) return kSameOneStage;
+    // Flash attention saves no scores and recomputes inside its kernel: selective recompute of core_attn alone keeps
+    // and runs exactly what no recompute does (docs/MODEL.md section 3).
+    constexpr std::uint8_t coreAttn = 1; // bit 0: kRecomputeModules[0] = "core_attn"
+    if (f.flashSelectiveIsNone && c.recompute.mode == Recompute::Selective && (c.recompute.modules & ~coreAttn) == 0)
+        return kSameFlashSelective;
     return -1;
 }
 
@@ -595,6 +603,8 @@ Facts factsOf(const SearchSpace& space)
         }
     f.has1f1b = std::find(space.schedule.begin(), space.schedule.end(), ScheduleKind::OneFOneB) != space.schedule.end();
     f.onePpSchedule = f.has1f1b ? ScheduleKind::OneFOneB : space.schedule.front();
+    f.flashSelectiveIsNone = templ.training.flashAttention
+        && std::find(space.recompute.begin(), space.recompute.end(), RecomputeChoice { Recompute::None, 0 }) != space.recompute.end();
     for (int mask : space.overlap)
         if (!(mask & kOverlapTpComm)) f.tpOverlapOffListed = true;
 

@@ -1693,6 +1693,10 @@
         <translation>同一方案：只有一个流水线阶段时不运行流水线调度</translation>
     </message>
     <message>
+        <source>same plan: selective recompute of core attention is none under flash attention</source>
+        <translation>同一方案：使用 flash attention 时，只对核心注意力做选择性重计算等同于不重计算</translation>
+    </message>
+    <message>
         <source>out of memory</source>
         <translation>显存不足</translation>
     </message>

@@ -176,6 +176,34 @@ private Q_SLOTS:
         }
     }
 
+    // Under flash attention, selective recompute of core attention alone is the plan without recompute: the search
+    // counts it once, and the two evaluate to the same figures.
+    void flashSelectiveCountedOnce()
+    {
+        Plan templ = test::loadSample("default.plan.json");
+        templ.training.flashAttention = true;
+        const SearchSpace s = spaceOf(templ, { Knob::TP, Knob::PP, Knob::DP, Knob::MicroBatch, Knob::Recompute });
+        int checked = 0;
+        for (std::int64_t i = 0; i < std::int64_t(s.size()); ++i) {
+            Candidate c = candidateAt(s, i);
+            const char* why = rejectionBeforeEvaluation(s, c);
+            if (!why || std::string(why).find("flash") == std::string::npos) continue;
+            QVERIFY(c.recompute.mode == Recompute::Selective);
+            Candidate none = c;
+            none.recompute = { Recompute::None, 0 };
+            QVERIFY(rejectionBeforeEvaluation(s, none) == nullptr);
+            const Prediction a = evaluate(applyCandidate(s.templ, c)), b = evaluate(applyCandidate(s.templ, none));
+            QCOMPARE(a.stepSeconds, b.stepSeconds);
+            QCOMPARE(a.peakBytes, b.peakBytes);
+            QCOMPARE(a.hardwareFlopsPerStep, b.hardwareFlopsPerStep);
+            ++checked;
+        }
+        QVERIFY(checked > 20);
+        templ.training.flashAttention = false; // without flash attention it is a plan of its own
+        const SearchResult r = search(spaceOf(templ, { Knob::TP, Knob::PP, Knob::DP, Knob::MicroBatch, Knob::Recompute }));
+        for (const auto& [reason, n] : r.rejected) QVERIFY2(reason.find("flash") == std::string::npos, reason.c_str());
+    }
+
     // The cache (EvaluateCache) gives exactly what a fresh evaluation gives, field for field, over plans that vary
     // every knob, visited in the planner's order (runs of neighbouring indices) so that hits and misses alternate.
     void cachedEvaluationEqualsFresh()

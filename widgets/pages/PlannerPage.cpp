@@ -395,6 +395,9 @@ SearchOptions PlannerPage::searchOptions() const
     o.top = m_top->value();
     // One core stays with the GUI thread, so that the page keeps drawing while the search runs.
     o.threads = std::max(1, int(std::thread::hardware_concurrency()) - 1);
+    // The scatter's sample: 8,000 points show the shape of the space and keep drawing the finished search within one
+    // 16 ms frame (bench/bench_planner_gui.cpp); 20,000 took 16-26 ms.
+    o.samplePoints = 8000;
     return o;
 }
 
