@@ -10,7 +10,9 @@
 #include "util/AtomicFile.h"
 #include "util/Units.h"
 
+#include <chrono>
 #include <cstdio>
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
@@ -209,7 +211,20 @@ int cmdSearch(const std::vector<std::string>& args, std::ostream& out, std::ostr
         if (a.has("--json")) out << invalidToJson(space.errors()).dump(2) << "\n";
         return 2;
     }
+    // Progress on a terminal: the share of the space done, rewritten in place (nothing when stderr is a file or a pipe).
+    const bool tty = ::isatty(2) == 1;
+    auto lastShown = std::chrono::steady_clock::now();
+    if (tty)
+        options.progress = [&](double done, double total) {
+            const auto now = std::chrono::steady_clock::now();
+            if (now - lastShown < std::chrono::milliseconds(250) && done < total) return;
+            lastShown = now;
+            char buf[128];
+            std::snprintf(buf, sizeof buf, "\rsearching: %5.1f%% of %.0f plans", total > 0 ? 100.0 * done / total : 100.0, total);
+            err << buf << std::flush;
+        };
     const SearchResult r = search(space.value(), options);
+    if (tty) err << "\r" << std::string(48, ' ') << "\r" << std::flush;
 
     // Why the template loses to the best plan: the two predictions term by term.
     std::vector<TermDifference> why;
