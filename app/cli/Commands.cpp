@@ -1,6 +1,7 @@
 #include "Commands.h"
 
 #include "Args.h"
+#include "CompareCommands.h"
 #include "PlanInput.h"
 #include "ScheduleCommands.h"
 #include "SearchCommands.h"
@@ -64,6 +65,10 @@ usage:
                                                    why the best beats it; --gpus sizes the cluster too, --days D
                                                    answers how many GPUs train T tokens (default training.tokens)
                                                    in D days (JSON schema planscope/search/v1)
+  planscope-cli compare A.plan.json B.plan.json [...] [--json]
+                                                   plans side by side: step time, tokens/s, MFU, peak memory (and per
+                                                   stage), bubble, exposed communication, days; the better plan of
+                                                   each row and every value over it (schema planscope/compare/v1)
   planscope-cli presets [models|gpus|nodes] [--json]
   planscope-cli model-from-hf CONFIG.json          a Hugging Face config.json as a plan "model" object
   planscope-cli simulate PLAN [--chrome-trace OUT.json] [--kineto-traces DIR]
@@ -592,6 +597,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (verb == "check") return cmdCheck(parseArgs(args, 1, { "--days", "--tokens", "--mfu" }), out, err);
     if (verb == "balance") return cmdBalance(parseArgs(args, 1, { "--write" }), out, err);
     if (verb == "search") return cmdSearch(args, out, err);
+    if (verb == "compare") return cmdCompare(parseArgs(args, 1, {}), out, err);
     if (verb == "presets") return cmdPresets(parseArgs(args, 1, {}), out, err);
     if (verb == "model-from-hf") return cmdModelFromHf(parseArgs(args, 1, {}), out, err);
     if (verb == "simulate") return cmdSimulate(parseArgs(args, 1, { "--chrome-trace", "--kineto-traces" }), out, err);
