@@ -21,7 +21,7 @@ json candidateToJson(const Candidate& c)
     if (c.split != SplitChoice::Template) {
         // The space's own split replaces any the plan file has.
         const bool in = c.split == SplitChoice::EmbeddingAndLossInSplit;
-        parallel["layout"] = "";
+        parallel["layout"] = c.split == SplitChoice::Balanced ? json(c.layout) : json("");
         parallel["firstStageLayers"] = 0;
         parallel["lastStageLayers"] = 0;
         parallel["embeddingInSplit"] = in;

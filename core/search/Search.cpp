@@ -282,6 +282,7 @@ Candidate candidateAt(const SearchSpace& s, std::int64_t index)
     digitsOf(s.radices(), index, d);
     Candidate c = fromDigits(s, d);
     rejectionBeforeEvaluation(s, c); // sets the split as the search does
+    if (c.split == SplitChoice::Balanced) c.layout = applyCandidate(s.templ, c).parallel.layout;
     return c;
 }
 
@@ -302,11 +303,6 @@ void writeCandidate(Plan& p, const Candidate& c, int perNode)
 {
     if (c.gpus != p.cluster.gpus()) setCluster(p, c.gpus, perNode);
     ParallelSpec& P = p.parallel;
-    if (c.split != SplitChoice::Template) {
-        if (!P.layout.empty()) P.layout.clear();
-        P.firstStageLayers = P.lastStageLayers = 0;
-        P.embeddingInSplit = P.lossInSplit = c.split == SplitChoice::EmbeddingAndLossInSplit;
-    }
     P.tp = c.tp;
     P.cp = c.cp;
     P.ep = c.ep;
@@ -324,6 +320,18 @@ void writeCandidate(Plan& p, const Candidate& c, int perNode)
     T.tpCommOverlap = c.overlap & kOverlapTpComm;
     T.overlapP2pComm = c.overlap & kOverlapP2p;
     T.offload.optimizerFraction = c.offload;
+    if (c.split != SplitChoice::Template) {
+        if (c.split == SplitChoice::Balanced) {
+            // The layout of this pp x chunks (the plan's string is reused when it is the same split).
+            const int stages = c.pp * p.chunksPerRank();
+            const std::string text = balancedLayout(p.model.layers, stages, p.model.mtpLayers);
+            if (P.layout != text) P.layout = text;
+        } else if (!P.layout.empty()) {
+            P.layout.clear();
+        }
+        P.firstStageLayers = P.lastStageLayers = 0;
+        P.embeddingInSplit = P.lossInSplit = c.split == SplitChoice::EmbeddingAndLossInSplit;
+    }
 }
 
 } // namespace
@@ -470,7 +478,7 @@ constexpr const char* kReasonText[kReasonCount] = {
     "ep does not divide the experts",
     "ep does not divide dp*cp",
     "etp*ep does not divide tp*dp*cp",
-    "layers (or layers + embedding + loss) not divisible by pp*vpp",
+    "more stages than layers, or an uneven split under a schedule that takes no layout",
     "microBatch*dp does not divide the global batch",
     "interleaved-1f1b needs pp >= 2",
     "interleaved-1f1b needs microbatches divisible by pp",
@@ -531,6 +539,8 @@ int quickReject(Candidate& c, const Facts& f, const SearchSpace& s)
         c.split = SplitChoice::Even;
     } else if (c.pp > 1 && !vShape && k != ScheduleKind::DualPipe && (f.layers + 2) % (c.pp * chunks) == 0) {
         c.split = SplitChoice::EmbeddingAndLossInSplit; // Megatron-Core's way to split 70 layers over 12 stages
+    } else if (c.pp > 1 && !vShape && k != ScheduleKind::DualPipe && c.pp * chunks <= f.layers) {
+        c.split = SplitChoice::Balanced; // a layout string: the middle stages take the remainder
     } else {
         return kLayersSplit;
     }
@@ -798,6 +808,7 @@ SearchResult search(const SearchSpace& space, const SearchOptions& options)
                 }
                 w.valid += 1;
                 row.valid += 1;
+                if (c.split == SplitChoice::Balanced) c.layout = w.plan.parallel.layout;
                 SearchEntry e = entryOf(pr, c, index);
                 const double value = objectiveValue(objective, e);
                 if (rankGiven && value < givenValue) w.betterValid += 1;
@@ -1011,6 +1022,34 @@ std::vector<int> sizingGpuCounts(const Plan& plan)
         const int c = int(n);
         if (c % perNode == 0 || perNode % c == 0) out.push_back(c);
     }
+    return out;
+}
+
+std::string balancedLayout(int layers, int stages, int mtp)
+{
+    stages = std::max(1, stages);
+    const int base = layers / stages, extra = layers % stages;
+    // The remainder goes to the stages after the first (which also holds the embedding) and before the last (the loss
+    // and the output layer), from the middle outwards: the two ends carry the extra work. (extra < stages, so at most
+    // the first stage, then the last, take what the middle ones cannot.)
+    std::vector<int> n(std::size_t(stages), base);
+    const int middle = std::max(0, stages - 2);
+    for (int i = 0; i < extra; ++i) {
+        if (i < middle) n[std::size_t(1 + (middle / 2 + (i % 2 ? -(i + 1) / 2 : i / 2) + middle) % middle)] += 1;
+        else n[std::size_t(i == middle ? 0 : stages - 1)] += 1; // every middle stage has one: the first, then the last
+    }
+    // Runs of equal middle stages as Megatron-Core's (...)*N repetition, so that 84 stages stay one line.
+    auto body = [&](int k) { return n[std::size_t(k)] > 0 ? "t*" + std::to_string(n[std::size_t(k)]) : std::string(); };
+    const std::string tail = std::string(std::size_t(std::max(0, mtp)), 'm') + "L";
+    if (stages == 1) return "E" + body(0) + tail;
+    std::string out = "E" + body(0) + "|";
+    for (int k = 1; k < stages - 1;) {
+        int run = 1;
+        while (k + run < stages - 1 && n[std::size_t(k + run)] == n[std::size_t(k)]) ++run;
+        out += run > 1 ? "(" + body(k) + "|)*" + std::to_string(run) : body(k) + "|";
+        k += run;
+    }
+    out += body(stages - 1) + tail;
     return out;
 }
 

@@ -83,13 +83,21 @@ const char* toString(Objective);
 bool fromString(std::string_view, Objective&);
 
 // How a candidate splits its layers over the pipeline stages: the template's own split (kept where the stages do not
-// vary), even, or even with the embedding and the loss counted as one layer each (Megatron-Core's
-// account_for_embedding_in_pipeline_split and account_for_loss_in_pipeline_split), taken where only that divides.
-enum class SplitChoice { Template, Even, EmbeddingAndLossInSplit };
+// vary), even, even with the embedding and the loss counted as one layer each (Megatron-Core's
+// account_for_embedding_in_pipeline_split and account_for_loss_in_pipeline_split) where only that divides, or else a
+// layout string (parallel.layout) that gives the middle stages one layer more than the end stages hold
+// (balancedLayout; DeepSeek-V3's 61 layers over 8 stages: 7 | 7 | 8 x 5 | 7 + MTP).
+enum class SplitChoice { Template, Even, EmbeddingAndLossInSplit, Balanced };
+
+// The layout string of the Balanced split of `layers` transformer layers (and `mtp` MTP layers before the loss) over
+// `stages` virtual stages: each stage floor(layers/stages), the remainder one each to the middle stages, the
+// embedding first and the loss last, runs of equal middle stages as (...)*N ("Et*7|t*7|(t*8|)*5t*7mL").
+std::string balancedLayout(int layers, int stages, int mtp);
 
 // The searched knobs of one plan (enough to write it back into the template).
 struct Candidate {
     SplitChoice split = SplitChoice::Template;
+    std::string layout;            // the Balanced split's layout string (set on listed entries and by candidateAt)
     int gpus = 0, tp = 1, cp = 1, ep = 1, pp = 1, dp = 1, vpp = 1, zero = 0, microBatch = 1;
     bool sp = false;
     int overlap = 0;

@@ -136,6 +136,23 @@ private slots:
             QCOMPARE(json::parse(ev.out)["time"]["stepSeconds"].get<double>(), e["stepSeconds"].get<double>());
         }
         QVERIFY(inSplit > 0);
+
+        // DeepSeek-V3's 61 layers + MTP: pp 8 and more take a generated layout string, which replaces the file's.
+        const QString ds = sample(QStringLiteral("deepseek-v3-1024xh100-fp8.plan.json"));
+        const test::CliRun d = test::runCli({ QStringLiteral("search"), ds, QStringLiteral("--json"), QStringLiteral("--top"),
+            QStringLiteral("3"), QStringLiteral("--vary"), QStringLiteral("pp,dp,vpp,schedule"), QStringLiteral("--fix"),
+            QStringLiteral("zero=1") });
+        QCOMPARE(d.code, 0);
+        const json dj = json::parse(d.out);
+        int layouts = 0;
+        for (const json& e : dj["best"]) {
+            const std::string layout = e["parallel"]["layout"].get<std::string>();
+            layouts += !layout.empty();
+            const test::CliRun ev = test::runCli({ QStringLiteral("evaluate"), writeEntry(dir, ds, e, n++), QStringLiteral("--analytic") });
+            QCOMPARE(ev.code, 0);
+            QCOMPARE(json::parse(ev.out)["time"]["stepSeconds"].get<double>(), e["stepSeconds"].get<double>());
+        }
+        QVERIFY(layouts > 0);
     }
 
     void fixCsvAndSizing()

@@ -6,6 +6,7 @@
 
 #include "analysis/Analysis.h"
 #include "search/Search.h"
+#include "spec/PipelineLayout.h"
 #include "spec/Validate.h"
 
 #include <QObject>
@@ -147,6 +148,50 @@ private Q_SLOTS:
         const Plan p = applyCandidate(s.templ, c);
         QVERIFY(p.parallel.embeddingInSplit && p.parallel.lossInSplit);
         QVERIFY(!hasErrors(validate(p)));
+    }
+
+    // DeepSeek-V3's 61 layers (and one MTP layer) divide no pp of 1,024 GPUs but 1: the search splits them with a layout
+    // string, the remainder on the middle stages, and every such plan validates and re-evaluates.
+    void balancedSplit()
+    {
+        QCOMPARE(balancedLayout(61, 8, 1), std::string("Et*7|t*7|(t*8|)*5t*7mL"));
+        QCOMPARE(balancedLayout(10, 4, 0), std::string("Et*2|(t*3|)*2t*2L"));
+        QCOMPARE(balancedLayout(11, 4, 0), std::string("Et*3|(t*3|)*2t*2L")); // the middle full: the first stage next
+        QCOMPARE(balancedLayout(5, 1, 1), std::string("Et*5mL"));
+        for (int stages : { 2, 3, 8, 16, 32, 61 }) {
+            const auto parsed = parsePipelineLayout(balancedLayout(61, stages, 1));
+            QVERIFY(parsed.ok());
+            QCOMPARE(int(parsed->stages.size()), stages);
+            QCOMPARE(parsed->count('t'), 61);
+            QCOMPARE(parsed->count('m'), 1);
+            for (const auto& st : parsed->stages) {
+                int t = 0;
+                for (const LayoutSymbol& x : st) t += x.kind == 't';
+                QVERIFY(t == 61 / stages || t == 61 / stages + 1);
+            }
+        }
+        const Plan templ = test::loadSample("deepseek-v3-1024xh100-fp8.plan.json");
+        const SearchSpace s = spaceOf(templ, { Knob::PP, Knob::DP, Knob::VPP, Knob::Schedule });
+        QVERIFY(templ.parallel.layout.size() > 0 && s.templ.parallel.layout.empty()); // the template's layout dropped
+        int balanced = 0;
+        for (std::int64_t i = 0; i < std::int64_t(s.size()); ++i) {
+            Candidate c = candidateAt(s, i);
+            if (rejectionBeforeEvaluation(s, c) || c.split != SplitChoice::Balanced) continue;
+            const Plan p = applyCandidate(s.templ, c);
+            QCOMPARE(p.parallel.layout, c.layout);
+            QVERIFY2(!hasErrors(validate(p)), p.parallel.layout.c_str());
+            QVERIFY(evaluate(p).valid);
+            ++balanced;
+        }
+        QVERIFY(balanced > 10);
+        SearchOptions o;
+        o.top = 5;
+        const SearchResult r = search(s, o);
+        for (const SearchEntry& e : r.best) {
+            const Prediction pr = evaluate(applyCandidate(s.templ, e.candidate));
+            QCOMPARE(pr.stepSeconds, e.stepSeconds);
+            if (e.candidate.split == SplitChoice::Balanced) QVERIFY(!e.candidate.layout.empty());
+        }
     }
 
     // Every "same plan:" rejection has its representative in the space; every other rejection is an error of
