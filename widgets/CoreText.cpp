@@ -133,7 +133,7 @@ const Entry kCatalogue[] = {
     { QT_TRANSLATE_NOOP("CoreText", "ep does not divide the experts"), false },
     { QT_TRANSLATE_NOOP("CoreText", "ep does not divide dp*cp"), false },
     { QT_TRANSLATE_NOOP("CoreText", "etp*ep does not divide tp*dp*cp"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "layers (or layers + embedding + loss) not divisible by pp*vpp"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "more stages than layers, or an uneven split under a schedule that takes no layout"), false },
     { QT_TRANSLATE_NOOP("CoreText", "microBatch*dp does not divide the global batch"), false },
     { QT_TRANSLATE_NOOP("CoreText", "interleaved-1f1b needs microbatches divisible by pp"), false },
     { QT_TRANSLATE_NOOP("CoreText", "zb-h1 needs microbatches divisible by max(1, m/pp)"), false },

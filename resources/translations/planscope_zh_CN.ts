@@ -1637,8 +1637,8 @@
         <translation>etp*ep 不能整除 tp*dp*cp</translation>
     </message>
     <message>
-        <source>layers (or layers + embedding + loss) not divisible by pp*vpp</source>
-        <translation>层数（或层数 + 嵌入层 + 损失层）不能被 pp*vpp 整除</translation>
+        <source>more stages than layers, or an uneven split under a schedule that takes no layout</source>
+        <translation>阶段数多于层数，或调度不接受 layout 却需要不均匀切分</translation>
     </message>
     <message>
         <source>microBatch*dp does not divide the global batch</source>
@@ -4043,6 +4043,102 @@ Recover them? Not now keeps them for the next start.</source>
     <message>
         <source>Open the planner&apos;s plan: %1</source>
         <translation>打开规划器的方案：%1</translation>
+    </message>
+    <message>
+        <source>%1 tokens: set a deadline to find the fewest GPUs that finish in time.</source>
+        <translation>%1 个 token：设定期限，即可找出按时训完所需的最少 GPU 数。</translation>
+    </message>
+    <message>
+        <source>%1 tokens in %2 days: %3 GPUs (%4 days).</source>
+        <translation>%2 天内训完 %1 个 token：%3 块 GPU（%4 天）。</translation>
+    </message>
+    <message>
+        <source>%1 tokens: no searched GPU count finishes in %2 days.</source>
+        <translation>%1 个 token：所搜索的 GPU 数都无法在 %2 天内训完。</translation>
+    </message>
+    <message>
+        <source>No searched GPU count has a plan that fits.</source>
+        <translation>所搜索的 GPU 数都没有可放入显存的方案。</translation>
+    </message>
+    <message>
+        <source>Smallest cluster that fits: %1 GPUs.</source>
+        <translation>可放入显存的最小集群：%1 块 GPU。</translation>
+    </message>
+    <message>
+        <source>Fewest GPU-hours: %1 GPUs.</source>
+        <translation>GPU 时最少：%1 块 GPU。</translation>
+    </message>
+    <message>
+        <source>Press Search to try the plan&apos;s GPU count from a quarter to sixteen times.</source>
+        <translation>按“搜索”可尝试方案 GPU 数的四分之一到十六倍。</translation>
+    </message>
+    <message>
+        <source>nothing fits</source>
+        <translation>均放不下</translation>
+    </message>
+    <message>
+        <source>The fewest GPUs that finish within the deadline</source>
+        <translation>在期限内训完所需的最少 GPU 数</translation>
+    </message>
+    <message>
+        <source>the plan&apos;s ×¼ … ×16</source>
+        <translation>方案的 ×¼ … ×16</translation>
+    </message>
+    <message>
+        <source>GPU counts to search, e.g. 64, 128, 256; empty: with a deadline, the plan&apos;s count from a quarter to sixteen times, in whole nodes (%1)</source>
+        <translation>要搜索的 GPU 数，如 64, 128, 256；留空：设有期限时，取方案 GPU 数的四分之一到十六倍，按整节点计（%1）</translation>
+    </message>
+    <message>
+        <source>Tokens:</source>
+        <translation>Token 数：</translation>
+    </message>
+    <message>
+        <source>Tokens to train, for the cluster size (e.g. 3e11); the plan&apos;s training tokens unless typed</source>
+        <translation>用于估算集群规模的训练 token 数（如 3e11）；未输入时取方案的训练 token 数</translation>
+    </message>
+    <message>
+        <source>Deadline (days):</source>
+        <translation>期限（天）：</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Days the training may take: the cluster-size table names the fewest GPUs that finish in time. With no GPU counts typed, the search covers the plan&apos;s count from a quarter to sixteen times. None: no deadline</source>
+        <translation>训练允许的天数：集群规模表给出按时训完所需的最少 GPU 数。未输入 GPU 数时，搜索方案 GPU 数的四分之一到十六倍。无：不设期限</translation>
+    </message>
+    <message>
+        <source>Cluster size: the fastest plan per GPU count</source>
+        <translation>集群规模：各 GPU 数下最快的方案</translation>
+    </message>
+    <message>
+        <source>fit</source>
+        <translation>可放入</translation>
+    </message>
+    <message>
+        <source>fastest plan</source>
+        <translation>最快方案</translation>
+    </message>
+    <message>
+        <source>days</source>
+        <translation>天数</translation>
+    </message>
+    <message>
+        <source>GPU-hours</source>
+        <translation>GPU 时</translation>
+    </message>
+    <message>
+        <source>Plans of this GPU count that fit in memory</source>
+        <translation>该 GPU 数下可放入显存的方案数</translation>
+    </message>
+    <message>
+        <source>Days to train the tokens with the fastest plan</source>
+        <translation>用最快方案训完这些 token 所需的天数</translation>
+    </message>
+    <message>
+        <source>GPUs × hours to train the tokens with the fastest plan</source>
+        <translation>用最快方案训完这些 token 所需的 GPU 数 × 小时数</translation>
     </message>
 </context>
 <context>

@@ -1,12 +1,14 @@
 // The planner page (widgets/pages/PlannerPage): its search is core's search() of the open plan's space (the table
 // holds the same best plans, the scatter the same sampled points), "Open this plan" is one undo step of the editor,
 // a cancelled or abandoned search leaves the page idle and safe, core's reasons and terms read in Chinese under
-// zh_CN, and `planscope --view planner --screenshot` draws a finished search.
+// zh_CN, the cluster-size table is core's sizeCluster() of the search, and `planscope --view planner --screenshot`
+// draws a finished search.
 #include "ImageUtil.h"
 #include "TestUtil.h"
 
 #include "CoreText.h"
 #include "LanguageManager.h"
+#include "charts/FieldScientificSpinBox.h"
 #include "charts/PlannerScatter.h"
 #include "document/PlanDocument.h"
 #include "pages/PlanEditorPage.h"
@@ -16,6 +18,7 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QDoubleSpinBox>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -33,6 +36,7 @@
 #include <QUndoStack>
 #include <qcustomplot.h>
 
+#include <cmath>
 #include <memory>
 
 using namespace planscope;
@@ -426,6 +430,138 @@ private slots:
         QVERIFY(hasCjk(page.whyNotTable()->item(0, 0)->text()));
         for (int row = 0; row < page.rejectedTable()->rowCount(); ++row)
             QVERIFY2(hasCjk(page.rejectedTable()->item(row, 0)->text()), qPrintable(page.rejectedTable()->item(row, 0)->text()));
+        QVERIFY(languages.setLanguage(QStringLiteral("en")));
+    }
+
+    // The cluster-size table is sizeCluster() of core's search of the same space: one row per GPU count with the
+    // fastest plan's days and GPU-hours for the tokens, the answer (fewest GPUs within the deadline) marked, and a
+    // row selects its count's fastest plan, which "Open this plan" opens.
+    void clusterSizeIsSizeCluster()
+    {
+        PlanDocument doc;
+        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        PlannerPage page;
+        page.setDocument(&doc);
+        QCOMPARE(page.tokensChoice()->value(), doc.plan().training.tokens); // the plan's tokens until typed
+        QCOMPARE(page.deadlineChoice()->value(), 0.0);
+        const std::vector<Knob> knobs { Knob::TP, Knob::PP, Knob::MicroBatch };
+        tick(page, { Knob::TP, Knob::PP, Knob::MicroBatch });
+        page.gpuCountsEdit()->setText(QStringLiteral("8, 16, 32"));
+        const double tokens = 1e11;
+        page.tokensChoice()->setValue(tokens);
+
+        const Result<SearchSpace> space = buildSpace(doc.plan(), knobs, { 8, 16, 32 });
+        QVERIFY(space.ok());
+        SearchOptions options;
+        options.threads = 1;
+        const SearchResult direct = search(space.value(), options);
+        // A deadline between the two smallest counts' days, to the field's tenth of a day: the second count answers.
+        const Sizing open = sizeCluster(direct, tokens, 0);
+        QCOMPARE(int(open.rows.size()), 3);
+        QVERIFY(open.rows[0].best && open.rows[1].best);
+        const double deadline = std::round((open.rows[0].days + open.rows[1].days) / 2 * 10) / 10;
+        QVERIFY(deadline < open.rows[0].days && deadline > open.rows[1].days);
+        page.deadlineChoice()->setValue(deadline);
+        const Sizing expected = sizeCluster(direct, tokens, deadline);
+        QCOMPARE(expected.answer, 1);
+
+        QVERIFY(searchAndWait(page));
+        QVERIFY(page.sizing());
+        QVERIFY(!page.sizingBox()->isHidden());
+        const QTableWidget* table = page.sizingTable();
+        QCOMPARE(table->rowCount(), int(expected.rows.size()));
+        const QLocale locale;
+        for (int row = 0; row < table->rowCount(); ++row) {
+            const SizingRow& r = expected.rows[std::size_t(row)];
+            QVERIFY(r.best);
+            const Candidate& c = r.best->candidate;
+            QCOMPARE(table->item(row, 0)->text(), locale.toString(r.gpus));
+            QCOMPARE(table->item(row, 1)->text(), locale.toString(qlonglong(std::llround(r.fit))));
+            QVERIFY2(table->item(row, 2)->text().startsWith(QStringLiteral("dp%1 tp%2 pp%3 ").arg(c.dp).arg(c.tp).arg(c.pp)),
+                qPrintable(table->item(row, 2)->text()));
+            QVERIFY(table->item(row, 2)->text().contains(QStringLiteral("mb%1").arg(c.microBatch)));
+            QCOMPARE(table->item(row, 3)->text(), QString::fromStdString(units::formatSeconds(r.best->stepSeconds)));
+            QCOMPARE(table->item(row, 4)->text(), locale.toString(r.days, 'f', 1));
+            QCOMPARE(table->item(row, 5)->text(), locale.toString(qlonglong(std::llround(r.gpuHours))));
+            QCOMPARE(table->item(row, 0)->font().bold(), row == expected.answer);
+        }
+        QCOMPARE(page.sizingAnswerRow(), expected.answer);
+        // The sentence names the answer, the smallest cluster that fits and the one with the fewest GPU-hours.
+        const QString sentence = page.sizingAnswerLabel()->text();
+        const SizingRow& answer = expected.rows[std::size_t(expected.answer)];
+        QVERIFY2(sentence.contains(QStringLiteral("%1 GPUs (%2 days)").arg(locale.toString(answer.gpus), locale.toString(answer.days, 'f', 1))),
+            qPrintable(sentence));
+        QVERIFY(sentence.contains(QStringLiteral("Smallest cluster that fits: %1 GPUs").arg(expected.rows[std::size_t(expected.smallest)].gpus)));
+        QVERIFY(sentence.contains(QStringLiteral("Fewest GPU-hours: %1 GPUs").arg(expected.rows[std::size_t(expected.cheapest)].gpus)));
+
+        // A row selects its count's fastest plan; "Open this plan" makes it the document's.
+        for (int row = 0; row < table->rowCount(); ++row) {
+            page.sizingTable()->selectRow(row);
+            const std::optional<Candidate> selected = page.selectedCandidate();
+            QVERIFY(selected);
+            QVERIFY(*selected == expected.rows[std::size_t(row)].best->candidate);
+        }
+        page.openSelected();
+        QVERIFY(doc.plan() == applyCandidate(space->templ, expected.rows.back().best->candidate));
+        QCOMPARE(doc.plan().cluster.gpus(), 32);
+
+        // The answer follows the deadline without a new search: none of the counts finishes in a tenth of a day.
+        page.deadlineChoice()->setValue(0.1);
+        QCOMPARE(sizeCluster(direct, tokens, 0.1).answer, -1);
+        QCOMPARE(page.sizingAnswerRow(), -1);
+        QVERIFY2(page.sizingAnswerLabel()->text().contains(QLatin1String("no searched GPU count finishes in")),
+            qPrintable(page.sizingAnswerLabel()->text()));
+    }
+
+    // A deadline with no GPU counts typed searches sizingGpuCounts(plan); one count and no deadline: no table.
+    void deadlineSearchesTheSizingCounts()
+    {
+        PlanDocument doc;
+        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        PlannerPage page;
+        page.setDocument(&doc);
+        tick(page, { Knob::TP });
+        QVERIFY(page.searchedGpus(doc.plan(), {}).empty());
+        QVERIFY(searchAndWait(page));
+        QCOMPARE(int(page.result()->byGpus.size()), 1);
+        QVERIFY(!page.sizing());
+        QVERIFY(page.sizingBox()->isHidden());
+
+        page.deadlineChoice()->setValue(30);
+        const std::vector<int> counts = sizingGpuCounts(doc.plan());
+        QVERIFY(counts.size() > 1);
+        QCOMPARE(page.searchedGpus(doc.plan(), {}), counts);
+        QCOMPARE(page.searchedGpus(doc.plan(), { 8 }), std::vector<int> { 8 });
+        QVERIFY(page.gpuCountsEdit()->toolTip().contains(QString::number(counts.back())));
+        QVERIFY(searchAndWait(page));
+        std::vector<int> searched;
+        for (const SearchResult::PerGpus& g : page.result()->byGpus) searched.push_back(g.gpus);
+        QCOMPARE(searched, counts);
+        QVERIFY(page.sizing());
+        QCOMPARE(page.sizingTable()->rowCount(), int(counts.size()));
+        QCOMPARE(page.sizingAnswerRow(), sizeCluster(*page.result(), doc.plan().training.tokens, 30).answer);
+    }
+
+    // Under zh_CN the cluster size reads in Chinese, and the page laid out at 1400x900 draws it.
+    void clusterSizeInChinese()
+    {
+        LanguageManager languages;
+        QVERIFY(languages.setLanguage(QStringLiteral("zh_CN")));
+        PlanDocument doc;
+        QVERIFY(loadAndWait(doc, "interview-175b-256xa100.plan.json"));
+        PlannerPage page;
+        page.setDocument(&doc);
+        tick(page, { Knob::TP, Knob::PP, Knob::MicroBatch });
+        page.deadlineChoice()->setValue(30);
+        QVERIFY(searchAndWait(page));
+        QVERIFY(page.sizing());
+        QVERIFY(hasCjk(page.sizingAnswerLabel()->text()));
+        QVERIFY(hasCjk(page.sizingTable()->horizontalHeaderItem(2)->text()));
+        QVERIFY(hasCjk(page.deadlineChoice()->toolTip()));
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("sizing.png"));
+        QVERIFY(page.exportTo(png, QSize(1400, 900)));
+        QVERIFY(!QImage(png).isNull());
         QVERIFY(languages.setLanguage(QStringLiteral("en")));
     }
 

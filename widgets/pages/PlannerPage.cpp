@@ -4,6 +4,7 @@
 #include "Format.h"
 #include "Theme.h"
 #include "WidgetExporter.h"
+#include "charts/FieldScientificSpinBox.h"
 #include "charts/PlannerScatter.h"
 #include "charts/ReadOnlyTable.h"
 #include "cost/Evaluate.h"
@@ -12,6 +13,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QDoubleSpinBox>
 #include <QEvent>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -123,6 +125,29 @@ QString describe(const Candidate& c)
         .arg(knobValueText(Knob::Recompute, c), knobValueText(Knob::Schedule, c));
 }
 
+// A plan's knobs in a few words, the command line's way ("dp64 tp4 pp1 mb3 selective 1f1b"): cp, ep, vpp, sp and
+// ZeRO only where they differ from the default, so that the cluster-size table's column stays narrow.
+QString shortKnobs(const Candidate& c)
+{
+    QStringList parts { QStringLiteral("dp%1").arg(c.dp), QStringLiteral("tp%1").arg(c.tp), QStringLiteral("pp%1").arg(c.pp) };
+    if (c.cp > 1) parts << QStringLiteral("cp%1").arg(c.cp);
+    if (c.ep > 1) parts << QStringLiteral("ep%1").arg(c.ep);
+    if (c.vpp > 1) parts << QStringLiteral("vpp%1").arg(c.vpp);
+    if (c.sp) parts << QStringLiteral("sp");
+    if (c.zero > 0) parts << QStringLiteral("zero%1").arg(c.zero);
+    parts << QStringLiteral("mb%1").arg(c.microBatch) << knobValueText(Knob::Recompute, c) << knobValueText(Knob::Schedule, c);
+    return parts.join(QLatin1Char(' '));
+}
+
+// Days with one decimal (a deadline of whole days without one).
+QString days(double d)
+{
+    return d == std::floor(d) ? QLocale().toString(qlonglong(d)) : QLocale().toString(d, 'f', 1);
+}
+
+// Marks the cluster-size table's answer row (sizeCluster's answer), for sizingAnswerRow().
+constexpr int kAnswerRole = Qt::UserRole + 1;
+
 void setTextColour(QWidget* w, const QColor& colour)
 {
     QPalette p = w->palette();
@@ -152,6 +177,7 @@ PlannerPage::PlannerPage(QWidget* parent)
     connect(Theme::instance(), &Theme::changed, this, [this] {
         showOpenPlanNote();
         showSummary();
+        fillSizingTable();
     });
     retranslate();
     setRunning(false);
@@ -188,6 +214,10 @@ QWidget* PlannerPage::buildControls()
     grid->setColumnStretch(7, 1);
     column->addWidget(m_knobBox);
 
+    // The cluster question on a line of its own (GPU counts, tokens, deadline): beside the search's options the row
+    // would not fit next to the plan editor.
+    auto* sizingRow = new QHBoxLayout;
+    sizingRow->setSpacing(6);
     auto* row = new QHBoxLayout;
     row->setSpacing(6);
     m_gpusLabel = new QLabel(controls);
@@ -196,6 +226,19 @@ QWidget* PlannerPage::buildControls()
     m_gpus->setMinimumWidth(110);
     m_gpus->setMaximumWidth(220);
     m_gpusLabel->setBuddy(m_gpus);
+    m_tokensLabel = new QLabel(controls);
+    m_tokens = new FieldScientificSpinBox(controls);
+    m_tokens->setMinimumWidth(90);
+    m_tokensLabel->setBuddy(m_tokens);
+    m_deadlineLabel = new QLabel(controls);
+    m_deadline = new QDoubleSpinBox(controls);
+    m_deadline->setRange(0, 3650);
+    m_deadline->setDecimals(1);
+    m_deadline->setMinimumWidth(80);
+    m_deadlineLabel->setBuddy(m_deadline);
+    for (QWidget* w : std::initializer_list<QWidget*> { m_gpusLabel, m_gpus, m_tokensLabel, m_tokens, m_deadlineLabel, m_deadline })
+        sizingRow->addWidget(w);
+    sizingRow->addStretch(1);
     m_objectiveLabel = new QLabel(controls);
     m_objective = new QComboBox(controls);
     for (Objective o : { Objective::Time, Objective::Cost, Objective::Memory }) m_objective->addItem(QString(), int(o));
@@ -215,10 +258,10 @@ QWidget* PlannerPage::buildControls()
     QSizePolicy keep = m_progress->sizePolicy();
     keep.setRetainSizeWhenHidden(true);
     m_progress->setSizePolicy(keep);
-    for (QWidget* w : std::initializer_list<QWidget*> { m_gpusLabel, m_gpus, m_objectiveLabel, m_objective, m_topLabel, m_top,
-             m_search, m_cancel })
+    for (QWidget* w : std::initializer_list<QWidget*> { m_objectiveLabel, m_objective, m_topLabel, m_top, m_search, m_cancel })
         row->addWidget(w);
     row->addWidget(m_progress, 1);
+    column->addLayout(sizingRow);
     column->addLayout(row);
 
     m_summary = new QLabel(controls);
@@ -229,6 +272,12 @@ QWidget* PlannerPage::buildControls()
     connect(m_search, &QPushButton::clicked, this, &PlannerPage::startSearch);
     connect(m_gpus, &QLineEdit::returnPressed, this, &PlannerPage::startSearch);
     connect(m_cancel, &QPushButton::clicked, this, &PlannerPage::cancelSearch);
+    // The answer follows the question at once: sizeCluster() of the finished search, no new search.
+    connect(m_tokens, &QDoubleSpinBox::valueChanged, this, &PlannerPage::showSizing);
+    connect(m_deadline, &QDoubleSpinBox::valueChanged, this, [this] {
+        showGpuCountsHint();
+        showSizing();
+    });
     return controls;
 }
 
@@ -264,7 +313,7 @@ QWidget* PlannerPage::buildResults()
     });
 
     auto* side = new QSplitter(Qt::Vertical, this);
-    auto addTitled = [side](QLabel*& title, QTableWidget*& table) {
+    auto addTitled = [side](QLabel*& title, QTableWidget*& table) -> QWidget* {
         auto* box = new QWidget(side);
         auto* v = new QVBoxLayout(box);
         v->setContentsMargins(0, 0, 0, 0);
@@ -282,15 +331,40 @@ QWidget* PlannerPage::buildResults()
         v->addWidget(title);
         v->addWidget(table, 1);
         side->addWidget(box);
+        return box;
     };
+    // The cluster size first: where it shows, it is the question the search was run for.
+    m_sizingBox = addTitled(m_sizingTitle, m_sizingTable);
+    m_sizingAnswer = new QLabel(m_sizingBox);
+    m_sizingAnswer->setWordWrap(true);
+    m_sizingAnswer->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    static_cast<QVBoxLayout*>(m_sizingBox->layout())->insertWidget(1, m_sizingAnswer);
+    m_sizingTable->setColumnCount(6);
+    m_sizingTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_sizingTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    // The plan's knobs take what the numbers leave, cut where narrow (whole in the tooltip).
+    m_sizingTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_sizingTable->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+    m_sizingTable->setTextElideMode(Qt::ElideRight);
+    m_sizingBox->hide();
+    connect(m_sizingTable, &QTableWidget::itemSelectionChanged, this, [this] {
+        if (m_filling) return;
+        const QList<QTableWidgetItem*> items = m_sizingTable->selectedItems();
+        if (!items.isEmpty()) selectSizingRow(items.front()->row());
+    });
+    connect(m_sizingTable, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
+        selectSizingRow(row);
+        openSelected();
+    });
     addTitled(m_whyNotTitle, m_whyNot);
     addTitled(m_rejectedTitle, m_rejected);
     m_whyNot->setColumnCount(4);
     m_rejected->setColumnCount(2);
     m_whyNot->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_rejected->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    side->setStretchFactor(0, 3);
-    side->setStretchFactor(1, 2);
+    side->setStretchFactor(0, 4);
+    side->setStretchFactor(1, 3);
+    side->setStretchFactor(2, 2);
     side->setChildrenCollapsible(false);
 
     auto* top = new QSplitter(Qt::Horizontal, this);
@@ -388,6 +462,23 @@ bool PlannerPage::chosenGpus(std::vector<int>* gpus, QString* error) const
     return true;
 }
 
+std::vector<int> PlannerPage::searchedGpus(const Plan& plan, const std::vector<int>& typed) const
+{
+    // A deadline without counts asks how big the cluster must be: the command line's default range (search --days).
+    if (typed.empty() && sizingDays() > 0) return sizingGpuCounts(plan);
+    return typed;
+}
+
+double PlannerPage::sizingTokens() const
+{
+    return m_tokens->value();
+}
+
+double PlannerPage::sizingDays() const
+{
+    return m_deadline->value();
+}
+
 SearchOptions PlannerPage::searchOptions() const
 {
     SearchOptions o;
@@ -413,7 +504,7 @@ bool PlannerPage::startSearch()
     std::vector<int> gpus;
     QString error;
     if (!chosenGpus(&gpus, &error)) return refuse(error);
-    Result<SearchSpace> space = buildSpace(m_document->plan(), chosenKnobs(), gpus);
+    Result<SearchSpace> space = buildSpace(m_document->plan(), chosenKnobs(), searchedGpus(m_document->plan(), gpus));
     if (!space) return refuse(tr("Cannot search: %1").arg(CoreText::text(space.errors().front().message)));
 
     m_searchedPlan = m_document->plan();
@@ -528,6 +619,7 @@ void PlannerPage::showTables()
     showSummary();
     showOpenPlanNote();
     showWhyNot();
+    showSizing();
 }
 
 void PlannerPage::showChart()
@@ -644,6 +736,130 @@ void PlannerPage::fillRejected()
     }
 }
 
+// --- the cluster size --------------------------------------------------------------------------------------
+
+void PlannerPage::showSizing()
+{
+    // A question about several clusters: the table shows for a search of several GPU counts, or when a deadline asks.
+    const bool show = m_result && (m_result->byGpus.size() > 1 || sizingDays() > 0);
+    if (show)
+        m_sizing = sizeCluster(*m_result, sizingTokens(), sizingDays());
+    else
+        m_sizing.reset();
+    m_sizingBox->setVisible(show);
+    m_sizingAnswer->setText(sizingSentence());
+    fillSizingTable();
+}
+
+QString PlannerPage::sizingSentence() const
+{
+    if (!m_sizing) return {};
+    const Sizing& s = *m_sizing;
+    auto gpus = [&s](int row) { return count(s.rows[std::size_t(row)].gpus); };
+    const QString tokens = display::count(s.tokens);
+    QString text;
+    if (s.days <= 0)
+        text = tr("%1 tokens: set a deadline to find the fewest GPUs that finish in time.").arg(tokens);
+    else if (s.answer >= 0)
+        text = tr("%1 tokens in %2 days: %3 GPUs (%4 days).").arg(tokens, days(s.days), gpus(s.answer), days(s.rows[std::size_t(s.answer)].days));
+    else
+        text = tr("%1 tokens: no searched GPU count finishes in %2 days.").arg(tokens, days(s.days));
+    if (s.smallest < 0) {
+        text += QLatin1Char(' ') + tr("No searched GPU count has a plan that fits.");
+    } else {
+        text += QLatin1Char(' ') + tr("Smallest cluster that fits: %1 GPUs.").arg(gpus(s.smallest));
+        text += QLatin1Char(' ') + tr("Fewest GPU-hours: %1 GPUs.").arg(gpus(s.cheapest));
+    }
+    // A deadline typed after a search of the plan's one count: the range it would search is a click away.
+    if (s.days > 0 && s.rows.size() < 2 && m_gpus->text().trimmed().isEmpty())
+        text += QLatin1Char(' ') + tr("Press Search to try the plan's GPU count from a quarter to sixteen times.");
+    return text.replace(QStringLiteral("。 "), QStringLiteral("。"));
+}
+
+void PlannerPage::fillSizingTable()
+{
+    m_filling = true;
+    m_sizingTable->clearContents();
+    const std::vector<SizingRow> rows = m_sizing ? m_sizing->rows : std::vector<SizingRow> {};
+    m_sizingTable->setRowCount(int(rows.size()));
+    const QColor answerFill = Theme::pick(QColor(0xd8, 0xf0, 0xd4), QColor(0x24, 0x4a, 0x2c));
+    QFont bold = m_sizingTable->font();
+    bold.setBold(true);
+    for (int row = 0; row < int(rows.size()); ++row) {
+        const SizingRow& r = rows[std::size_t(row)];
+        const QString none = QStringLiteral("—");
+        QTableWidgetItem* cells[] = { readOnlyCell(count(r.gpus)), readOnlyCell(count(r.fit)),
+            textCell(r.best ? shortKnobs(r.best->candidate) : tr("nothing fits")),
+            readOnlyCell(r.best ? display::seconds(r.best->stepSeconds) : none), readOnlyCell(r.best ? days(r.days) : none),
+            readOnlyCell(r.best ? count(r.gpuHours) : none) };
+        if (r.best) cells[2]->setToolTip(describe(r.best->candidate));
+        const bool answer = row == m_sizing->answer;
+        for (int col = 0; col < 6; ++col) {
+            // A count with no plan that fits has nothing to select.
+            if (!r.best) cells[col]->setFlags(Qt::ItemIsEnabled);
+            if (answer) {
+                cells[col]->setFont(bold);
+                cells[col]->setBackground(answerFill);
+                cells[col]->setForeground(Theme::textOn(answerFill));
+                cells[col]->setToolTip(tr("The fewest GPUs that finish within the deadline"));
+            }
+            m_sizingTable->setItem(row, col, cells[col]);
+        }
+        cells[0]->setData(kAnswerRole, answer);
+    }
+    m_filling = false;
+    // The answer in sight where the section is short (the page beside the plan editor).
+    if (m_sizing && m_sizing->answer >= 0) m_sizingTable->scrollToItem(m_sizingTable->item(m_sizing->answer, 0));
+    if (m_selected) followSelectionInSizingTable(*m_selected);
+}
+
+int PlannerPage::sizingAnswerRow() const
+{
+    for (int row = 0; row < m_sizingTable->rowCount(); ++row)
+        if (m_sizingTable->item(row, 0)->data(kAnswerRole).toBool()) return row;
+    return -1;
+}
+
+void PlannerPage::selectSizingRow(int row)
+{
+    // The row's plan is the fastest of its GPU count: selected like a row of the best plans.
+    if (!m_sizing || row < 0 || row >= int(m_sizing->rows.size())) return;
+    const SizingRow& r = m_sizing->rows[std::size_t(row)];
+    if (r.best) selectIndex(r.best->index);
+}
+
+void PlannerPage::followSelectionInSizingTable(std::int64_t index)
+{
+    const bool filling = m_filling;
+    m_filling = true;
+    m_sizingTable->clearSelection();
+    if (m_sizing)
+        for (int row = 0; row < int(m_sizing->rows.size()); ++row) {
+            const SizingRow& r = m_sizing->rows[std::size_t(row)];
+            if (r.best && r.best->index == index) m_sizingTable->selectRow(row);
+        }
+    m_filling = filling;
+}
+
+void PlannerPage::showGpuCountsHint()
+{
+    // An empty line means the plan's count, or under a deadline the sizing range: the field says which.
+    const bool sizing = sizingDays() > 0;
+    m_gpus->setPlaceholderText(sizing ? tr("the plan's ×¼ … ×16") : tr("the plan's"));
+    // Wide enough for the placeholder: it is the only sign of what an empty line searches.
+    m_gpus->setMinimumWidth(std::max(110, m_gpus->fontMetrics().horizontalAdvance(m_gpus->placeholderText()) + 24));
+    QString range;
+    if (m_document && m_document->hasPlan()) {
+        QStringList counts;
+        for (int n : sizingGpuCounts(m_document->plan())) counts << QString::number(n);
+        range = counts.join(QStringLiteral(", "));
+    }
+    m_gpus->setToolTip(sizing ? tr("GPU counts to search, e.g. 64, 128, 256; empty: with a deadline, the plan's count from "
+                                   "a quarter to sixteen times, in whole nodes (%1)")
+                                    .arg(range)
+                              : tr("GPU counts to search, e.g. 64, 128, 256; empty: the plan's cluster"));
+}
+
 std::optional<Candidate> PlannerPage::selectedCandidate() const
 {
     if (!m_result) return std::nullopt;
@@ -703,6 +919,7 @@ void PlannerPage::selectIndex(qint64 index)
             m_best->scrollToItem(m_best->item(row, cRank));
         }
     }
+    followSelectionInSizingTable(index);
     m_filling = false;
     const Candidate c = candidateAt(m_result->space, index);
     const Prediction p = evaluate(applyCandidate(m_result->space.templ, c));
@@ -737,6 +954,10 @@ void PlannerPage::setDocument(PlanDocument* document)
     m_document = document;
     m_result.reset();
     if (document) connect(document, &PlanDocument::planChanged, this, &PlannerPage::followPlan);
+    // Another plan's tokens; the deadline is the user's question and stays.
+    m_planTokens = document && document->hasPlan() ? document->plan().training.tokens : 0;
+    m_tokens->setValue(m_planTokens);
+    showGpuCountsHint();
     setRunning(false);
     showResult();
 }
@@ -746,6 +967,11 @@ void PlannerPage::followPlan()
     // The result stays (a plan opened from it is one of its points); the summary says it is stale and why-not
     // compares the plan as it is now.
     m_search->setEnabled(!isRunning() && m_document && m_document->hasPlan());
+    // The tokens follow the plan's until the user types others.
+    const double tokens = m_document && m_document->hasPlan() ? m_document->plan().training.tokens : 0;
+    if (m_tokens->value() == m_planTokens) m_tokens->setValue(tokens);
+    m_planTokens = tokens;
+    showGpuCountsHint();
     showSummary();
     showWhyNot();
     // A plan that arrives while the page is on screen with nothing searched yet (the app started on this page).
@@ -781,8 +1007,15 @@ void PlannerPage::retranslate()
     m_knobBox->setTitle(tr("Vary"));
     for (Knob k : kOffered) m_knobs[std::size_t(k)]->setToolTip(tr(kKnobTips[int(k)]));
     m_gpusLabel->setText(tr("GPU counts:"));
-    m_gpus->setPlaceholderText(tr("the plan's"));
-    m_gpus->setToolTip(tr("GPU counts to search, e.g. 64, 128, 256; empty: the plan's cluster"));
+    showGpuCountsHint();
+    m_tokensLabel->setText(tr("Tokens:"));
+    m_tokens->setToolTip(tr("Tokens to train, for the cluster size (e.g. 3e11); the plan's training tokens unless typed"));
+    m_deadlineLabel->setText(tr("Deadline (days):"));
+    m_deadline->setSpecialValueText(tr("none"));
+    m_deadline->setToolTip(tr("Days the training may take: the cluster-size table names the fewest GPUs that finish in "
+                              "time. With no GPU counts typed, the search covers the plan's count from a quarter to "
+                              "sixteen times. None: no deadline"));
+    m_sizingTitle->setText(tr("Cluster size: the fastest plan per GPU count"));
     m_objectiveLabel->setText(tr("Objective:"));
     m_objective->setItemText(0, tr("step time"));
     m_objective->setItemText(1, tr("cost (GPU-hours per token)"));
@@ -806,6 +1039,7 @@ void PlannerPage::retranslate()
         fillRejected();
         if (selected) selectIndex(*selected);
     }
+    showSizing();
     showWhyNot();
 }
 
@@ -823,6 +1057,10 @@ void PlannerPage::retranslateTables()
         tr("recompute"), tr("schedule"), tr("overlap"), tr("offload"), tr("step time"), tr("tokens/s"), tr("MFU"),
         tr("peak memory") });
     m_rejected->setHorizontalHeaderLabels({ tr("Reason"), tr("Plans") });
+    m_sizingTable->setHorizontalHeaderLabels({ tr("GPUs"), tr("fit"), tr("fastest plan"), tr("step time"), tr("days"), tr("GPU-hours") });
+    m_sizingTable->horizontalHeaderItem(1)->setToolTip(tr("Plans of this GPU count that fit in memory"));
+    m_sizingTable->horizontalHeaderItem(4)->setToolTip(tr("Days to train the tokens with the fastest plan"));
+    m_sizingTable->horizontalHeaderItem(5)->setToolTip(tr("GPUs × hours to train the tokens with the fastest plan"));
 }
 
 QString PlannerPage::pageTitle() const

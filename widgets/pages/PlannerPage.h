@@ -1,7 +1,9 @@
 // The planner page ("planner"): searches every plan of the open plan's space (core/search: the knobs ticked vary,
 // the others keep the plan's values) off the GUI thread, then shows the sampled fitting plans as a scatter of step
 // time against peak memory (PlannerScatter), the best plans by the objective in a sortable table, why the open plan
-// loses to the selected (or best) one term by term, and why the other plans were turned away. "Open this plan"
+// loses to the selected (or best) one term by term, and why the other plans were turned away. With a deadline (or
+// several GPU counts) it sizes the cluster: core's sizeCluster() of the search, per GPU count the fastest plan and
+// the days it takes to train the tokens, and the fewest GPUs that finish in time. "Open this plan"
 // hands the chosen plan to the editor as one undoable edit (planChosen()), so every view shows it and Undo brings
 // the user's plan back.
 //
@@ -24,6 +26,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QGroupBox;
 class QLabel;
 class QLineEdit;
@@ -36,6 +39,7 @@ class QTimer;
 namespace planscope {
 
 class PlanDocument;
+class FieldScientificSpinBox;
 class PlannerScatter;
 struct ScatterPoints;
 
@@ -57,6 +61,15 @@ public:
     std::vector<Knob> chosenKnobs() const;
     bool chosenGpus(std::vector<int>* gpus, QString* error = nullptr) const;
     SearchOptions searchOptions() const;
+    // The GPU counts a search of `plan` covers: the typed ones; none typed, sizingGpuCounts(plan) with a deadline,
+    // else empty (the plan's own count).
+    std::vector<int> searchedGpus(const Plan& plan, const std::vector<int>& typed) const;
+    // The sizing question: tokens to train and the deadline in days (0: none).
+    double sizingTokens() const;
+    double sizingDays() const;
+    // sizeCluster() of the last search for the sizing question; null when the cluster-size table is hidden (no
+    // search, or one GPU count and no deadline).
+    const Sizing* sizing() const { return m_sizing ? &*m_sizing : nullptr; }
 
     // Starts a search of the document's plan with the controls' settings, cancelling a running one. False (and
     // the summary says why) when there is no plan or the settings do not make a space.
@@ -77,6 +90,8 @@ public:
 
     QCheckBox* knobCheck(Knob knob) const;
     QLineEdit* gpuCountsEdit() const { return m_gpus; }
+    FieldScientificSpinBox* tokensChoice() const { return m_tokens; }
+    QDoubleSpinBox* deadlineChoice() const { return m_deadline; }
     QComboBox* objectiveChoice() const { return m_objective; }
     QSpinBox* topChoice() const { return m_top; }
     QComboBox* colourChoice() const { return m_colour; }
@@ -89,6 +104,11 @@ public:
     QTableWidget* bestTable() const { return m_best; }
     QTableWidget* whyNotTable() const { return m_whyNot; }
     QTableWidget* rejectedTable() const { return m_rejected; }
+    QWidget* sizingBox() const { return m_sizingBox; }
+    QLabel* sizingAnswerLabel() const { return m_sizingAnswer; }
+    QTableWidget* sizingTable() const { return m_sizingTable; }
+    // The cluster-size table's row that answers the question (sizeCluster's answer), -1 for none.
+    int sizingAnswerRow() const;
     PlannerScatter* scatter() const { return m_scatter; }
 
 Q_SIGNALS:
@@ -132,6 +152,12 @@ private:
     void fillRejected();
     void showWhyNot();
     void showOpenPlanNote();
+    void showSizing();
+    QString sizingSentence() const;
+    void fillSizingTable();
+    void selectSizingRow(int row);
+    void followSelectionInSizingTable(std::int64_t index);
+    void showGpuCountsHint();
     void setRunning(bool running);
     void followPlan();
 
@@ -140,6 +166,10 @@ private:
     QGroupBox* m_knobBox = nullptr;
     QLabel* m_gpusLabel = nullptr;
     QLineEdit* m_gpus = nullptr;
+    QLabel* m_tokensLabel = nullptr;
+    FieldScientificSpinBox* m_tokens = nullptr;
+    QLabel* m_deadlineLabel = nullptr;
+    QDoubleSpinBox* m_deadline = nullptr;
     QLabel* m_objectiveLabel = nullptr;
     QComboBox* m_objective = nullptr;
     QLabel* m_topLabel = nullptr;
@@ -160,6 +190,10 @@ private:
     QTableWidget* m_whyNot = nullptr;
     QLabel* m_rejectedTitle = nullptr;
     QTableWidget* m_rejected = nullptr;
+    QWidget* m_sizingBox = nullptr;
+    QLabel* m_sizingTitle = nullptr;
+    QLabel* m_sizingAnswer = nullptr;
+    QTableWidget* m_sizingTable = nullptr;
     QTimer* m_poll = nullptr;
 
     std::unique_ptr<Job> m_job;
@@ -169,6 +203,8 @@ private:
     std::shared_ptr<const ScatterPoints> m_points; // m_result's, for the chart
     Objective m_resultObjective = Objective::Time;
     std::optional<std::int64_t> m_selected;    // an index of m_result->space
+    std::optional<Sizing> m_sizing;            // sizeCluster(*m_result, tokens, deadline) while its table shows
+    double m_planTokens = 0;                   // the tokens field's value taken from the plan (not typed)
     bool m_filling = false;                    // the table is being filled: its selection signals are no choice
     bool m_chartPending = false;               // the tables show m_result, the chart not yet
 };
