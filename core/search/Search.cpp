@@ -172,6 +172,15 @@ Result<SearchSpace> buildSpace(const Plan& templIn, const std::vector<Knob>& var
     const ModelSpec& M = t.model;
     const int perNode = std::max(1, t.cluster.gpusPerNode);
     auto varies = [&](Knob k) { return std::find(vary.begin(), vary.end(), k) != vary.end(); };
+    // The checks divide by the degrees and the batch: a template without them has no space (the plan loader and the
+    // editor keep them >= 1; a caller building a Plan by hand may not).
+    const struct { const char* path; std::int64_t v; } positive[] = { { "parallel.tp", t.parallel.tp },
+        { "parallel.pp", t.parallel.pp }, { "parallel.cp", t.parallel.cp }, { "parallel.dp", t.parallel.dp },
+        { "parallel.ep", t.parallel.ep }, { "parallel.vpp", t.parallel.vpp }, { "training.microBatch", t.training.microBatch },
+        { "training.globalBatch", t.training.globalBatch }, { "model.layers", M.layers }, { "model.heads", M.heads },
+        { "model.seqLength", M.seqLength }, { "cluster.gpusPerNode", t.cluster.gpusPerNode }, { "cluster.nodes", t.cluster.nodes } };
+    for (const auto& x : positive)
+        if (x.v < 1) return Result<SearchSpace>::failure(x.path, "must be >= 1 for a search, got " + std::to_string(x.v));
 
     // GPU counts: whole nodes, or one node of fewer GPUs.
     if (!gpuCounts.empty()) {

@@ -490,6 +490,15 @@ private Q_SLOTS:
         const auto bad = buildSpace(p, { Knob::TP }, { 12 });
         QVERIFY(!bad.ok());
         QCOMPARE(bad.errors().front().path, std::string("gpus"));
+        // A hand-built template without a degree or a batch has no space (the checks divide by them).
+        Plan zero = tinyPlan(8, 16);
+        zero.parallel.pp = 0;
+        const auto none = buildSpace(zero, { Knob::TP });
+        QVERIFY(!none.ok());
+        QCOMPARE(none.errors().front().path, std::string("parallel.pp"));
+        zero = tinyPlan(8, 16);
+        zero.training.globalBatch = 0;
+        QCOMPARE(buildSpace(zero, { Knob::MicroBatch }).errors().front().path, std::string("training.globalBatch"));
     }
 };
 
