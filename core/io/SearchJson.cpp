@@ -17,7 +17,7 @@ json candidateToJson(const Candidate& c)
     training["overlapP2pComm"] = bool(c.overlap & kOverlapP2p);
     training["offload"] = { { "optimizerFraction", c.offload } };
     json parallel = { { "dp", c.dp }, { "tp", c.tp }, { "pp", c.pp }, { "cp", c.cp }, { "ep", c.ep }, { "vpp", c.vpp },
-        { "sp", c.sp }, { "zero", c.zero } };
+        { "sp", c.sp }, { "zero", c.zero }, { "fsdp", std::string(toString(c.fsdp)) } };
     if (c.split != SplitChoice::Template) {
         // The space's own split replaces any the plan file has.
         const bool in = c.split == SplitChoice::EmbeddingAndLossInSplit;

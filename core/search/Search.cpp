@@ -195,7 +195,6 @@ Result<SearchSpace> buildSpace(const Plan& templIn, const std::vector<Knob>& var
     } else {
         s.gpus = { t.cluster.gpus() };
     }
-    const int maxGpus = s.gpus.back();
     auto degreeValues = [&](std::int64_t cap) {
         std::vector<std::vector<int>> each;
         for (int g : s.gpus) each.push_back(divisors(g, cap));
@@ -247,7 +246,6 @@ Result<SearchSpace> buildSpace(const Plan& templIn, const std::vector<Knob>& var
                           "every plan splits its layers evenly, or with the embedding and the loss counted as layers where "
                           "only that divides (run planscope-cli balance on the chosen plan)");
     }
-    (void)maxGpus;
     return s;
 }
 
@@ -270,6 +268,8 @@ Candidate fromDigits(const SearchSpace& s, const std::int64_t* d)
     c.vpp = s.vpp[std::size_t(d[int(Knob::VPP)])];
     c.zero = s.zero[std::size_t(d[int(Knob::Zero)])];
     c.offload = s.offload[std::size_t(d[int(Knob::Offload)])];
+    // The plan file's fsdp means ZeRO-3 (the loader sets zero 3 under it): kept with zero 3, none otherwise.
+    c.fsdp = c.zero == 3 ? s.templ.parallel.fsdp : Fsdp::None;
     const int model = c.tp * c.pp * c.cp;
     c.dp = s.dpDerived ? (model > 0 && c.gpus % model == 0 ? c.gpus / model : 0) : s.dp[std::size_t(d[int(Knob::DP)])];
     return c;
@@ -320,7 +320,7 @@ void writeCandidate(Plan& p, const Candidate& c, int perNode)
     P.vpp = c.vpp;
     P.zero = c.zero;
     P.sp = c.sp;
-    if (c.zero == 3 && P.fsdp == Fsdp::None) P.fsdp = Fsdp::None;
+    P.fsdp = c.fsdp;
     TrainingSpec& T = p.training;
     T.microBatch = c.microBatch;
     T.recompute = c.recompute.mode;
@@ -734,6 +734,7 @@ SearchResult search(const SearchSpace& space, const SearchOptions& options)
         c.dp = templ.parallel.dp;
         c.vpp = templ.parallel.vpp;
         c.zero = templ.parallel.zero;
+        c.fsdp = templ.parallel.fsdp;
         c.sp = templ.parallel.sp;
         c.microBatch = templ.training.microBatch;
         c.recompute = choiceOf(templ.training);

@@ -99,6 +99,7 @@ struct Candidate {
     SplitChoice split = SplitChoice::Template;
     std::string layout;            // the Balanced split's layout string (set on listed entries and by candidateAt)
     int gpus = 0, tp = 1, cp = 1, ep = 1, pp = 1, dp = 1, vpp = 1, zero = 0, microBatch = 1;
+    Fsdp fsdp = Fsdp::None;        // the template's with ZeRO-3, none otherwise
     bool sp = false;
     int overlap = 0;
     double offload = 0;

@@ -8,6 +8,7 @@
 #include <QObject>
 #include <QTemporaryDir>
 #include <fstream>
+#include <set>
 #include <nlohmann/json.hpp>
 
 using namespace planscope;
@@ -153,6 +154,33 @@ private slots:
             QCOMPARE(json::parse(ev.out)["time"]["stepSeconds"].get<double>(), e["stepSeconds"].get<double>());
         }
         QVERIFY(layouts > 0);
+    }
+
+    // A plan file with fsdp (which means ZeRO-3 to the loader): entries keep it with zero 3 and write "none" with the
+    // other stages, so that every entry re-evaluates as listed.
+    void fsdpFollowsZero()
+    {
+        QTemporaryDir dir;
+        json plan = readJson(sample(QStringLiteral("interview-130b-256xa100-zero3.plan.json")));
+        plan["parallel"]["fsdp"] = "hybrid";
+        plan["parallel"]["zero"] = 3;
+        const QString path = dir.filePath(QStringLiteral("hybrid.plan.json"));
+        std::ofstream(path.toStdString()) << plan.dump(2);
+        const test::CliRun r = test::runCli({ QStringLiteral("search"), path, QStringLiteral("--json"), QStringLiteral("--top"),
+            QStringLiteral("12"), QStringLiteral("--vary"), QStringLiteral("zero,dp"), QStringLiteral("--fix"), QStringLiteral("pp=16") });
+        QCOMPARE(r.code, 0);
+        const json j = json::parse(r.out);
+        int n = 0;
+        std::set<int> zeros;
+        for (const json& e : j["best"]) {
+            const int zero = e["parallel"]["zero"].get<int>();
+            zeros.insert(zero);
+            QCOMPARE(e["parallel"]["fsdp"].get<std::string>(), std::string(zero == 3 ? "hybrid" : "none"));
+            const test::CliRun ev = test::runCli({ QStringLiteral("evaluate"), writeEntry(dir, path, e, n++), QStringLiteral("--analytic") });
+            QCOMPARE(ev.code, 0);
+            QCOMPARE(json::parse(ev.out)["time"]["stepSeconds"].get<double>(), e["stepSeconds"].get<double>());
+        }
+        QVERIFY(zeros.size() >= 2);
     }
 
     void fixCsvAndSizing()
