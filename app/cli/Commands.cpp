@@ -69,6 +69,9 @@ usage:
                                                    plans side by side: step time, tokens/s, MFU, peak memory (and per
                                                    stage), bubble, exposed communication, days; the better plan of
                                                    each row and every value over it (schema planscope/compare/v1)
+  planscope-cli lessons [--json] [--lang zh_CN]     the guided lessons (pipeline bubbles, ZeRO, ring all-reduce), each
+                                                   question's answer computed by the model from the step's plan
+                                                   (schema planscope/lessons/v1)
   planscope-cli presets [models|gpus|nodes] [--json]
   planscope-cli model-from-hf CONFIG.json          a Hugging Face config.json as a plan "model" object
   planscope-cli simulate PLAN [--chrome-trace OUT.json] [--kineto-traces DIR]
@@ -598,6 +601,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (verb == "balance") return cmdBalance(parseArgs(args, 1, { "--write" }), out, err);
     if (verb == "search") return cmdSearch(args, out, err);
     if (verb == "compare") return cmdCompare(parseArgs(args, 1, {}), out, err);
+    if (verb == "lessons") return cmdLessons(parseArgs(args, 1, { "--lang" }), out, err);
     if (verb == "presets") return cmdPresets(parseArgs(args, 1, {}), out, err);
     if (verb == "model-from-hf") return cmdModelFromHf(parseArgs(args, 1, {}), out, err);
     if (verb == "simulate") return cmdSimulate(parseArgs(args, 1, { "--chrome-trace", "--kineto-traces" }), out, err);

@@ -1,0 +1,247 @@
+#include "Lessons.h"
+
+#include "analysis/Analysis.h"
+#include "io/AnalysisJson.h"
+#include "io/PlanJson.h"
+
+#include <cctype>
+
+namespace planscope {
+
+using nlohmann::json;
+
+namespace {
+
+// One lesson as written: a base plan, then steps that patch it (RFC 7386 JSON merge patch) and may ask a question.
+struct StepSource {
+    Bilingual text;
+    const char* view;
+    json patch;
+    std::optional<LessonQuestion> question;
+};
+
+struct LessonSource {
+    const char* id;
+    Bilingual title;
+    std::vector<std::string> topics;
+    json base;
+    std::vector<StepSource> steps;
+};
+
+// Llama 2 7B on one 8-GPU A100 node, the ZeRO paper's mixed precision (fp16 weights and gradients, fp32 Adam: 16 bytes
+// of model state per parameter; Rajbhandari et al., "ZeRO", SC 2020, section 3.1).
+json sevenB(int gpus)
+{
+    return { { "schema", "planscope/plan/v1" }, { "model", { { "preset", "llama2-7b" } } },
+        { "cluster", { { "gpu", "a100-sxm4-80gb" }, { "nodes", 1 }, { "gpusPerNode", gpus } } },
+        { "parallel", { { "dp", gpus }, { "tp", 1 }, { "pp", 1 }, { "zero", 0 } } },
+        { "training", { { "microBatch", 1 }, { "globalBatch", 8 * gpus }, { "precision", "fp16" }, { "gradDtype", "fp16" },
+                          { "optimizer", "adam" }, { "recompute", "full" }, { "schedule", "1f1b" }, { "flashAttention", true },
+                          { "tokens", 1e11 } } } };
+}
+
+LessonQuestion question(Bilingual text, const char* field, const char* unit, Bilingual solution, double tolerance = 0.01)
+{
+    LessonQuestion q;
+    q.text = std::move(text);
+    q.field = field;
+    q.unit = unit;
+    q.tolerance = tolerance;
+    q.solution = std::move(solution);
+    return q;
+}
+
+std::vector<LessonSource> lessonSources()
+{
+    std::vector<LessonSource> out;
+
+    // Pipeline bubbles: GPipe (Huang et al. 2019) and 1F1B (PipeDream-Flush, Narayanan et al. 2021) idle (p-1) slots of
+    // every rank's m + p - 1.
+    {
+        json base = sevenB(4);
+        base["parallel"] = { { "dp", 1 }, { "tp", 1 }, { "pp", 4 }, { "zero", 0 } };
+        base["training"]["globalBatch"] = 8;
+        out.push_back({ "pipeline-bubble",
+            { "Pipeline bubbles", "流水线气泡" },
+            { "pipeline", "bubble", "1f1b" },
+            base,
+            {
+                { { "Four GPUs each hold a quarter of the layers (pp = 4). A batch of 8 sequences is cut into m = 8 "
+                    "microbatches. Rank 0 starts at once; rank 3 waits three forward slots for the first microbatch, and at "
+                    "the end rank 0 waits three backward slots. Watch the hatched idle time at both ends of each lane.",
+                      "四张 GPU 各放四分之一的层（pp = 4）。8 条序列的批次切成 m = 8 个微批次。rank 0 立即开始；rank 3 要等三个前向时隙"
+                      "才拿到第一个微批次，结束时 rank 0 也要等三个反向时隙。注意每条泳道两端的斜线空闲区。" },
+                    "timeline", json::object(),
+                    question({ "What share of the pipeline time is bubble with p = 4 and m = 8?",
+                                 "p = 4、m = 8 时，气泡占流水线时间的比例是多少？" },
+                        "time.bubbleFraction", "",
+                        { "bubble share = (p - 1) / (m + p - 1) = 3 / 11 = 0.273 (GPipe and 1F1B alike)",
+                            "气泡比例 = (p - 1) / (m + p - 1) = 3 / 11 = 0.273（GPipe 与 1F1B 相同）" }) },
+                { { "Four times as many microbatches (a batch of 32): the same three idle slots at each end now sit beside 32 "
+                    "busy ones.",
+                      "微批次增加到四倍（批次 32）：两端同样的三个空闲时隙，现在旁边是 32 个忙碌时隙。" },
+                    "timeline", { { "training", { { "globalBatch", 32 } } } },
+                    question({ "And with m = 32?", "m = 32 时呢？" }, "time.bubbleFraction", "",
+                        { "(p - 1) / (m + p - 1) = 3 / 35 = 0.086: more microbatches shrink the bubble",
+                            "(p - 1) / (m + p - 1) = 3 / 35 = 0.086：微批次越多，气泡越小" }) },
+            } });
+    }
+
+    // ZeRO: 16 bytes of model state per parameter under mixed-precision Adam, and what each stage divides by N_d.
+    {
+        out.push_back({ "zero-memory",
+            { "ZeRO: who keeps which bytes", "ZeRO：谁保存哪些字节" },
+            { "zero", "memory", "data-parallel" },
+            sevenB(8),
+            {
+                { { "Plain data parallelism: each of the 8 GPUs keeps the whole model state of Llama 2 7B: fp16 weights (2 "
+                    "bytes per parameter), fp16 gradients (2), and Adam's fp32 master weights, momentum and variance (4 + 4 + "
+                    "4 = 12). 16 bytes per parameter, on every GPU.",
+                      "普通数据并行：8 张 GPU 每张都保存 Llama 2 7B 的全部模型状态：fp16 权重（每参数 2 字节）、fp16 梯度（2）、"
+                      "Adam 的 fp32 主权重、动量和方差（4 + 4 + 4 = 12）。每个参数 16 字节，每张 GPU 都有一份。" },
+                    "memory", json::object(),
+                    question({ "How many bytes of optimizer state does one GPU hold without ZeRO?",
+                                 "不使用 ZeRO 时，一张 GPU 保存多少字节的优化器状态？" },
+                        "memory.stages.0.optimizerBytes", "B",
+                        { "12 x Psi (Psi = the parameters)", "12 x Ψ（Ψ 为参数量）" }) },
+                { { "ZeRO-1 splits the optimizer state over the N_d = 8 data-parallel GPUs: each updates only its eighth, "
+                    "then the updated weights are gathered.",
+                      "ZeRO-1 把优化器状态切分到 N_d = 8 张数据并行 GPU 上：每张只更新自己的八分之一，更新后再收集权重。" },
+                    "memory", { { "parallel", { { "zero", 1 } } } },
+                    question({ "Optimizer bytes per GPU under ZeRO-1?", "ZeRO-1 下每张 GPU 的优化器字节数？" },
+                        "memory.stages.0.optimizerBytes", "B", { "12 x Psi / N_d", "12 x Ψ / N_d" }) },
+                { { "ZeRO-2 also splits the gradients: each GPU keeps the reduced gradients of its own eighth (a "
+                    "reduce-scatter instead of an all-reduce).",
+                      "ZeRO-2 再切分梯度：每张 GPU 只保留自己那八分之一归约后的梯度（用 reduce-scatter 代替 all-reduce）。" },
+                    "memory", { { "parallel", { { "zero", 2 } } } },
+                    question({ "Gradient bytes per GPU under ZeRO-2?", "ZeRO-2 下每张 GPU 的梯度字节数？" },
+                        "memory.stages.0.gradientsBytes", "B", { "2 x Psi / N_d", "2 x Ψ / N_d" }) },
+                { { "ZeRO-3 splits the weights too, and gathers each layer's weights just before it runs, forward and "
+                    "backward: memory falls to 16 Psi / N_d, communication grows to about 1.5 times plain data parallelism's.",
+                      "ZeRO-3 连权重也切分，每层在前向和反向运行前才收集它的权重：显存降到 16Ψ / N_d，通信量增加到普通数据并行的约 1.5 倍。" },
+                    "memory", { { "parallel", { { "zero", 3 } } } },
+                    question({ "Weight bytes per GPU under ZeRO-3?", "ZeRO-3 下每张 GPU 的权重字节数？" },
+                        "memory.stages.0.weightsBytes", "B", { "2 x Psi / N_d", "2 x Ψ / N_d" }) },
+            } });
+    }
+
+    // Ring all-reduce: 2(N-1) steps of S/N bytes each, so every GPU sends 2(N-1)/N x S (Patarasuk and Yuan, "Bandwidth
+    // optimal all-reduce algorithms for clusters of workstations", JPDC 2009).
+    {
+        out.push_back({ "ring-allreduce",
+            { "Ring all-reduce", "环形 All-Reduce" },
+            { "ring-allreduce", "communication", "data-parallel" },
+            sevenB(8),
+            {
+                { { "After the backward pass the 8 GPUs all-reduce their gradients (S = 2 bytes x Psi). The ring cuts S into "
+                    "N = 8 chunks: N - 1 reduce-scatter steps leave each GPU with one summed chunk, N - 1 all-gather steps "
+                    "hand every chunk to every GPU. Each step sends S/N.",
+                      "反向结束后，8 张 GPU 对梯度做 all-reduce（S = 2 字节 x Ψ）。环形算法把 S 切成 N = 8 块：N - 1 步 "
+                      "reduce-scatter 让每张 GPU 得到一块求和结果，N - 1 步 all-gather 把每一块发给所有 GPU。每步发送 S/N。" },
+                    "comm", json::object(),
+                    question({ "How many bytes does one GPU send per step for the gradient all-reduce (N = 8)?",
+                                 "梯度 all-reduce 中每张 GPU 每个训练步发送多少字节（N = 8）？" },
+                        "comm.groups[kind=dp].bytesPerStep", "B",
+                        { "2 (N - 1) / N x S = 2 x 7/8 x 2 Psi = 3.5 Psi", "2 (N - 1) / N x S = 2 x 7/8 x 2Ψ = 3.5Ψ" }) },
+                { { "Half the GPUs (N = 4): each still sends almost 2 S, because 2 (N - 1) / N approaches 2 as N grows. The "
+                    "ring's traffic per GPU does not grow with the ring; its time does not either, as long as the links are "
+                    "the same.",
+                      "GPU 减半（N = 4）：每张仍发送接近 2S，因为 2 (N - 1) / N 随 N 增大趋近 2。环形算法每张 GPU 的流量不随环变长而"
+                      "增加；只要链路相同，时间也不增加。" },
+                    "comm", { { "cluster", { { "gpusPerNode", 4 } } }, { "parallel", { { "dp", 4 } } }, { "training", { { "globalBatch", 32 } } } },
+                    question({ "And with N = 4?", "N = 4 时呢？" }, "comm.groups[kind=dp].bytesPerStep", "B",
+                        { "2 x 3/4 x 2 Psi = 3 Psi", "2 x 3/4 x 2Ψ = 3Ψ" }) },
+            } });
+    }
+    return out;
+}
+
+const json* step(const json& j, const std::string& part)
+{
+    if (!part.empty() && part.back() == ']') {
+        const std::size_t open = part.find('[');
+        const std::size_t eq = part.find('=', open);
+        if (open == std::string::npos || eq == std::string::npos) return nullptr;
+        const json* arr = open == 0 ? &j : (j.is_object() && j.contains(part.substr(0, open)) ? &j[part.substr(0, open)] : nullptr);
+        if (!arr || !arr->is_array()) return nullptr;
+        const std::string key = part.substr(open + 1, eq - open - 1), value = part.substr(eq + 1, part.size() - eq - 2);
+        for (const json& e : *arr)
+            if (e.is_object() && e.contains(key) && e[key].is_string() && e[key].get<std::string>() == value) return &e;
+        return nullptr;
+    }
+    if (j.is_array()) {
+        if (part.empty() || !std::all_of(part.begin(), part.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+            return nullptr;
+        const std::size_t i = std::stoul(part);
+        return i < j.size() ? &j[i] : nullptr;
+    }
+    return j.is_object() && j.contains(part) ? &j[part] : nullptr;
+}
+
+} // namespace
+
+std::optional<double> valueAtPath(const json& doc, const std::string& path)
+{
+    const json* j = &doc;
+    std::size_t from = 0;
+    while (j && from <= path.size()) {
+        const std::size_t dot = path.find('.', from);
+        j = step(*j, path.substr(from, dot == std::string::npos ? std::string::npos : dot - from));
+        if (dot == std::string::npos) break;
+        from = dot + 1;
+    }
+    if (!j || !j->is_number()) return std::nullopt;
+    return j->get<double>();
+}
+
+Result<std::vector<Lesson>> builtinLessons()
+{
+    std::vector<Lesson> out;
+    for (const LessonSource& src : lessonSources()) {
+        Lesson lesson { src.id, src.title, src.topics, {} };
+        json plan = src.base;
+        int k = 0;
+        for (const StepSource& s : src.steps) {
+            plan.merge_patch(s.patch);
+            LessonStep st { s.text, s.view, plan, s.question };
+            if (st.question) {
+                const std::string where = std::string(src.id) + ".steps." + std::to_string(k);
+                auto parsed = parsePlan(plan.dump());
+                if (!parsed) return Result<std::vector<Lesson>>::failure(where, "the step's plan does not parse: "
+                        + parsed.errors().front().path + " " + parsed.errors().front().message);
+                AnalysisOptions o;
+                o.simulate = false; // the closed form: the formulas the lessons teach
+                const auto a = analyse(parsed->plan, o);
+                if (!a->valid()) return Result<std::vector<Lesson>>::failure(where, "the step's plan is not valid");
+                const auto v = valueAtPath(analysisToJson(*a, StepFigure::Analytic), st.question->field);
+                if (!v) return Result<std::vector<Lesson>>::failure(where, "no number at " + st.question->field);
+                st.question->answer = *v;
+            }
+            lesson.steps.push_back(std::move(st));
+            ++k;
+        }
+        out.push_back(std::move(lesson));
+    }
+    return out;
+}
+
+json lessonsToJson(const std::vector<Lesson>& lessons)
+{
+    auto text = [](const Bilingual& b) { return json { { "en", b.en }, { "zh_CN", b.zh_CN } }; };
+    json arr = json::array();
+    for (const Lesson& l : lessons) {
+        json steps = json::array();
+        for (const LessonStep& s : l.steps) {
+            json st = { { "text", text(s.text) }, { "view", s.view }, { "plan", s.plan } };
+            if (s.question)
+                st["question"] = { { "text", text(s.question->text) }, { "answer", s.question->answer }, { "unit", s.question->unit },
+                    { "tolerance", s.question->tolerance }, { "field", s.question->field }, { "figure", "analytic" },
+                    { "solution", text(s.question->solution) } };
+            steps.push_back(st);
+        }
+        arr.push_back({ { "id", l.id }, { "title", text(l.title) }, { "topics", l.topics }, { "steps", steps } });
+    }
+    return { { "schema", "planscope/lessons/v1" }, { "lessons", arr } };
+}
+
+} // namespace planscope

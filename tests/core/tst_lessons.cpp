@@ -1,0 +1,136 @@
+// The guided lessons (core/lessons/Lessons.h): every answer is the model's figure at the question's field for the step's
+// own plan, and equals the hand-derived value of the textbook formula: the pipeline bubble (p-1)/(m+p-1) (Huang et al.,
+// GPipe, 2019; Narayanan et al. 2021), ZeRO's per-GPU model states 2/2/12 bytes per parameter divided by N_d stage by
+// stage (Rajbhandari et al., ZeRO, SC 2020, section 5), and the ring all-reduce's 2(N-1)/N x S bytes sent per GPU
+// (Patarasuk and Yuan, JPDC 2009). Every text has its Chinese.
+#include "TestUtil.h"
+
+#include "cost/Parameters.h"
+#include "lessons/Lessons.h"
+
+#include <QObject>
+#include <QString>
+
+using namespace planscope;
+using nlohmann::json;
+
+namespace {
+
+const Lesson* find(const std::vector<Lesson>& ls, const std::string& id)
+{
+    for (const Lesson& l : ls)
+        if (l.id == id) return &l;
+    return nullptr;
+}
+
+bool hasCjk(const std::string& s)
+{
+    for (QChar c : QString::fromStdString(s))
+        if (c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF) return true;
+    return false;
+}
+
+// Parameters of the step's plan, counted by the parameter model (checked against published totals in tst_parameters).
+double psi(const LessonStep& s) { return countParameters(test::planFromText(s.plan.dump()).model).total; }
+
+} // namespace
+
+class TestLessons : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void answersComeFromTheStepsPlan()
+    {
+        const auto ls = builtinLessons();
+        QVERIFY(ls.ok());
+        int questions = 0;
+        for (const Lesson& l : ls.value())
+            for (const LessonStep& s : l.steps) {
+                if (!s.question) continue;
+                ++questions;
+                const Prediction p = evaluate(test::planFromText(s.plan.dump()));
+                QVERIFY(p.valid);
+                QVERIFY2(s.question->answer > 0, s.question->field.c_str());
+            }
+        QVERIFY(questions >= 8);
+    }
+
+    void bubble()
+    {
+        const auto ls = builtinLessons();
+        const Lesson* l = find(ls.value(), "pipeline-bubble");
+        QVERIFY(l);
+        int checked = 0;
+        for (const LessonStep& s : l->steps) {
+            if (!s.question) continue;
+            const int p = s.plan["parallel"]["pp"].get<int>();
+            const double m = double(s.plan["training"]["globalBatch"].get<int>())
+                / (s.plan["training"]["microBatch"].get<int>() * s.plan["parallel"]["dp"].get<int>());
+            QVERIFY(test::near(s.question->answer, (p - 1) / (m + p - 1), 1e-12));
+            ++checked;
+        }
+        QCOMPARE(checked, 2); // 3/11 and 3/35
+    }
+
+    void zero()
+    {
+        const auto ls = builtinLessons();
+        const Lesson* l = find(ls.value(), "zero-memory");
+        QVERIFY(l);
+        QCOMPARE(int(l->steps.size()), 4);
+        for (const LessonStep& s : l->steps) {
+            const int zeroStage = s.plan["parallel"]["zero"].get<int>();
+            const double nd = s.plan["parallel"]["dp"].get<int>(), P = psi(s);
+            double expected = 0;
+            if (s.question->field == "memory.stages.0.optimizerBytes") expected = 12 * P / (zeroStage >= 1 ? nd : 1);
+            else if (s.question->field == "memory.stages.0.gradientsBytes") expected = 2 * P / (zeroStage >= 2 ? nd : 1);
+            else if (s.question->field == "memory.stages.0.weightsBytes") expected = 2 * P / (zeroStage >= 3 ? nd : 1);
+            else QFAIL(s.question->field.c_str());
+            QVERIFY2(std::abs(s.question->answer - expected) <= 8, (s.question->field + " zero " + std::to_string(zeroStage)).c_str());
+        }
+    }
+
+    void ring()
+    {
+        const auto ls = builtinLessons();
+        const Lesson* l = find(ls.value(), "ring-allreduce");
+        QVERIFY(l);
+        for (const LessonStep& s : l->steps) {
+            const double n = s.plan["parallel"]["dp"].get<int>();
+            const double S = 2 * psi(s); // fp16 gradients
+            QVERIFY(test::near(s.question->answer, 2 * (n - 1) / n * S, 1e-9));
+        }
+    }
+
+    void bothLanguages()
+    {
+        const auto ls = builtinLessons();
+        for (const Lesson& l : ls.value()) {
+            QVERIFY(!l.title.en.empty() && hasCjk(l.title.zh_CN));
+            for (const LessonStep& s : l.steps) {
+                QVERIFY(!s.text.en.empty() && hasCjk(s.text.zh_CN));
+                QVERIFY(!s.view.empty());
+                if (!s.question) continue;
+                QVERIFY(!s.question->text.en.empty() && hasCjk(s.question->text.zh_CN));
+                QVERIFY(!s.question->solution.en.empty() && !s.question->solution.zh_CN.empty());
+            }
+        }
+        const json j = lessonsToJson(ls.value());
+        QCOMPARE(j["schema"].get<std::string>(), std::string("planscope/lessons/v1"));
+        QVERIFY(j["lessons"][0]["steps"][0]["question"].contains("answer"));
+        QVERIFY(j["lessons"][0]["title"].contains("zh_CN"));
+    }
+
+    void paths()
+    {
+        const json doc = { { "a", { { "b", json::array({ 1.5, 2.5 }) } } },
+            { "g", json::array({ { { "kind", "tp" }, { "x", 3 } }, { { "kind", "dp" }, { "x", 7 } } }) } };
+        QCOMPARE(*valueAtPath(doc, "a.b.1"), 2.5);
+        QCOMPARE(*valueAtPath(doc, "g[kind=dp].x"), 7.0);
+        QVERIFY(!valueAtPath(doc, "g[kind=pp].x"));
+        QVERIFY(!valueAtPath(doc, "a.b.9"));
+        QVERIFY(!valueAtPath(doc, "a"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLessons)
+#include "tst_lessons.moc"
