@@ -69,9 +69,10 @@ usage:
                                                    plans side by side: step time, tokens/s, MFU, peak memory (and per
                                                    stage), bubble, exposed communication, days; the better plan of
                                                    each row and every value over it (schema planscope/compare/v1)
-  planscope-cli lessons [--json] [--lang zh_CN]     the guided lessons (pipeline bubbles, ZeRO, ring all-reduce), each
-                                                   question's answer computed by the model from the step's plan
-                                                   (schema planscope/lessons/v1)
+  planscope-cli lessons [--json] [--lang zh_CN]     the guided lessons (data and tensor parallelism, ZeRO, the ring
+                                                   all-reduce, pipeline bubbles, GPipe vs 1F1B, interleaving, a 3D
+                                                   plan for 175B), each question's answer computed by the model from
+                                                   the step's plan (schema planscope/lessons/v1)
   planscope-cli presets [models|gpus|nodes] [--json]
   planscope-cli model-from-hf CONFIG.json          a Hugging Face config.json as a plan "model" object
   planscope-cli simulate PLAN [--chrome-trace OUT.json] [--kineto-traces DIR]

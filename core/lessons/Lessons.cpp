@@ -153,6 +153,152 @@ std::vector<LessonSource> lessonSources()
                         { "2 x 3/4 x 2 Psi = 3 Psi", "2 x 3/4 x 2Ψ = 3Ψ" }) },
             } });
     }
+    // Data parallelism: every GPU runs the whole model on its share of the batch; the gradients are averaged with an
+    // all-reduce (the ring lesson counts its bytes). A batch larger than the GPUs take at once is accumulated.
+    {
+        json base = sevenB(8);
+        base["parallel"]["zero"] = 1;
+        base["training"]["globalBatch"] = 64;
+        out.push_back({ "data-parallel",
+            { "Data parallelism and gradient accumulation", "数据并行与梯度累积" },
+            { "data-parallel", "allreduce", "gradient-accumulation" },
+            base,
+            {
+                { { "Eight GPUs each hold a full copy of the model (here with ZeRO-1 so that it fits) and take 64 / 8 = 8 "
+                    "sequences of the batch. One microbatch of 1 sequence at a time fits, so each GPU runs 8 forward and "
+                    "backward passes, adding up the gradients, before the one all-reduce of the step.",
+                      "8 张 GPU 各持有一份完整模型（这里用 ZeRO-1 才放得下），各处理批次中的 64 / 8 = 8 条序列。一次只放得下 1 条序列的"
+                      "微批次，所以每张 GPU 先做 8 次前向和反向并累加梯度，然后整个训练步只做一次 all-reduce。" },
+                    "timeline", json::object(),
+                    question({ "How many microbatches does each GPU run per step?", "每张 GPU 每个训练步运行多少个微批次？" },
+                        "time.microbatches", "",
+                        { "m = global batch / (microbatch x dp) = 64 / (1 x 8) = 8", "m = 全局批次 / (微批次 x dp) = 64 / (1 x 8) = 8" }) },
+                { { "Twice the GPUs for the same batch: each takes half as many sequences, and the step has half the "
+                    "accumulation steps.",
+                      "同一批次用两倍的 GPU：每张处理的序列减半，每步的累积次数也减半。" },
+                    "timeline", { { "cluster", { { "nodes", 2 } } }, { "parallel", { { "dp", 16 } } } },
+                    question({ "And on 16 GPUs?", "16 张 GPU 时呢？" }, "time.microbatches", "",
+                        { "64 / (1 x 16) = 4", "64 / (1 x 16) = 4" }) },
+            } });
+    }
+
+    // Tensor parallelism (Megatron-LM, Shoeybi et al. 2019, section 3): the MLP's first matrix split by columns, the
+    // second by rows, and the same for attention (heads by columns, the output projection by rows), so each block needs
+    // one all-reduce forward and one backward.
+    {
+        json base = sevenB(8);
+        base["parallel"] = { { "dp", 1 }, { "tp", 8 }, { "pp", 1 }, { "zero", 0 }, { "sp", false } };
+        base["training"] = { { "microBatch", 1 }, { "globalBatch", 8 }, { "precision", "bf16" }, { "recompute", "none" },
+            { "schedule", "1f1b" }, { "flashAttention", true }, { "tokens", 1e11 } };
+        out.push_back({ "tensor-parallel",
+            { "Tensor parallelism", "张量并行" },
+            { "tensor-parallel", "allreduce", "nvlink" },
+            base,
+            {
+                { { "tp = 8 splits every layer over the 8 GPUs of a node: the first matrix of the MLP and the query, key and "
+                    "value projections by columns (each GPU computes its own heads and its share of the hidden units, no "
+                    "communication), the second matrix and the output projection by rows (each GPU holds a partial sum). "
+                    "One all-reduce of the b x s x h activations after attention and one after the MLP, the same two in the "
+                    "backward pass: 4 per layer per microbatch, over NVLink. Across nodes they would crawl: TP stays inside "
+                    "a node.",
+                      "tp = 8 把每一层切到一个节点的 8 张 GPU 上：MLP 的第一个矩阵和 Q、K、V 投影按列切（每张 GPU 算自己的注意力头和"
+                      "一部分隐藏单元，无需通信），第二个矩阵和输出投影按行切（每张 GPU 得到部分和）。注意力之后和 MLP 之后各做一次"
+                      " b x s x h 激活的 all-reduce，反向同样两次：每层每个微批次 4 次，走 NVLink。跨节点会很慢，所以 TP 留在节点内。" },
+                    "comm", json::object(),
+                    question({ "How many bytes does one GPU send per step on the TP group (m = 8 microbatches of 1 x 4,096 tokens)?",
+                                 "每个训练步每张 GPU 在 TP 组上发送多少字节（m = 8 个 1 x 4096 token 的微批次）？" },
+                        "comm.groups[kind=tp].bytesPerStep", "B",
+                        { "m x (4L + 1) x 2(t-1)/t x 2bsh, plus the loss's three all-reduces of 4bs: 4 per layer, one for the "
+                          "vocabulary-parallel embedding",
+                            "m x (4L + 1) x 2(t-1)/t x 2bsh，加上损失的三次 4bs 的 all-reduce：每层 4 次，词表并行的嵌入层 1 次" }) },
+            } });
+    }
+
+    // GPipe keeps every microbatch's activations until its backward; 1F1B starts backward passes early, so rank r holds
+    // at most p - r microbatches (Narayanan et al., "Memory-efficient pipeline-parallel DNN training", ICML 2021).
+    {
+        json base = sevenB(4);
+        base["parallel"] = { { "dp", 1 }, { "tp", 1 }, { "pp", 4 }, { "zero", 0 } };
+        base["training"]["globalBatch"] = 16;
+        base["training"]["schedule"] = "gpipe";
+        out.push_back({ "gpipe-vs-1f1b",
+            { "GPipe vs 1F1B: the same bubble, less memory", "GPipe 与 1F1B：气泡相同，显存更少" },
+            { "pipeline", "gpipe", "1f1b", "activation-memory" },
+            base,
+            {
+                { { "GPipe runs all 16 forward passes, then all 16 backward passes: the first rank keeps the activations of "
+                    "every microbatch until the backward reaches it.",
+                      "GPipe 先做完全部 16 个前向，再做全部 16 个反向：第一个 rank 要一直保存每个微批次的激活，直到反向到达。" },
+                    "memory", json::object(),
+                    question({ "How many microbatches' activations does rank 0 hold at its peak under GPipe?",
+                                 "GPipe 下 rank 0 峰值时保存多少个微批次的激活？" },
+                        "memory.stages.0.inFlightMicrobatches", "", { "m = 16", "m = 16" }) },
+                { { "1F1B starts each microbatch's backward as soon as it can: after p forward passes rank 0 alternates one "
+                    "forward, one backward. The bubble is the same (p-1)/(m+p-1); the memory is not.",
+                      "1F1B 尽早开始每个微批次的反向：rank 0 做完 p 个前向后就一前一后交替。气泡同样是 (p-1)/(m+p-1)，显存却不同。" },
+                    "memory", { { "training", { { "schedule", "1f1b" } } } },
+                    question({ "And under 1F1B?", "1F1B 下呢？" }, "memory.stages.0.inFlightMicrobatches", "",
+                        { "p - rank = 4 - 0 = 4", "p - rank = 4 - 0 = 4" }) },
+            } });
+    }
+
+    // Interleaved 1F1B (Narayanan et al., SC 2021): each rank holds v chunks, so the fill and drain take 1/v as long.
+    {
+        json base = sevenB(4);
+        base["parallel"] = { { "dp", 1 }, { "tp", 1 }, { "pp", 4 }, { "vpp", 2 }, { "zero", 0 } };
+        base["training"]["globalBatch"] = 16;
+        base["training"]["schedule"] = "interleaved-1f1b";
+        out.push_back({ "interleaved-1f1b",
+            { "Interleaved schedules", "交错式调度" },
+            { "pipeline", "interleaved", "bubble" },
+            base,
+            {
+                { { "Each rank holds two chunks of 4 layers instead of one of 8 (vpp = 2): a microbatch visits every rank "
+                    "twice, each visit half as long, so the ramp up and down costs half the time. The price: twice the "
+                    "pipeline sends.",
+                      "每个 rank 持有两个 4 层的块，而不是一个 8 层的块（vpp = 2）：一个微批次两次经过每个 rank，每次时间减半，"
+                      "所以启动和收尾只需一半时间。代价是流水线发送次数加倍。" },
+                    "timeline", json::object(),
+                    question({ "What share of the pipeline time is bubble (p = 4, m = 16, v = 2)?",
+                                 "气泡占流水线时间的比例是多少（p = 4、m = 16、v = 2）？" },
+                        "time.bubbleFraction", "", { "(p - 1) / (v m + p - 1) = 3 / 35 = 0.086", "(p - 1) / (v m + p - 1) = 3 / 35 = 0.086" }) },
+            } });
+    }
+
+    // Choosing a 3D plan for GPT-3 175B on 256 A100s and checking a claim against it (the interview guide's question).
+    {
+        json base = { { "schema", "planscope/plan/v1" }, { "model", { { "preset", "gpt3-175b" } } },
+            { "cluster", { { "gpu", "a100-sxm4-80gb" }, { "nodes", 32 }, { "gpusPerNode", 8 } } },
+            { "parallel", { { "dp", 4 }, { "tp", 8 }, { "pp", 8 }, { "zero", 2 }, { "sp", false } } },
+            { "training", { { "microBatch", 1 }, { "globalBatch", 1536 }, { "precision", "fp16" }, { "gradDtype", "fp16" },
+                              { "optimizer", "adam" }, { "recompute", "selective" }, { "schedule", "1f1b" }, { "tokens", 3e11 } } } };
+        out.push_back({ "plan-175b",
+            { "A 3D plan for 175B on 256 GPUs, and a claim", "256 张 GPU 训练 175B 的 3D 方案与一个说法" },
+            { "3d-parallelism", "planning", "flops", "claim-check" },
+            base,
+            {
+                { { "TP = 8 inside each node (its all-reduces need NVLink), PP = 8 across nodes (only activations cross the "
+                    "network, once per microbatch and stage), DP = 4 over the rest, ZeRO-2. Every token costs the model "
+                    "about 6 N FLOPs plus the attention's.",
+                      "节点内 TP = 8（它的 all-reduce 需要 NVLink），跨节点 PP = 8（只有激活跨网络，每个微批次每个阶段一次），"
+                      "剩下的做 DP = 4，加 ZeRO-2。每个 token 的计算量约为 6N FLOP 再加上注意力部分。" },
+                    "grid", json::object(),
+                    question({ "How many model FLOPs does one token cost?", "一个 token 需要多少模型 FLOP？" },
+                        "flops.modelPerToken", "FLOP",
+                        { "72 L h^2 (1 + s/(6h) + V/(12 h L)) per token (Narayanan et al., SC 2021) = 6N + the attention",
+                            "每个 token 72 L h^2 (1 + s/(6h) + V/(12 h L))（Narayanan 等，SC 2021）= 6N + 注意力部分" }) },
+                { { "\"Trained on 300 B tokens in 14 days on 256 GPUs\": the model's step time gives the tokens per second; "
+                    "divide the tokens by it.",
+                      "“256 张 GPU 14 天训练 3000 亿 token”：用模型预测的步时间得到每秒 token 数，再用总 token 数除以它。" },
+                    "timeline", json::object(),
+                    question({ "How many days does this plan take for 300 B tokens? Is 14 possible?",
+                                 "这个方案训练 3000 亿 token 需要多少天？14 天可能吗？" },
+                        "time.trainingDays", "days",
+                        { "days = tokens / tokens per second / 86,400; compare with 14 (planscope-cli check answers by how much "
+                          "it is short)",
+                            "天数 = token 数 / 每秒 token 数 / 86400；与 14 比较（planscope-cli check 给出差多少倍）" }) },
+            } });
+    }
     return out;
 }
 

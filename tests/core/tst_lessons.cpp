@@ -51,7 +51,8 @@ private Q_SLOTS:
                 QVERIFY(p.valid);
                 QVERIFY2(s.question->answer > 0, s.question->field.c_str());
             }
-        QVERIFY(questions >= 8);
+        QVERIFY(questions >= 16);
+        QCOMPARE(int(ls->size()), 8);
     }
 
     void bubble()
@@ -99,6 +100,74 @@ private Q_SLOTS:
             const double S = 2 * psi(s); // fp16 gradients
             QVERIFY(test::near(s.question->answer, 2 * (n - 1) / n * S, 1e-9));
         }
+    }
+
+    // Gradient accumulation: m = B / (b x dp).
+    void dataParallel()
+    {
+        const auto ls = builtinLessons();
+        const Lesson* l = find(ls.value(), "data-parallel");
+        QVERIFY(l);
+        for (const LessonStep& s : l->steps)
+            QCOMPARE(s.question->answer, double(s.plan["training"]["globalBatch"].get<int>())
+                    / (s.plan["training"]["microBatch"].get<int>() * s.plan["parallel"]["dp"].get<int>()));
+    }
+
+    // Megatron's TP all-reduces per microbatch: 4 per layer and 1 for the vocabulary-parallel embedding, of b*s*h
+    // 16-bit activations, and the vocabulary-parallel cross entropy's 3 of b*s fp32 values; a ring sends 2(t-1)/t of
+    // each buffer.
+    void tensorParallel()
+    {
+        const auto ls = builtinLessons();
+        const Lesson* l = find(ls.value(), "tensor-parallel");
+        QVERIFY(l);
+        const LessonStep& s = l->steps.front();
+        const Plan p = test::planFromText(s.plan.dump());
+        const double t = p.parallel.tp, L = p.model.layers, h = double(p.model.hidden), seq = double(p.model.seqLength),
+                     b = p.training.microBatch, m = double(p.microbatches());
+        const double expected = m * 2 * (t - 1) / t * ((4 * L + 1) * 2 * b * seq * h + 3 * 4 * b * seq);
+        QVERIFY(test::near(s.question->answer, expected, 1e-12));
+    }
+
+    // GPipe holds all m microbatches on rank 0; 1F1B holds p - rank.
+    void gpipeVs1f1b()
+    {
+        const auto ls = builtinLessons();
+        const Lesson* l = find(ls.value(), "gpipe-vs-1f1b");
+        QVERIFY(l);
+        const LessonStep& gpipe = l->steps[0];
+        const LessonStep& onefoneb = l->steps[1];
+        QCOMPARE(gpipe.plan["training"]["schedule"].get<std::string>(), std::string("gpipe"));
+        QCOMPARE(gpipe.question->answer, double(test::planFromText(gpipe.plan.dump()).microbatches()));
+        QCOMPARE(onefoneb.plan["training"]["schedule"].get<std::string>(), std::string("1f1b"));
+        QCOMPARE(onefoneb.question->answer, double(onefoneb.plan["parallel"]["pp"].get<int>()));
+    }
+
+    // Interleaved 1F1B: (p-1)/(v*m + p-1).
+    void interleaved()
+    {
+        const auto ls = builtinLessons();
+        const Lesson* l = find(ls.value(), "interleaved-1f1b");
+        QVERIFY(l);
+        const LessonStep& s = l->steps.front();
+        const Plan p = test::planFromText(s.plan.dump());
+        const double pp = p.parallel.pp, v = p.parallel.vpp, m = double(p.microbatches());
+        QVERIFY(test::near(s.question->answer, (pp - 1) / (v * m + pp - 1), 1e-12));
+    }
+
+    // GPT-3 175B: Megatron's model FLOPs per token 72 L h^2 (1 + s/(6h) + V/(12 h L)) (tied embeddings, f = 4h), and the
+    // days for the tokens from the predicted tokens per second.
+    void plan175b()
+    {
+        const auto ls = builtinLessons();
+        const Lesson* l = find(ls.value(), "plan-175b");
+        QVERIFY(l);
+        const Plan p = test::planFromText(l->steps[0].plan.dump());
+        const double L = p.model.layers, h = double(p.model.hidden), seq = double(p.model.seqLength), V = double(p.model.vocab);
+        QVERIFY(test::near(l->steps[0].question->answer, 72 * L * h * h * (1 + seq / (6 * h) + V / (12 * h * L)), 1e-12));
+        const Prediction pr = evaluate(test::planFromText(l->steps[1].plan.dump()));
+        QVERIFY(test::near(l->steps[1].question->answer, p.training.tokens / pr.tokensPerSecond / 86400.0, 1e-12));
+        QVERIFY(l->steps[1].question->answer > 14); // the claim is not possible with this plan
     }
 
     void bothLanguages()
