@@ -2,6 +2,7 @@
 
 #include "Args.h"
 #include "CompareCommands.h"
+#include "LessonCommands.h"
 #include "PlanInput.h"
 #include "ScheduleCommands.h"
 #include "SearchCommands.h"

@@ -3,7 +3,6 @@
 #include "PlanInput.h"
 
 #include "analysis/PlanCompare.h"
-#include "lessons/Lessons.h"
 #include "io/AnalysisJson.h"
 #include "util/Units.h"
 
@@ -106,32 +105,6 @@ int cmdCompare(const Args& a, std::ostream& out, std::ostream& err)
             { "values", optionalValues(r.values) }, { "best", r.best >= 0 ? json(r.best) : json(nullptr) },
             { "relative", optionalValues(r.relative) } });
     out << json { { "schema", "planscope/compare/v1" }, { "plans", plans }, { "rows", jrows } }.dump(2) << "\n";
-    return 0;
-}
-
-int cmdLessons(const Args& a, std::ostream& out, std::ostream& err)
-{
-    const auto lessons = builtinLessons();
-    if (!lessons) {
-        printIssues(lessons.errors(), err);
-        return 2;
-    }
-    if (a.has("--json")) {
-        out << lessonsToJson(lessons.value()).dump(2) << "\n";
-        return 0;
-    }
-    const bool zh = a.options.count("--lang") && a.options.at("--lang") == "zh_CN";
-    for (const Lesson& l : lessons.value()) {
-        out << l.id << ": " << (zh ? l.title.zh_CN : l.title.en) << "\n";
-        for (const LessonStep& s : l.steps)
-            if (s.question) {
-                out << "  " << (zh ? s.question->text.zh_CN : s.question->text.en) << "\n    " << s.question->field << " = ";
-                const double v = s.question->answer;
-                out << (s.question->unit == "B" ? units::formatBytes(v) : s.question->unit == "s" ? units::formatSeconds(v)
-                                                                                                  : units::formatNumber(v))
-                    << "   (" << (zh ? s.question->solution.zh_CN : s.question->solution.en) << ")\n";
-            }
-    }
     return 0;
 }
 

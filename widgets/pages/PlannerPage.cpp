@@ -868,7 +868,7 @@ std::optional<Candidate> PlannerPage::selectedCandidate() const
     return std::nullopt;
 }
 
-void PlannerPage::showWhyNot()
+void PlannerPage::showWhyNot(const Prediction* selectedPrediction)
 {
     m_whyNot->setRowCount(0);
     const std::optional<Candidate> other = selectedCandidate();
@@ -878,7 +878,7 @@ void PlannerPage::showWhyNot()
     m_whyNot->setHorizontalHeaderLabels({ tr("Term"), tr("Your plan"), selected ? tr("Selected") : tr("Best"), tr("Difference") });
     if (!other || !m_document || !m_document->hasPlan()) return;
     const Prediction mine = evaluate(m_document->plan());
-    const Prediction theirs = evaluate(applyCandidate(m_result->space.templ, *other));
+    const Prediction theirs = selectedPrediction ? *selectedPrediction : evaluate(applyCandidate(m_result->space.templ, *other));
     if (!mine.valid) {
         m_whyNot->setRowCount(1);
         m_whyNot->setItem(0, 0, textCell(tr("Your plan is invalid: there are no terms to compare.")));
@@ -929,7 +929,7 @@ void PlannerPage::selectIndex(qint64 index)
         tr("Selected: %1 — step %2, peak %3").arg(describe(c), display::seconds(p.stepSeconds), display::gib(double(p.peakBytes))));
     m_selectionLabel->setToolTip(m_selectionLabel->text());
     m_open->setEnabled(true);
-    showWhyNot();
+    showWhyNot(&p); // the selected plan's prediction, evaluated once above
 }
 
 void PlannerPage::openSelected()

@@ -150,7 +150,8 @@ private:
     void showBestTitle();
     void fillBestTable();
     void fillRejected();
-    void showWhyNot();
+    // The open plan against the selected (or best) plan; `selectedPrediction`: that plan's, where already evaluated.
+    void showWhyNot(const Prediction* selectedPrediction = nullptr);
     void showOpenPlanNote();
     void showSizing();
     QString sizingSentence() const;
