@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build and tests need from Debian's packages, only where something is missing.
 set -euo pipefail
-packages=(cmake ninja-build g++ qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-svg-dev qt6-l10n-tools
+packages=(cmake ninja-build g++ poppler-utils qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-svg-dev qt6-l10n-tools
   qt6-tools-dev-tools qt6-tools-dev libqcustomplot-dev nlohmann-json3-dev zlib1g-dev libbenchmark-dev
   xvfb xauth python3 fonts-dejavu-core fonts-wqy-microhei libgl1-mesa-dri)
 missing=()

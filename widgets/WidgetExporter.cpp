@@ -12,6 +12,21 @@
 
 namespace planscope {
 
+namespace {
+WidgetExporter::Capture* g_capture = nullptr; // the innermost live capture (GUI thread only)
+} // namespace
+
+WidgetExporter::Capture::Capture()
+    : m_previous(g_capture)
+{
+    g_capture = this;
+}
+
+WidgetExporter::Capture::~Capture()
+{
+    g_capture = m_previous;
+}
+
 QStringList WidgetExporter::supportedSuffixes()
 {
     return { QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf") };
@@ -31,6 +46,14 @@ bool WidgetExporter::exportPainted(const QString& path, QSize size, const Paint&
                         .arg(suffix, supportedSuffixes().join(QStringLiteral(", "))));
     if (size.isEmpty()) return fail(cannot);
     const QRectF rect(QPointF(0, 0), QSizeF(size));
+    if (g_capture) {
+        QPicture picture;
+        if (!paint(&picture, rect)) return fail(cannot);
+        g_capture->m_picture = picture;
+        g_capture->m_size = size;
+        g_capture->m_background = background;
+        return true;
+    }
     if (suffix == QLatin1String("png")) {
         QImage image(size, QImage::Format_ARGB32_Premultiplied);
         image.fill(background.isValid() ? background : QColor(Qt::transparent));

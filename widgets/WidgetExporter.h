@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QColor>
+#include <QPicture>
 #include <QRectF>
 #include <QSize>
 #include <QString>
@@ -30,6 +31,28 @@ public:
 
     // A widget as it looks on screen, at its current size.
     static bool exportWidget(QWidget* widget, const QString& path, QString* error = nullptr);
+
+    // While a Capture lives (GUI thread), every export records its painting into the capture's QPicture instead of
+    // writing the file: the report (widgets/report) takes each page's picture, as its exportTo() draws it, and
+    // replays it onto a page of its own document, so text stays text and lines stay lines. Captures do not nest.
+    class Capture {
+    public:
+        Capture();
+        ~Capture();
+        Capture(const Capture&) = delete;
+        Capture& operator=(const Capture&) = delete;
+        bool captured() const { return !m_size.isEmpty(); }
+        const QPicture& picture() const { return m_picture; }
+        QSize size() const { return m_size; } // the picture's logical size (the export's size)
+        QColor background() const { return m_background; }
+
+    private:
+        friend class WidgetExporter;
+        QPicture m_picture;
+        QSize m_size;
+        QColor m_background;
+        Capture* m_previous = nullptr;
+    };
 };
 
 } // namespace planscope

@@ -2,6 +2,7 @@
 
 #include "Args.h"
 #include "CompareCommands.h"
+#include "ReportCommand.h"
 #include "LessonCommands.h"
 #include "PlanInput.h"
 #include "ScheduleCommands.h"
@@ -70,10 +71,20 @@ usage:
                                                    plans side by side: step time, tokens/s, MFU, peak memory (and per
                                                    stage), bubble, exposed communication, days; the better plan of
                                                    each row and every value over it (schema planscope/compare/v1)
+  planscope-cli report PLAN [PLAN2 ...] --out FILE.pdf|FILE.html [--lang zh_CN]
+                                                   one document to hand out: for several plans the comparison
+                                                   first; for each plan its settings, headline figures with their
+                                                   derivations, warnings, and a page per view (timeline, GPU grid,
+                                                   memory, communication, layer anatomy), drawn offscreen
   planscope-cli lessons [--json] [--lang zh_CN]     the guided lessons (data and tensor parallelism, ZeRO, the ring
-                                                   all-reduce, pipeline bubbles, GPipe vs 1F1B, interleaving, a 3D
-                                                   plan for 175B), each question's answer computed by the model from
-                                                   the step's plan (schema planscope/lessons/v1)
+                                                   all-reduce, pipeline bubbles, GPipe vs 1F1B, interleaving, zero
+                                                   bubble, a 3D plan for 175B), each question's answer computed by
+                                                   the model from the step's plan (schema planscope/lessons/v1)
+  planscope-cli lessons --interview TOPIC [--seed N] [--json] [--lang zh_CN]
+                                                   a generated interview question (pipeline-bubble, zero-memory,
+                                                   ring-allreduce, data-parallel, tensor-parallel): a plan drawn
+                                                   from the seed, the question, the model's answer and the worked
+                                                   solution (schema planscope/interview/v1)
   planscope-cli presets [models|gpus|nodes] [--json]
   planscope-cli model-from-hf CONFIG.json          a Hugging Face config.json as a plan "model" object
   planscope-cli simulate PLAN [--chrome-trace OUT.json] [--kineto-traces DIR]
@@ -603,7 +614,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (verb == "balance") return cmdBalance(parseArgs(args, 1, { "--write" }), out, err);
     if (verb == "search") return cmdSearch(args, out, err);
     if (verb == "compare") return cmdCompare(parseArgs(args, 1, {}), out, err);
-    if (verb == "lessons") return cmdLessons(parseArgs(args, 1, { "--lang" }), out, err);
+    if (verb == "report") return cmdReport(parseArgs(args, 1, { "--out", "--lang" }), out, err);
+    if (verb == "lessons") return cmdLessons(parseArgs(args, 1, { "--lang", "--interview", "--seed" }), out, err);
     if (verb == "presets") return cmdPresets(parseArgs(args, 1, {}), out, err);
     if (verb == "model-from-hf") return cmdModelFromHf(parseArgs(args, 1, {}), out, err);
     if (verb == "simulate") return cmdSimulate(parseArgs(args, 1, { "--chrome-trace", "--kineto-traces" }), out, err);

@@ -7,9 +7,11 @@
 #include "pages/TimelinePage.h"
 #include "pages/AnatomyPage.h"
 #include "pages/CommView.h"
+#include "pages/ComparePage.h"
 #include "pages/GpuGridView.h"
 #include "pages/MemoryPage.h"
 #include "pages/PlanEditorPage.h"
+#include "pages/LessonPanel.h"
 #include "pages/PlannerPage.h"
 #include "pages/ProfilePage.h"
 #include "pages/TracePage.h"
@@ -18,6 +20,8 @@
 #include "Theme.h"
 #include "document/TraceSet.h"
 #include "WidgetExporter.h"
+#include "report/ReportWriter.h"
+#include "PresentationMode.h"
 #include "util/Units.h"
 
 #include <QAction>
@@ -128,6 +132,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
     auto* metrics = new SummaryPage(m_tabs);
     auto* anatomy = new AnatomyPage(m_tabs);
     auto* planner = new PlannerPage(m_tabs);
+    m_compare = new ComparePage(m_tabs);
     m_profile = new ProfilePage(m_tabs);
     auto* trace = new TracePage(m_tabs);
     // Every page through the one interface: the document, the shared view state, a tab.
@@ -138,6 +143,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
     addPage(metrics);
     addPage(anatomy);
     addPage(planner);
+    addPage(m_compare);
     addPage(m_profile);
     addPage(trace);
     m_editor->setDocument(m_document);
@@ -145,6 +151,12 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
     trace->setTraceSet(m_traces);
     // The planner's "Open this plan" is an edit of the plan: one step on the editor's undo stack.
     connect(planner, &PlannerPage::planChosen, m_editor, &PlanEditorPage::pushPlan);
+    // "Compare with current": the planner's plan beside the open one, on the compare page.
+    connect(planner, &PlannerPage::compareRequested, this, [this](const Plan& plan, const QString& name) {
+        QString error;
+        if (!m_compare->addPlan(plan, name, &error)) showMessage(error);
+        setCurrentView(QStringLiteral("compare"));
+    });
 
     // The editor is a dock beside the views so that an edit and its effect are seen together.
     m_editorDock->setObjectName(QStringLiteral("editorDock"));
@@ -153,6 +165,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
         | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::LeftDockWidgetArea, m_editorDock);
     m_editorDock->hide();
+    createLessonDock();
 
     connect(m_document, &PlanDocument::predictionChanged, this, &MainWindow::updateStatus);
     connect(m_document, &PlanDocument::loadFailed, this, &MainWindow::showMessage);
@@ -200,7 +213,7 @@ void MainWindow::addPage(P* page)
 QStringList MainWindow::viewNames()
 {
     return { QStringLiteral("timeline"), QStringLiteral("grid"), QStringLiteral("memory"), QStringLiteral("comm"),
-        QStringLiteral("metrics"), QStringLiteral("anatomy"), QStringLiteral("planner"), QStringLiteral("profile"),
+        QStringLiteral("metrics"), QStringLiteral("anatomy"), QStringLiteral("planner"), QStringLiteral("compare"), QStringLiteral("profile"),
         QStringLiteral("trace"), QStringLiteral("summary"), QStringLiteral("editor") };
 }
 
@@ -234,6 +247,12 @@ void MainWindow::createMenus()
     m_openTraces = m_fileMenu->addAction(QString(), this, &MainWindow::openTracesInteractively);
     m_openTraces->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     m_recentMenu = m_fileMenu->addMenu(QString());
+    m_compareWith = m_fileMenu->addAction(QString(), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Compare With Plan"),
+            QFileInfo(m_document->filePath()).absolutePath(), tr("PlanScope plans (*.plan.json *.json);;All files (*)"));
+        if (!path.isEmpty()) compareWith(path);
+    });
+    m_compareRecentMenu = m_fileMenu->addMenu(QString());
     m_restore = m_fileMenu->addAction(QString(), this, [this] { offerRecovery(true); });
     m_save = m_fileMenu->addAction(QString(), this, &MainWindow::save);
     m_save->setShortcut(QKeySequence::Save);
@@ -242,6 +261,8 @@ void MainWindow::createMenus()
     m_fileMenu->addSeparator();
     m_export = m_fileMenu->addAction(QString(), this, &MainWindow::exportViewInteractively);
     m_export->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportReport = m_fileMenu->addAction(QString(), this, &MainWindow::exportReportInteractively);
+    m_exportReport->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     m_fileMenu->addSeparator();
     m_quit = m_fileMenu->addAction(QString(), this, &QWidget::close);
     m_quit->setShortcut(QKeySequence::Quit);
@@ -264,7 +285,7 @@ void MainWindow::createMenus()
     for (std::size_t i = 0; i < m_pages.size(); ++i) {
         QAction* action = m_viewMenu->addAction(QString());
         action->setCheckable(true);
-        action->setShortcut(QKeySequence(Qt::CTRL | (Qt::Key_1 + int(i))));
+        if (i < 9) action->setShortcut(QKeySequence(Qt::CTRL | (Qt::Key_1 + int(i)))); // Ctrl+1 .. Ctrl+9
         m_viewGroup->addAction(action);
         connect(action, &QAction::triggered, this, [this, i] { m_tabs->setCurrentIndex(int(i)); });
         m_pages[i].action = action;
@@ -273,6 +294,9 @@ void MainWindow::createMenus()
     m_viewMenu->addSeparator();
     m_play = m_viewMenu->addAction(QString(), this, [this] { m_state->setPlaying(!m_state->isPlaying()); });
     m_play->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Space));
+    m_presentation = new PresentationMode(this, m_tabs, m_state, m_document);
+    m_present = m_viewMenu->addAction(QString(), this, [this] { m_presentation->setActive(true); });
+    m_present->setShortcut(QKeySequence(Qt::Key_F5));
     // Light, dark, or whatever the system uses; the choice is remembered (QSettings "theme").
     m_themeMenu = m_viewMenu->addMenu(QString());
     m_themeGroup = new QActionGroup(this);
@@ -292,6 +316,15 @@ void MainWindow::createMenus()
         if (QAction* a = m_themeActions[std::size_t(Theme::instance()->mode())]) a->setChecked(true);
     });
 
+    // Learn: every lesson (the dock opens at it) and interview questions made up on demand.
+    m_learnMenu = menuBar()->addMenu(QString());
+    for (const Lesson& lesson : m_lessons->lessons()) {
+        const QString id = QString::fromStdString(lesson.id);
+        m_lessonActions.push_back(m_learnMenu->addAction(QString(), this, [this, id] { startLesson(id); }));
+    }
+    m_learnMenu->addSeparator();
+    m_interview = m_learnMenu->addAction(QString(), this, &MainWindow::showInterviewPractice);
+
     m_languageMenu = menuBar()->addMenu(QString());
     m_languageGroup = new QActionGroup(this);
     for (const QString& code : LanguageManager::availableLanguages()) {
@@ -307,7 +340,7 @@ void MainWindow::createMenus()
 void MainWindow::retranslateUi()
 {
     const QString menuTitles[] = { tr("&Timeline"), tr("&GPU Grid"), tr("&Memory"), tr("&Communication"), tr("M&etrics"),
-        tr("Layer &Anatomy"), tr("&Planner"), tr("&Profile This Machine…"), tr("Measured &Run") };
+        tr("Layer &Anatomy"), tr("&Planner"), tr("C&ompare"), tr("&Profile This Machine…"), tr("Measured &Run") };
     for (std::size_t i = 0; i < m_pages.size(); ++i) {
         m_tabs->setTabText(int(i), m_pages[i].page->pageTitle());
         m_pages[i].action->setText(i < std::size(menuTitles) ? menuTitles[i] : m_pages[i].page->pageTitle());
@@ -317,10 +350,13 @@ void MainWindow::retranslateUi()
     m_open->setText(tr("&Open…"));
     m_openTraces->setText(tr("Open &Traces…"));
     m_recentMenu->setTitle(tr("Open &Recent"));
+    m_compareWith->setText(tr("&Compare With…"));
+    m_compareRecentMenu->setTitle(tr("Compare With Rece&nt"));
     m_restore->setText(tr("Recover &Unsaved Plans…"));
     m_save->setText(tr("&Save"));
     m_saveAs->setText(tr("Save &As…"));
     m_export->setText(tr("&Export View…"));
+    m_exportReport->setText(tr("Export &Report…"));
     m_quit->setText(tr("&Quit"));
     m_editMenu->setTitle(tr("&Edit"));
     m_undo->setText(tr("&Undo"));
@@ -328,11 +364,13 @@ void MainWindow::retranslateUi()
     m_editorDock->toggleViewAction()->setText(tr("Plan &Editor"));
     m_viewMenu->setTitle(tr("&View"));
     m_play->setText(tr("&Play / Pause"));
+    m_present->setText(tr("P&resent"));
     m_themeMenu->setTitle(tr("T&heme"));
     m_themeActions[std::size_t(ThemeMode::System)]->setText(tr("&System"));
     m_themeActions[std::size_t(ThemeMode::Light)]->setText(tr("&Light"));
     m_themeActions[std::size_t(ThemeMode::Dark)]->setText(tr("&Dark"));
     m_languageMenu->setTitle(tr("&Language"));
+    retranslateLessons();
     updateTitle();
     updateStatus();
 }
@@ -385,6 +423,15 @@ void MainWindow::dropEvent(QDropEvent* event)
     if (!plan.isEmpty() || !traces.isEmpty() || !profile.isEmpty()) event->acceptProposedAction();
 }
 
+bool MainWindow::compareWith(const QString& path)
+{
+    QString error;
+    const bool added = m_compare->addPlanFile(path, &error);
+    if (!added) showMessage(error);
+    setCurrentView(QStringLiteral("compare"));
+    return added;
+}
+
 void MainWindow::openTraces(const QStringList& paths)
 {
     m_traces->importPaths(paths);
@@ -405,6 +452,11 @@ void MainWindow::updateRecentFiles()
     for (const QString& path : recent)
         m_recentMenu->addAction(QDir::toNativeSeparators(path), this, [this, path] { openPlan(path); });
     m_recentMenu->setEnabled(!recent.isEmpty());
+    // The same files, to set beside the open plan on the compare page.
+    m_compareRecentMenu->clear();
+    for (const QString& path : recent)
+        m_compareRecentMenu->addAction(QDir::toNativeSeparators(path), this, [this, path] { compareWith(path); });
+    m_compareRecentMenu->setEnabled(!recent.isEmpty());
 }
 
 void MainWindow::rememberRecent(const QString& path)
@@ -594,4 +646,95 @@ void MainWindow::exportViewInteractively()
         statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 5000);
 }
 
+bool MainWindow::exportReport(const QString& path, QString* error)
+{
+    if (!m_document->hasPlan() || !ReportWriter::waitForAnalysis(m_document)) {
+        if (error) *error = tr("There is no analysed plan to report on");
+        return false;
+    }
+    const QString name = QString::fromStdString(m_document->plan().name);
+    QList<ReportPlan> plans { { m_document,
+        name.isEmpty() ? (m_document->filePath().isEmpty() ? tr("Untitled") : QFileInfo(m_document->filePath()).fileName())
+                       : name } };
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const bool written = ReportWriter::write(path, plans, error);
+    QApplication::restoreOverrideCursor();
+    return written;
+}
+
+void MainWindow::exportReportInteractively()
+{
+    const QString base = QFileInfo(m_document->filePath()).completeBaseName().section(QLatin1Char('.'), 0, 0);
+    const QString suggestion = QFileInfo(m_document->filePath()).absolutePath() + QLatin1Char('/')
+        + (base.isEmpty() ? QStringLiteral("plan") : base) + QStringLiteral("-report.pdf");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Report"), suggestion,
+        tr("PDF document (*.pdf);;HTML page (*.html)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!exportReport(path, &error))
+        QMessageBox::warning(this, tr("Export failed"), error);
+    else
+        statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 5000);
+}
+
+void MainWindow::createLessonDock()
+{
+    // The lessons are a dock beside the views, like the editor: the step's text next to the picture it explains.
+    m_lessons = new LessonPanel(m_languages, this);
+    m_lessonDock = new QDockWidget(this);
+    m_lessonDock->setObjectName(QStringLiteral("lessonDock"));
+    m_lessonDock->setWidget(m_lessons);
+    m_lessonDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable
+        | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::RightDockWidgetArea, m_lessonDock);
+    m_lessonDock->hide();
+    // Nothing typed is lost: before a step replaces the plan, unsaved changes are saved or discarded (or it stays).
+    m_lessons->setStepGate([this] { return maybeSave(); });
+    connect(m_lessons, &LessonPanel::planShown, this, [this](const Plan& plan, const QString& view) {
+        m_document->showUntitledPlan(plan);
+        statusBar()->showMessage(QString::fromStdString(plan.name), 5000); // not the file opened before
+        setCurrentView(view);
+        m_state->setPlaying(true);
+    });
+}
+
+void MainWindow::retranslateLessons()
+{
+    const bool zh = m_languages && m_languages->language() == QLatin1String("zh_CN");
+    m_lessonDock->setWindowTitle(tr("Lessons"));
+    m_learnMenu->setTitle(tr("&Learn"));
+    for (std::size_t i = 0; i < m_lessonActions.size() && i < m_lessons->lessons().size(); ++i) {
+        const Bilingual& title = m_lessons->lessons()[i].title;
+        m_lessonActions[i]->setText(QString::fromStdString(zh ? title.zh_CN : title.en));
+    }
+    m_interview->setText(tr("&Interview Question…"));
+}
+
+void MainWindow::showLessonDock()
+{
+    if (m_lessonDock->isVisible()) return;
+    m_lessonDock->show();
+    resizeDocks({ m_lessonDock }, { std::max(360, width() / 4) }, Qt::Horizontal);
+}
+
+bool MainWindow::startLesson(const QString& id, int step)
+{
+    showLessonDock();
+    m_lessonDock->raise();
+    return m_lessons->showLesson(id, step);
+}
+
+void MainWindow::showInterviewPractice()
+{
+    showLessonDock();
+    m_lessonDock->raise();
+    m_lessons->newInterviewQuestion();
+}
+
+bool MainWindow::exportWindow(const QString& path, QString* error)
+{
+    return WidgetExporter::exportWidget(this, path, error);
+}
+
 } // namespace planscope
+

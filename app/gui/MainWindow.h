@@ -22,9 +22,12 @@ class QTimer;
 
 namespace planscope {
 
+class ComparePage;
 class LanguageManager;
+class LessonPanel;
 class PlanDocument;
 class PlanEditorPage;
+class PresentationMode;
 class ProfilePage;
 class TraceSet;
 class ViewState;
@@ -35,8 +38,8 @@ public:
     explicit MainWindow(LanguageManager* languages, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Page names for --view and the View menu: timeline, grid, memory, comm, metrics, anatomy, planner, profile, trace,
-    // editor
+    // Page names for --view and the View menu: timeline, grid, memory, comm, metrics, anatomy, planner, compare, profile,
+    // trace, editor
     // (and "summary", the older name of metrics).
     static QStringList viewNames();
     bool setCurrentView(const QString& name);
@@ -59,11 +62,28 @@ public:
     QString message() const;
     // Saves the current page as PNG, SVG or PDF (by the suffix), at its size on screen.
     bool exportView(const QString& path, QString* error = nullptr);
+    // File > Export Report…: the report of docs/FORMATS.md section 9 (.pdf or .html) on the open plan, and the plans
+    // beside it on the compare page, through the one writer planscope-cli report uses (widgets/report).
+    bool exportReport(const QString& path, QString* error = nullptr);
+    // View > Present (F5): full screen, the current view alone in large type; Escape leaves (PresentationMode.h).
+    PresentationMode* presentation() const { return m_presentation; }
     PlanDocument* document() const { return m_document; }
     // Measured traces shown on the trace page; openTraces() imports in the background and shows that page.
     TraceSet* traceSet() const { return m_traces; }
     void openTraces(const QStringList& paths);
     ViewState* viewState() const { return m_state; }
+    // The Learn menu's lessons in a dock beside the views (core/lessons): startLesson() first asks to save unsaved
+    // changes (maybeSave()), then shows the step's plan untitled and unmodified, switches to its view and plays the
+    // timeline; false for an unknown lesson or step, or when the question was cancelled. The user's file is never
+    // written.
+    bool startLesson(const QString& id, int step = 0);
+    void showInterviewPractice();
+    LessonPanel* lessonPanel() const { return m_lessons; }
+    // The whole window (the views and the open docks) as PNG, SVG or PDF: --lesson with --screenshot.
+    bool exportWindow(const QString& path, QString* error = nullptr);
+    // The compare page; compareWith() adds a plan file to it and shows it (false: the message bar says why).
+    ComparePage* comparePage() const { return m_compare; }
+    bool compareWith(const QString& path);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -90,6 +110,7 @@ private:
     bool save();
     bool saveAs();
     void exportViewInteractively();
+    void exportReportInteractively();
     void showMessage(const QString& text);
     void updateStaleState();
 
@@ -113,6 +134,9 @@ private:
 
     QMenu* m_fileMenu = nullptr;
     QMenu* m_recentMenu = nullptr;
+    QMenu* m_compareRecentMenu = nullptr;
+    QAction* m_compareWith = nullptr;
+    ComparePage* m_compare = nullptr;
     QMenu* m_editMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QMenu* m_languageMenu = nullptr;
@@ -122,6 +146,9 @@ private:
     QAction* m_save = nullptr;
     QAction* m_saveAs = nullptr;
     QAction* m_export = nullptr;
+    QAction* m_exportReport = nullptr;
+    QAction* m_present = nullptr;
+    PresentationMode* m_presentation = nullptr;
     QAction* m_restore = nullptr;
     QAction* m_quit = nullptr;
     QAction* m_undo = nullptr;
@@ -131,6 +158,14 @@ private:
     QActionGroup* m_languageGroup = nullptr;
     QActionGroup* m_themeGroup = nullptr;
     std::array<QAction*, 3> m_themeActions {}; // System, Light, Dark, as ThemeMode
+    LessonPanel* m_lessons = nullptr;
+    QDockWidget* m_lessonDock = nullptr;
+    QMenu* m_learnMenu = nullptr;
+    std::vector<QAction*> m_lessonActions;
+    QAction* m_interview = nullptr;
+    void createLessonDock();
+    void retranslateLessons();
+    void showLessonDock();
 };
 
 } // namespace planscope

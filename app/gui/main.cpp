@@ -5,7 +5,9 @@
 #include "document/PlanDocument.h"
 #include "Theme.h"
 #include "document/TraceSet.h"
+#include "pages/ComparePage.h"
 #include "WidgetExporter.h"
+#include "lessons/Lessons.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -99,6 +101,18 @@ int main(int argc, char* argv[])
                        "Shown on the trace view against the plan's prediction."),
         QStringLiteral("PATH"));
     parser.addOptions({ planOption, screenshotOption, viewOption, langOption, sizeOption, themeOption, traceOption });
+    const QCommandLineOption compareOption(QStringLiteral("compare"),
+        QStringLiteral("Plan file to compare with the open plan on the compare view; repeat for more (at most 3)."),
+        QStringLiteral("PATH"));
+    parser.addOption(compareOption);
+    const QCommandLineOption lessonOption(QStringLiteral("lesson"),
+        QStringLiteral("Open a lesson (the Learn menu) beside its view; with --screenshot the picture is the window with the "
+                       "lesson. Lessons: planscope-cli lessons."),
+        QStringLiteral("ID"));
+    parser.addOption(lessonOption);
+    const QCommandLineOption lessonStepOption(QStringLiteral("lesson-step"),
+        QStringLiteral("The step of --lesson to open, from 1."), QStringLiteral("N"), QStringLiteral("1"));
+    parser.addOption(lessonStepOption);
     parser.process(app);
 
     const QString view = parser.value(viewOption);
@@ -139,6 +153,32 @@ int main(int argc, char* argv[])
         return kExitUsage;
     }
 
+    // --lesson ID [--lesson-step N]: one of the built-in lessons (core/lessons) at step N, counted from 1.
+    const QString lessonId = parser.value(lessonOption);
+    int lessonStep = 1;
+    if (parser.isSet(lessonOption) || parser.isSet(lessonStepOption)) {
+        const auto lessons = builtinLessons();
+        QStringList ids;
+        int steps = 0;
+        if (lessons)
+            for (const Lesson& l : lessons.value()) {
+                ids << QString::fromStdString(l.id);
+                if (ids.back() == lessonId) steps = int(l.steps.size());
+            }
+        if (!ids.contains(lessonId)) {
+            complain(QStringLiteral("unknown lesson \"%1\"; valid lessons: %2").arg(lessonId, ids.join(QStringLiteral(", "))));
+            return kExitUsage;
+        }
+        bool ok = false;
+        lessonStep = parser.value(lessonStepOption).toInt(&ok);
+        if (!ok || lessonStep < 1 || lessonStep > steps) {
+            complain(QStringLiteral("--lesson-step wants 1 to %1 for %2; got \"%3\"")
+                         .arg(steps)
+                         .arg(lessonId, parser.value(lessonStepOption)));
+            return kExitUsage;
+        }
+    }
+
     Theme::instance()->setMode(theme);
 
     LanguageManager languages;
@@ -152,11 +192,26 @@ int main(int argc, char* argv[])
     window.setCurrentView(view);
     const bool loaded = window.openPlan(parser.value(planOption));
     if (!loaded) complain(window.document()->errorString());
+    // Plans beside the open one (the compare view); one that cannot be read is reported and fails a screenshot.
+    bool compared = true;
+    for (const QString& path : parser.values(compareOption)) {
+        if (window.compareWith(path)) continue;
+        complain(window.message());
+        compared = false;
+    }
+    if (parser.isSet(compareOption)) window.setCurrentView(view);
     const QStringList traces = parser.values(traceOption);
     if (!traces.isEmpty()) {
         window.openTraces(traces);
         window.setCurrentView(view);
     }
+
+    // The lesson over the plan opened above (shown untitled: there is nothing to save), once the window is laid out so
+    // that its dock takes its width.
+    const auto startLesson = [&window, lessonId, lessonStep] {
+        if (!lessonId.isEmpty()) window.startLesson(lessonId, lessonStep - 1);
+    };
+    if (screenshot.isEmpty()) QTimer::singleShot(0, &window, startLesson);
 
     if (screenshot.isEmpty()) {
         // Interactive: the plan editor beside the views, so an edit and its effect are seen together.
@@ -172,6 +227,7 @@ int main(int argc, char* argv[])
     // running in the background, then render.
     window.setAttribute(Qt::WA_DontShowOnScreen);
     window.show();
+    startLesson();
     PlanDocument* document = window.document();
     if (document->isEvaluating()) {
         QEventLoop loop;
@@ -180,14 +236,16 @@ int main(int argc, char* argv[])
         loop.exec();
     }
     window.traceSet()->waitForImport();
+    window.comparePage()->waitForAnalyses();
     QApplication::processEvents();
     QString error;
-    if (!window.exportView(screenshot, &error)) {
+    if (!(lessonId.isEmpty() ? window.exportView(screenshot, &error) : window.exportWindow(screenshot, &error))) {
         complain(error);
         return kExitExportFailed;
     }
     const auto prediction = document->prediction();
     if (!loaded) return kExitUsage; // the reasons were printed above and are in the picture
+    if (!compared) return kExitUsage;
     if (!prediction || !prediction->valid) {
         if (prediction) complain(PlanDocument::describe(prediction->errors));
         return kExitUsage;

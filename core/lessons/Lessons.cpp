@@ -3,7 +3,9 @@
 #include "analysis/Analysis.h"
 #include "io/AnalysisJson.h"
 #include "io/PlanJson.h"
+#include "util/Units.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace planscope {
@@ -265,6 +267,73 @@ std::vector<LessonSource> lessonSources()
             } });
     }
 
+    // Zero Bubble (Qi, Wan, Huang and Lin, "Zero Bubble Pipeline Parallelism", ICLR 2024, section 3): the backward split
+    // into the input gradient (the paper's B, PlanScope's I) and the weight gradient W, which nobody waits for, so W
+    // can fill the drain (ZB-H1) and, with more warm-up forwards, the fill too (ZB-H2). No recomputation, so that the
+    // passes keep the paper's proportions (F : I : W close to 1 : 1 : 1). The solutions quote the model's own F, B and W.
+    {
+        json base = sevenB(4);
+        base["parallel"] = { { "dp", 1 }, { "tp", 1 }, { "pp", 4 }, { "zero", 0 } };
+        base["training"]["globalBatch"] = 16;
+        base["training"]["recompute"] = "none";
+        const char* slowest = "F = {time.stages.3.forwardSeconds}, B = {time.stages.3.backwardSeconds} (I + W), "
+                              "W = {time.stages.3.weightGradSeconds}, sends {time.stages.3.p2pSeconds}";
+        const char* slowestZh = "F = {time.stages.3.forwardSeconds}，B = {time.stages.3.backwardSeconds}（I + W），"
+                                "W = {time.stages.3.weightGradSeconds}，发送 {time.stages.3.p2pSeconds}";
+        out.push_back({ "zero-bubble",
+            { "Zero bubble: splitting the backward", "零气泡：拆分反向传播" },
+            { "pipeline", "bubble", "zero-bubble", "zb-h1" },
+            base,
+            {
+                { { "Plain 1F1B again on p = 4 ranks with m = 16 microbatches, this time without recomputation. Every "
+                    "rank idles p - 1 = 3 slots of one forward and one backward while the pipeline fills and drains.",
+                      "再看普通 1F1B：p = 4 个 rank，m = 16 个微批次，这次不做重计算。流水线启动和收尾时，每个 rank 空闲 p - 1 = 3 个"
+                      "时隙，每个时隙是一次前向加一次反向。" },
+                    "timeline", json::object(),
+                    question({ "What share of the pipeline time is bubble under 1F1B (p = 4, m = 16)?",
+                                 "1F1B 下气泡占流水线时间的比例是多少（p = 4、m = 16）？" },
+                        "time.bubbleFraction", "",
+                        { "(p - 1) / (m + p - 1) = 3 / 19 = 0.158", "(p - 1) / (m + p - 1) = 3 / 19 = 0.158" }) },
+                { { "Zero Bubble (Qi et al., ICLR 2024) splits each backward in two: I, the gradient of the layer's input, "
+                    "which the previous stage waits for, and W, the gradient of the weights, which nobody waits for (the "
+                    "paper calls I \"B\"). ZB-H1 keeps 1F1B's warm-up and its memory (p microbatches in flight) and pushes "
+                    "the W passes back into the slots where 1F1B idles at the end of the step.",
+                      "零气泡调度（Qi 等，ICLR 2024）把每次反向拆成两部分：I 是对本层输入的梯度，前一个阶段在等它；W 是对权重的梯度，"
+                      "没有人等它（论文把 I 称为 “B”）。ZB-H1 保留 1F1B 的预热阶段和显存（p 个微批次在途），把 W 推迟到 1F1B 在步末"
+                      "空闲的时隙里去做。" },
+                    "timeline", { { "training", { { "schedule", "zb-h1" } } } },
+                    question({ "What share of the pipeline time is bubble under ZB-H1 (p = 4, m = 16)?",
+                                 "ZB-H1 下气泡占流水线时间的比例是多少（p = 4、m = 16）？" },
+                        "time.bubbleFraction", "",
+                        { std::string("ZB-H1's bubble is (p - 1)(T_F + T_B - T_W) in the paper's names (T_B the input "
+                                      "gradient, here I = B - W): a third of 1F1B's (p - 1)(T_F + T_B + T_W) when "
+                                      "T_F = T_B = T_W. On the slowest stage ") + slowest
+                                + ": bubble = 3 x (F + (B - W) - W + sends) = {time.bubbleSeconds}, share = bubble / "
+                                  "(m x (F + B + sends) + bubble) = {time.bubbleFraction}, against 1F1B's 3/19 = 0.158. W "
+                                  "(the GEMMs only) is shorter than F and I here, so more than a third of 1F1B's bubble is "
+                                  "left, though less than half.",
+                            std::string("按论文的记号，ZB-H1 的气泡为 (p - 1)(T_F + T_B - T_W)（T_B 是输入梯度，这里 I = B - W）："
+                                        "T_F = T_B = T_W 时是 1F1B 气泡 (p - 1)(T_F + T_B + T_W) 的三分之一。最慢的阶段上 ")
+                                + slowestZh
+                                + "：气泡 = 3 x (F + (B - W) - W + 发送) = {time.bubbleSeconds}，比例 = 气泡 / "
+                                  "(m x (F + B + 发送) + 气泡) = {time.bubbleFraction}，1F1B 为 3/19 = 0.158。这里 W（只有 "
+                                  "GEMM）比 F 和 I 短，所以剩下的气泡多于 1F1B 的三分之一，但不到一半。" }) },
+                { { "ZB-H2 runs more forward passes during the warm-up (up to 2p - 1 microbatches in flight, about twice "
+                    "1F1B's activation memory), so that W passes fill the start-up gaps as well; the paper also drops the "
+                    "synchronisation before the optimizer step.",
+                      "ZB-H2 在预热阶段多做一些前向（最多 2p - 1 个微批次在途，激活显存约为 1F1B 的两倍），让 W 连启动时的空隙也填上；"
+                      "论文还去掉了优化器步之前的同步。" },
+                    "timeline", { { "training", { { "schedule", "zb-h2" } } } },
+                    question({ "And the bubble share under ZB-H2?", "ZB-H2 下气泡比例呢？" }, "time.bubbleFraction", "",
+                        { std::string("(p - 1)(T_F + T_B - 2 T_W), zero when T_F = T_B = T_W. Here ") + slowest
+                                + ": bubble = 3 x (F + (B - W) - 2W + sends) = {time.bubbleSeconds}, share "
+                                  "{time.bubbleFraction}: not zero, because W is shorter than F and I.",
+                            std::string("(p - 1)(T_F + T_B - 2 T_W)，T_F = T_B = T_W 时为零。这里 ") + slowestZh
+                                + "：气泡 = 3 x (F + (B - W) - 2W + 发送) = {time.bubbleSeconds}，比例 {time.bubbleFraction}；"
+                                  "不为零，因为 W 比 F 和 I 短。" }) },
+            } });
+    }
+
     // Choosing a 3D plan for GPT-3 175B on 256 A100s and checking a claim against it (the interview guide's question).
     {
         json base = { { "schema", "planscope/plan/v1" }, { "model", { { "preset", "gpt3-175b" } } },
@@ -324,9 +393,7 @@ const json* step(const json& j, const std::string& part)
     return j.is_object() && j.contains(part) ? &j[part] : nullptr;
 }
 
-} // namespace
-
-std::optional<double> valueAtPath(const json& doc, const std::string& path)
+const json* nodeAtPath(const json& doc, const std::string& path)
 {
     const json* j = &doc;
     std::size_t from = 0;
@@ -336,6 +403,14 @@ std::optional<double> valueAtPath(const json& doc, const std::string& path)
         if (dot == std::string::npos) break;
         from = dot + 1;
     }
+    return j;
+}
+
+} // namespace
+
+std::optional<double> valueAtPath(const json& doc, const std::string& path)
+{
+    const json* j = nodeAtPath(doc, path);
     if (!j || !j->is_number()) return std::nullopt;
     return j->get<double>();
 }
@@ -352,16 +427,13 @@ Result<std::vector<Lesson>> builtinLessons()
             LessonStep st { s.text, s.view, plan, s.question };
             if (st.question) {
                 const std::string where = std::string(src.id) + ".steps." + std::to_string(k);
-                auto parsed = parsePlan(plan.dump());
-                if (!parsed) return Result<std::vector<Lesson>>::failure(where, "the step's plan does not parse: "
-                        + parsed.errors().front().path + " " + parsed.errors().front().message);
-                AnalysisOptions o;
-                o.simulate = false; // the closed form: the formulas the lessons teach
-                const auto a = analyse(parsed->plan, o);
-                if (!a->valid()) return Result<std::vector<Lesson>>::failure(where, "the step's plan is not valid");
-                const auto v = valueAtPath(analysisToJson(*a, StepFigure::Analytic), st.question->field);
+                const auto doc = analyticPredictionDocument(plan);
+                if (!doc) return Result<std::vector<Lesson>>::failure(where, doc.errors().front().message);
+                const auto v = valueAtPath(doc.value(), st.question->field);
                 if (!v) return Result<std::vector<Lesson>>::failure(where, "no number at " + st.question->field);
                 st.question->answer = *v;
+                st.question->solution = { fillNumbers(st.question->solution.en, doc.value()),
+                    fillNumbers(st.question->solution.zh_CN, doc.value()) };
             }
             lesson.steps.push_back(std::move(st));
             ++k;
@@ -369,6 +441,49 @@ Result<std::vector<Lesson>> builtinLessons()
         out.push_back(std::move(lesson));
     }
     return out;
+}
+
+Result<json> analyticPredictionDocument(const json& plan)
+{
+    auto parsed = parsePlan(plan.dump());
+    if (!parsed)
+        return Result<json>::failure(parsed.errors().front().path,
+            "the plan does not parse: " + parsed.errors().front().path + " " + parsed.errors().front().message);
+    AnalysisOptions o;
+    o.simulate = false; // the closed form: the formulas the lessons teach
+    const auto a = analyse(parsed->plan, o);
+    if (!a->valid())
+        return Result<json>::failure(a->prediction.errors.empty() ? std::string() : a->prediction.errors.front().path,
+            "the plan is not valid" + (a->prediction.errors.empty() ? std::string() : ": " + a->prediction.errors.front().message));
+    return analysisToJson(*a, StepFigure::Analytic);
+}
+
+std::string fillNumbers(const std::string& text, const json& doc)
+{
+    auto endsWith = [](const std::string& s, const char* tail) {
+        const std::size_t n = std::char_traits<char>::length(tail);
+        return s.size() >= n && s.compare(s.size() - n, n, tail) == 0;
+    };
+    std::string out;
+    std::size_t from = 0;
+    while (from < text.size()) {
+        const std::size_t open = text.find('{', from), close = open == std::string::npos ? open : text.find('}', open);
+        if (close == std::string::npos) break;
+        const std::string path = text.substr(open + 1, close - open - 1);
+        const auto v = valueAtPath(doc, path);
+        const json* node = nodeAtPath(doc, path);
+        out += text.substr(from, open - from);
+        if (node && node->is_string())
+            out += node->get<std::string>();
+        else if (!v)
+            out += text.substr(open, close - open + 1);
+        else
+            out += endsWith(path, "Seconds") ? units::formatSeconds(*v)
+                : endsWith(path, "Bytes")    ? units::formatBytes(*v)
+                                             : units::formatNumber(*v);
+        from = close + 1;
+    }
+    return out + text.substr(std::min(from, text.size()));
 }
 
 json lessonsToJson(const std::vector<Lesson>& lessons)

@@ -48,4 +48,13 @@ std::optional<double> valueAtPath(const nlohmann::json& doc, const std::string& 
 
 nlohmann::json lessonsToJson(const std::vector<Lesson>& lessons);
 
+// The closed-form prediction document (docs/FORMATS.md section 2, `evaluate --analytic`) of a plan given as JSON: what
+// every question's `field` is read from. An error says why the plan does not parse or is not valid.
+Result<nlohmann::json> analyticPredictionDocument(const nlohmann::json& plan);
+
+// The text with every {path} replaced by the number at that path of doc, written in its unit: a field ending in
+// "Seconds" as a duration, in "Bytes" as bytes (GiB), anything else as a plain number; a string as it is. A path that
+// leads to neither stays as written.
+std::string fillNumbers(const std::string& text, const nlohmann::json& doc);
+
 } // namespace planscope

@@ -1888,6 +1888,219 @@
     </message>
 </context>
 <context>
+    <name>ReportWriter</name>
+    <message>
+        <source>Unknown view &quot;%1&quot;</source>
+        <translation>未知视图“%1”</translation>
+    </message>
+    <message>
+        <source>The %1 view drew nothing</source>
+        <translation>%1 视图没有绘制任何内容</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>单步时间</translation>
+    </message>
+    <message>
+        <source>Tokens per second</source>
+        <translation>每秒 token 数</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU</translation>
+    </message>
+    <message>
+        <source>Peak memory per GPU</source>
+        <translation>每 GPU 峰值显存</translation>
+    </message>
+    <message>
+        <source>Pipeline bubble (share of the pipeline time)</source>
+        <translation>流水线气泡（占流水线时间的比例）</translation>
+    </message>
+    <message>
+        <source>Exposed communication</source>
+        <translation>暴露的通信时间</translation>
+    </message>
+    <message>
+        <source>Days to train the tokens</source>
+        <translation>训练这些 token 所需天数</translation>
+    </message>
+    <message>
+        <source>Peak memory, stage %1</source>
+        <translation>峰值显存，阶段 %1</translation>
+    </message>
+    <message>
+        <source>%1 days</source>
+        <translation>%1 天</translation>
+    </message>
+    <message numerus="yes">
+        <source>Comparison of %n plans</source>
+        <translation>
+            <numerusform>%n 个方案的比较</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The best value of each row is in bold on green; every other value is followed by its ratio to the best.</source>
+        <translation>每行最优的值以绿色底、粗体标出；其他值后面注明它与最优值之比。</translation>
+    </message>
+    <message>
+        <source>Figure</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>%1: %2 parameters, %3 layers, hidden %4, %5 heads, sequence %6</source>
+        <translation>%1：%2 参数，%3 层，隐藏维度 %4，%5 个注意力头，序列长度 %6</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>%1 × %2 (%3 nodes of %4), %5 each</source>
+        <translation>%1 × %2（%3 个节点，每节点 %4 个），每个 %5</translation>
+    </message>
+    <message>
+        <source>Parallel degrees</source>
+        <translation>并行度</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>调度</translation>
+    </message>
+    <message>
+        <source>%1, %2 microbatches, micro-batch size %3, global batch %4</source>
+        <translation>%1，%2 个微批次，微批次大小 %3，全局批次 %4</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>%1, %2 optimizer, recompute %3, flash attention %4, %5 tokens</source>
+        <translation>%1，%2 优化器，重计算 %3，FlashAttention %4，%5 token</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>Field (planscope-cli evaluate)</source>
+        <translation>字段（planscope-cli evaluate）</translation>
+    </message>
+    <message>
+        <source>Step time, closed form</source>
+        <translation>单步时间（解析式）</translation>
+    </message>
+    <message>
+        <source>MFU / HFU</source>
+        <translation>MFU / HFU</translation>
+    </message>
+    <message>
+        <source>%1 of %2 (%3)</source>
+        <translation>%1 / %2（%3）</translation>
+    </message>
+    <message>
+        <source>fits</source>
+        <translation>放得下</translation>
+    </message>
+    <message>
+        <source>does not fit</source>
+        <translation>放不下</translation>
+    </message>
+    <message>
+        <source>Pipeline bubble, share of the pipeline time</source>
+        <translation>流水线气泡，占流水线时间的比例</translation>
+    </message>
+    <message>
+        <source>Pipeline bubble over ideal compute</source>
+        <translation>流水线气泡与理想计算时间之比</translation>
+    </message>
+    <message>
+        <source>File: %1</source>
+        <translation>文件：%1</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Why the plan cannot run</source>
+        <translation>方案无法运行的原因</translation>
+    </message>
+    <message>
+        <source>Headline figures</source>
+        <translation>关键指标</translation>
+    </message>
+    <message>
+        <source>How they are computed</source>
+        <translation>计算过程</translation>
+    </message>
+    <message>
+        <source>Warnings and assumptions</source>
+        <translation>警告与假设</translation>
+    </message>
+    <message>
+        <source>None.</source>
+        <translation>无。</translation>
+    </message>
+    <message>
+        <source>PlanScope report · %1 · %2</source>
+        <translation>PlanScope 报告 · %1 · %2</translation>
+    </message>
+    <message>
+        <source>page %1</source>
+        <translation>第 %1 页</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>PlanScope report: %1</source>
+        <translation>PlanScope 报告：%1</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>A report is written as .pdf or .html; got &quot;%1&quot;</source>
+        <translation>报告只能写成 .pdf 或 .html；收到的是“%1”</translation>
+    </message>
+    <message>
+        <source>No plan to report on</source>
+        <translation>没有可报告的方案</translation>
+    </message>
+    <message>
+        <source>The plan %1 has not been analysed</source>
+        <translation>方案 %1 尚未完成分析</translation>
+    </message>
+    <message>
+        <source>Cannot draw the %1 view of %2: %3</source>
+        <translation>无法绘制 %2 的 %1 视图：%3</translation>
+    </message>
+    <message>
+        <source>The analysis of %1 did not finish within %2 s</source>
+        <translation>%1 的分析未能在 %2 秒内完成</translation>
+    </message>
+</context>
+<context>
     <name>TimelinePalette</name>
     <message>
         <source>forward</source>
@@ -2275,6 +2488,217 @@ large ones the bandwidth term 2(n−1)/n × S / B. KiB = 2^10 bytes, GiB = 2^30.
     </message>
 </context>
 <context>
+    <name>planscope::ComparePage</name>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>At most %1 plans are compared at once: remove one before adding %2.</source>
+        <translation>最多同时比较 %1 个方案：请先移除一个，再添加 %2。</translation>
+    </message>
+    <message>
+        <source>Cannot compare with %1:
+%2</source>
+        <translation>无法与 %1 比较：
+%2</translation>
+    </message>
+    <message>
+        <source>Compare With Plan</source>
+        <translation>与方案比较</translation>
+    </message>
+    <message>
+        <source>PlanScope plans (*.plan.json *.json);;All files (*)</source>
+        <translation>PlanScope 方案 (*.plan.json *.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>no plan open</source>
+        <translation>未打开方案</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Take this plan out of the comparison</source>
+        <translation>将此方案移出比较</translation>
+    </message>
+    <message>
+        <source> (open plan)</source>
+        <translation>（当前方案）</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>单步时间</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>MFU (model FLOPs utilisation)</source>
+        <translation>MFU（模型算力利用率）</translation>
+    </message>
+    <message>
+        <source>Peak memory per GPU</source>
+        <translation>每个 GPU 峰值显存</translation>
+    </message>
+    <message>
+        <source>Pipeline bubble (share of the pipeline time)</source>
+        <translation>流水线气泡（占流水线时间的比例）</translation>
+    </message>
+    <message>
+        <source>Exposed communication per step</source>
+        <translation>每步暴露的通信时间</translation>
+    </message>
+    <message>
+        <source>Days to train the tokens</source>
+        <translation>训练完全部 token 所需天数</translation>
+    </message>
+    <message>
+        <source>Peak memory, stage %1</source>
+        <translation>峰值显存，阶段 %1</translation>
+    </message>
+    <message>
+        <source>%1 tokens/s</source>
+        <translation>%1 token/秒</translation>
+    </message>
+    <message>
+        <source>%1 days</source>
+        <translation>%1 天</translation>
+    </message>
+    <message>
+        <source>Figure</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Lower is better</source>
+        <translation>越低越好</translation>
+    </message>
+    <message>
+        <source>Higher is better</source>
+        <translation>越高越好</translation>
+    </message>
+    <message>
+        <source>computing…</source>
+        <translation>计算中…</translation>
+    </message>
+    <message>
+        <source>This plan cannot run:
+%1</source>
+        <translation>此方案无法运行：
+%1</translation>
+    </message>
+    <message>
+        <source>This plan has no such figure</source>
+        <translation>此方案没有这一数值</translation>
+    </message>
+    <message>
+        <source>best</source>
+        <translation>最佳</translation>
+    </message>
+    <message>
+        <source>%1 (%2×)</source>
+        <translation>%1（%2×）</translation>
+    </message>
+    <message>
+        <source>%1× the best value (%2)</source>
+        <translation>最佳值（%2）的 %1 倍</translation>
+    </message>
+    <message>
+        <source>Add a plan to compare with the open one: “Add plan…” above, File &gt; Compare With…, or the planner&apos;s “Compare with current”.</source>
+        <translation>添加一个方案与当前方案比较：上方的“添加方案…”、文件 &gt; 与…比较，或规划器中的“与当前方案比较”。</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>正在计算…</translation>
+    </message>
+    <message>
+        <source>No plan here can run, so none is faster.</source>
+        <translation>这里没有可运行的方案，无从比较快慢。</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>the pipeline bubble</source>
+        <translation>流水线气泡</translation>
+    </message>
+    <message>
+        <source>exposed communication</source>
+        <translation>暴露的通信</translation>
+    </message>
+    <message>
+        <source>the optimizer step</source>
+        <translation>优化器更新</translation>
+    </message>
+    <message>
+        <source>the rest of the simulated step (waits, overlap)</source>
+        <translation>模拟单步中的其余部分（等待、重叠）</translation>
+    </message>
+    <message>
+        <source>%1 is faster than %2 by %3× (step %4 vs %5); the biggest difference is %6: %7 vs %8.</source>
+        <translation>%1 比 %2 快 %3×（单步 %4 对 %5）；差别最大的是%6：%7 对 %8。</translation>
+    </message>
+    <message>
+        <source>%1 needs %2 more memory per GPU.</source>
+        <translation>%1 每个 GPU 多需 %2 显存。</translation>
+    </message>
+    <message>
+        <source>%1 is the only plan here that can run.</source>
+        <translation>%1 是这里唯一可运行的方案。</translation>
+    </message>
+    <message>
+        <source>cannot run: %1</source>
+        <translation>无法运行：%1</translation>
+    </message>
+    <message>
+        <source>step %1, not simulated: %2</source>
+        <translation>单步 %1，未模拟：%2</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>单步 %1</translation>
+    </message>
+    <message>
+        <source>Compare plans</source>
+        <translation>比较方案</translation>
+    </message>
+    <message>
+        <source>Add plan…</source>
+        <translation>添加方案…</translation>
+    </message>
+    <message>
+        <source>Add a plan file to the comparison (at most %1 plans)</source>
+        <translation>向比较中添加一个方案文件（最多 %1 个方案）</translation>
+    </message>
+    <message>
+        <source>Rows per stage</source>
+        <translation>按阶段分行</translation>
+    </message>
+    <message>
+        <source>Show the peak memory of every pipeline stage in the table</source>
+        <translation>在表中列出每个流水线阶段的峰值显存</translation>
+    </message>
+    <message>
+        <source>Simulated steps on one time axis (the longest sets it: a faster plan ends sooner)</source>
+        <translation>同一时间轴上的模拟单步（以最长者为准：更快的方案更早结束）</translation>
+    </message>
+    <message>
+        <source>Memory per GPU by pipeline stage, on one scale (GiB = 2³⁰ bytes)</source>
+        <translation>按流水线阶段的每个 GPU 显存，统一刻度（GiB = 2³⁰ 字节）</translation>
+    </message>
+    <message>
+        <source>GPUs, coloured by pipeline stage</source>
+        <translation>GPU，按流水线阶段着色</translation>
+    </message>
+    <message>
+        <source>GPU capacity</source>
+        <translation>GPU 显存容量</translation>
+    </message>
+</context>
+<context>
     <name>planscope::GpuGridView</name>
     <message>
         <source>GPU Grid</source>
@@ -2557,6 +2981,141 @@ large ones the bandwidth term 2(n−1)/n × S / B. KiB = 2^10 bytes, GiB = 2^30.
     </message>
 </context>
 <context>
+    <name>planscope::LessonPanel</name>
+    <message>
+        <source>Lesson: %1 (%2/%3)</source>
+        <translation>课程：%1（%2/%3）</translation>
+    </message>
+    <message>
+        <source>Interview question: %1 (seed %2)</source>
+        <translation>面试题：%1（种子 %2）</translation>
+    </message>
+    <message>
+        <source>%1 bytes (%2)</source>
+        <translation>%1 字节（%2）</translation>
+    </message>
+    <message>
+        <source>%1 days</source>
+        <translation>%1 天</translation>
+    </message>
+    <message>
+        <source>a share: 0.25 or 25%</source>
+        <translation>比例：0.25 或 25%</translation>
+    </message>
+    <message>
+        <source>bytes (1.5e9, 1.5 GB, 1.4 GiB)</source>
+        <translation>字节（1.5e9、1.5 GB、1.4 GiB）</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>days</source>
+        <translation>天</translation>
+    </message>
+    <message>
+        <source>Pipeline bubble</source>
+        <translation>流水线气泡</translation>
+    </message>
+    <message>
+        <source>ZeRO memory</source>
+        <translation>ZeRO 显存</translation>
+    </message>
+    <message>
+        <source>Ring all-reduce</source>
+        <translation>环形 All-Reduce</translation>
+    </message>
+    <message>
+        <source>Data parallelism</source>
+        <translation>数据并行</translation>
+    </message>
+    <message>
+        <source>Tensor parallelism</source>
+        <translation>张量并行</translation>
+    </message>
+    <message>
+        <source>Interview question: %1</source>
+        <translation>面试题：%1</translation>
+    </message>
+    <message>
+        <source>A plan drawn for this question (seed %1) is open in the views; the answer is the model&apos;s figure for it (planscope-cli lessons --interview %2 --seed %1).</source>
+        <translation>为这道题抽取的方案（种子 %1）已在各视图中打开；答案是模型对它算出的数值（planscope-cli lessons --interview %2 --seed %1）。</translation>
+    </message>
+    <message>
+        <source>Seed %1</source>
+        <translation>种子 %1</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>第 %1 步，共 %2 步</translation>
+    </message>
+    <message>
+        <source>Lessons</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>The lessons could not be computed</source>
+        <translation>无法计算课程</translation>
+    </message>
+    <message>
+        <source>Pick a lesson above, or ask for an interview question below. Each step opens a plan in the views and asks a question the model answers.</source>
+        <translation>在上方选择一门课程，或在下方出一道面试题。每一步都会在视图中打开一个方案，并提出一个由模型给出答案的问题。</translation>
+    </message>
+    <message>
+        <source>Right. The model&apos;s answer: %1.</source>
+        <translation>正确。模型的答案：%1。</translation>
+    </message>
+    <message>
+        <source>Not quite: you answered %1, the model&apos;s answer is %2 (within %3 % counts as right).</source>
+        <translation>不太对：你的答案是 %1，模型的答案是 %2（相差 %3 % 以内算正确）。</translation>
+    </message>
+    <message>
+        <source>That is not a number. Type for example 0.27, 27%, 1.5e9 or 3.2 GB.</source>
+        <translation>这不是一个数。请输入例如 0.27、27%、1.5e9 或 3.2 GB。</translation>
+    </message>
+    <message>
+        <source>Solution: %1</source>
+        <translation>解答：%1</translation>
+    </message>
+    <message>
+        <source>Model&apos;s answer: %1</source>
+        <translation>模型的答案：%1</translation>
+    </message>
+    <message>
+        <source>Lesson:</source>
+        <translation>课程：</translation>
+    </message>
+    <message>
+        <source>&amp;Check</source>
+        <translation>检查(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Show &amp;Solution</source>
+        <translation>显示解答(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Your answer</source>
+        <translation>你的答案</translation>
+    </message>
+    <message>
+        <source>← &amp;Previous</source>
+        <translation>← 上一步(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Next →</source>
+        <translation>下一步(&amp;N) →</translation>
+    </message>
+    <message>
+        <source>Interview practice: a new question with numbers drawn at random, answered by the model.</source>
+        <translation>面试练习：随机抽取数字出一道新题，由模型给出答案。</translation>
+    </message>
+    <message>
+        <source>New &amp;Interview Question</source>
+        <translation>新面试题(&amp;I)</translation>
+    </message>
+</context>
+<context>
     <name>planscope::MainWindow</name>
     <message>
         <source>&amp;File</source>
@@ -2816,6 +3375,54 @@ Recover them? Not now keeps them for the next start.</source>
         <source>&amp;Planner</source>
         <translation>规划器(&amp;P)</translation>
     </message>
+    <message>
+        <source>Compare With Plan</source>
+        <translation>与方案比较</translation>
+    </message>
+    <message>
+        <source>C&amp;ompare</source>
+        <translation>比较(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Compare With…</source>
+        <translation>与方案比较(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Compare With Rece&amp;nt</source>
+        <translation>与最近的方案比较(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Export &amp;Report…</source>
+        <translation>导出报告(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>P&amp;resent</source>
+        <translation>演示(&amp;R)</translation>
+    </message>
+    <message>
+        <source>There is no analysed plan to report on</source>
+        <translation>没有已分析的方案可供报告</translation>
+    </message>
+    <message>
+        <source>Export Report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>PDF document (*.pdf);;HTML page (*.html)</source>
+        <translation>PDF 文档 (*.pdf);;HTML 网页 (*.html)</translation>
+    </message>
+    <message>
+        <source>Lessons</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>&amp;Learn</source>
+        <translation>学习(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Interview Question…</source>
+        <translation>面试题(&amp;I)…</translation>
+    </message>
 </context>
 <context>
     <name>planscope::MemoryBarsView</name>
@@ -2896,6 +3503,16 @@ Recover them? Not now keeps them for the next start.</source>
     <message>
         <source>Pipeline stage and its layers (E embedding, L loss, | between chunks); every GPU of a stage holds the same</source>
         <translation>流水线阶段及其层（E 嵌入层，L 损失，| 分隔块）；同一阶段的每个 GPU 持有相同内容</translation>
+    </message>
+    <message>
+        <source>Pipeline stage</source>
+        <translation>流水线阶段</translation>
+    </message>
+    <message>
+        <source>Peak %1 on stage %2
+of %3</source>
+        <translation>峰值 %1（阶段 %2）
+容量 %3</translation>
     </message>
 </context>
 <context>
@@ -4140,6 +4757,18 @@ Recover them? Not now keeps them for the next start.</source>
         <source>GPUs × hours to train the tokens with the fastest plan</source>
         <translation>用最快方案训完这些 token 所需的 GPU 数 × 小时数</translation>
     </message>
+    <message>
+        <source>Planner: %1</source>
+        <translation>规划器：%1</translation>
+    </message>
+    <message>
+        <source>Compare with current</source>
+        <translation>与当前方案比较</translation>
+    </message>
+    <message>
+        <source>Show the selected plan (the best without a selection) beside the open plan on the Compare page</source>
+        <translation>在比较页上将所选方案（未选择时为最佳方案）与当前方案并列显示</translation>
+    </message>
 </context>
 <context>
     <name>planscope::PlannerScatter</name>
@@ -4225,6 +4854,13 @@ Recover them? Not now keeps them for the next start.</source>
     <message>
         <source>%1 / %2 ms</source>
         <translation>%1 / %2 ms</translation>
+    </message>
+</context>
+<context>
+    <name>planscope::PresentationMode</name>
+    <message>
+        <source>%1 / %2 · %3   (← → views, ↑ ↓ playhead, Space play, L laser, Esc leave)</source>
+        <translation>%1 / %2 · %3   （← → 切换视图，↑ ↓ 移动播放头，空格 播放，L 激光笔，Esc 退出）</translation>
     </message>
 </context>
 <context>

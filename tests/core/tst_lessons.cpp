@@ -2,11 +2,13 @@
 // own plan, and equals the hand-derived value of the textbook formula: the pipeline bubble (p-1)/(m+p-1) (Huang et al.,
 // GPipe, 2019; Narayanan et al. 2021), ZeRO's per-GPU model states 2/2/12 bytes per parameter divided by N_d stage by
 // stage (Rajbhandari et al., ZeRO, SC 2020, section 5), and the ring all-reduce's 2(N-1)/N x S bytes sent per GPU
-// (Patarasuk and Yuan, JPDC 2009). Every text has its Chinese.
+// (Patarasuk and Yuan, JPDC 2009), and the Zero Bubble schedules' idle time (Qi et al., ICLR 2024). Every text has its
+// Chinese.
 #include "TestUtil.h"
 
 #include "cost/Parameters.h"
 #include "lessons/Lessons.h"
+#include "util/Units.h"
 
 #include <QObject>
 #include <QString>
@@ -51,8 +53,8 @@ private Q_SLOTS:
                 QVERIFY(p.valid);
                 QVERIFY2(s.question->answer > 0, s.question->field.c_str());
             }
-        QVERIFY(questions >= 16);
-        QCOMPARE(int(ls->size()), 8);
+        QVERIFY(questions >= 19);
+        QCOMPARE(int(ls->size()), 9);
     }
 
     void bubble()
@@ -153,6 +155,58 @@ private Q_SLOTS:
         const Plan p = test::planFromText(s.plan.dump());
         const double pp = p.parallel.pp, v = p.parallel.vpp, m = double(p.microbatches());
         QVERIFY(test::near(s.question->answer, (pp - 1) / (v * m + pp - 1), 1e-12));
+    }
+
+    // Zero Bubble (Qi et al., ICLR 2024, section 3): with the backward split into I (input gradient) and W (weight
+    // gradient), ZB-H1 idles (p-1)(F + I - W) and ZB-H2 (p-1)(F + I - 2W) against 1F1B's (p-1)(F + B), B = I + W. F, B
+    // and W are the slowest stage's passes as the model costs them (each pipeline send shared between F and I), and the
+    // share is the bubble over m slots plus the bubble.
+    void zeroBubble()
+    {
+        const auto ls = builtinLessons();
+        const Lesson* l = find(ls.value(), "zero-bubble");
+        QVERIFY(l);
+        QCOMPARE(int(l->steps.size()), 3);
+        const char* schedules[] = { "1f1b", "zb-h1", "zb-h2" };
+        double bubbleSeconds[3] = {};
+        for (int k = 0; k < 3; ++k) {
+            const LessonStep& s = l->steps[std::size_t(k)];
+            QCOMPARE(s.plan["training"]["schedule"].get<std::string>(), std::string(schedules[k]));
+            const Plan plan = test::planFromText(s.plan.dump());
+            const Prediction pr = evaluate(plan);
+            QVERIFY(pr.valid && pr.fits);
+            const double p = plan.parallel.pp, m = double(plan.microbatches());
+            QCOMPARE(p, 4.0);
+            QCOMPARE(m, 16.0);
+            const StageTime* slow = nullptr;
+            for (const StageTime& t : pr.stageTimes)
+                if (!slow || t.forwardSeconds + t.backwardSeconds + t.p2pSeconds > slow->forwardSeconds + slow->backwardSeconds + slow->p2pSeconds)
+                    slow = &t;
+            const double F = slow->forwardSeconds + slow->p2pSeconds / 2, B = slow->backwardSeconds + slow->p2pSeconds / 2;
+            const double W = slow->weightGradSeconds, I = B - W;
+            const double idle = k == 0 ? (p - 1) * (F + B) : k == 1 ? (p - 1) * (F + I - W) : (p - 1) * (F + I - 2 * W);
+            bubbleSeconds[k] = idle;
+            const double share = idle / (m * (F + B) + idle);
+            QVERIFY2(test::near(s.question->answer, share, 1e-9),
+                qPrintable(test::num(s.question->answer) + QStringLiteral(" vs ") + test::num(share)));
+            if (k == 0) QVERIFY(test::near(s.question->answer, 3.0 / 19.0, 1e-12)); // (p-1)/(m+p-1)
+            // The worked solution quotes the model's numbers: nothing is left unfilled.
+            QVERIFY(s.question->solution.en.find('{') == std::string::npos);
+            QVERIFY(s.question->solution.zh_CN.find('{') == std::string::npos);
+        }
+        // What the ZB-H1 solution says: more than the third it would be with F = I = W (W is shorter here), less than half.
+        QVERIFY(bubbleSeconds[1] > bubbleSeconds[0] / 3 && bubbleSeconds[1] < bubbleSeconds[0] / 2);
+        QVERIFY(bubbleSeconds[2] > 0 && bubbleSeconds[2] < bubbleSeconds[1]);
+        QVERIFY(l->steps[1].question->solution.en.find(units::formatSeconds(bubbleSeconds[1])) != std::string::npos);
+    }
+
+    void fillNumbersFromADocument()
+    {
+        const json doc = { { "time", { { "stepSeconds", 1.5 }, { "microbatches", 8 } } }, { "name", "1F1B" },
+            { "memory", { { "weightsBytes", 3.0 * 1024 * 1024 * 1024 } } } };
+        QCOMPARE(fillNumbers("{time.stepSeconds}, m = {time.microbatches}, {name}, {memory.weightsBytes}, {missing}", doc),
+            std::string("1.500 s, m = 8, 1F1B, 3.00 GiB, {missing}"));
+        QCOMPARE(fillNumbers("no braces {", doc), std::string("no braces {"));
     }
 
     // GPT-3 175B: Megatron's model FLOPs per token 72 L h^2 (1 + s/(6h) + V/(12 h L)) (tied embeddings, f = 4h), and the

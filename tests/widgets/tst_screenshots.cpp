@@ -37,7 +37,7 @@ private slots:
     void everyViewIsWritten_data()
     {
         QTest::addColumn<QString>("view");
-        for (const char* v : { "timeline", "grid", "memory", "comm", "metrics", "anatomy", "planner", "profile", "trace", "editor" })
+        for (const char* v : { "timeline", "grid", "memory", "comm", "metrics", "anatomy", "planner", "compare", "profile", "trace", "editor" })
             QTest::newRow(v) << QString::fromLatin1(v);
     }
 

@@ -145,6 +145,23 @@ void MemoryBarsView::setPrediction(std::shared_ptr<const Prediction> prediction)
     rebuild();
 }
 
+void MemoryBarsView::setSharedMaximumGiB(double gib)
+{
+    if (gib == m_sharedMaximumGiB) return;
+    m_sharedMaximumGiB = std::max(0.0, gib);
+    rebuild();
+}
+
+void MemoryBarsView::setCompact(bool compact)
+{
+    if (compact == m_compact) return;
+    m_compact = compact;
+    // Out of the legend, which QCustomPlot lays out (and makes room for) even while it is hidden.
+    for (QCPBars* bars : m_bars) compact ? bars->removeFromLegend() : bars->addToLegend();
+    compact ? m_capacity->removeFromLegend() : m_capacity->addToLegend();
+    rebuild();
+}
+
 void MemoryBarsView::changeEvent(QEvent* event)
 {
     if (event->type() == QEvent::LanguageChange) rebuild();
@@ -211,7 +228,7 @@ void MemoryBarsView::rebuild()
         return;
     }
 
-    m_plot->legend->setVisible(true);
+    m_plot->legend->setVisible(!m_compact);
     const int stages = int(pr->stages.size());
     const double capacity = units::toGiB(double(pr->capacityBytes));
     m_capacityGiB = capacity;
@@ -266,9 +283,9 @@ void MemoryBarsView::rebuild()
         }
         m_simulatedPeaks << (st.simulatedPeakBytes > 0 ? units::toGiB(double(st.simulatedPeakBytes)) : -1.0);
     }
-    if (anySimulated) m_simulatedPeakKey->addToLegend();
+    if (anySimulated && !m_compact) m_simulatedPeakKey->addToLegend();
     else m_simulatedPeakKey->removeFromLegend();
-    if (marks) m_steadyKey->addToLegend();
+    if (marks && !m_compact) m_steadyKey->addToLegend();
     else m_steadyKey->removeFromLegend();
 
     // Labels above each bar: the total, and for a stage over capacity the overflow in red. With many
@@ -300,6 +317,8 @@ void MemoryBarsView::rebuild()
         m_barLabels << text;
         m_barLabelAlarm << (over > 0);
     }
+    m_naturalHighest = highest;
+    highest = std::max(highest, m_sharedMaximumGiB);
     m_highest = highest;
 
     const double left = -0.6, right = stages - 0.4; // the x range; SVG export does not clip, so not beyond it
@@ -311,17 +330,25 @@ void MemoryBarsView::rebuild()
     capacityTicker->addTick(capacity, m_capacityLabel);
     m_plot->yAxis2->setTicker(capacityTicker);
     m_plot->yAxis2->setTickLabelColor(Theme::text());
+    m_plot->yAxis2->setTickLabels(!m_compact); // compact: the capacity is named in the title, the chart keeps the width
     m_plot->yAxis2->setTickPen(QPen(Theme::capacityLine(), 2));
 
     m_plot->xAxis->setRange(left, right);
     setStageTicks(!m_stageLayers.isEmpty(), true);
     // Room above the tallest bar for its labels (placeBarLabels() makes more where they stand upright).
-    m_plot->yAxis->setRange(0, highest * (writeTotals ? 1.2 : 1.12));
+    m_plot->yAxis->setRange(0, m_sharedMaximumGiB > 0 ? m_sharedMaximumGiB * 1.25 : highest * (writeTotals ? 1.2 : 1.12));
 
     const StageMemory& peak = pr->stages[std::size_t(pr->peakStage)];
     if (atPlayhead)
         m_title->setText(tr("Memory per GPU at %1 ms of the step (peak %2 on stage %3, capacity %4)")
                              .arg(m_viewState->playhead() * 1e3, 0, 'f', 1)
+                             .arg(gib(units::toGiB(double(peak.totalBytes))))
+                             .arg(pr->peakStage)
+                             .arg(gib(capacity)));
+    else if (m_compact)
+        // Two lines: QCustomPlot gives a title its whole width as the chart's least width, so one long line would
+        // squeeze the bars of a narrow chart to nothing.
+        m_title->setText(tr("Peak %1 on stage %2\nof %3")
                              .arg(gib(units::toGiB(double(peak.totalBytes))))
                              .arg(pr->peakStage)
                              .arg(gib(capacity)));
@@ -411,7 +438,7 @@ QString MemoryBarsView::stageLayersLabel(int stage) const
 QString MemoryBarsView::tickLabel(int stage) const
 {
     const int stages = stageCount();
-    QString label = stages <= 8 ? tr("Stage %1").arg(stage) : QString::number(stage);
+    QString label = stages <= 8 && !m_compact ? tr("Stage %1").arg(stage) : QString::number(stage);
     if (m_tickLayersShown && !stageLayersLabel(stage).isEmpty()) label += QLatin1Char('\n') + stageLayersLabel(stage);
     return label;
 }
@@ -427,7 +454,8 @@ bool MemoryBarsView::setStageTicks(bool withLayers, bool force)
     for (int s = 0; s < stages; s += every)
         ticker->addTick(s, tickLabel(s));
     m_plot->xAxis->setTicker(ticker);
-    m_plot->xAxis->setLabel(withLayers
+    m_plot->xAxis->setLabel(m_compact ? tr("Pipeline stage")
+            : withLayers
             ? tr("Pipeline stage and its layers (E embedding, L loss, | between chunks); every GPU of a stage holds the same")
             : tr("Pipeline stage (every GPU of a stage holds the same)"));
     return true;
@@ -499,6 +527,7 @@ void MemoryBarsView::placeBarLabels()
         if (shown[i])
             upper = std::max(upper, label->position->coords().y() * height / std::max(height / 4, height - reach));
     }
+    if (m_sharedMaximumGiB > 0) upper = m_sharedMaximumGiB * 1.25; // one scale for the charts side by side
     // A new range needs new ticks, so the layout is run again (this is called after a layout, before drawing).
     if (std::abs(upper - m_plot->yAxis->range().upper) > 1e-6 * upper) {
         m_plot->yAxis->setRange(0, upper);

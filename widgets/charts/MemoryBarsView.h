@@ -43,6 +43,14 @@ public:
     Mode mode() const { return m_mode; }
     void setViewState(ViewState* state);
 
+    // Charts side by side (the compare page) share one y scale: `gib` > 0 is the least top of the axis (the highest
+    // of their naturalMaximumGiB()), and the axis is the same for every chart given the same value; 0: its own.
+    void setSharedMaximumGiB(double gib);
+    // The tallest bar, simulated peak or capacity of this chart alone, in GiB.
+    double naturalMaximumGiB() const { return m_naturalHighest; }
+    // Without the legend, with a short title and axis label: for charts side by side under one legend.
+    void setCompact(bool compact);
+
     // Saves the chart by the file's extension: .png, .svg or .pdf. width/height <= 0: the widget's size
     // (or 1400 x 900 when it has none yet).
     bool exportTo(const QString& path, int width = 0, int height = 0);
@@ -96,6 +104,9 @@ private:
     QList<bool> m_barLabelAlarm;           // the label says the stage is over capacity
     double m_capacityGiB = 0;
     double m_highest = 0; // GiB: the tallest bar or the capacity, whichever is higher
+    double m_naturalHighest = 0; // the same without the shared maximum
+    double m_sharedMaximumGiB = 0;
+    bool m_compact = false;
     QStringList m_stageLayers;       // per stage: rankSplitTexts() of the document's plan
     QStringList m_stageLayerIndices; // per stage: rankLayerRanges()
     bool m_tickLayersShown = false;

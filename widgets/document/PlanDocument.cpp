@@ -157,6 +157,11 @@ bool PlanDocument::save(const QString& path)
     return true;
 }
 
+void PlanDocument::showUntitledPlan(const Plan& plan)
+{
+    adopt(LoadedPlan { plan, {} }, QString(), QString());
+}
+
 void PlanDocument::setPlan(const Plan& plan)
 {
     m_plan = plan;
@@ -204,25 +209,8 @@ void PlanDocument::evaluateAsync()
     QtConcurrent::run([plan = m_plan, options = std::move(options)] { return analyse(plan, options); })
         .then(this, [this, generation](QFuture<std::shared_ptr<const Analysis>> done) {
             if (m_pending > 0) --m_pending;
-            std::shared_ptr<const Analysis> analysis;
-            std::string failure;
-            try {
-                analysis = done.result();
-            } catch (const std::bad_alloc&) {
-                failure = "the analysis ran out of memory";
-            } catch (const std::exception& e) {
-                failure = std::string("the analysis failed: ") + e.what();
-            } catch (...) {
-                failure = "the analysis failed";
-            }
-            if (!analysis && generation == m_generation) {
-                auto failed = std::make_shared<Analysis>();
-                failed->plan = m_plan;
-                failed->prediction.errors.push_back({ Severity::Error, "", failure, -1 });
-                failed->analytic = failed->prediction;
-                failed->explainer = std::make_shared<const Explainer>();
-                analysis = std::move(failed);
-            }
+            // Only the newest request's failure is shown (publish() drops the older ones anyway).
+            std::shared_ptr<const Analysis> analysis = generation == m_generation ? analysisOrFailure(done, m_plan) : nullptr;
             if (m_pending == 0) Q_EMIT evaluatingChanged(false);
             if (analysis) publish(generation, std::move(analysis));
         });
@@ -377,6 +365,28 @@ void PlanDocument::setCalibration(std::shared_ptr<const Calibration> calibration
     m_calibration = std::move(calibration);
     Q_EMIT calibrationChanged();
     if (m_hasPlan) evaluateAsync();
+}
+
+std::shared_ptr<const Analysis> PlanDocument::analysisOrFailure(
+    QFuture<std::shared_ptr<const Analysis>>& done, const Plan& plan)
+{
+    std::string failure;
+    try {
+        if (auto analysis = done.result()) return analysis;
+        failure = "the analysis failed";
+    } catch (const std::bad_alloc&) {
+        failure = "the analysis ran out of memory";
+    } catch (const std::exception& e) {
+        failure = std::string("the analysis failed: ") + e.what();
+    } catch (...) {
+        failure = "the analysis failed";
+    }
+    auto failed = std::make_shared<Analysis>();
+    failed->plan = plan;
+    failed->prediction.errors.push_back({ Severity::Error, "", failure, -1 });
+    failed->analytic = failed->prediction;
+    failed->explainer = std::make_shared<const Explainer>();
+    return failed;
 }
 
 } // namespace planscope

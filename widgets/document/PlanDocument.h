@@ -11,6 +11,7 @@
 #include "util/Result.h"
 
 #include <QDateTime>
+#include <QFuture>
 #include <QList>
 #include <QLockFile>
 #include <QObject>
@@ -38,6 +39,9 @@ public:
     bool save(const QString& path);
     // Replaces the plan (an edit): marks the document modified, schedules an autosave, re-evaluates.
     void setPlan(const Plan& plan);
+    // Shows a plan that belongs to no file (a lesson's step): untitled, unmodified, evaluated at once. The caller has
+    // had the changes to the plan before saved or discarded (MainWindow::maybeSave()).
+    void showUntitledPlan(const Plan& plan);
     // Measured efficiencies applied to every evaluation (null: the presets' defaults). The plan itself, as
     // edited and saved, is not changed; predictions say which terms were measured.
     void setCalibration(std::shared_ptr<const Calibration> calibration);
@@ -96,6 +100,10 @@ public:
 
     // "path: message" or "byte N: message" for each issue, one a line.
     static QString describe(const Issues& issues);
+
+    // The result of an analysis run on a worker (QtConcurrent), or, where it threw (memory exhausted, a bug), an
+    // invalid analysis of `plan` whose error says so: a failure is shown, never left as views waiting forever.
+    static std::shared_ptr<const Analysis> analysisOrFailure(QFuture<std::shared_ptr<const Analysis>>& done, const Plan& plan);
 
 Q_SIGNALS:
     void planChanged();

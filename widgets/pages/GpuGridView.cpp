@@ -233,6 +233,26 @@ void GpuGridView::setDocument(PlanDocument* document)
     rebuild();
 }
 
+void GpuGridView::setAnalysis(std::shared_ptr<const Analysis> analysis)
+{
+    m_analysis = std::move(analysis);
+    rebuild();
+}
+
+std::shared_ptr<const Analysis> GpuGridView::shownAnalysis() const
+{
+    if (m_analysis) return m_analysis;
+    return m_document ? m_document->analysis() : nullptr;
+}
+
+void GpuGridView::setCompact(bool compact)
+{
+    m_compact = compact;
+    for (QWidget* w : std::initializer_list<QWidget*> { m_colourLabel, m_colourCombo, m_fitButton, m_hint }) w->setVisible(!compact);
+    m_canvas->setMinimumSize(compact ? QSize(160, 120) : QSize(320, 240));
+    refit();
+}
+
 void GpuGridView::setViewState(ViewState* state)
 {
     if (m_state) disconnect(m_state, nullptr, this, nullptr);
@@ -328,13 +348,14 @@ void GpuGridView::rebuild()
     m_title.clear();
     m_linkText.clear();
     m_duration = 0;
-    if (!m_document || !m_document->prediction()) {
+    const std::shared_ptr<const Analysis> analysis = shownAnalysis();
+    if (!analysis) {
         m_emptyReason = tr("No plan loaded");
         refit();
         updateBusy();
         return;
     }
-    const Plan& plan = m_document->predictedPlan();
+    const Plan& plan = analysis->plan;
     const ParallelSpec& P = plan.parallel;
     const long long gpus
         = 1LL * std::max(1, P.tp) * std::max(1, P.cp) * std::max(1, P.dp) * std::max(1, P.pp);
@@ -409,7 +430,7 @@ void GpuGridView::rebuild()
     if (!m_colourChosen) applyColour(m_grid.gpus() > kAggregateColourGpus ? GridColour::PP : GridColour::TP);
 
     // Compute spans per pipeline rank, for "busy at the playhead".
-    if (const std::shared_ptr<const Timeline> tl = m_document->timeline()) {
+    if (const std::shared_ptr<const Timeline> tl = analysis->timeline) {
         m_duration = tl->stepSeconds;
         m_compute.assign(std::size_t(m_grid.pp()), {});
         for (const Span& s : tl->spans)
@@ -430,7 +451,8 @@ void GpuGridView::updateBusy()
     if (!m_hasGrid) {
         m_status.clear();
     } else if (m_compute.empty()) {
-        const QString why = m_document ? m_document->timelineError() : QString();
+        const std::shared_ptr<const Analysis> analysis = shownAnalysis();
+        const QString why = analysis ? PlanDocument::describe(analysis->timelineErrors) : QString();
         m_status = why.isEmpty()
             ? tr("No simulated timeline: every GPU is drawn at full colour")
             : tr("No simulated timeline (%1): every GPU is drawn at full colour").arg(why);
@@ -483,9 +505,9 @@ int GpuGridView::highlightedGpu() const
 GpuGridView::SceneParts GpuGridView::sceneParts(const QRectF& rect) const
 {
     const double line = QFontMetricsF(font()).lineSpacing();
-    const int headerLines = 2 + int(m_warnings.size());
+    const int headerLines = (m_compact ? 1 : 2) + int(m_warnings.size());
     const double header = kPad + headerLines * line + 4;
-    const double footer = 3 * (line + 6) + kPad;
+    const double footer = (m_compact ? 1 : 3) * (line + 6) + kPad;
     SceneParts parts;
     parts.header = QRectF(rect.left(), rect.top(), rect.width(), header);
     parts.footer = QRectF(rect.left(), rect.bottom() - footer, rect.width(), footer);
@@ -671,7 +693,7 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
     headerLine(m_title, bold, ink);
     for (const QString& w : m_warnings)
         headerLine(w, bold, Theme::alarmText());
-    headerLine(m_status, base, Theme::pick(QColor(0x40, 0x40, 0x40), QColor(0xC0, 0xC0, 0xC0)));
+    if (!m_compact) headerLine(m_status, base, Theme::pick(QColor(0x40, 0x40, 0x40), QColor(0xC0, 0xC0, 0xC0)));
 
     // ---- the grid
     p.save();
@@ -682,7 +704,7 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
     const int perRow = g.nodesPerRow();
     const bool aggregated = g.aggregated();
     const double s = g.scale();
-    const bool timeline = !m_compute.empty();
+    const bool timeline = !m_compact && !m_compute.empty(); // compact: no playhead, every GPU at full colour
     const int perNode = m_grid.gpusPerNode();
 
     // Inter-node links: a bus under each row of nodes with a stub from every node, and a spine on the left.
@@ -908,6 +930,7 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
                 QPointF(x, y + fm.ascent()), tr("(zoomed out: each node shows its most common value)"));
     }
 
+    if (m_compact) return;
     // Line 2: what the outlines, the brightness and red mean.
     x = rect.left() + kPad;
     y += lineH;

@@ -28,6 +28,7 @@ class PlanDocument;
 class ViewState;
 class GpuGridCanvas;
 struct Timeline;
+struct Analysis;
 
 enum class GridColour { TP, PP, DP, CP, EP, Node };
 
@@ -44,6 +45,11 @@ public:
     // Saves the grid by the file's extension: .png, .svg or .pdf. An empty size: the view's own size (what
     // is on screen, or 1400 x 900 when it has none); another size shows the whole grid fitted to it.
     bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) override;
+
+    // A plan that is not the document's (the compare page): its analysis is drawn instead of the document's.
+    void setAnalysis(std::shared_ptr<const Analysis> analysis);
+    // Grid and colour key only: no controls, no playhead line, no key of outlines and links (small grids side by side).
+    void setCompact(bool compact);
 
     // The dimension the cells' colours show; by default tp, or pp for grids of more than 4,096 GPUs.
     void setColourBy(GridColour colour);
@@ -101,7 +107,12 @@ private:
     void clickAt(const QPointF& pos);
     void leave();
 
+    // setAnalysis()'s, else the document's.
+    std::shared_ptr<const Analysis> shownAnalysis() const;
+
     QPointer<PlanDocument> m_document;
+    std::shared_ptr<const Analysis> m_analysis;
+    bool m_compact = false;
     QPointer<ViewState> m_state;
     QComboBox* m_colourCombo = nullptr;
     QLabel* m_colourLabel = nullptr;

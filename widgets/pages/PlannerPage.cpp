@@ -389,6 +389,9 @@ QWidget* PlannerPage::buildResults()
     bestRow->addWidget(m_bestTitle);
     bestRow->addSpacing(12);
     bestRow->addWidget(m_open);
+    m_compare = new QPushButton(bestBox);
+    m_compare->setEnabled(false);
+    bestRow->addWidget(m_compare);
     bestRow->addWidget(m_selectionLabel, 1);
     m_best = new QTableWidget(0, cBestColumns, bestBox);
     setUpReadOnlyTable(m_best);
@@ -409,6 +412,7 @@ QWidget* PlannerPage::buildResults()
         openSelected();
     });
     connect(m_open, &QPushButton::clicked, this, &PlannerPage::openSelected);
+    connect(m_compare, &QPushButton::clicked, this, &PlannerPage::compareSelected);
 
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(top);
@@ -721,6 +725,7 @@ void PlannerPage::fillBestTable()
     m_best->clearSelection();
     m_filling = false;
     m_open->setEnabled(!best.empty());
+    m_compare->setEnabled(!best.empty());
 }
 
 void PlannerPage::fillRejected()
@@ -929,6 +934,7 @@ void PlannerPage::selectIndex(qint64 index)
         tr("Selected: %1 — step %2, peak %3").arg(describe(c), display::seconds(p.stepSeconds), display::gib(double(p.peakBytes))));
     m_selectionLabel->setToolTip(m_selectionLabel->text());
     m_open->setEnabled(true);
+    m_compare->setEnabled(true);
     showWhyNot(&p); // the selected plan's prediction, evaluated once above
 }
 
@@ -943,6 +949,13 @@ void PlannerPage::openSelected()
         Q_EMIT planChosen(plan, text);
     else
         m_document->setPlan(plan);
+}
+
+void PlannerPage::compareSelected()
+{
+    const std::optional<Candidate> c = selectedCandidate();
+    if (!c) return;
+    Q_EMIT compareRequested(applyCandidate(m_result->space.templ, *c), tr("Planner: %1").arg(describe(*c)));
 }
 
 // --- the page ------------------------------------------------------------------------------------------------
@@ -1027,6 +1040,8 @@ void PlannerPage::retranslate()
     m_colourLabel->setText(tr("Colour by:"));
     m_open->setText(tr("Open this plan"));
     m_open->setToolTip(tr("Make the selected plan (the best without a selection) the open plan; Undo brings yours back"));
+    m_compare->setText(tr("Compare with current"));
+    m_compare->setToolTip(tr("Show the selected plan (the best without a selection) beside the open plan on the Compare page"));
     m_rejectedTitle->setText(tr("Plans turned away, by reason"));
     retranslateTables();
     showBestTitle();

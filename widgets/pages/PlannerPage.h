@@ -87,6 +87,8 @@ public:
     std::optional<Candidate> selectedCandidate() const;
     // "Open this plan": the selected plan (the best without a selection) as the document's plan.
     void openSelected();
+    // "Compare with current": emits compareRequested() with the selected plan (the best without a selection).
+    void compareSelected();
 
     QCheckBox* knobCheck(Knob knob) const;
     QLineEdit* gpuCountsEdit() const { return m_gpus; }
@@ -98,6 +100,7 @@ public:
     QPushButton* searchButton() const { return m_search; }
     QPushButton* cancelButton() const { return m_cancel; }
     QPushButton* openButton() const { return m_open; }
+    QPushButton* compareButton() const { return m_compare; }
     QProgressBar* progressBar() const { return m_progress; }
     QLabel* summaryLabel() const { return m_summary; }
     QLabel* openPlanNote() const { return m_givenNote; }
@@ -117,6 +120,9 @@ Q_SIGNALS:
     // "Open this plan": the plan to become the document's, and the undo step's name. The main window hands it to
     // the plan editor (one undo step); with nothing connected the page sets the document's plan itself.
     void planChosen(const planscope::Plan& plan, const QString& description);
+    // "Compare with current": the selected plan (the best without a selection) and its description, to be set beside
+    // the open plan on the compare page. The main window connects it.
+    void compareRequested(const planscope::Plan& plan, const QString& name);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -186,6 +192,7 @@ private:
     QLabel* m_bestTitle = nullptr;
     QTableWidget* m_best = nullptr;
     QPushButton* m_open = nullptr;
+    QPushButton* m_compare = nullptr;
     QLabel* m_selectionLabel = nullptr;
     QLabel* m_whyNotTitle = nullptr;
     QTableWidget* m_whyNot = nullptr;

@@ -147,6 +147,13 @@ void TimelineView::zoomToFit()
     if (m_timeline) setRange(0.0, m_timeline->stepSeconds);
 }
 
+void TimelineView::setFixedTimeAxis(double span, int headerWidth)
+{
+    m_fixedSpan = std::max(0.0, span);
+    m_minHeaderWidth = std::max(0, headerWidth);
+    relayout();
+}
+
 QRect TimelineView::timeArea() const
 {
     const QSize canvas = canvasSize();
@@ -243,7 +250,7 @@ void TimelineView::updateMetrics()
         widest = std::max(widest, label.horizontalAdvance(TimelinePalette::streamName(lane.stream)));
         lastRank = lane.rank;
     }
-    m_headerWidth = std::clamp(int(std::ceil(widest)) + 16, 90, 320);
+    m_headerWidth = std::max(m_minHeaderWidth, std::clamp(int(std::ceil(widest)) + 16, 90, 320));
     m_idleWidth = int(std::ceil(label.horizontalAdvance(tr("idle %1 %").arg(QStringLiteral("100.0"))))) + 28;
 
     m_geometry.computeHeight = std::round(header.height() * 1.8);
@@ -284,6 +291,10 @@ void TimelineView::relayout()
     if (!(end > start)) {
         start = 0;
         end = duration;
+    }
+    if (m_fixedSpan > 0) {
+        start = 0;
+        end = m_fixedSpan;
     }
 
     // Many ranks: lanes shrink down to 55 % before the view scrolls.

@@ -56,6 +56,12 @@ public:
 
     // Fits the whole step into the view (also double-click and F).
     void zoomToFit();
+    // Several timelines stacked on one time axis (the compare page): `span` > 0 shows [0, span] whatever the view
+    // state's range, so a shorter step ends short of the right edge; `headerWidth` is the least width of the rank
+    // column, so the time areas of the stacked views line up. 0, 0: the view's own range and column.
+    void setFixedTimeAxis(double span, int headerWidth = 0);
+    // The width of the rank column now (the time area starts there).
+    int headerWidth() const { return m_headerWidth; }
     // Squeezes every lane into the view instead of scrolling, as exports do (a picture has no scroll bar); the page
     // sets it while it is saved.
     void setFitAllLanes(bool fit);
@@ -147,6 +153,8 @@ private:
     std::array<QBrush, 30> m_brushes;
     std::array<QColor, 30> m_textColors;
     bool m_fitAllLanes = false;
+    double m_fixedSpan = 0;     // setFixedTimeAxis()
+    int m_minHeaderWidth = 0;
     bool m_finalState = false;
     // Per-frame scratch, kept to avoid allocating in paintEvent.
     std::array<QVector<QRectF>, 30> m_buckets;

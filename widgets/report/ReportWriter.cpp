@@ -1,0 +1,607 @@
+#include "ReportWriter.h"
+
+#include "CoreText.h"
+#include "Format.h"
+#include "Theme.h"
+#include "WidgetExporter.h"
+#include "analysis/PlanCompare.h"
+#include "document/PlanDocument.h"
+#include "document/ViewState.h"
+#include "pages/AnatomyPage.h"
+#include "pages/CommView.h"
+#include "pages/GpuGridView.h"
+#include "pages/MemoryPage.h"
+#include "pages/SummaryPage.h"
+#include "pages/TimelinePage.h"
+#include "util/Units.h"
+
+#include <QAbstractTextDocumentLayout>
+#include <QApplication>
+#include <QBuffer>
+#include <QDateTime>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QLocale>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QTextDocument>
+#include <QTimer>
+#include <cmath>
+#include <memory>
+
+namespace planscope {
+
+namespace {
+
+// The pictures are laid out at a slide's size and scaled onto the page: text stays text in the PDF, so it stays
+// sharp at any zoom.
+constexpr QSize kViewSize(1500, 940);
+constexpr int kPdfDpi = 96; // the pages' pixels are the screen's: a view's fonts keep their size relative to it
+
+QString esc(const QString& s)
+{
+    return s.toHtmlEscaped();
+}
+
+struct ViewPicture {
+    QString view;
+    QPicture picture;
+    QSize size;
+};
+
+// The page that shows `view`, as the main window makes it, with a view state of its own.
+std::unique_ptr<QWidget> makePage(const QString& view, Page** page)
+{
+    std::unique_ptr<QWidget> widget;
+    auto take = [&](auto* p) {
+        *page = p;
+        widget.reset(p);
+    };
+    if (view == QLatin1String("timeline")) take(new TimelinePage);
+    else if (view == QLatin1String("grid")) take(new GpuGridView);
+    else if (view == QLatin1String("memory")) take(new MemoryPage);
+    else if (view == QLatin1String("comm")) take(new CommView);
+    else if (view == QLatin1String("anatomy")) take(new AnatomyPage);
+    else if (view == QLatin1String("metrics")) take(new SummaryPage);
+    return widget;
+}
+
+// Draws the view's page for the document, as its export would, into a picture.
+bool capture(PlanDocument* document, const QString& view, ViewPicture* out, QString* error)
+{
+    Page* page = nullptr;
+    const std::unique_ptr<QWidget> widget = makePage(view, &page);
+    if (!widget) {
+        if (error) *error = ReportWriter::tr("Unknown view \"%1\"").arg(view);
+        return false;
+    }
+    ViewState state;
+    if (const auto timeline = document->timeline()) state.setDuration(timeline->stepSeconds);
+    widget->setAttribute(Qt::WA_DontShowOnScreen);
+    page->setViewState(&state);
+    page->setDocument(document);
+    widget->resize(kViewSize);
+    widget->show();
+    QApplication::processEvents(); // pages lay out their content on the first show
+    WidgetExporter::Capture captured;
+    if (!page->exportTo(QStringLiteral("report.pdf"), kViewSize, error)) return false;
+    if (!captured.captured()) {
+        if (error) *error = ReportWriter::tr("The %1 view drew nothing").arg(ReportWriter::viewTitle(view));
+        return false;
+    }
+    out->view = view;
+    out->picture = captured.picture();
+    out->size = captured.size();
+    return true;
+}
+
+// ---- the text -------------------------------------------------------------------------------------------------
+
+QString compareLabel(const CompareRow& row)
+{
+    const QString field = QString::fromStdString(row.field);
+    if (field == QLatin1String("time.stepSeconds")) return ReportWriter::tr("Step time");
+    if (field == QLatin1String("time.tokensPerSecond")) return ReportWriter::tr("Tokens per second");
+    if (field == QLatin1String("time.mfu")) return ReportWriter::tr("MFU");
+    if (field == QLatin1String("memory.peakBytes")) return ReportWriter::tr("Peak memory per GPU");
+    if (field == QLatin1String("time.bubbleFraction")) return ReportWriter::tr("Pipeline bubble (share of the pipeline time)");
+    if (field == QLatin1String("time.exposedCommSeconds")) return ReportWriter::tr("Exposed communication");
+    if (field == QLatin1String("time.trainingDays")) return ReportWriter::tr("Days to train the tokens");
+    if (field.startsWith(QLatin1String("memory.stages.")))
+        return ReportWriter::tr("Peak memory, stage %1").arg(field.section(QLatin1Char('.'), 2, 2));
+    return CoreText::text(row.label);
+}
+
+QString compareValue(const CompareRow& row, double v)
+{
+    if (row.unit == "s") return display::seconds(v);
+    if (row.unit == "B") return display::gib(v);
+    if (row.unit == "days") return ReportWriter::tr("%1 days").arg(v, 0, 'f', 1);
+    if (row.unit == "tokens/s") return QLocale().toString(v, 'f', 0);
+    return display::percent(v); // MFU, bubble: shares
+}
+
+QString comparisonHtml(const QList<ReportPlan>& plans)
+{
+    std::vector<const Prediction*> predictions;
+    for (const ReportPlan& p : plans) predictions.push_back(p.document->prediction().get());
+    QString html = QStringLiteral("<h1>%1</h1>").arg(esc(ReportWriter::tr("Comparison of %n plans", nullptr, int(plans.size()))));
+    html += QStringLiteral("<p>%1</p>")
+                .arg(esc(ReportWriter::tr("The best value of each row is in bold on green; every other value is "
+                                          "followed by its ratio to the best.")));
+    html += QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"4\"><tr><th align=\"left\">%1</th>")
+                .arg(esc(ReportWriter::tr("Figure")));
+    for (const ReportPlan& p : plans) html += QStringLiteral("<th>%1</th>").arg(esc(p.label));
+    html += QStringLiteral("</tr>");
+    for (const CompareRow& row : compareRows(predictions)) {
+        html += QStringLiteral("<tr><td>%1</td>").arg(esc(compareLabel(row)));
+        for (std::size_t i = 0; i < row.values.size(); ++i) {
+            if (!row.values[i]) {
+                html += QStringLiteral("<td align=\"right\">—</td>");
+                continue;
+            }
+            QString cell = esc(compareValue(row, *row.values[i]));
+            if (int(i) == row.best) {
+                html += QStringLiteral("<td align=\"right\" bgcolor=\"#d8efd8\"><b>%1</b></td>").arg(cell);
+                continue;
+            }
+            if (i < row.relative.size() && row.relative[i])
+                cell += QStringLiteral(" (%1×)").arg(*row.relative[i], 0, 'f', 2);
+            html += QStringLiteral("<td align=\"right\">%1</td>").arg(cell);
+        }
+        html += QStringLiteral("</tr>");
+    }
+    html += QStringLiteral("</table>");
+    return html;
+}
+
+QString settingsHtml(const Plan& plan, const Prediction& p)
+{
+    const ParallelSpec& par = plan.parallel;
+    const TrainingSpec& t = plan.training;
+    auto row = [](const QString& k, const QString& v) {
+        return QStringLiteral("<tr><td>%1</td><td>%2</td></tr>").arg(esc(k), esc(v));
+    };
+    auto s = [](std::string_view v) { return QString::fromUtf8(v.data(), qsizetype(v.size())); };
+    QString html = QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">");
+    html += row(ReportWriter::tr("Model"),
+        ReportWriter::tr("%1: %2 parameters, %3 layers, hidden %4, %5 heads, sequence %6")
+            .arg(QString::fromStdString(plan.model.name), display::count(p.paramsTotal))
+            .arg(plan.model.layers)
+            .arg(plan.model.hidden)
+            .arg(plan.model.heads)
+            .arg(plan.model.seqLength));
+    html += row(ReportWriter::tr("Cluster"),
+        ReportWriter::tr("%1 × %2 (%3 nodes of %4), %5 each")
+            .arg(plan.cluster.gpus())
+            .arg(QString::fromStdString(plan.cluster.gpu.name.empty() ? plan.cluster.gpu.id : plan.cluster.gpu.name))
+            .arg(plan.cluster.nodes)
+            .arg(plan.cluster.gpusPerNode)
+            .arg(display::gib(double(plan.cluster.gpu.memoryBytes), 0)));
+    html += row(ReportWriter::tr("Parallel degrees"),
+        QStringLiteral("dp %1 · tp %2 · pp %3 · cp %4 · ep %5 · vpp %6 · sp %7 · ZeRO %8 · %9")
+            .arg(par.dp)
+            .arg(par.tp)
+            .arg(par.pp)
+            .arg(par.cp)
+            .arg(par.ep)
+            .arg(par.vpp)
+            .arg(par.sp ? ReportWriter::tr("on") : ReportWriter::tr("off"))
+            .arg(par.zero)
+            .arg(QString::fromStdString(par.order)));
+    html += row(ReportWriter::tr("Schedule"),
+        ReportWriter::tr("%1, %2 microbatches, micro-batch size %3, global batch %4")
+            .arg(s(toString(t.schedule)))
+            .arg(p.microbatches)
+            .arg(t.microBatch)
+            .arg(t.globalBatch));
+    html += row(ReportWriter::tr("Training"),
+        ReportWriter::tr("%1, %2 optimizer, recompute %3, flash attention %4, %5 tokens")
+            .arg(s(toString(t.precision)), s(toString(t.optimizer)), s(toString(t.recompute)),
+                t.flashAttention ? ReportWriter::tr("on") : ReportWriter::tr("off"), display::count(t.tokens)));
+    html += QStringLiteral("</table>");
+    return html;
+}
+
+QString figuresHtml(const Prediction& p)
+{
+    auto row = [](const QString& k, const QString& v, const QString& field) {
+        return QStringLiteral("<tr><td>%1</td><td align=\"right\"><b>%2</b></td><td><tt>%3</tt></td></tr>")
+            .arg(esc(k), esc(v), esc(field));
+    };
+    QString html = QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\"><tr><th align=\"left\">%1</th>"
+                                  "<th>%2</th><th align=\"left\">%3</th></tr>")
+                       .arg(esc(ReportWriter::tr("Figure")), esc(ReportWriter::tr("Value")),
+                           esc(ReportWriter::tr("Field (planscope-cli evaluate)")));
+    html += row(ReportWriter::tr("Step time"), display::seconds(p.stepSeconds), QStringLiteral("time.stepSeconds"));
+    html += row(ReportWriter::tr("Step time, closed form"), display::seconds(p.analyticStepSeconds),
+        QStringLiteral("time.analyticStepSeconds"));
+    html += row(ReportWriter::tr("Tokens per second"), QLocale().toString(p.tokensPerSecond, 'f', 0),
+        QStringLiteral("time.tokensPerSecond"));
+    html += row(ReportWriter::tr("MFU / HFU"), display::percent(p.mfu) + QStringLiteral(" / ") + display::percent(p.hfu),
+        QStringLiteral("time.mfu, time.hfu"));
+    html += row(ReportWriter::tr("Peak memory per GPU"),
+        ReportWriter::tr("%1 of %2 (%3)")
+            .arg(display::gib(double(p.peakBytes)), display::gib(double(p.capacityBytes)),
+                p.fits ? ReportWriter::tr("fits") : ReportWriter::tr("does not fit")),
+        QStringLiteral("memory.peakBytes"));
+    html += row(ReportWriter::tr("Pipeline bubble, share of the pipeline time"), display::percent(p.bubbleFraction),
+        QStringLiteral("time.bubbleFraction"));
+    html += row(ReportWriter::tr("Pipeline bubble over ideal compute"), display::percent(p.bubbleOverhead),
+        QStringLiteral("time.bubbleOverhead"));
+    html += row(ReportWriter::tr("Exposed communication"), display::seconds(p.exposedCommSeconds),
+        QStringLiteral("time.exposedCommSeconds"));
+    html += row(ReportWriter::tr("Days to train the tokens"), ReportWriter::tr("%1 days").arg(p.trainingDays, 0, 'f', 2),
+        QStringLiteral("time.trainingDays"));
+    html += QStringLiteral("</table>");
+    return html;
+}
+
+// The derivations of the headline figures: each formula, its inputs and the formula with the values put in, as the
+// Metrics page and `planscope-cli explain` print them.
+QString derivationsHtml(const Explainer& explainer)
+{
+    // The step and the peak memory with the terms they add up (one level), the others alone: each term is printed
+    // once.
+    static const std::pair<const char*, int> fields[] = { { "time.stepSeconds", 1 }, { "time.bubbleFraction", 0 },
+        { "time.bubbleOverhead", 0 }, { "time.exposedCommSeconds", 0 }, { "time.mfu", 0 },
+        { "time.tokensPerSecond", 0 }, { "time.trainingDays", 0 }, { "memory.peakBytes", 1 }, { "params.total", 0 },
+        { "flops.modelPerToken", 0 } };
+    QString html;
+    for (const auto& [field, depth] : fields) {
+        if (!explainer.find(field)) continue;
+        // A paragraph a line, so the PDF's pages break between lines (QTextDocument keeps a block on one page only
+        // when it fits) and pdftotext reads each line once.
+        html += QStringLiteral("<div class=\"derivation\">");
+        for (const QString& line : CoreText::explanation(explainer, field, depth).trimmed().split(QLatin1Char('\n')))
+            html += QStringLiteral("<p class=\"formula\">%1</p>").arg(esc(line));
+        html += QStringLiteral("</div>");
+    }
+    return html;
+}
+
+QString planHtml(const ReportPlan& rp)
+{
+    const auto analysis = rp.document->analysis();
+    QString html = QStringLiteral("<h1>%1</h1>").arg(esc(rp.label));
+    const QString description = QString::fromStdString(rp.document->plan().description);
+    if (!description.isEmpty()) html += QStringLiteral("<p>%1</p>").arg(esc(description));
+    if (!rp.document->filePath().isEmpty())
+        html += QStringLiteral("<p>%1</p>").arg(esc(ReportWriter::tr("File: %1").arg(rp.document->filePath())));
+    const Prediction& p = analysis->prediction;
+    html += QStringLiteral("<h2>%1</h2>").arg(esc(ReportWriter::tr("Settings")));
+    html += settingsHtml(analysis->plan, p);
+    if (!p.valid) {
+        html += QStringLiteral("<h2>%1</h2><ul>").arg(esc(ReportWriter::tr("Why the plan cannot run")));
+        for (const Issue& issue : p.errors)
+            html += QStringLiteral("<li><tt>%1</tt>: %2</li>")
+                        .arg(esc(QString::fromStdString(issue.path)), esc(CoreText::text(issue.message)));
+        return html + QStringLiteral("</ul>");
+    }
+    html += QStringLiteral("<h2>%1</h2>").arg(esc(ReportWriter::tr("Headline figures")));
+    html += figuresHtml(p);
+    if (analysis->explainer) {
+        html += QStringLiteral("<h2>%1</h2>").arg(esc(ReportWriter::tr("How they are computed")));
+        html += derivationsHtml(*analysis->explainer);
+    }
+    html += QStringLiteral("<h2>%1</h2>").arg(esc(ReportWriter::tr("Warnings and assumptions")));
+    if (p.warnings.empty()) {
+        html += QStringLiteral("<p>%1</p>").arg(esc(ReportWriter::tr("None.")));
+    } else {
+        html += QStringLiteral("<ul>");
+        for (const std::string& w : p.warnings) html += QStringLiteral("<li>%1</li>").arg(esc(CoreText::text(w)));
+        html += QStringLiteral("</ul>");
+    }
+    return html;
+}
+
+QString headerLine(const QList<ReportPlan>& plans)
+{
+    QStringList labels;
+    for (const ReportPlan& p : plans) labels << p.label;
+    return ReportWriter::tr("PlanScope report · %1 · %2")
+        .arg(labels.join(QStringLiteral(", ")), QLocale().toString(QDateTime::currentDateTime(), QLocale::ShortFormat));
+}
+
+// ---- PDF ------------------------------------------------------------------------------------------------------
+
+class PdfPages {
+public:
+    PdfPages(QPdfWriter* writer, QPainter* painter, QString header)
+        : m_writer(writer)
+        , m_painter(painter)
+        , m_header(std::move(header))
+    {
+        const QRect paint = writer->pageLayout().paintRectPixels(writer->resolution());
+        m_width = paint.width();
+        m_height = paint.height();
+        QFont small = QApplication::font();
+        small.setPointSizeF(7.5);
+        m_small = small;
+        m_bandHeight = QFontMetrics(small, writer).height() + 6;
+    }
+
+    // The area below the header and above the footer.
+    QRectF content() const { return QRectF(0, m_bandHeight, m_width, m_height - 2 * m_bandHeight); }
+
+    void beginPage()
+    {
+        if (m_pages > 0) m_writer->newPage();
+        ++m_pages;
+        m_painter->save();
+        m_painter->setFont(m_small);
+        m_painter->setPen(QColor(0x55, 0x55, 0x55));
+        m_painter->drawText(QRectF(0, 0, m_width, m_bandHeight - 4), Qt::AlignLeft | Qt::AlignVCenter,
+            m_header);
+        m_painter->drawLine(QPointF(0, m_bandHeight - 2), QPointF(m_width, m_bandHeight - 2));
+        m_painter->drawText(QRectF(0, m_height - m_bandHeight + 4, m_width, m_bandHeight - 4),
+            Qt::AlignRight | Qt::AlignVCenter, ReportWriter::tr("page %1").arg(m_pages));
+        m_painter->restore();
+    }
+
+    // The text, over as many pages as it takes (QTextDocument breaks lines and table rows at the page's edge).
+    void text(const QString& html)
+    {
+        QTextDocument doc;
+        doc.documentLayout()->setPaintDevice(m_writer);
+        QFont font = QApplication::font();
+        font.setPointSizeF(9);
+        doc.setDefaultFont(font);
+        doc.setDefaultStyleSheet(QStringLiteral("h1 { font-size: 15pt; } h2 { font-size: 11.5pt; } "
+                                                "p.formula { font-family: 'DejaVu Sans Mono', monospace; font-size: 7.5pt; "
+                                                "white-space: pre-wrap; margin: 0; } th { background-color: #eeeeee; }"));
+        doc.setDocumentMargin(0);
+        doc.setHtml(html);
+        const QRectF area = content();
+        doc.setPageSize(area.size());
+        QAbstractTextDocumentLayout::PaintContext context;
+        context.palette.setColor(QPalette::Text, Qt::black);
+        for (int i = 0; i < doc.pageCount(); ++i) {
+            beginPage();
+            m_painter->save();
+            m_painter->translate(area.topLeft() - QPointF(0, i * area.height()));
+            context.clip = QRectF(0, i * area.height(), area.width(), area.height());
+            m_painter->setClipRect(context.clip);
+            doc.documentLayout()->draw(m_painter, context);
+            m_painter->restore();
+        }
+    }
+
+    // A view's picture on one page: a title, then the picture scaled to the page's width (or height).
+    void picture(const QString& title, const ViewPicture& view)
+    {
+        beginPage();
+        QRectF area = content();
+        QFont heading = QApplication::font();
+        heading.setPointSizeF(12);
+        heading.setBold(true);
+        const qreal titleHeight = QFontMetricsF(heading, m_writer).height() + 6;
+        m_painter->save();
+        m_painter->setFont(heading);
+        m_painter->setPen(Qt::black);
+        m_painter->drawText(QRectF(area.left(), area.top() + 2, area.width(), titleHeight), Qt::AlignLeft | Qt::AlignTop, title);
+        m_painter->restore();
+        area.setTop(area.top() + titleHeight + 4);
+        const qreal scale = std::min(area.width() / view.size.width(), area.height() / view.size.height());
+        const QSizeF drawn(view.size.width() * scale, view.size.height() * scale);
+        m_painter->save();
+        m_painter->translate(area.left() + (area.width() - drawn.width()) / 2, area.top());
+        m_painter->scale(scale, scale);
+        m_painter->setClipRect(QRectF(QPointF(0, 0), QSizeF(view.size)));
+        m_painter->drawPicture(0, 0, view.picture);
+        m_painter->restore();
+        m_painter->save();
+        m_painter->setPen(QColor(0xbb, 0xbb, 0xbb));
+        m_painter->drawRect(QRectF(area.left() + (area.width() - drawn.width()) / 2, area.top(), drawn.width(), drawn.height()));
+        m_painter->restore();
+    }
+
+    int pages() const { return m_pages; }
+
+private:
+    QPdfWriter* m_writer;
+    QPainter* m_painter;
+    QString m_header;
+    QFont m_small;
+    qreal m_width = 0, m_height = 0, m_bandHeight = 0;
+    int m_pages = 0;
+};
+
+QString viewHeading(const ReportPlan& plan, const QString& view)
+{
+    return ReportWriter::tr("%1 — %2").arg(ReportWriter::viewTitle(view), plan.label);
+}
+
+bool writePdf(const QString& path, const QList<ReportPlan>& plans, const std::vector<std::vector<ViewPicture>>& pictures,
+    QString* error)
+{
+    // Written beside the target and renamed over it when complete (QSaveFile), so a failed report leaves the old
+    // file as it was.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        if (error) *error = ReportWriter::tr("Cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    {
+        QPdfWriter writer(&file);
+        writer.setCreator(QStringLiteral("PlanScope"));
+        QStringList labels;
+        for (const ReportPlan& p : plans) labels << p.label;
+        writer.setTitle(ReportWriter::tr("PlanScope report: %1").arg(labels.join(QStringLiteral(", "))));
+        writer.setResolution(kPdfDpi);
+        writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Landscape, QMarginsF(12, 10, 12, 10),
+            QPageLayout::Millimeter));
+        QPainter painter;
+        if (!painter.begin(&writer)) {
+            file.cancelWriting();
+            if (error) *error = ReportWriter::tr("Cannot write %1").arg(path);
+            return false;
+        }
+        PdfPages pages(&writer, &painter, headerLine(plans));
+        if (plans.size() > 1) pages.text(comparisonHtml(plans));
+        for (int i = 0; i < plans.size(); ++i) {
+            pages.text(planHtml(plans[i]));
+            for (const ViewPicture& view : pictures[std::size_t(i)]) pages.picture(viewHeading(plans[i], view.view), view);
+        }
+        painter.end();
+    }
+    if (!file.commit()) {
+        if (error) *error = ReportWriter::tr("Cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+// ---- HTML -----------------------------------------------------------------------------------------------------
+
+QByteArray svgOf(const ViewPicture& view)
+{
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator generator;
+    generator.setOutputDevice(&buffer);
+    generator.setSize(view.size);
+    generator.setViewBox(QRect(QPoint(0, 0), view.size));
+    generator.setResolution(kPdfDpi);
+    QPainter painter;
+    if (!painter.begin(&generator)) return {};
+    painter.drawPicture(0, 0, view.picture);
+    painter.end();
+    return buffer.data();
+}
+
+bool writeHtml(const QString& path, const QList<ReportPlan>& plans, const std::vector<std::vector<ViewPicture>>& pictures,
+    QString* error)
+{
+    QStringList labels;
+    for (const ReportPlan& p : plans) labels << p.label;
+    QString html = QStringLiteral("<!DOCTYPE html>\n<html lang=\"%1\"><head><meta charset=\"utf-8\"><title>%2</title>\n"
+                                  "<style>body{font-family:'DejaVu Sans',sans-serif;font-size:11pt;max-width:1200px;margin:2em auto;"
+                                  "color:#1a1a1a;background:#fff} table{border-collapse:collapse} td,th{border:1px solid #bbb;"
+                                  "padding:3px 6px} th{background:#eee} p.formula{font-family:'DejaVu Sans Mono',monospace;font-size:9pt;white-space:pre-wrap;margin:0}"
+                                  " .derivation{background:#f6f6f6;padding:6px;margin:6px 0}"
+                                  " .view{page-break-before:always;margin-top:2em} .view img{width:100%;border:1px solid #ccc}"
+                                  " header{color:#555;font-size:9pt;border-bottom:1px solid #ccc;margin-bottom:1em}</style>"
+                                  "</head><body>\n")
+                       .arg(QLocale().name() == QLatin1String("zh_CN") ? QStringLiteral("zh-CN") : QStringLiteral("en"),
+                           esc(ReportWriter::tr("PlanScope report: %1").arg(labels.join(QStringLiteral(", ")))));
+    html += QStringLiteral("<header>%1</header>\n").arg(esc(headerLine(plans)));
+    if (plans.size() > 1) html += comparisonHtml(plans) + QLatin1Char('\n');
+    for (int i = 0; i < plans.size(); ++i) {
+        html += QStringLiteral("<section>%1</section>\n").arg(planHtml(plans[i]));
+        for (const ViewPicture& view : pictures[std::size_t(i)]) {
+            const QByteArray svg = svgOf(view);
+            html += QStringLiteral("<section class=\"view\"><h2>%1</h2><img alt=\"%1\" src=\"data:image/svg+xml;base64,%2\"></section>\n")
+                        .arg(esc(viewHeading(plans[i], view.view)), QString::fromLatin1(svg.toBase64()));
+        }
+    }
+    html += QStringLiteral("</body></html>\n");
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(html.toUtf8()) < 0 || !file.commit()) {
+        if (error) *error = ReportWriter::tr("Cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+// The light theme while the pictures are drawn (a report is printed on white), the user's afterwards.
+class LightTheme {
+public:
+    LightTheme()
+        : m_mode(Theme::instance()->mode())
+    {
+        if (m_mode != ThemeMode::Light) Theme::instance()->setMode(ThemeMode::Light);
+    }
+    ~LightTheme()
+    {
+        if (m_mode != ThemeMode::Light) Theme::instance()->setMode(m_mode);
+    }
+
+private:
+    ThemeMode m_mode;
+};
+
+} // namespace
+
+QStringList ReportWriter::viewNames()
+{
+    // The Metrics view is the report's text (its figures, derivations and warnings), searchable and at full width
+    // rather than a screen's picture shrunk to a page.
+    return { QStringLiteral("timeline"), QStringLiteral("grid"), QStringLiteral("memory"), QStringLiteral("comm"),
+        QStringLiteral("anatomy") };
+}
+
+QString ReportWriter::viewTitle(const QString& view)
+{
+    Page* page = nullptr;
+    const std::unique_ptr<QWidget> widget = makePage(view, &page);
+    return page ? page->pageTitle() : view;
+}
+
+QString ReportWriter::textHtml(const QList<ReportPlan>& plans)
+{
+    QString html;
+    if (plans.size() > 1) html += comparisonHtml(plans);
+    for (const ReportPlan& p : plans)
+        if (p.document && p.document->analysis()) html += planHtml(p);
+    return html;
+}
+
+bool ReportWriter::write(const QString& path, const QList<ReportPlan>& plans, QString* error)
+{
+    auto fail = [&](const QString& why) {
+        if (error) *error = why;
+        return false;
+    };
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix != QLatin1String("pdf") && suffix != QLatin1String("html") && suffix != QLatin1String("htm"))
+        return fail(tr("A report is written as .pdf or .html; got \"%1\"").arg(path));
+    if (plans.isEmpty()) return fail(tr("No plan to report on"));
+    for (const ReportPlan& p : plans)
+        if (!p.document || !p.document->analysis()) return fail(tr("The plan %1 has not been analysed").arg(p.label));
+
+    const LightTheme light;
+    std::vector<std::vector<ViewPicture>> pictures(std::size_t(plans.size()));
+    for (int i = 0; i < plans.size(); ++i) {
+        if (!plans[i].document->prediction()->valid) continue; // its page says why; views would only repeat it
+        for (const QString& view : viewNames()) {
+            ViewPicture picture;
+            QString why;
+            if (!capture(plans[i].document, view, &picture, &why))
+                return fail(tr("Cannot draw the %1 view of %2: %3").arg(viewTitle(view), plans[i].label, why));
+            pictures[std::size_t(i)].push_back(std::move(picture));
+        }
+    }
+    return suffix == QLatin1String("pdf") ? writePdf(path, plans, pictures, error) : writeHtml(path, plans, pictures, error);
+}
+
+bool ReportWriter::waitForAnalysis(PlanDocument* document, int timeoutMs)
+{
+    if (!document->isEvaluating()) return document->analysis() != nullptr;
+    QEventLoop loop;
+    QObject::connect(document, &PlanDocument::evaluatingChanged, &loop, [&loop](bool evaluating) {
+        if (!evaluating) loop.quit();
+    });
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    loop.exec();
+    return !document->isEvaluating() && document->analysis() != nullptr;
+}
+
+bool ReportWriter::loadAndWait(PlanDocument* document, const QString& path, QString* error, int timeoutMs)
+{
+    if (!document->load(path)) {
+        if (error) *error = document->errorString();
+        return false;
+    }
+    if (!waitForAnalysis(document, timeoutMs)) {
+        if (error) *error = tr("The analysis of %1 did not finish within %2 s").arg(path).arg(timeoutMs / 1000);
+        return false;
+    }
+    return true;
+}
+
+} // namespace planscope
