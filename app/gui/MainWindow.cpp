@@ -656,6 +656,19 @@ bool MainWindow::exportReport(const QString& path, QString* error)
     QList<ReportPlan> plans { { m_document,
         name.isEmpty() ? (m_document->filePath().isEmpty() ? tr("Untitled") : QFileInfo(m_document->filePath()).fileName())
                        : name } };
+    // The plans beside it on the compare page come after it (their analyses rerun in documents of their own, which
+    // the report's view pages draw from; untitled and unmodified, they autosave nothing).
+    std::vector<std::unique_ptr<PlanDocument>> others;
+    ComparePage* compare = comparePage();
+    for (int i = 1; compare && i < compare->planCount(); ++i) {
+        const std::shared_ptr<const Analysis> analysis = compare->analysis(i);
+        if (!analysis) continue; // still computing: not in this report
+        auto other = std::make_unique<PlanDocument>();
+        other->showUntitledPlan(analysis->plan);
+        if (!ReportWriter::waitForAnalysis(other.get())) continue;
+        plans.push_back({ other.get(), compare->planName(i).section(QStringLiteral(": "), 1) });
+        others.push_back(std::move(other));
+    }
     QApplication::setOverrideCursor(Qt::WaitCursor);
     const bool written = ReportWriter::write(path, plans, error);
     QApplication::restoreOverrideCursor();

@@ -9,12 +9,14 @@
 #include "PresentationMode.h"
 #include "document/PlanDocument.h"
 #include "document/ViewState.h"
+#include "pages/ComparePage.h"
 #include "sim/Timeline.h"
 
 #include <QApplication>
 #include <QDockWidget>
 #include <QFile>
 #include <QMenuBar>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -151,6 +153,21 @@ private slots:
         QVERIFY(bytes.startsWith("%PDF-"));
         // One page object per text page and view: at least the five views and a page of text.
         QVERIFY(bytes.count("/Type /Page") - bytes.count("/Type /Pages") >= 6);
+        // With a plan beside it on the compare page, the report starts with the comparison of both.
+        QVERIFY(window.comparePage()->addPlanFile(QString::fromStdString(test::samplePath("interview-175b-256xa100.plan.json"))));
+        window.comparePage()->waitForAnalyses();
+        const QString two = dir.filePath(QStringLiteral("two.pdf"));
+        QVERIFY2(window.exportReport(two, &error), qPrintable(error));
+        const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+        QVERIFY2(!pdftotext.isEmpty(), "pdftotext is missing: scripts/deps.sh installs poppler-utils");
+        QProcess text;
+        text.start(pdftotext, { QStringLiteral("-l"), QStringLiteral("1"), two, QStringLiteral("-") });
+        QVERIFY(text.waitForFinished(60000));
+        const QString first = QString::fromUtf8(text.readAllStandardOutput());
+        QVERIFY2(first.contains(QStringLiteral("Comparison of 2 plans")), qPrintable(first.left(300)));
+        QVERIFY(first.contains(QStringLiteral("Interview: 175B on 256 x A100-80GB")));
+        QVERIFY(first.contains(QStringLiteral("Llama 2 7B on 16 x A100-80GB")));
+
         QVERIFY(!window.exportReport(dir.filePath(QStringLiteral("report.txt")), &error));
         QVERIFY(error.contains(QStringLiteral(".pdf or .html")));
     }

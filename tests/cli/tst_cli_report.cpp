@@ -133,6 +133,12 @@ private slots:
             QVERIFY(first.contains(QStringLiteral("(%1×)").arg(ratio, 0, 'f', 2)));
             QVERIFY(first.contains(q(units::formatSeconds(row["values"][best].get<double>()))));
         }
+        // Then the Compare page's picture (drawn as pixels, at twice its size) on a page of its own.
+        const QString second = pageText(pdf, 2);
+        QVERIFY2(second.contains(QStringLiteral("\nCompare\n")), qPrintable(second.left(300)));
+        const QString images = run(QStringLiteral("pdfimages"), { QStringLiteral("-list"), QStringLiteral("-f"),
+            QStringLiteral("2"), QStringLiteral("-l"), QStringLiteral("2"), pdf });
+        QCOMPARE(images.split(QLatin1Char('\n'), Qt::SkipEmptyParts).size(), 3); // two header lines, one image
         // Each plan's views, once each.
         QString all;
         const int pages = pageCount(pdf);

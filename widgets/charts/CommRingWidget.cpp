@@ -269,6 +269,7 @@ void CommRingWidget::paintEvent(QPaintEvent*)
     p.drawText(middle.adjusted(0, 0, 0, -middle.height() * 0.55), Qt::AlignHCenter | Qt::AlignBottom, phase);
     const QString legend = tr("A number is how many GPUs' inputs that copy of the chunk sums; Σ and full colour: fully reduced. "
                               "Solid frame: the chunk a GPU sends now; dotted: where it arrives.");
+    if (toolTip() != legend) setToolTip(legend); // always there, whether or not the ring has room to write it
     // The legend shrinks until it fits the space under the phase, so it is never cut off.
     const QRectF below = middle.adjusted(0, middle.height() * 0.5, 0, 0);
     QFont legendFont = small;
@@ -278,7 +279,23 @@ void CommRingWidget::paintEvent(QPaintEvent*)
         legendFont.setPointSizeF(legendFont.pointSizeF() - 0.5);
     p.setFont(legendFont);
     p.setPen(Theme::pick(QColor(0x40, 0x40, 0x40), Theme::mutedText()));
-    p.drawText(below, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, legend);
+    const auto needed = [&](const QRectF& r) {
+        return QFontMetricsF(legendFont).boundingRect(r, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, legend).height();
+    };
+    if (needed(below) <= below.height()) {
+        p.drawText(below, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, legend);
+        return;
+    }
+    // A ring too small for it (a narrow window): under the lowest GPU box, across the whole width, where it fits;
+    // otherwise only in the tool tip, never cut.
+    const QRectF under(rect().left() + 8, centre.y() + radius + boxH / 2 + 4, rect().width() - 16,
+        rect().bottom() - (centre.y() + radius + boxH / 2 + 4));
+    legendFont = small;
+    if (under.height() > 0 && needed(under) > under.height()) legendFont.setPointSizeF(5.5);
+    if (under.height() > 0 && needed(under) <= under.height()) {
+        p.setFont(legendFont);
+        p.drawText(under, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, legend);
+    }
 }
 
 } // namespace planscope

@@ -709,6 +709,11 @@ bool ComparePage::exportTo(const QString& path, QSize size, QString* error)
     if (layout()) layout()->activate();
     // The charts replot after a resize on a queued event: drawn now, at the size the picture takes.
     QCoreApplication::sendPostedEvents();
+    // The timelines lay their lanes out again at the heights they have now (a view laid out while its column was
+    // still short keeps lanes squeezed to their least height otherwise).
+    int header = 0;
+    for (const Column& c : m_columns) header = std::max(header, c.timeline->headerWidth());
+    for (const Column& c : m_columns) c.timeline->setFixedTimeAxis(m_timeSpan, header);
     for (const Column& c : m_columns) {
         c.memory->plot()->setViewport(c.memory->plot()->rect()); // a hidden page's resize events are still pending
         c.memory->plot()->replot(QCustomPlot::rpImmediateRefresh);

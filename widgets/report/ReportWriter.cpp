@@ -9,6 +9,7 @@
 #include "document/ViewState.h"
 #include "pages/AnatomyPage.h"
 #include "pages/CommView.h"
+#include "pages/ComparePage.h"
 #include "pages/GpuGridView.h"
 #include "pages/MemoryPage.h"
 #include "pages/SummaryPage.h"
@@ -21,6 +22,7 @@
 #include <QDateTime>
 #include <QEventLoop>
 #include <QFileInfo>
+#include <QImage>
 #include <QLocale>
 #include <QPageLayout>
 #include <QPageSize>
@@ -51,6 +53,9 @@ struct ViewPicture {
     QString view;
     QPicture picture;
     QSize size;
+    // Where set, the picture as pixels (twice its size) rather than the recorded drawing: the Compare page, a window of
+    // many child widgets whose clip regions a replayed QPicture does not keep.
+    QImage image;
 };
 
 // The page that shows `view`, as the main window makes it, with a view state of its own.
@@ -67,6 +72,7 @@ std::unique_ptr<QWidget> makePage(const QString& view, Page** page)
     else if (view == QLatin1String("comm")) take(new CommView);
     else if (view == QLatin1String("anatomy")) take(new AnatomyPage);
     else if (view == QLatin1String("metrics")) take(new SummaryPage);
+    else if (view == QLatin1String("compare")) take(new ComparePage);
     return widget;
 }
 
@@ -97,6 +103,37 @@ bool capture(PlanDocument* document, const QString& view, ViewPicture* out, QStr
     out->picture = captured.picture();
     out->size = captured.size();
     return true;
+}
+
+// The Compare page over the report's plans (the first as its document's, the others added as plans), as the app
+// shows it: the timelines on one time axis, the memory bars on one scale, the grids.
+bool captureComparison(const QList<ReportPlan>& plans, ViewPicture* out, QString* error)
+{
+    ComparePage page;
+    page.setAttribute(Qt::WA_DontShowOnScreen);
+    page.setDocument(plans.front().document);
+    for (int i = 1; i < plans.size() && i < ComparePage::kMaxPlans; ++i)
+        if (!page.addPlan(plans[i].document->plan(), plans[i].label, error)) return false;
+    page.resize(kViewSize);
+    page.show();
+    page.waitForAnalyses();
+    // Laid out at the size it is drawn at (as tall as its content), and settled, before the picture is taken.
+    page.resize(kViewSize.width(), std::max(kViewSize.height(), page.minimumSizeHint().height()));
+    for (int i = 0; i < 3; ++i) QApplication::processEvents();
+    {
+        // The page's own export prepares it (charts replotted, lanes laid out at their heights); its recording is
+        // not used.
+        WidgetExporter::Capture prepared;
+        if (!page.exportTo(QStringLiteral("report.pdf"), page.size(), error)) return false;
+    }
+    out->view = QStringLiteral("compare");
+    out->size = page.size();
+    out->image = QImage(page.size() * 2, QImage::Format_ARGB32_Premultiplied);
+    out->image.setDevicePixelRatio(2);
+    out->image.fill(Qt::white);
+    QPainter painter(&out->image);
+    page.render(&painter);
+    return painter.end();
 }
 
 // ---- the text -------------------------------------------------------------------------------------------------
@@ -386,18 +423,40 @@ public:
         m_painter->drawText(QRectF(area.left(), area.top() + 2, area.width(), titleHeight), Qt::AlignLeft | Qt::AlignTop, title);
         m_painter->restore();
         area.setTop(area.top() + titleHeight + 4);
-        const qreal scale = std::min(area.width() / view.size.width(), area.height() / view.size.height());
-        const QSizeF drawn(view.size.width() * scale, view.size.height() * scale);
-        m_painter->save();
-        m_painter->translate(area.left() + (area.width() - drawn.width()) / 2, area.top());
-        m_painter->scale(scale, scale);
-        m_painter->setClipRect(QRectF(QPointF(0, 0), QSizeF(view.size)));
-        m_painter->drawPicture(0, 0, view.picture);
-        m_painter->restore();
-        m_painter->save();
-        m_painter->setPen(QColor(0xbb, 0xbb, 0xbb));
-        m_painter->drawRect(QRectF(area.left() + (area.width() - drawn.width()) / 2, area.top(), drawn.width(), drawn.height()));
-        m_painter->restore();
+        // Scaled to the page; a picture much taller than the page (the comparison of four deep pipelines) is
+        // drawn at the page's width over as many pages as it takes, cut between slices of the page's height.
+        const qreal byWidth = area.width() / view.size.width();
+        const qreal byHeight = area.height() / view.size.height();
+        const bool slices = byHeight < 0.7 * byWidth;
+        const qreal scale = slices ? byWidth : std::min(byWidth, byHeight);
+        const qreal sliceHeight = area.height() / scale; // picture pixels a page shows
+        const int count = slices ? int(std::ceil(view.size.height() / sliceHeight - 1e-6)) : 1;
+        for (int slice = 0; slice < count; ++slice) {
+            if (slice > 0) {
+                beginPage();
+                area = content();
+            }
+            const qreal top = slice * sliceHeight;
+            const qreal shown = std::min(sliceHeight, view.size.height() - top);
+            const QSizeF drawn(view.size.width() * scale, shown * scale);
+            const QPointF origin(area.left() + (area.width() - drawn.width()) / 2, area.top());
+            m_painter->save();
+            m_painter->translate(origin);
+            m_painter->scale(scale, scale);
+            if (slices) m_painter->setClipRect(QRectF(0, 0, view.size.width(), shown));
+            m_painter->translate(0, -top);
+            if (view.image.isNull()) {
+                m_painter->drawPicture(0, 0, view.picture);
+            } else {
+                m_painter->setRenderHint(QPainter::SmoothPixmapTransform);
+                m_painter->drawImage(QRectF(0, 0, view.size.width(), view.size.height()), view.image);
+            }
+            m_painter->restore();
+            m_painter->save();
+            m_painter->setPen(QColor(0xbb, 0xbb, 0xbb));
+            m_painter->drawRect(QRectF(origin, drawn));
+            m_painter->restore();
+        }
     }
 
     int pages() const { return m_pages; }
@@ -417,7 +476,7 @@ QString viewHeading(const ReportPlan& plan, const QString& view)
 }
 
 bool writePdf(const QString& path, const QList<ReportPlan>& plans, const std::vector<std::vector<ViewPicture>>& pictures,
-    QString* error)
+    const ViewPicture* comparison, QString* error)
 {
     // Written beside the target and renamed over it when complete (QSaveFile), so a failed report leaves the old
     // file as it was.
@@ -443,6 +502,7 @@ bool writePdf(const QString& path, const QList<ReportPlan>& plans, const std::ve
         }
         PdfPages pages(&writer, &painter, headerLine(plans));
         if (plans.size() > 1) pages.text(comparisonHtml(plans));
+        if (comparison) pages.picture(ReportWriter::viewTitle(QStringLiteral("compare")), *comparison);
         for (int i = 0; i < plans.size(); ++i) {
             pages.text(planHtml(plans[i]));
             for (const ViewPicture& view : pictures[std::size_t(i)]) pages.picture(viewHeading(plans[i], view.view), view);
@@ -474,8 +534,19 @@ QByteArray svgOf(const ViewPicture& view)
     return buffer.data();
 }
 
+// An inline picture for the HTML file: SVG where the view was recorded, PNG where it was drawn as pixels.
+QString dataUri(const ViewPicture& view)
+{
+    if (view.image.isNull())
+        return QStringLiteral("data:image/svg+xml;base64,") + QString::fromLatin1(svgOf(view).toBase64());
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    view.image.save(&buffer, "PNG");
+    return QStringLiteral("data:image/png;base64,") + QString::fromLatin1(buffer.data().toBase64());
+}
+
 bool writeHtml(const QString& path, const QList<ReportPlan>& plans, const std::vector<std::vector<ViewPicture>>& pictures,
-    QString* error)
+    const ViewPicture* comparison, QString* error)
 {
     QStringList labels;
     for (const ReportPlan& p : plans) labels << p.label;
@@ -491,6 +562,9 @@ bool writeHtml(const QString& path, const QList<ReportPlan>& plans, const std::v
                            esc(ReportWriter::tr("PlanScope report: %1").arg(labels.join(QStringLiteral(", ")))));
     html += QStringLiteral("<header>%1</header>\n").arg(esc(headerLine(plans)));
     if (plans.size() > 1) html += comparisonHtml(plans) + QLatin1Char('\n');
+    if (comparison)
+        html += QStringLiteral("<section class=\"view\"><h2>%1</h2><img alt=\"%1\" src=\"%2\"></section>\n")
+                    .arg(esc(ReportWriter::viewTitle(QStringLiteral("compare"))), dataUri(*comparison));
     for (int i = 0; i < plans.size(); ++i) {
         html += QStringLiteral("<section>%1</section>\n").arg(planHtml(plans[i]));
         for (const ViewPicture& view : pictures[std::size_t(i)]) {
@@ -576,7 +650,16 @@ bool ReportWriter::write(const QString& path, const QList<ReportPlan>& plans, QS
             pictures[std::size_t(i)].push_back(std::move(picture));
         }
     }
-    return suffix == QLatin1String("pdf") ? writePdf(path, plans, pictures, error) : writeHtml(path, plans, pictures, error);
+    // Several plans: the Compare page's picture after the comparison table.
+    ViewPicture comparison;
+    const bool compared = plans.size() > 1;
+    if (compared) {
+        QString why;
+        if (!captureComparison(plans, &comparison, &why)) return fail(tr("Cannot draw the comparison: %1").arg(why));
+    }
+    const ViewPicture* shown = compared ? &comparison : nullptr;
+    return suffix == QLatin1String("pdf") ? writePdf(path, plans, pictures, shown, error)
+                                          : writeHtml(path, plans, pictures, shown, error);
 }
 
 bool ReportWriter::waitForAnalysis(PlanDocument* document, int timeoutMs)

@@ -1,6 +1,6 @@
 // The report a team lead hands out (docs/FORMATS.md section 9): one document, PDF (paginated, A4 landscape) or HTML
 // (one file, pictures inline), for one plan or several. For several plans the comparison comes first (the rows of
-// compareRows(), the figures `planscope-cli compare` prints). Then, for each plan: its settings, the headline figures
+// compareRows(), the figures `planscope-cli compare` prints, then the Compare page's picture of up to four). Then, for each plan: its settings, the headline figures
 // with their derivations (the formulas with the values put in, from the analysis' explanations), the warnings, and one
 // page per view, each view drawn by its own page's export (WidgetExporter::Capture), so the report shows exactly what
 // the app shows. The app's File > Export Report... and `planscope-cli report` both call write().
