@@ -3,7 +3,10 @@
 #include "JsonReader.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -632,9 +635,26 @@ Result<ModelSpec> modelFromHuggingFaceConfig(std::string_view text)
     json j = json::parse(text, nullptr, false);
     if (j.is_discarded() || !j.is_object())
         return Result<ModelSpec>::failure("", "config.json is not a JSON object");
+    // Counts and sizes: whole numbers from 0 up to what the field's type holds. A value outside (3.7e62, -2^63, 1.5)
+    // is named as such, never converted (a double beyond int64 is undefined behaviour) and then called missing.
+    Issues outOfRange;
     auto num = [&](std::initializer_list<const char*> keys, std::int64_t fallback) -> std::int64_t {
-        for (const char* k : keys)
-            if (j.contains(k) && j[k].is_number()) return j[k].get<std::int64_t>();
+        for (const char* k : keys) {
+            if (!j.contains(k) || !j[k].is_number()) continue;
+            const json& v = j[k];
+            if (v.is_number_unsigned() && v.get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<int>::max()))
+                return std::int64_t(v.get<std::uint64_t>());
+            if (v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() >= 0
+                && v.get<std::int64_t>() <= std::numeric_limits<int>::max())
+                return v.get<std::int64_t>();
+            if (v.is_number_float()) {
+                const double d = v.get<double>();
+                if (d >= 0 && d <= double(std::numeric_limits<int>::max()) && d == std::floor(d)) return std::int64_t(d);
+            }
+            outOfRange.push_back({ Severity::Error, k,
+                "is " + v.dump() + ": expected a whole number from 0 to " + std::to_string(std::numeric_limits<int>::max()) });
+            return fallback;
+        }
         return fallback;
     };
     ModelSpec m;
@@ -703,6 +723,7 @@ Result<ModelSpec> modelFromHuggingFaceConfig(std::string_view text)
     }
     m.mtpLayers = int(num({ "num_nextn_predict_layers" }, 0));
     applyModelDefaults(m);
+    if (!outOfRange.empty()) return Result<ModelSpec>(outOfRange);
     Issues missing;
     if (m.layers <= 0) missing.push_back({ Severity::Error, "num_hidden_layers", "missing in config.json" });
     if (m.hidden <= 0) missing.push_back({ Severity::Error, "hidden_size", "missing in config.json" });

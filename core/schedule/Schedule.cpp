@@ -3,6 +3,7 @@
 #include "Generators.h"
 
 #include <charconv>
+#include <system_error>
 #include <map>
 #include <set>
 #include <sstream>
@@ -36,10 +37,14 @@ bool parseSimple(std::string_view t, Op& op, std::string& error)
         return false;
     }
     int stage = 0, mb = 0;
-    std::from_chars(t.data(), t.data() + i, stage);
+    if (std::from_chars(t.data(), t.data() + i, stage).ec != std::errc()) {
+        error = "stage number out of range in \"" + std::string(t) + "\"";
+        return false;
+    }
     const char k = t[i];
     const std::string_view rest = t.substr(i + 1);
-    if (rest.empty() || std::from_chars(rest.data(), rest.data() + rest.size(), mb).ptr != rest.data() + rest.size()) {
+    const auto parsed = rest.empty() ? std::from_chars_result {} : std::from_chars(rest.data(), rest.data() + rest.size(), mb);
+    if (rest.empty() || parsed.ec != std::errc() || parsed.ptr != rest.data() + rest.size()) {
         error = "expected a microbatch number after the op kind in \"" + std::string(t) + "\"";
         return false;
     }
@@ -295,6 +300,15 @@ Result<Schedule> scheduleFromCsv(std::string_view csv, ScheduleKind kind)
     if (rows.empty() || maxStage < 0) return Result<Schedule>::failure("", "no compute actions found");
     const int p = int(rows.size());
     const int stages = maxStage + 1;
+    // Every microbatch runs forward through every stage, so a file naming stage S and microbatch M holds at least
+    // (S+1)*(M+1) forward actions. Checked before anything is sized by those numbers: a few hundred bytes naming
+    // stage 10^9 would otherwise allocate gigabytes.
+    std::size_t actions = 0;
+    for (const auto& r : rows) actions += r.size();
+    if ((double(stages) * double(maxMb + 1)) > double(actions))
+        return Result<Schedule>::failure("", "the file names stage " + std::to_string(maxStage) + " and microbatch "
+                + std::to_string(maxMb) + " but holds only " + std::to_string(actions)
+                + " compute actions: every microbatch must run through every stage");
     if (stages % p != 0)
         return Result<Schedule>::failure("", std::to_string(stages) + " stages do not spread evenly over " + std::to_string(p) + " ranks");
     // Infer the placement from where stage p (the first of the second round) sits.

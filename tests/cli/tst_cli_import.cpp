@@ -345,7 +345,9 @@ private slots:
         QCOMPARE(ops.at("withNonZeroDelta").get<int>(), 0);
         QCOMPARE(ops.at("unmatchedMeasured").get<int>(), 0);
         QCOMPARE(ops.at("unmatchedPredicted").get<int>(), 0);
-        for (const json& p : json::parse(r.out).at("comparison").at("overlay").at("phases"))
+        // The document outlives the loop (a range-for over a member of a temporary reads freed memory).
+        const json self = json::parse(r.out);
+        for (const json& p : self.at("comparison").at("overlay").at("phases"))
             QCOMPARE(p.at("deltaSeconds").get<double>(), 0.0);
     }
 

@@ -228,6 +228,21 @@ private slots:
         QVERIFY(!bad.ok());
         QCOMPARE(bad.errors().front().path, std::string("num_hidden_layers"));
         QVERIFY(!modelFromHuggingFaceConfig("not json").ok());
+        // Numbers no count can be are named with their value, not converted (a double beyond int64 is undefined
+        // behaviour) and reported as missing.
+        for (const char* value : { "3.7e62", "-9223372036854775808", "18446744073709551615", "2.5", "-4", "4294967296" }) {
+            const std::string cfg = std::string(R"({"model_type":"llama","num_hidden_layers":)") + value
+                + R"(,"hidden_size":4096,"num_attention_heads":32,"vocab_size":32000})";
+            auto r = modelFromHuggingFaceConfig(cfg);
+            QVERIFY2(!r.ok(), value);
+            QCOMPARE(r.errors().front().path, std::string("num_hidden_layers"));
+            QVERIFY2(r.errors().front().message.find("expected a whole number") != std::string::npos, value);
+        }
+        // A float that is a whole number is one.
+        auto whole = modelFromHuggingFaceConfig(
+            R"({"model_type":"llama","num_hidden_layers":32.0,"hidden_size":4096,"num_attention_heads":32,"vocab_size":32000})");
+        QVERIFY(whole.ok());
+        QCOMPARE(whole->layers, 32);
     }
 
     void fuzzedInputsNeverCrash()

@@ -120,6 +120,23 @@ private slots:
         QVERIFY(!missing.ok()); // 0B0 never appears
         QVERIFY(!scheduleFromCsv("").ok());
     }
+
+    // A few bytes naming a huge stage or microbatch are refused before anything is sized by them (the file holds
+    // 2 compute actions; a schedule of stage 10^9 needs 10^9 forwards), and numbers beyond int are named.
+    void hugeNumbersAreRefusedNotAllocated()
+    {
+        auto huge = scheduleFromCsv("0F0,1000000000B0\n");
+        QVERIFY(!huge.ok());
+        QVERIFY(huge.errors().front().message.find("holds only 2 compute actions") != std::string::npos);
+        auto manyMb = scheduleFromCsv("0F0,0F999999999\n0B0\n");
+        QVERIFY(!manyMb.ok());
+        QVERIFY(manyMb.errors().front().message.find("microbatch 999999999") != std::string::npos);
+        auto beyondInt = scheduleFromCsv("0F0,99999999999F0\n");
+        QVERIFY(!beyondInt.ok());
+        QCOMPARE(beyondInt.errors().front().path, std::string("row 1, column 2"));
+        QVERIFY(beyondInt.errors().front().message.find("out of range") != std::string::npos);
+        QVERIFY(!scheduleFromCsv("0F99999999999999999999\n").ok());
+    }
 };
 
 QTEST_APPLESS_MAIN(TestScheduleCsv)

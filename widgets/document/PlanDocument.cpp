@@ -1,6 +1,7 @@
 #include "document/PlanDocument.h"
 #include "CoreText.h"
 
+#include "document/RunThen.h"
 #include "io/PlanJson.h"
 
 #include <QCoreApplication>
@@ -206,8 +207,9 @@ void PlanDocument::evaluateAsync()
     // The continuation takes the future itself, so a failure (an exception, memory exhausted) still ends the
     // "evaluating" state and is shown as an error instead of leaving the views waiting.
     if (m_pending++ == 0) Q_EMIT evaluatingChanged(true);
-    QtConcurrent::run([plan = m_plan, options = std::move(options)] { return analyse(plan, options); })
-        .then(this, [this, generation](QFuture<std::shared_ptr<const Analysis>> done) {
+    runThen(
+        this, [plan = m_plan, options = std::move(options)] { return analyse(plan, options); },
+        [this, generation](QFuture<std::shared_ptr<const Analysis>> done) {
             if (m_pending > 0) --m_pending;
             // Only the newest request's failure is shown (publish() drops the older ones anyway).
             std::shared_ptr<const Analysis> analysis = generation == m_generation ? analysisOrFailure(done, m_plan) : nullptr;

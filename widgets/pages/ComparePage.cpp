@@ -7,6 +7,7 @@
 #include "charts/MemoryBarsView.h"
 #include "charts/MemorySegments.h"
 #include "document/PlanDocument.h"
+#include "document/RunThen.h"
 #include "io/PlanJson.h"
 #include "pages/GpuGridView.h"
 #include "timeline/TimelineView.h"
@@ -285,8 +286,9 @@ void ComparePage::startAnalysis(quint64 id)
     options.inputWarnings = it->warnings;
     // The one analysis the document and every CLI verb run, off the GUI thread; a result for a plan removed or
     // analysed again meanwhile is dropped, so the newest wins.
-    QtConcurrent::run([plan = it->plan, options = std::move(options)] { return planscope::analyse(plan, options); })
-        .then(this, [this, id, generation](QFuture<std::shared_ptr<const Analysis>> done) {
+    runThen(
+        this, [plan = it->plan, options = std::move(options)] { return planscope::analyse(plan, options); },
+        [this, id, generation](QFuture<std::shared_ptr<const Analysis>> done) {
             auto entry = std::find_if(m_added.begin(), m_added.end(), [id](const Added& a) { return a.id == id; });
             if (entry == m_added.end() || entry->generation != generation) return;
             std::shared_ptr<const Analysis> analysis = PlanDocument::analysisOrFailure(done, entry->plan);

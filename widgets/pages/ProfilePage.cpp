@@ -3,6 +3,7 @@
 #include "Palette.h"
 #include "Theme.h"
 #include "document/PlanDocument.h"
+#include "document/RunThen.h"
 #include "charts/ReadOnlyTable.h"
 #include "WidgetExporter.h"
 #include "cost/Collective.h"
@@ -149,12 +150,22 @@ void ProfilePage::compareAsync()
     m_after.reset();
     if (!m_document || !m_document->hasPlan() || !m_profile) return;
     // Both sides through the one analysis (simulated step, as every view shows it), off the GUI thread.
-    QtConcurrent::run([plan = m_document->plan(), profile = m_profile] {
-        AnalysisOptions calibrated;
-        calibrated.calibration = calibrationFromProfile(*profile, plan);
-        return std::pair { analyse(plan), analyse(plan, calibrated) };
-    }).then(this, [this, generation](std::pair<std::shared_ptr<const Analysis>, std::shared_ptr<const Analysis>> result) {
+    using Pair = std::pair<std::shared_ptr<const Analysis>, std::shared_ptr<const Analysis>>;
+    runThen(
+        this,
+        [plan = m_document->plan(), profile = m_profile] {
+            AnalysisOptions calibrated;
+            calibrated.calibration = calibrationFromProfile(*profile, plan);
+            return Pair { analyse(plan), analyse(plan, calibrated) };
+        },
+        [this, generation](QFuture<Pair> done) {
         if (generation != m_compareGeneration) return; // an older plan or profile
+        Pair result;
+        try {
+            result = done.result();
+        } catch (...) {
+            return; // the comparison stays empty; the document's own analysis says what failed
+        }
         m_before = std::move(result.first);
         m_after = std::move(result.second);
         fillComparison();
