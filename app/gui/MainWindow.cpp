@@ -169,6 +169,17 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
 
     connect(m_document, &PlanDocument::predictionChanged, this, &MainWindow::updateStatus);
     connect(m_document, &PlanDocument::loadFailed, this, &MainWindow::showMessage);
+    connect(m_document, &PlanDocument::changedOnDisk, this, [this](const QString& path) {
+        const QString file = QDir::toNativeSeparators(path);
+        if (!m_document->isModified()) {
+            if (m_document->load(path))
+                showMessage(tr("%1 was changed by another program and has been read again.").arg(file));
+            return;
+        }
+        showMessage(tr("%1 was changed by another program. Your unsaved edits are kept; File > Reload From Disk "
+                       "replaces them with the file, Save writes them over it.")
+                        .arg(file));
+    });
     connect(m_document, &PlanDocument::evaluatingChanged, this, [this](bool evaluating) {
         // Short evaluations flash nothing; a long one marks the pages as showing the plan before the edit.
         if (evaluating)
@@ -254,6 +265,15 @@ void MainWindow::createMenus()
     });
     m_compareRecentMenu = m_fileMenu->addMenu(QString());
     m_restore = m_fileMenu->addAction(QString(), this, [this] { offerRecovery(true); });
+    m_reload = m_fileMenu->addAction(QString(), this, [this] {
+        if (m_document->isModified()
+            && QMessageBox::question(this, tr("Reload From Disk"),
+                   tr("Replace your unsaved edits with the plan as the file holds it now?"),
+                   QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel)
+                != QMessageBox::Discard)
+            return;
+        reloadFromDisk();
+    });
     m_save = m_fileMenu->addAction(QString(), this, &MainWindow::save);
     m_save->setShortcut(QKeySequence::Save);
     m_saveAs = m_fileMenu->addAction(QString(), this, &MainWindow::saveAs);
@@ -353,6 +373,7 @@ void MainWindow::retranslateUi()
     m_compareWith->setText(tr("&Compare With…"));
     m_compareRecentMenu->setTitle(tr("Compare With Rece&nt"));
     m_restore->setText(tr("Recover &Unsaved Plans…"));
+    m_reload->setText(tr("Reload From &Disk"));
     m_save->setText(tr("&Save"));
     m_saveAs->setText(tr("Save &As…"));
     m_export->setText(tr("&Export View…"));
@@ -749,5 +770,15 @@ bool MainWindow::exportWindow(const QString& path, QString* error)
     return WidgetExporter::exportWidget(this, path, error);
 }
 
-} // namespace planscope
+bool MainWindow::reloadFromDisk()
+{
+    const QString path = m_document->filePath();
+    if (path.isEmpty()) return false;
+    m_document->discardChanges(); // chosen: the file's plan replaces the edits (and their autosave)
+    if (!m_document->load(path)) return false;
+    showMessage(QString());
+    statusBar()->showMessage(tr("Read %1 again").arg(QDir::toNativeSeparators(path)), 5000);
+    return true;
+}
 
+} // namespace planscope

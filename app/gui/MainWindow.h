@@ -58,6 +58,10 @@ public:
     enum class RecoveryChoice { Recover, Discard, Later };
     bool offerRecovery(bool sayIfNone = false);
     void setRecoveryQuestion(std::function<RecoveryChoice(const QString& description)> ask) { m_askToRecover = std::move(ask); }
+    // The open plan's file, read again (File > Reload From Disk): the plan in memory and its edits are replaced.
+    // A file changed by another program is reloaded at once when there are no edits; with edits, the message bar
+    // says so and they are kept until the user reloads.
+    bool reloadFromDisk();
     // The message bar above the pages (a failed load, a recovery): empty when hidden.
     QString message() const;
     // Saves the current page as PNG, SVG or PDF (by the suffix), at its size on screen.
@@ -150,6 +154,7 @@ private:
     QAction* m_present = nullptr;
     PresentationMode* m_presentation = nullptr;
     QAction* m_restore = nullptr;
+    QAction* m_reload = nullptr;
     QAction* m_quit = nullptr;
     QAction* m_undo = nullptr;
     QAction* m_redo = nullptr;

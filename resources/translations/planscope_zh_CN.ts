@@ -2099,6 +2099,10 @@
         <source>The analysis of %1 did not finish within %2 s</source>
         <translation>%1 的分析未能在 %2 秒内完成</translation>
     </message>
+    <message>
+        <source>Cannot draw the comparison: %1</source>
+        <translation>无法绘制比较图：%1</translation>
+    </message>
 </context>
 <context>
     <name>TimelinePalette</name>
@@ -3422,6 +3426,30 @@ Recover them? Not now keeps them for the next start.</source>
     <message>
         <source>&amp;Interview Question…</source>
         <translation>面试题(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>%1 was changed by another program and has been read again.</source>
+        <translation>%1 已被其他程序修改，已重新读取。</translation>
+    </message>
+    <message>
+        <source>%1 was changed by another program. Your unsaved edits are kept; File &gt; Reload From Disk replaces them with the file, Save writes them over it.</source>
+        <translation>%1 已被其他程序修改。你未保存的编辑仍然保留；“文件 &gt; 从磁盘重新读取”会用文件内容替换它们，“保存”会用它们覆盖文件。</translation>
+    </message>
+    <message>
+        <source>Reload From Disk</source>
+        <translation>从磁盘重新读取</translation>
+    </message>
+    <message>
+        <source>Replace your unsaved edits with the plan as the file holds it now?</source>
+        <translation>用文件中现在的方案替换你未保存的编辑吗？</translation>
+    </message>
+    <message>
+        <source>Reload From &amp;Disk</source>
+        <translation>从磁盘重新读取(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Read %1 again</source>
+        <translation>已重新读取 %1</translation>
     </message>
 </context>
 <context>

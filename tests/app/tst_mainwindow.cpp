@@ -11,6 +11,7 @@
 #include "io/PlanJson.h"
 
 #include <QApplication>
+#include <cstdio>
 #include <QAbstractSpinBox>
 #include <QDir>
 #include <QDockWidget>
@@ -331,6 +332,55 @@ private slots:
         QVERIFY(original.open(QIODevice::ReadOnly));
         QCOMPARE(original.readAll(), before);
         QVERIFY(!window.startLesson(QStringLiteral("no-such-lesson")));
+    }
+
+    // A plan file written by another program while it is open: without edits it is read again and the bar says so;
+    // with edits they are kept and the bar says how to take the file's; the document's own saves are not a change.
+    void aFileChangedOnDiskIsNoticed()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("mine.plan.json"));
+        QVERIFY(QFile::copy(samplePlan("default.plan.json"), file));
+        MainWindow window(&m_languages);
+        PlanDocument* doc = window.document();
+        QVERIFY(window.openPlan(file));
+        QVERIFY(waitForCurrentPrediction(*doc));
+        // Written the way editors write: a new file renamed over the old one.
+        auto writeElsewhere = [&](Plan plan) {
+            const QString tmp = file + QStringLiteral(".tmp");
+            QFile out(tmp);
+            if (!out.open(QIODevice::WriteOnly)) return false;
+            out.write(QByteArray::fromStdString(serializePlan(plan)));
+            out.close();
+            return std::rename(QFile::encodeName(tmp).constData(), QFile::encodeName(file).constData()) == 0;
+        };
+        const Plan theirs = edited(doc->plan()); // microBatch 2
+        QVERIFY(writeElsewhere(theirs));
+        QTRY_COMPARE_WITH_TIMEOUT(doc->plan().training.microBatch, 2, 10000);
+        QVERIFY(!doc->isModified());
+        QVERIFY(window.message().contains(QStringLiteral("changed by another program")));
+
+        Plan mine = doc->plan();
+        mine.training.globalBatch = 128;
+        doc->setPlan(mine);
+        Plan again = theirs;
+        again.training.microBatch = 4;
+        QVERIFY(writeElsewhere(again));
+        QTRY_VERIFY_WITH_TIMEOUT(window.message().contains(QStringLiteral("Your unsaved edits are kept")), 10000);
+        QCOMPARE(doc->plan().training.globalBatch, 128);
+        QVERIFY(doc->isModified());
+        QVERIFY(window.reloadFromDisk());
+        QCOMPARE(doc->plan().training.microBatch, 4);
+        QCOMPARE(doc->plan().training.globalBatch, theirs.training.globalBatch);
+        QVERIFY(!doc->isModified());
+        QVERIFY(window.message().isEmpty());
+
+        // Its own save is no news.
+        doc->setPlan(mine);
+        QVERIFY(doc->save(file));
+        QTest::qWait(400);
+        QVERIFY(window.message().isEmpty());
+        QCOMPARE(doc->plan().training.globalBatch, 128);
     }
 };
 

@@ -115,6 +115,7 @@ void PlanDocument::adopt(LoadedPlan&& loaded, const QString& filePath, const QSt
         m_modified = false;
         setModified(true);
     }
+    watchFile();
     Q_EMIT filePathChanged(m_filePath);
     Q_EMIT planChanged();
     evaluateAsync();
@@ -154,8 +155,45 @@ bool PlanDocument::save(const QString& path)
         m_filePath = absolute;
         Q_EMIT filePathChanged(m_filePath);
     }
+    watchFile();
     setModified(false);
     return true;
+}
+
+namespace {
+QByteArray hashOfFile(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return {};
+    QCryptographicHash hash(QCryptographicHash::Sha1);
+    hash.addData(&file);
+    return hash.result();
+}
+} // namespace
+
+void PlanDocument::watchFile()
+{
+    if (!m_watcher) {
+        m_watcher = new QFileSystemWatcher(this);
+        connect(m_watcher, &QFileSystemWatcher::fileChanged, this, &PlanDocument::fileChanged);
+    }
+    if (!m_watcher->files().isEmpty()) m_watcher->removePaths(m_watcher->files());
+    m_diskHash.clear();
+    if (m_filePath.isEmpty() || !QFileInfo::exists(m_filePath)) return;
+    m_diskHash = hashOfFile(m_filePath);
+    m_watcher->addPath(m_filePath);
+}
+
+void PlanDocument::fileChanged(const QString& path)
+{
+    if (path != m_filePath) return;
+    // An atomic write (QSaveFile here, and most editors) replaces the file, and the watcher drops a replaced path:
+    // it is watched again.
+    if (QFileInfo::exists(path) && !m_watcher->files().contains(path)) m_watcher->addPath(path);
+    const QByteArray now = hashOfFile(path);
+    if (now.isEmpty() || now == m_diskHash) return; // gone for now (a rename in progress), or our own bytes
+    m_diskHash = now;
+    Q_EMIT changedOnDisk(path);
 }
 
 void PlanDocument::showUntitledPlan(const Plan& plan)

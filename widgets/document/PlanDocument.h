@@ -11,6 +11,7 @@
 #include "util/Result.h"
 
 #include <QDateTime>
+#include <QFileSystemWatcher>
 #include <QFuture>
 #include <QList>
 #include <QLockFile>
@@ -114,6 +115,9 @@ Q_SIGNALS:
     void autosaved(const QString& path);
     // A load that failed while the document kept its plan: the one place that says why.
     void loadFailed(const QString& message);
+    // The document's file was written by someone else (its bytes differ from what this document last read or
+    // wrote; a save of its own, or a touch, is not a change). The plan in memory is untouched: the window decides.
+    void changedOnDisk(const QString& path);
     // Evaluation started (true) or the newest result arrived (false); views mark what they show as stale meanwhile.
     void evaluatingChanged(bool evaluating);
 
@@ -130,6 +134,9 @@ private:
     QString autosavePathFor(const QString& filePath) const;
     bool claimAutosave(const QString& path);
     bool writeAtomically(const QString& path, const QByteArray& bytes);
+    // Watches the document's file from now on, taking its bytes as they are as the ones this document knows.
+    void watchFile();
+    void fileChanged(const QString& path);
 
     Plan m_plan;
     bool m_hasPlan = false;
@@ -147,6 +154,8 @@ private:
     QString m_autosavePath;                 // the autosave this document owns now (empty: none written)
     std::unique_ptr<QLockFile> m_autosaveLock;
     std::shared_ptr<const Calibration> m_calibration;
+    QFileSystemWatcher* m_watcher = nullptr;
+    QByteArray m_diskHash; // of the file's bytes as last read or written here
 };
 
 } // namespace planscope
