@@ -18,10 +18,6 @@
 
 namespace planscope::cli {
 
-namespace {
-constexpr const char* kUsage = "usage: planscope-cli report PLAN.plan.json [PLAN2 ...] --out FILE.pdf|FILE.html [--lang zh_CN]\n";
-} // namespace
-
 #ifndef PLANSCOPE_CLI_REPORT
 
 int cmdReport(const Args&, std::ostream&, std::ostream& err)
@@ -34,6 +30,8 @@ int cmdReport(const Args&, std::ostream&, std::ostream& err)
 #else
 
 namespace {
+constexpr const char* kUsage = "usage: planscope-cli report PLAN.plan.json [PLAN2 ...] --out FILE.pdf|FILE.html [--lang zh_CN]\n";
+
 // Qt's offscreen platform says that it cannot do what a window manager does, and QStandardPaths that there is no
 // session directory: true and harmless for a report, so not printed; every other message is.
 void quietOffscreenNotes(QtMsgType type, const QMessageLogContext&, const QString& message)

@@ -193,6 +193,13 @@ struct RankLine {
 
 // "#  Rank  0 Group  0 Pid  28204 on  gpu59 device  0 [0x16] NVIDIA GeForce RTX 4090" (Group is absent in
 // older versions and in rccl-tests).
+// The host and GPU names go into the profile's JSON, which holds UTF-8 only: bytes that are not UTF-8 (a damaged
+// file, another locale) become U+FFFD, as nlohmann::json writes them with error_handler_t::replace.
+std::string validUtf8(const std::string& s)
+{
+    return json::parse(json(s).dump(-1, ' ', false, json::error_handler_t::replace)).get<std::string>();
+}
+
 std::optional<RankLine> rankLine(const std::string& line)
 {
     const std::string t = trimLeft(line);
@@ -215,6 +222,9 @@ std::optional<RankLine> rankLine(const std::string& line)
         r.name = trimLeft(t.substr(close + 1));
         while (!r.name.empty() && std::isspace(static_cast<unsigned char>(r.name.back()))) r.name.pop_back();
     }
+    r.host = validUtf8(r.host);
+    r.busId = validUtf8(r.busId);
+    r.name = validUtf8(r.name);
     return r;
 }
 

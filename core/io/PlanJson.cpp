@@ -599,7 +599,8 @@ json planToJson(const Plan& p)
         { "overlapGradReduce", t.overlapGradReduce }, { "tpCommOverlap", t.tpCommOverlap },
         { "overlapP2pComm", t.overlapP2pComm }, { "tokens", t.tokens } };
     json& tj = j["training"];
-    if (t.precision == Precision::FP8) {
+    // Also when set under another precision (validate() warns it is ignored): the file must read back the same plan.
+    if (t.precision == Precision::FP8 || t.fp8Recipe != Fp8Recipe::Delayed || t.fp8ParamGather) {
         tj["fp8Recipe"] = toString(t.fp8Recipe);
         tj["fp8ParamGather"] = t.fp8ParamGather;
     }

@@ -43,8 +43,10 @@ bool parseSimple(std::string_view t, Op& op, std::string& error)
     }
     const char k = t[i];
     const std::string_view rest = t.substr(i + 1);
-    const auto parsed = rest.empty() ? std::from_chars_result {} : std::from_chars(rest.data(), rest.data() + rest.size(), mb);
-    if (rest.empty() || parsed.ec != std::errc() || parsed.ptr != rest.data() + rest.size()) {
+    // Digits only: from_chars would also take a sign, and a negative microbatch slips past scheduleFromCsv's size check.
+    const bool digit = !rest.empty() && rest.front() >= '0' && rest.front() <= '9';
+    const auto parsed = digit ? std::from_chars(rest.data(), rest.data() + rest.size(), mb) : std::from_chars_result {};
+    if (!digit || parsed.ec != std::errc() || parsed.ptr != rest.data() + rest.size()) {
         error = "expected a microbatch number after the op kind in \"" + std::string(t) + "\"";
         return false;
     }

@@ -141,15 +141,16 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
         computeRange[std::size_t(r)].first = tl.spans.size();
         for (const TimedOp& t : timed) {
             const Op& op = t.op;
-            tl.spans.emplace_back(r, Stream::Compute, spanKind(op.kind), op.stage, chunkOf[std::size_t(op.stage)], op.microbatch,
-                t.start, t.end, op.stage2, op.microbatch2);
+            // Braces, not emplace_back's parentheses: Clang before 16 has no aggregate init from parentheses (fuzz build).
+            tl.spans.push_back(Span { r, Stream::Compute, spanKind(op.kind), op.stage, chunkOf[std::size_t(op.stage)], op.microbatch,
+                t.start, t.end, op.stage2, op.microbatch2 });
         }
         computeRange[std::size_t(r)].second = tl.spans.size();
         for (const TimedOp& t : timed) {
             const Op& op = t.op;
             auto send = [&](SpanKind kind, int stage, int mb, int to) {
                 if (to >= 0 && s.stageToRank[std::size_t(to)] != r)
-                    tl.spans.emplace_back(r, Stream::P2P, kind, stage, chunkOf[std::size_t(stage)], mb, t.end, t.end + c.p2p);
+                    tl.spans.push_back(Span { r, Stream::P2P, kind, stage, chunkOf[std::size_t(stage)], mb, t.end, t.end + c.p2p });
             };
             if (op.kind == OpKind::F || op.kind == OpKind::OverlapFB)
                 send(SpanKind::SendActivation, op.stage, op.microbatch, s.nextStage(op.stage));

@@ -755,6 +755,25 @@ private slots:
         QCOMPARE(replaced, 5);
     }
 
+    // Found by tests/fuzz/fuzz_profile: a GPU name with a byte that is not UTF-8 (0xA0, a Latin-1 no-break space)
+    // made the imported profile unwritable (nlohmann::json's dump throws type_error 316), so import-nccl-tests ended
+    // in std::terminate. Such bytes become U+FFFD and the profile writes and reads back.
+    void ncclTestsNamesThatAreNotUtf8()
+    {
+        std::string text = readData("mi300x-1x8-all_reduce_perf.txt");
+        const std::string name = "[0000:05:00] AMD Instinct MI300X";
+        const auto at = text.find(name);
+        QVERIFY(at != std::string::npos);
+        text.insert(at + name.size(), "\xA0");
+        auto r = importNcclTests(text);
+        QVERIFY(r.ok());
+        QCOMPARE(r->gpus[0].name, std::string("AMD Instinct MI300X\xEF\xBF\xBD"));
+        QCOMPARE(r->gpus[1].name, std::string("AMD Instinct MI300X"));
+        auto back = parseProfile(profileToJson(r.value()).dump());
+        QVERIFY(back.ok());
+        QCOMPARE(back->gpus[0].name, r->gpus[0].name);
+    }
+
     // A published run through the whole chain: import, fit, calibrate, evaluate.
     void publishedRunCalibratesAPlan()
     {

@@ -136,6 +136,16 @@ private slots:
         QCOMPARE(beyondInt.errors().front().path, std::string("row 1, column 2"));
         QVERIFY(beyondInt.errors().front().message.find("out of range") != std::string::npos);
         QVERIFY(!scheduleFromCsv("0F99999999999999999999\n").ok());
+        // Found by tests/fuzz/fuzz_schedule_csv: a negative microbatch made the size check pass (stages * 0 actions)
+        // and the import then laid out 316,033,311 stages. Microbatches are digits only.
+        auto negative = scheduleFromCsv("316033310F-6");
+        QVERIFY(!negative.ok());
+        QCOMPARE(negative.errors().front().path, std::string("row 1, column 1"));
+        QVERIFY(negative.errors().front().message.find("expected a microbatch number") != std::string::npos);
+        Op op;
+        std::string error;
+        QVERIFY(!parseOpText("0F-1", op, error));
+        QVERIFY(!parseOpText("0B+1", op, error));
     }
 };
 
