@@ -7,6 +7,7 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QWidget>
 
@@ -54,12 +55,16 @@ bool WidgetExporter::exportPainted(const QString& path, QSize size, const Paint&
         g_capture->m_background = background;
         return true;
     }
+    // Written beside the target and renamed over it when complete (QSaveFile): a failed export, or one cut short,
+    // leaves the file that was there as it was.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) return fail(cannot + QStringLiteral(": ") + file.errorString());
     if (suffix == QLatin1String("png")) {
         QImage image(size, QImage::Format_ARGB32_Premultiplied);
         image.fill(background.isValid() ? background : QColor(Qt::transparent));
-        if (!paint(&image, rect) || !image.save(path, "PNG")) return fail(cannot);
+        if (!paint(&image, rect) || !image.save(&file, "PNG")) return fail(cannot);
     } else if (suffix == QLatin1String("pdf")) {
-        QPdfWriter writer(path);
+        QPdfWriter writer(&file);
         writer.setCreator(QStringLiteral("PlanScope"));
         writer.setTitle(title.isEmpty() ? QStringLiteral("PlanScope") : title);
         // One page the picture's size at 96 dpi, so the PDF looks like the screen.
@@ -70,15 +75,16 @@ bool WidgetExporter::exportPainted(const QString& path, QSize size, const Paint&
         if (!paint(&writer, rect)) return fail(cannot);
     } else {
         QSvgGenerator generator;
-        generator.setFileName(path);
+        generator.setOutputDevice(&file);
         generator.setSize(size);
         generator.setViewBox(rect);
         generator.setResolution(96); // the SVG's size in pixels is the picture's
         generator.setTitle(title.isEmpty() ? QStringLiteral("PlanScope") : title);
         if (!paint(&generator, rect)) return fail(cannot);
     }
-    if (QFileInfo(path).size() <= 0)
+    if (file.size() <= 0)
         return fail(QCoreApplication::translate("WidgetExporter", "Nothing was written to %1").arg(path));
+    if (!file.commit()) return fail(cannot + QStringLiteral(": ") + file.errorString());
     return true;
 }
 

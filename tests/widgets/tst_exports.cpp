@@ -13,8 +13,12 @@
 #include "timeline/TimelinePalette.h"
 #include "timeline/TimelineView.h"
 #include "Theme.h"
+#include "WidgetExporter.h"
 
 #include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QPainter>
 #include <QImage>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -350,6 +354,43 @@ private slots:
         for (const QCPAbstractItem* item : view.plot()->findChildren<QCPAbstractItem*>())
             if (auto* text = qobject_cast<const QCPItemText*>(item))
                 QVERIFY(!text->text().contains(QLatin1String("GPU capacity")));
+    }
+
+    // An export that fails part way (the painting gives up) leaves the file that was there byte for byte; one that
+    // succeeds replaces it whole. Every format goes through QSaveFile.
+    void aFailedExportLeavesTheOldFile()
+    {
+        QTemporaryDir dir;
+        for (const QString& suffix : WidgetExporter::supportedSuffixes()) {
+            const QString path = dir.filePath(QStringLiteral("view.") + suffix);
+            QFile old(path);
+            QVERIFY(old.open(QIODevice::WriteOnly));
+            old.write("the picture from yesterday");
+            old.close();
+            QString error;
+            const bool written = WidgetExporter::exportPainted(path, QSize(200, 100),
+                [](QPaintDevice* device, const QRectF&) {
+                    QPainter painter(device);
+                    painter.fillRect(QRect(0, 0, 50, 50), Qt::red);
+                    return false; // gave up half way
+                },
+                &error);
+            QVERIFY(!written);
+            QVERIFY(!error.isEmpty());
+            QVERIFY(old.open(QIODevice::ReadOnly));
+            QCOMPARE(old.readAll(), QByteArray("the picture from yesterday"));
+            old.close();
+            QVERIFY(WidgetExporter::exportPainted(path, QSize(200, 100), [](QPaintDevice* device, const QRectF&) {
+                QPainter painter(device);
+                painter.fillRect(QRect(0, 0, 50, 50), Qt::red);
+                return painter.end();
+            }));
+            QVERIFY(old.open(QIODevice::ReadOnly));
+            QVERIFY(old.readAll() != QByteArray("the picture from yesterday"));
+            old.close();
+            QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1); // no temporary left beside it
+            QFile::remove(path);
+        }
     }
 };
 
