@@ -1906,16 +1906,8 @@
         <translation>每秒 token 数</translation>
     </message>
     <message>
-        <source>MFU</source>
-        <translation>MFU</translation>
-    </message>
-    <message>
         <source>Peak memory per GPU</source>
         <translation>每 GPU 峰值显存</translation>
-    </message>
-    <message>
-        <source>Pipeline bubble (share of the pipeline time)</source>
-        <translation>流水线气泡（占流水线时间的比例）</translation>
     </message>
     <message>
         <source>Exposed communication</source>
@@ -1924,10 +1916,6 @@
     <message>
         <source>Days to train the tokens</source>
         <translation>训练这些 token 所需天数</translation>
-    </message>
-    <message>
-        <source>Peak memory, stage %1</source>
-        <translation>峰值显存，阶段 %1</translation>
     </message>
     <message>
         <source>%1 days</source>

@@ -460,7 +460,7 @@ void ComparePage::rebuild()
     Q_EMIT comparisonChanged();
 }
 
-QString ComparePage::rowLabel(const CompareRow& row) const
+QString ComparePage::rowLabel(const CompareRow& row)
 {
     const QString field = QString::fromStdString(row.field);
     if (field == QLatin1String("time.stepSeconds")) return tr("Step time");
@@ -475,7 +475,7 @@ QString ComparePage::rowLabel(const CompareRow& row) const
     return QString::fromStdString(row.label);
 }
 
-QString ComparePage::valueText(const CompareRow& row, double value) const
+QString ComparePage::valueText(const CompareRow& row, double value)
 {
     if (row.unit == "s") return display::seconds(value);
     if (row.unit == "B") return display::gib(value); // GiB = 2^30 bytes, as every memory figure of the app

@@ -83,6 +83,10 @@ public:
     // and its relative factor in Qt::UserRole + 1; the best cell is bold, tinted, with the tooltip "best".
     int tableRow(const QString& field) const;
     QTableWidget* table() const { return m_table; }
+    // A compare row's name and a value of it as the table writes them (in the interface's language; GiB, seconds,
+    // shares in %). The report's comparison uses the same words.
+    static QString rowLabel(const CompareRow& row);
+    static QString valueText(const CompareRow& row, double value);
     // The "why" line under the table.
     QString whyText() const;
     // Why the last plan was not added (unreadable file, too many plans); empty after a success.
@@ -134,8 +138,6 @@ private:
     void fillWhy();
     void updatePictures();
     void retranslate();
-    QString rowLabel(const CompareRow& row) const;
-    QString valueText(const CompareRow& row, double value) const;
     QString shortName(int index) const;
 
     QPointer<PlanDocument> m_document;

@@ -138,30 +138,6 @@ bool captureComparison(const QList<ReportPlan>& plans, ViewPicture* out, QString
 
 // ---- the text -------------------------------------------------------------------------------------------------
 
-QString compareLabel(const CompareRow& row)
-{
-    const QString field = QString::fromStdString(row.field);
-    if (field == QLatin1String("time.stepSeconds")) return ReportWriter::tr("Step time");
-    if (field == QLatin1String("time.tokensPerSecond")) return ReportWriter::tr("Tokens per second");
-    if (field == QLatin1String("time.mfu")) return ReportWriter::tr("MFU");
-    if (field == QLatin1String("memory.peakBytes")) return ReportWriter::tr("Peak memory per GPU");
-    if (field == QLatin1String("time.bubbleFraction")) return ReportWriter::tr("Pipeline bubble (share of the pipeline time)");
-    if (field == QLatin1String("time.exposedCommSeconds")) return ReportWriter::tr("Exposed communication");
-    if (field == QLatin1String("time.trainingDays")) return ReportWriter::tr("Days to train the tokens");
-    if (field.startsWith(QLatin1String("memory.stages.")))
-        return ReportWriter::tr("Peak memory, stage %1").arg(field.section(QLatin1Char('.'), 2, 2));
-    return CoreText::text(row.label);
-}
-
-QString compareValue(const CompareRow& row, double v)
-{
-    if (row.unit == "s") return display::seconds(v);
-    if (row.unit == "B") return display::gib(v);
-    if (row.unit == "days") return ReportWriter::tr("%1 days").arg(v, 0, 'f', 1);
-    if (row.unit == "tokens/s") return QLocale().toString(v, 'f', 0);
-    return display::percent(v); // MFU, bubble: shares
-}
-
 QString comparisonHtml(const QList<ReportPlan>& plans)
 {
     std::vector<const Prediction*> predictions;
@@ -175,13 +151,13 @@ QString comparisonHtml(const QList<ReportPlan>& plans)
     for (const ReportPlan& p : plans) html += QStringLiteral("<th>%1</th>").arg(esc(p.label));
     html += QStringLiteral("</tr>");
     for (const CompareRow& row : compareRows(predictions)) {
-        html += QStringLiteral("<tr><td>%1</td>").arg(esc(compareLabel(row)));
+        html += QStringLiteral("<tr><td>%1</td>").arg(esc(ComparePage::rowLabel(row)));
         for (std::size_t i = 0; i < row.values.size(); ++i) {
             if (!row.values[i]) {
                 html += QStringLiteral("<td align=\"right\">—</td>");
                 continue;
             }
-            QString cell = esc(compareValue(row, *row.values[i]));
+            QString cell = esc(ComparePage::valueText(row, *row.values[i]));
             if (int(i) == row.best) {
                 html += QStringLiteral("<td align=\"right\" bgcolor=\"#d8efd8\"><b>%1</b></td>").arg(cell);
                 continue;
