@@ -13,25 +13,7 @@ gz="$root/samples/traces/df_index_resolver.json.gz"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 big="$tmp/big.json"
-python3 - "$gz" "$big" "$copies" <<'PY'
-import gzip, json, sys
-src, out, copies = sys.argv[1], sys.argv[2], int(sys.argv[3])
-d = json.load(gzip.open(src))
-events = d.pop("traceEvents")
-ts = [e["ts"] for e in events if isinstance(e.get("ts"), (int, float))]
-span = max(ts) - min(ts) + 1000
-with open(out, "w") as f:
-    head = json.dumps(d)[:-1]
-    f.write(head + ', "traceEvents": [\n')
-    first = True
-    for k in range(copies):
-        for e in events:
-            if isinstance(e.get("ts"), (int, float)):
-                e = dict(e, ts=e["ts"] + k * span)
-            f.write(("" if first else ",\n") + json.dumps(e))
-            first = False
-    f.write("\n]}\n")
-PY
+scripts/make-large-trace.py "$gz" "$big" "$copies"
 bytes=$(stat -c %s "$big")
 measure() { # name, command...
   local name=$1; shift

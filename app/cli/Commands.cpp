@@ -485,7 +485,7 @@ int cmdModelFromHf(const Args& a, std::ostream& out, std::ostream& err)
     }
     auto text = readTextFile(a.positional[0]);
     if (!text) {
-        err << "planscope-cli: cannot open " << a.positional[0] << "\n";
+        err << "planscope-cli: " << a.positional[0] << " " << text.errors().front().message << "\n";
         return 1;
     }
     auto model = modelFromHuggingFaceConfig(text.value());
@@ -510,7 +510,7 @@ int cmdImportNcclTests(const Args& a, std::ostream& out, std::ostream& err)
     for (const std::string& path : a.positional) {
         auto text = readTextFile(path);
         if (!text) {
-            err << "planscope-cli: cannot open " << path << "\n";
+            err << "planscope-cli: " << path << " " << text.errors().front().message << "\n";
             return 1;
         }
         const std::string base = path.substr(path.find_last_of("/\\") + 1);

@@ -99,7 +99,7 @@ int cmdSchedule(const Args& a, std::ostream& out, std::ostream& err)
         // A schedule written by PyTorch (or exported here): one row per rank of pipelining actions.
         auto text = readTextFile(a.options.at("--import"));
         if (!text) {
-            err << "planscope-cli: cannot open " << a.options.at("--import") << "\n";
+            err << "planscope-cli: " << a.options.at("--import") << " " << text.errors().front().message << "\n";
             return 1;
         }
         sched = scheduleFromCsv(text.value(), req.kind);

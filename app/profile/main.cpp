@@ -26,6 +26,7 @@
 #include "cost/Operators.h"
 #include "io/PlanJson.h"
 #include "spec/Validate.h"
+#include "util/AtomicFile.h"
 
 #include <nlohmann/json.hpp>
 
@@ -33,7 +34,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <unistd.h>
 
 #ifndef PLANSCOPE_VERSION
@@ -61,25 +61,11 @@ void checkWritable(const std::string& path)
     if (::access(dir.c_str(), W_OK) != 0) fail(kExitWrite, "cannot write " + path + ": " + std::strerror(errno));
 }
 
+// Atomically (util/AtomicFile.h): a pass killed while writing leaves the previous profile whole.
 void writeProfile(const Profile& profile, const std::string& path)
 {
-    const std::string text = profileToJson(profile).dump(2) + "\n";
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        if (!f) fail(kExitWrite, "cannot write " + path + ": " + std::strerror(errno));
-        f << text;
-        f.close();
-        if (!f) {
-            std::remove(tmp.c_str());
-            fail(kExitWrite, "cannot write " + path + ": " + std::strerror(errno));
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        const int e = errno;
-        std::remove(tmp.c_str());
-        fail(kExitWrite, "cannot write " + path + ": " + std::strerror(e));
-    }
+    if (std::string error; !writeFileAtomically(path, profileToJson(profile).dump(2) + "\n", error))
+        fail(kExitWrite, "cannot write " + path + ": " + error);
 }
 
 // The local GPUs, or exit 3 with one line saying why there are none.

@@ -73,7 +73,8 @@ public:
         m_issues.push_back(Issue { Severity::Warning, path, std::move(message), -1 });
     }
 
-    bool number(std::string_view key, double& out, double min = -std::numeric_limits<double>::infinity())
+    bool number(std::string_view key, double& out, double min = -std::numeric_limits<double>::infinity(),
+        double max = std::numeric_limits<double>::infinity())
     {
         const auto* v = find(key);
         if (!v) return false;
@@ -84,6 +85,10 @@ public:
         const double d = v->get<double>();
         if (!std::isfinite(d) || d < min) {
             error(join(m_path, key), "must be a finite number >= " + trim(min) + ", found " + v->dump());
+            return false;
+        }
+        if (d > max) {
+            error(join(m_path, key), "must be between " + trim(min) + " and " + trim(max) + ", found " + v->dump());
             return false;
         }
         out = d;

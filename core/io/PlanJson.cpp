@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <vector>
 
 namespace planscope {
 
@@ -16,14 +18,35 @@ using nlohmann::json;
 using jsonio::join;
 using jsonio::ObjectReader;
 
-Result<std::string> readTextFile(const std::string& path)
+namespace {
+// Training tokens beyond any run: 1e18 is about 30,000 times Llama 3's 15.6e12 (Llama 3 report, 2024). Larger
+// values only print days with hundreds of digits.
+constexpr double kMaxTokens = 1e18;
+} // namespace
+
+Result<std::string> readTextFile(const std::string& path, std::int64_t maxBytes)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in) return Result<std::string>::failure(path, "cannot open file");
-    std::ostringstream ss;
-    ss << in.rdbuf();
+    const std::string most = std::to_string(maxBytes);
+    std::error_code ec;
+    const auto onDisk = std::filesystem::file_size(path, ec);
+    if (!ec && std::int64_t(onDisk) > maxBytes)
+        return Result<std::string>::failure(path,
+            "is " + std::to_string(onDisk) + " bytes, more than the " + most + " bytes this kind of file may have; not read");
+    // Read in pieces up to the limit: a pipe or a file that grows as it is read has no size to check first.
+    std::string text;
+    if (!ec) text.reserve(std::size_t(onDisk));
+    std::vector<char> piece(std::size_t(1) << 16);
+    while (in) {
+        in.read(piece.data(), std::streamsize(piece.size()));
+        text.append(piece.data(), std::size_t(in.gcount()));
+        if (std::int64_t(text.size()) > maxBytes)
+            return Result<std::string>::failure(path,
+                "has more than " + most + " bytes, the most this kind of file may have; not read");
+    }
     if (in.bad()) return Result<std::string>::failure(path, "read error");
-    return ss.str();
+    return text;
 }
 
 void readModel(const json& j, const std::string& path, ModelSpec& m, Issues& issues)
@@ -322,7 +345,7 @@ void readTraining(const json& j, Plan& plan, Issues& issues, bool& batchGiven)
     r.boolean("overlapGradReduce", t.overlapGradReduce);
     r.boolean("tpCommOverlap", t.tpCommOverlap);
     r.boolean("overlapP2pComm", t.overlapP2pComm);
-    r.number("tokens", t.tokens, 0);
+    r.number("tokens", t.tokens, 0, kMaxTokens);
     r.enumeration("fp8Recipe", t.fp8Recipe, { Fp8Recipe::Delayed, Fp8Recipe::Current, Fp8Recipe::MxFp8, Fp8Recipe::Blockwise });
     r.boolean("fp8ParamGather", t.fp8ParamGather);
     if (r.enumeration("optimizerStateDtype", t.optimizerStateDtype, precisions) && t.optimizerStateDtype == Precision::FP8)
@@ -477,7 +500,7 @@ Result<LoadedPlan> planFromJson(const json& j, const PresetCatalog& presets)
     if (const auto* cl = top.find("claim")) {
         ObjectReader cr(*cl, "claim", issues);
         cr.number("days", plan.claim.days, 0);
-        cr.number("tokens", plan.claim.tokens, 0);
+        cr.number("tokens", plan.claim.tokens, 0, kMaxTokens);
         cr.number("mfu", plan.claim.mfu, 0);
         cr.string("source", plan.claim.source);
         cr.rejectUnknown({ "days", "tokens", "mfu", "source" });
@@ -499,7 +522,7 @@ Result<LoadedPlan> parsePlan(std::string_view text, const PresetCatalog& presets
 
 Result<LoadedPlan> loadPlanFile(const std::string& path, const PresetCatalog& presets)
 {
-    auto text = readTextFile(path);
+    auto text = readTextFile(path, kMaxPlanFileBytes);
     if (!text) return Result<LoadedPlan>(text.errors());
     return parsePlan(text.value(), presets);
 }

@@ -6,6 +6,7 @@
 #include "spec/Presets.h"
 #include "util/Result.h"
 
+#include <cstdint>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
@@ -40,7 +41,16 @@ nlohmann::json gpuToJson(const GpuSpec& gpu);
 // falcon, opt) to a model spec.
 Result<ModelSpec> modelFromHuggingFaceConfig(std::string_view configJsonText);
 
-// Reads a whole file into a string; errors name the path.
-Result<std::string> readTextFile(const std::string& path);
+// The most bytes readTextFile() reads by default. Every file PlanScope reads whole is small: plans, profiles,
+// Hugging Face configs and nccl-tests outputs are kilobytes, and a PyTorch pipelining CSV of 100,000 microbatches
+// on 64 ranks is about 60 MB. Traces are streamed (trace/KinetoImport.h) and have no such limit.
+inline constexpr std::int64_t kMaxTextFileBytes = std::int64_t(256) << 20;
+// The most bytes of a plan file: a plan is a few kilobytes; the largest legitimate one spells out a pipeline layout
+// of the 1,000,000 layers parallel.layout allows, about 2 MB.
+inline constexpr std::int64_t kMaxPlanFileBytes = std::int64_t(16) << 20;
+
+// Reads a whole file into a string; errors name the path. A file over maxBytes is refused before it is read (its
+// size named), so a wrong file picked by mistake costs neither the memory nor the time of parsing it.
+Result<std::string> readTextFile(const std::string& path, std::int64_t maxBytes = kMaxTextFileBytes);
 
 } // namespace planscope

@@ -2,6 +2,7 @@
 
 #include "Generators.h"
 
+#include <algorithm>
 #include <charconv>
 #include <system_error>
 #include <map>
@@ -133,11 +134,26 @@ Schedule makeSchedule(ScheduleKind kind, Placement placement, int ranks, int chu
 
 } // namespace schedules
 
+double scheduleOpCount(const ScheduleRequest& r)
+{
+    const ScheduleKind k = r.kind;
+    const bool split = k == ScheduleKind::ZBH1 || k == ScheduleKind::ZBH2 || k == ScheduleKind::ZBV
+        || k == ScheduleKind::DualPipe || k == ScheduleKind::DualPipeV;
+    const bool twoChunks = k == ScheduleKind::ZBV || k == ScheduleKind::DualPipe || k == ScheduleKind::DualPipeV;
+    const bool chunked = k == ScheduleKind::Interleaved1F1B || k == ScheduleKind::LoopedBFS;
+    const double chunks = twoChunks ? 2.0 : chunked ? double(std::max(1, r.chunks)) : 1.0;
+    return double(std::max(1, r.ranks)) * chunks * double(std::max(1, r.microbatches)) * (split ? 3.0 : 2.0);
+}
+
 Result<Schedule> generateSchedule(const ScheduleRequest& r)
 {
     if (r.ranks < 1) return Result<Schedule>::failure("stages", "the number of pipeline ranks must be >= 1");
     if (r.microbatches < 1) return Result<Schedule>::failure("microbatches", "the number of microbatches must be >= 1");
     if (r.chunks < 1) return Result<Schedule>::failure("vpp", "chunks per rank must be >= 1");
+    if (const double ops = scheduleOpCount(r); ops > double(kMaxScheduleOps))
+        return Result<Schedule>::failure("microbatches",
+            "the schedule would have " + std::to_string(std::int64_t(ops)) + " compute ops (ranks x chunks x microbatches x passes), more than the "
+                + std::to_string(kMaxScheduleOps) + " laid out");
     switch (r.kind) {
     case ScheduleKind::GPipe: return schedules::gpipe(r);
     case ScheduleKind::OneFOneB: return schedules::oneFOneB(r);
@@ -265,6 +281,7 @@ Result<Schedule> scheduleFromCsv(std::string_view csv, ScheduleKind kind)
 {
     std::vector<std::vector<Op>> rows;
     int maxStage = -1, maxMb = -1;
+    std::int64_t total = 0;
     std::size_t line = 0, pos = 0;
     while (pos < csv.size()) {
         std::size_t end = csv.find('\n', pos);
@@ -290,6 +307,9 @@ Result<Schedule> scheduleFromCsv(std::string_view csv, ScheduleKind kind)
                     return Result<Schedule>::failure("row " + std::to_string(line) + ", column " + std::to_string(col), error);
                 maxStage = std::max({ maxStage, op.stage, op.stage2 });
                 maxMb = std::max({ maxMb, op.microbatch, op.microbatch2 });
+                if (++total > kMaxScheduleOps)
+                    return Result<Schedule>::failure("row " + std::to_string(line) + ", column " + std::to_string(col),
+                        "more than " + std::to_string(kMaxScheduleOps) + " compute actions, the most laid out");
                 ops.push_back(op);
             }
             if (cend == row.size()) break;

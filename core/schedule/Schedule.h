@@ -78,6 +78,14 @@ struct ScheduleRequest {
     int groupSize = 0;       // Megatron microbatch_group_size_per_vp_stage; 0 = p
 };
 
+// The most compute ops generateSchedule() and scheduleFromCsv() lay out: 2^22, four times the largest schedule
+// benchmarked (docs/PERFORMANCE.md: 1,048,576 ops generated in 20 ms, run in 90 ms at 73 bytes per op). Beyond it a
+// request or a file is refused with the count, before anything is sized by it.
+inline constexpr std::int64_t kMaxScheduleOps = std::int64_t(1) << 22;
+
+// The compute ops a request lays out: ranks x chunks per rank x microbatches x passes (F and B, or F, I and W).
+double scheduleOpCount(const ScheduleRequest& request);
+
 // Builds the schedule, or the reason the framework that ships it refuses the shape.
 Result<Schedule> generateSchedule(const ScheduleRequest& request);
 

@@ -1760,6 +1760,14 @@
         <source>buffers at the peak stage</source>
         <translation>峰值阶段的缓冲区</translation>
     </message>
+    <message>
+        <source>is %1 bytes, more than the %2 bytes this kind of file may have; not read</source>
+        <translation>大小为 %1 字节，超过此类文件允许的 %2 字节；未读取</translation>
+    </message>
+    <message>
+        <source>has more than %1 bytes, the most this kind of file may have; not read</source>
+        <translation>超过 %1 字节，即此类文件允许的上限；未读取</translation>
+    </message>
 </context>
 <context>
     <name>MemorySegments</name>
@@ -5708,8 +5716,8 @@ of %3</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <source>%1: one step %2 ms, %3 schedule, %4 pipeline ranks, %5 microbatches; schedule bubble %6 %, idle %7 %</source>
-        <translation>%1：单步 %2 ms，%3 调度，%4 个流水线秩，%5 个微批次；调度气泡 %6 %，空闲 %7 %</translation>
+        <source>%1: one step %2, %3 schedule, %4 pipeline ranks, %5 microbatches; schedule bubble %6 %, idle %7 %</source>
+        <translation>%1：单步 %2，%3 调度，%4 个流水线秩，%5 个微批次；调度气泡 %6 %，空闲 %7 %</translation>
     </message>
 </context>
 <context>

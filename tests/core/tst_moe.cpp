@@ -147,7 +147,7 @@ private slots:
         // With expert tp = tp (2) the experts are split 16 ways and their optimizer over dp*cp/ep = 1 rank.
         Plan same = plan;
         same.parallel.etp = 0;
-        const StageMemory& s2 = evaluate(same).stages[3];
+        const StageMemory s2 = evaluate(same).stages[3]; // a copy: the prediction is a temporary
         const double expert2 = 7 * (8 * 3 * h * 16384) / 16;
         QCOMPARE(double(s2.optimizerBytes), std::round(12 * (dense / 8 + expert2 / 1)));
     }
@@ -172,6 +172,7 @@ private slots:
         }
         QCOMPARE(layers, 61);
         QCOMPARE(dense, 3);
+        QCOMPARE(mtp, 1); // DeepSeek-V3's one multi-token-prediction module, all of it on the last stage
         QCOMPARE(stages.front().layers, 3);
         QCOMPARE(stages.front().denseLayers, 3);
         QCOMPARE(stages[1].denseLayers, 0);
@@ -226,7 +227,7 @@ private slots:
         Plan gather = plan;
         gather.training.fp8ParamGather = true;
         gather.training.fp8Recipe = Fp8Recipe::Current;
-        const StageMemory& g = evaluate(gather).stages[0];
+        const StageMemory g = evaluate(gather).stages[0]; // a copy: the prediction is a temporary
         QCOMPARE(double(g.fp8WeightCacheBytes), std::round(f8));
         QCOMPARE(double(g.fp8ScalingBytes), std::round(L * 4 * 3 * 2 * 4.0));
         QCOMPARE(double(g.weightsBytes - g.fp8WeightCacheBytes - g.fp8ScalingBytes),

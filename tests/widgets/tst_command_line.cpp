@@ -27,7 +27,14 @@ Run runGui(const QStringList& args, bool offscreen)
     p.setProcessEnvironment(env);
     p.start(QStringLiteral(PLANSCOPE_GUI), args);
     Run r;
-    if (!p.waitForFinished(120000)) return r;
+    // The planner view's screenshot waits for its whole search: about 4 s in a release build, two minutes in the
+    // sanitized Debug build (scripts/test.sh --sanitize). A run that never ends says so instead of an empty error.
+    if (!p.waitForFinished(600000)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = QStringLiteral("did not finish in 600 s");
+        return r;
+    }
     r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
     r.out = QString::fromLocal8Bit(p.readAllStandardOutput());
     r.err = QString::fromLocal8Bit(p.readAllStandardError());

@@ -6,6 +6,7 @@
 #include "timeline/TimelineView.h"
 #include "document/ViewState.h"
 #include "WidgetExporter.h"
+#include "Format.h"
 
 #include <QEvent>
 #include <QLabel>
@@ -84,9 +85,9 @@ void TimelinePage::updateTitle()
     const QString name = QString::fromStdString(m_document->predictedPlan().name);
     const auto prediction = m_document->prediction();
     m_title->setText(
-        tr("%1: one step %2 ms, %3 schedule, %4 pipeline ranks, %5 microbatches; schedule bubble %6 %, idle %7 %")
+        tr("%1: one step %2, %3 schedule, %4 pipeline ranks, %5 microbatches; schedule bubble %6 %, idle %7 %")
             .arg(name.isEmpty() ? tr("Timeline") : name)
-            .arg(timeline->stepSeconds * 1e3, 0, 'f', 1)
+            .arg(display::seconds(timeline->stepSeconds))
             .arg(QString::fromUtf8(toString(timeline->schedule.kind)))
             .arg(timeline->schedule.ranks)
             .arg(timeline->schedule.microbatches)
