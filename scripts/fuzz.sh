@@ -36,8 +36,10 @@ CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithD
 ninja -C "$build" -j "${FUZZ_JOBS:-1}" "${targets[@]}"
 
 # Seed corpora: the repo's files of each kind, plus the small hand-written ones in tests/fuzz/seeds/.
-seeds="$build/seeds"
+# (a folder of this run's own, so that two runs on different targets can go side by side)
+seeds="$build/seeds.$$"
 rm -rf "$seeds"
+trap 'rm -rf "$seeds"' EXIT
 for t in "${all[@]}"; do mkdir -p "$seeds/$t"; done
 cp samples/plans/*.json samples/memory/*.plan.json "$seeds/fuzz_plan/"
 cp resources/presets/models.json tests/fuzz/seeds/hf_config/* "$seeds/fuzz_hf_config/"

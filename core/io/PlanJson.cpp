@@ -10,6 +10,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <type_traits>
 #include <vector>
 
 namespace planscope {
@@ -550,7 +551,7 @@ json modelToJson(const ModelSpec& m)
         { "sharedExperts", m.moe.sharedExperts } };
     if (m.isMoe()) {
         json& moe = j["moe"];
-        if (m.moe.sharedExperts > 0) moe["sharedExpertFfnHidden"] = m.moe.sharedExpertFfnHidden;
+        if (m.moe.sharedExpertFfnHidden > 0) moe["sharedExpertFfnHidden"] = m.moe.sharedExpertFfnHidden; // kept with 0 shared experts too
         moe["denseLayers"] = m.moe.denseLayers;
         moe["routerBias"] = m.moe.routerBias;
         moe["capacityFactor"] = m.moe.capacityFactor;
@@ -681,18 +682,31 @@ Result<ModelSpec> modelFromHuggingFaceConfig(std::string_view text)
         }
         return fallback;
     };
+    // Flags, names and ratios: a value of another type ("model_type": 32, "multi_query": "yes") is named, not thrown.
+    auto typed = [&](const char* k, auto fallback) {
+        using T = decltype(fallback);
+        if (!j.contains(k) || j[k].is_null()) return fallback;
+        const json& v = j[k];
+        const bool ok = std::is_same_v<T, bool> ? v.is_boolean() : std::is_same_v<T, std::string> ? v.is_string() : v.is_number();
+        if (ok) return v.get<T>();
+        const char* expected = std::is_same_v<T, bool> ? "true or false" : std::is_same_v<T, std::string> ? "a string" : "a number";
+        std::string found = v.dump();
+        if (found.size() > 40) found = found.substr(0, 40) + "...";
+        outOfRange.push_back({ Severity::Error, k, "is " + found + ": expected " + expected });
+        return fallback;
+    };
     ModelSpec m;
-    const std::string type = j.value("model_type", std::string());
+    const std::string type = typed("model_type", std::string());
     m.name = j.contains("_name_or_path") && j["_name_or_path"].is_string() ? j["_name_or_path"].get<std::string>()
                                                                           : (type.empty() ? "imported" : type);
     m.layers = int(num({ "num_hidden_layers", "n_layer", "num_layers" }, 0));
     m.hidden = num({ "hidden_size", "n_embd", "d_model" }, 0);
     m.heads = int(num({ "num_attention_heads", "n_head" }, 0));
     m.kvHeads = int(num({ "num_key_value_heads", "num_kv_heads", "multi_query_group_num" }, m.heads));
-    if (j.value("multi_query", false)) m.kvHeads = 1;
+    if (typed("multi_query", false)) m.kvHeads = 1;
     m.vocab = num({ "vocab_size", "padded_vocab_size" }, 0);
     m.seqLength = num({ "max_position_embeddings", "n_positions", "seq_length", "max_sequence_length" }, 2048);
-    m.tiedEmbeddings = j.value("tie_word_embeddings", true);
+    m.tiedEmbeddings = typed("tie_word_embeddings", true);
     m.dropout = false;
     const bool llamaLike = type == "llama" || type == "mistral" || type == "mixtral" || type == "qwen2"
         || type == "qwen2_moe" || type == "qwen3" || type == "qwen3_moe" || type == "gemma" || type == "deepseek_v2"
@@ -701,7 +715,7 @@ Result<ModelSpec> modelFromHuggingFaceConfig(std::string_view text)
         m.gatedMlp = true;
         m.norm = NormKind::RMSNorm;
         // Qwen2 keeps QKV biases (counted as all-biases, approximately); GPT-OSS has biased linears throughout.
-        m.bias = type == "qwen2" || type == "qwen2_moe" || (type == "gpt_oss" && j.value("attention_bias", true));
+        m.bias = type == "qwen2" || type == "qwen2_moe" || (type == "gpt_oss" && typed("attention_bias", true));
         m.qkNorm = type == "qwen3" || type == "qwen3_moe";
         m.attentionSinks = type == "gpt_oss";
         m.headDim = num({ "head_dim" }, 0);
@@ -711,14 +725,14 @@ Result<ModelSpec> modelFromHuggingFaceConfig(std::string_view text)
     } else if (type == "gpt2") {
         m.positionEmbedding = PositionEmbedding::Learned;
         m.ffnHidden = num({ "n_inner" }, 0);
-        m.dropout = j.value("resid_pdrop", 0.0) > 0;
+        m.dropout = typed("resid_pdrop", 0.0) > 0;
     } else if (type == "bloom") {
         m.positionEmbedding = PositionEmbedding::Alibi;
         m.embeddingNorm = true;
     } else if (type == "gpt_neox" || type == "falcon") {
         m.positionEmbedding = PositionEmbedding::Rope;
         m.ffnHidden = num({ "intermediate_size", "ffn_hidden_size" }, 0);
-        m.tiedEmbeddings = j.value("tie_word_embeddings", false);
+        m.tiedEmbeddings = typed("tie_word_embeddings", false);
     } else if (type == "opt") {
         m.ffnHidden = num({ "ffn_dim" }, 0);
     } else {
@@ -736,7 +750,7 @@ Result<ModelSpec> modelFromHuggingFaceConfig(std::string_view text)
             m.moe.sharedExpertFfnHidden = shared;
         }
         m.moe.denseLayers = int(num({ "first_k_dense_replace" }, 0));
-        m.moe.routerBias = type == "gpt_oss" || j.value("topk_method", std::string()) == "noaux_tc";
+        m.moe.routerBias = type == "gpt_oss" || typed("topk_method", std::string()) == "noaux_tc";
     }
     if (num({ "kv_lora_rank" }, 0) > 0) {
         m.mla.qLoraRank = int(num({ "q_lora_rank" }, 0));

@@ -16,6 +16,7 @@
 #include "Intervals.h"
 
 #include <algorithm>
+#include <memory>
 #include <array>
 #include <bit>
 #include <cctype>
@@ -87,7 +88,7 @@ public:
         m_path = path;
         m_gz = gzopen(path.c_str(), "rb");
         if (!m_gz) return "cannot open gzip file";
-        gzbuffer(m_gz, 1 << 18);
+        gzbuffer(m_gz, unsigned(std::clamp<std::int64_t>(m_diskSize, 8192, 1 << 18))); // zlib's buffers, for a small file small
         return std::nullopt;
     }
     void openText(std::string_view text)
@@ -128,6 +129,15 @@ public:
         return m_file ? m_diskRead : std::int64_t(m_textPos);
     }
     std::int64_t diskSize() const { return m_diskSize; }
+    // How much to read at a time: a chunk, or less for a small input (its size; a gzip file's times 8, about
+    // JSON's compression ratio), so that the many small traces of a run, and a fuzzer's inputs, cost no megabyte
+    // buffer each. The scanner grows its buffer when a unit is longer.
+    std::size_t chunkSize() const
+    {
+        if (m_diskSize <= 0) return kChunk;
+        const std::int64_t expected = m_gz ? m_diskSize * 8 : m_diskSize;
+        return std::size_t(std::clamp<std::int64_t>(expected + 1, 4096, std::int64_t(kChunk)));
+    }
     const std::string& error() const { return m_error; }
 
 private:
@@ -510,7 +520,11 @@ class BlockList {
 public:
     void push_back(const T& v)
     {
-        if (m_blocks.empty() || m_blocks.back().size() == kBlock) m_blocks.emplace_back().reserve(kBlock);
+        if (m_blocks.empty() || m_blocks.back().size() == kBlock) {
+            // The first block grows as it fills (a small trace costs no 16,384-event block); later ones are whole.
+            m_blocks.emplace_back();
+            if (m_blocks.size() > 1) m_blocks.back().reserve(kBlock);
+        }
         m_blocks.back().push_back(v);
         ++m_size;
     }
@@ -538,7 +552,7 @@ std::int16_t clampToInt16(std::int64_t v)
 class Scanner {
 public:
     Scanner(Input& in, MeasuredRank& r, const ImportControl* control)
-        : m_in(in), m_r(r), m_control(control), m_intern(r.names), m_buf(kChunk + kCarry + kPadding)
+        : m_in(in), m_r(r), m_control(control), m_intern(r.names), m_chunk(in.chunkSize()), m_buf(m_chunk + kCarry + kPadding)
     {
         m_pos = m_end = m_buf.data();
         std::memset(m_buf.data(), 0, kPadding);
@@ -637,9 +651,9 @@ private:
     void refill()
     {
         const std::size_t keep = std::size_t(m_end - m_pos);
-        const std::size_t want = std::max(kChunk, keep);
+        const std::size_t want = std::max(m_chunk, keep);
         if (keep + want + kPadding > m_buf.size()) {
-            std::vector<char> bigger(keep + want + kPadding);
+            Buffer bigger(keep + want + kPadding);
             std::memcpy(bigger.data(), m_pos, keep);
             m_offset += m_pos - m_buf.data();
             m_buf.swap(bigger);
@@ -1274,7 +1288,24 @@ private:
     const ImportControl* m_control;
     Interner m_intern;
 
-    std::vector<char> m_buf; // data, then kPadding NUL bytes
+    // Bytes as read, not zeroed first (a megabyte of memset per import was most of a small trace's import time).
+    class Buffer {
+    public:
+        explicit Buffer(std::size_t n) : m_data(new char[n]), m_size(n) {}
+        char* data() const { return m_data.get(); }
+        std::size_t size() const { return m_size; }
+        void swap(Buffer& other) noexcept
+        {
+            m_data.swap(other.m_data);
+            std::swap(m_size, other.m_size);
+        }
+
+    private:
+        std::unique_ptr<char[]> m_data;
+        std::size_t m_size;
+    };
+    std::size_t m_chunk; // bytes read at a time (Input::chunkSize())
+    Buffer m_buf;        // data, then kPadding NUL bytes
     const char* m_pos = nullptr; // the start of the current unit
     const char* m_end = nullptr; // the end of the data
     std::int64_t m_offset = 0; // stream offset of m_buf[0]

@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QObject>
 #include <QStringList>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 using namespace planscope;
@@ -188,6 +189,21 @@ private slots:
         QVERIFY(!planToJson(plain)["training"].contains("fp8Recipe"));
     }
 
+    void sharedExpertWidthRoundTripsWithoutSharedExperts()
+    {
+        // fuzz_plan: a MoE plan with sharedExpertFfnHidden set and sharedExperts 0 saved without the width (written
+        // only with shared experts), so turning them back on after a save used expertFfnHidden instead.
+        auto loaded = parsePlan(R"({"schema":"planscope/plan/v1","model":{"preset":"mixtral-8x7b",
+            "moe":{"experts":8,"topK":2,"expertFfnHidden":14336,"sharedExperts":0,"sharedExpertFfnHidden":2048}},
+            "cluster":{"gpu":"h100-sxm5-80gb","nodes":1,"gpusPerNode":8},"parallel":{"dp":8,"ep":8}})");
+        QVERIFY2(loaded.ok(), loaded ? "" : loaded.errors().front().message.c_str());
+        QCOMPARE(loaded->plan.model.moe.sharedExpertFfnHidden, std::int64_t(2048));
+        auto again = parsePlan(serializePlan(loaded->plan));
+        QVERIFY(again.ok());
+        QCOMPARE(again->plan.model.moe.sharedExpertFfnHidden, std::int64_t(2048));
+        QVERIFY(again->plan == loaded->plan);
+    }
+
     void presetsAreCompleteAndSourced()
     {
         const PresetCatalog& c = PresetCatalog::builtin();
@@ -264,6 +280,19 @@ private slots:
             R"({"model_type":"llama","num_hidden_layers":32.0,"hidden_size":4096,"num_attention_heads":32,"vocab_size":32000})");
         QVERIFY(whole.ok());
         QCOMPARE(whole->layers, 32);
+        // Flags and names of another type are named too (fuzz_hf_config: "model_type": 32 threw
+        // nlohmann::json::type_error out of planscope-cli model-from-hf).
+        const std::string shape = R"("num_hidden_layers":32,"hidden_size":4096,"num_attention_heads":32,"vocab_size":32000)";
+        for (const auto& [field, value, expected] : { std::tuple { "model_type", "32", "a string" },
+                 std::tuple { "tie_word_embeddings", "1", "true or false" }, std::tuple { "multi_query", "\"yes\"", "true or false" },
+                 std::tuple { "resid_pdrop", "[0.1]", "a number" } }) {
+            // (resid_pdrop is GPT-2's dropout)
+            const std::string type = field == std::string("resid_pdrop") ? R"("model_type":"gpt2",)" : "";
+            auto r = modelFromHuggingFaceConfig("{" + type + shape + ",\"" + field + "\":" + value + "}");
+            QVERIFY2(!r.ok(), field);
+            QCOMPARE(r.errors().front().path, std::string(field));
+            QCOMPARE(r.errors().front().message, std::string("is ") + value + ": expected " + expected);
+        }
     }
 
     void fuzzedInputsNeverCrash()
