@@ -29,7 +29,16 @@ case "$mode" in
     launcher=(); command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
     CC=clang CXX=clang++ cmake -S . -B "$dir" -G Ninja "${launcher[@]}" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O0 -gline-tables-only" \
       -DPLANSCOPE_WERROR=ON -DPLANSCOPE_SANITIZE="$sanitizers" -DPLANSCOPE_BUILD_BENCH=OFF >/dev/null
-    cmake --build "$dir" --parallel "$jobs"
+    # ThreadSanitizer runs the tests that keep work in flight on other threads (document loads and edits, trace
+    # import with cancel, the planner's search with cancel); only those are built for it. The threaded tests that also
+    # start a process (tst_kill, tst_one_analysis, tst_compare_page, tst_planner_page) run under ASan only: in the
+    # child of Qt's vfork-style QProcess the clang 14 TSan runtime fails its own check (tsan_rtl.cpp:234, ForkAfter).
+    threaded=(app_tst_mainwindow widgets_tst_trace_page core_tst_search)
+    if [ "$mode" = --sanitize ]; then
+      cmake --build "$dir" --parallel "$jobs"
+    else
+      cmake --build "$dir" --parallel "$jobs" --target "${threaded[@]}" planscope planscope-cli
+    fi
     # Leaks inside the system's libraries (fontconfig's caches, Qt's plugin loader) are theirs: tests/sanitizers/.
     # intercept_tls_get_addr=0: up to LLVM 16 the runtime can take a dynamic TLS block of glibc >= 2.25 for one with
     # a glibc 2.19 header, and LeakSanitizer's tracer then dies scanning a range that is not there ("Tracer caught
@@ -41,8 +50,7 @@ case "$mode" in
     if [ "$mode" = --sanitize ]; then
       ctest --test-dir "$dir" --output-on-failure --timeout 1800 -j "$jobs"
     else
-      ctest --test-dir "$dir" --output-on-failure --timeout 1800 -j "$jobs" \
-        -R 'tst_mainwindow|tst_kill|tst_one_analysis|tst_trace_page|tst_search|tst_planner_page|tst_compare_page'
+      ctest --test-dir "$dir" --output-on-failure --timeout 1800 -j "$jobs" -R "^($(IFS='|'; echo "${threaded[*]}"))\$"
     fi
     ;;
   *)

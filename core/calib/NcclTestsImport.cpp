@@ -147,6 +147,9 @@ std::optional<double> toNumber(const std::string& s)
     return d;
 }
 
+// The largest GPU index a profile holds (gpus[].index, calib/Profile.cpp): an import keeps no GPU it could not write.
+constexpr int kMaxDeviceIndex = 1000000;
+
 // A count that fits an int comfortably (ranks, devices, threads); anything else is not one.
 std::optional<int> toCount(const std::string& s)
 {
@@ -212,7 +215,7 @@ std::optional<RankLine> rankLine(const std::string& line)
     for (std::size_t i = 2; i + 1 < tok.size(); ++i) {
         if (tok[i] == "on" && r.host.empty()) r.host = tok[i + 1];
         if (tok[i] == "device") {
-            if (auto d = toCount(tok[i + 1])) r.device = *d;
+            if (auto d = toCount(tok[i + 1]); d && *d <= kMaxDeviceIndex) r.device = *d;
         }
     }
     const auto open = t.find('[');
@@ -382,7 +385,9 @@ Result<Profile> importText(std::string_view text, const Hint& hint)
         }
         const auto bytes = toNumber(tok[std::size_t(cols->size)]);
         const auto us = toNumber(tok[std::size_t(cols->time)]);
-        if (!bytes || !us || *us <= 0) {
+        // A size that is not one (a wrapped or garbled row putting "-1", the root column, under size) is skipped
+        // like a row without a time: a profile holds sizes and times >= 0 only.
+        if (!bytes || !us || !(*bytes >= 0) || !(*us > 0) || !std::isfinite(*bytes) || !std::isfinite(*us)) {
             ++skipped;
             continue;
         }
@@ -440,12 +445,17 @@ Result<Profile> importJson(const json& j, const Hint& hint)
             processes = int(std::min<std::size_t>(cfg["devices"].size(), 1000000));
             for (const json& d : cfg["devices"]) {
                 if (!d.is_object()) continue;
-                const std::string host = d.value("hostname", std::string());
+                // Fields of another type are left out (as absent), never thrown; device indexes as the profile
+                // holds them (0..kMaxDeviceIndex).
+                const auto text = [&d](const char* key) {
+                    return d.contains(key) && d[key].is_string() ? d[key].get<std::string>() : std::string();
+                };
+                const std::string host = text("hostname");
                 if (!host.empty()) hosts.insert(host);
                 if (p.host.empty()) p.host = host;
-                if (host == p.host && d.contains("device") && d["device"].is_number_integer())
-                    p.gpus.push_back({ d["device"].get<int>(), d.value("device_info", std::string()), 0,
-                        d.value("device_hex", std::string()) });
+                if (host == p.host && d.contains("device") && d["device"].is_number_integer()
+                    && d["device"].get<std::int64_t>() >= 0 && d["device"].get<std::int64_t>() <= kMaxDeviceIndex)
+                    p.gpus.push_back({ int(d["device"].get<std::int64_t>()), text("device_info"), 0, text("device_hex") });
             }
         }
     }

@@ -774,6 +774,40 @@ private slots:
         QCOMPARE(back->gpus[0].name, r->gpus[0].name);
     }
 
+    void ncclTestsDevicesTheProfileCannotHold()
+    {
+        // fuzz_profile: a rank line with device 1777216 imported into a profile that could not be read back (a
+        // profile's GPU index is 0..1e6). Such a GPU is left out; the rest stays.
+        std::string text = readData("mi300x-1x8-all_reduce_perf.txt");
+        const std::string line = "device  1 [0000:25:00]";
+        const auto at = text.find(line);
+        QVERIFY(at != std::string::npos);
+        text.replace(at, line.size(), "device 1777216 [0000:25:00]");
+        auto r = importNcclTests(text);
+        QVERIFY(r.ok());
+        QCOMPARE(int(r->gpus.size()), 7);
+        for (const ProfileGpu& g : r->gpus) QVERIFY(g.index != 1777216);
+        QVERIFY(parseProfile(profileToJson(r.value()).dump()).ok());
+
+        // The -J JSON: a device index out of range and names of another type are left out, never thrown.
+        auto j = json::parse(readData("constructed-2x4-all_gather_perf.json"));
+        j["config"]["devices"][0]["device"] = std::int64_t(1) << 40;
+        j["config"]["devices"][1]["device_info"] = 5;
+        j["config"]["devices"][1]["hostname"] = json::array();
+        auto r2 = importNcclTests(j.dump());
+        QVERIFY(r2.ok());
+        QVERIFY(r2->gpus.empty());
+        QVERIFY(parseProfile(profileToJson(r2.value()).dump()).ok());
+
+        // fuzz_profile: a garbled row (the input libFuzzer made of a3mega-h100-2x8-all_reduce_perf.txt, kept as it was)
+        // put "-1", the root column, under the size: a negative size imported and the profile could not be read back.
+        auto r3 = importNcclTests(readData("fuzz-a3mega-negative-size.txt"));
+        QVERIFY(r3.ok());
+        QVERIFY(!r3->collectives.empty());
+        for (const CollectiveSample& c : r3->collectives) QVERIFY(c.bytes >= 0 && c.seconds > 0 && c.algBandwidth >= 0);
+        QVERIFY(parseProfile(profileToJson(r3.value()).dump()).ok());
+    }
+
     // A published run through the whole chain: import, fit, calibrate, evaluate.
     void publishedRunCalibratesAPlan()
     {
