@@ -68,7 +68,7 @@ for t in "${targets[@]}"; do
   [ -n "$runs" ] && limit=(-runs="$runs")
   start=$(date +%s)
   "$build/bin/$t" "$corpus" "$seeds/$t" "${limit[@]}" -max_len="$max_len" -rss_limit_mb=2048 \
-    -timeout=10 -print_final_stats=1 -artifact_prefix="$findings/" >"$log" 2>&1 || rc=$?
+    -timeout=30 -print_final_stats=1 -artifact_prefix="$findings/" >"$log" 2>&1 || rc=$?
   elapsed=$(( $(date +%s) - start ))
   done_runs="$(grep -o 'Done [0-9]* runs' "$log" | tail -1 | grep -o '[0-9]*' || true)"
   if [ "$rc" -ne 0 ] || [ -z "$done_runs" ]; then
