@@ -198,8 +198,8 @@ const Entry kCatalogue[] = {
     // core/io/PlanJson.cpp: loadPlanFile() and the readers, Issue.message
     { QT_TRANSLATE_NOOP("CoreText", "cannot open file"), false },
     { QT_TRANSLATE_NOOP("CoreText", "read error"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "is %1 bytes, more than the %2 bytes this kind of file may have; not read"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "has more than %1 bytes, the most this kind of file may have; not read"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "is %1 bytes (%2), more than the %3 this kind of file may have; not read"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "has more than %1 bytes (%2), the most this kind of file may have; not read"), false },
     { QT_TRANSLATE_NOOP("CoreText", "must be an array of %1 pairs"), false },
     { QT_TRANSLATE_NOOP("CoreText", "must be %1"), false },
     { QT_TRANSLATE_NOOP("CoreText", "[sequence length, FLOP/s], both > 0"), true },

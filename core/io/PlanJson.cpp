@@ -1,6 +1,7 @@
 #include "PlanJson.h"
 
 #include "JsonReader.h"
+#include "util/Units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -34,7 +35,8 @@ Result<std::string> readTextFile(const std::string& path, std::int64_t maxBytes)
     const auto onDisk = std::filesystem::file_size(path, ec);
     if (!ec && std::int64_t(onDisk) > maxBytes)
         return Result<std::string>::failure(path,
-            "is " + std::to_string(onDisk) + " bytes, more than the " + most + " bytes this kind of file may have; not read");
+            "is " + std::to_string(onDisk) + " bytes (" + units::formatBytes(double(onDisk)) + "), more than the "
+                + units::formatBytes(double(maxBytes)) + " this kind of file may have; not read");
     // Read in pieces up to the limit: a pipe or a file that grows as it is read has no size to check first.
     std::string text;
     if (!ec) text.reserve(std::size_t(onDisk));
@@ -44,7 +46,8 @@ Result<std::string> readTextFile(const std::string& path, std::int64_t maxBytes)
         text.append(piece.data(), std::size_t(in.gcount()));
         if (std::int64_t(text.size()) > maxBytes)
             return Result<std::string>::failure(path,
-                "has more than " + most + " bytes, the most this kind of file may have; not read");
+                "has more than " + most + " bytes (" + units::formatBytes(double(maxBytes))
+                    + "), the most this kind of file may have; not read");
     }
     if (in.bad()) return Result<std::string>::failure(path, "read error");
     return text;

@@ -1761,12 +1761,12 @@
         <translation>峰值阶段的缓冲区</translation>
     </message>
     <message>
-        <source>is %1 bytes, more than the %2 bytes this kind of file may have; not read</source>
-        <translation>大小为 %1 字节，超过此类文件允许的 %2 字节；未读取</translation>
+        <source>is %1 bytes (%2), more than the %3 this kind of file may have; not read</source>
+        <translation>大小为 %1 字节（%2），超过此类文件允许的 %3；未读取</translation>
     </message>
     <message>
-        <source>has more than %1 bytes, the most this kind of file may have; not read</source>
-        <translation>超过 %1 字节，即此类文件允许的上限；未读取</translation>
+        <source>has more than %1 bytes (%2), the most this kind of file may have; not read</source>
+        <translation>超过 %1 字节（%2），即此类文件允许的上限；未读取</translation>
     </message>
 </context>
 <context>

@@ -52,8 +52,9 @@ private slots:
         auto r = loadPlanFile(path);
         QVERIFY(!r);
         QCOMPARE(r.errors().front().path, path);
+        // 16 MiB of description and the rest of the plan: a little over 16.0 MiB.
         QCOMPARE(r.errors().front().message,
-            "is " + std::to_string(size) + " bytes, more than the 16777216 bytes this kind of file may have; not read");
+            "is " + std::to_string(size) + " bytes (16.0 MiB), more than the 16.0 MiB this kind of file may have; not read");
 
         // Just under the limit it loads (a long description is no reason to refuse a plan).
         plan["description"] = std::string(std::size_t(kMaxPlanFileBytes) - 4096, 'x');
@@ -69,7 +70,7 @@ private slots:
         auto r = readTextFile("/dev/zero", 100000);
         QVERIFY(!r);
         QCOMPARE(r.errors().front().message,
-            std::string("has more than 100000 bytes, the most this kind of file may have; not read"));
+            std::string("has more than 100000 bytes (97.7 KiB), the most this kind of file may have; not read"));
     }
 
     void absurdNumbersNameTheirField()
