@@ -10,6 +10,9 @@ namespace {
 
 constexpr const char* kPath = "parallel.layout";
 constexpr std::int64_t kMaxSymbols = 1000000; // more layers than any model; keeps a typo like (t|)*99999999 cheap
+// parallel.pp's own limit (io/PlanJson.cpp); a layout's stages are pp x vpp, and no model has the layers for more.
+// (L|t)*313679 (313,680 stages, found by tests/fuzz/fuzz_layout) made the parse allocate a vector per stage for seconds.
+constexpr std::int64_t kMaxStages = 100000;
 
 std::string str(long long v) { return std::to_string(v); }
 std::string at(std::size_t index) { return " at character " + str(static_cast<long long>(index) + 1); }
@@ -171,6 +174,9 @@ Result<ParsedLayout> parsePipelineLayout(std::string_view text)
     std::vector<LayoutSymbol> flat;
     std::string error;
     if (!LayoutParser(text).run(flat, error)) return Result<ParsedLayout>::failure(kPath, error);
+    const auto stages = 1 + std::count_if(flat.begin(), flat.end(), [](const LayoutSymbol& s) { return s.kind == '|'; });
+    if (stages > kMaxStages)
+        return Result<ParsedLayout>::failure(kPath, "expands to " + str(stages) + " stages, more than " + str(kMaxStages));
     ParsedLayout parsed;
     parsed.stages.emplace_back();
     for (const LayoutSymbol& s : flat) {
