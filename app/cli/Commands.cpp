@@ -98,10 +98,11 @@ usage:
                                                    one pipeline schedule: op order per rank, makespan, idle, peaks
                                                    (durations per chunk; defaults F=1, B=2, W=1, FB=F+B, C=0);
                                                    CSV = PyTorch pipelining's compute_only / compute_comms format
-  planscope-cli import-nccl-tests FILE... [--op OP] [--out PROFILE.profile.json]
+  planscope-cli import-nccl-tests FILE... [--op OP] [--ranks N] [--nodes N] [--out PROFILE.profile.json]
                                                    nccl-tests output (text table or -J JSON) as a profile with
                                                    alpha-beta fits; the op comes from the binary's name in the output
-                                                   or the file name (all_reduce_perf.txt), or --op AllReduce
+                                                   or the file name (all_reduce_perf.txt), or --op AllReduce; --ranks
+                                                   and --nodes give what the output does not print
   planscope-cli import TRACE... [--against PLAN [--step N]] [--job N] [--json]
                                                    PyTorch-profiler (Kineto) traces (.json, .json.gz, or folders of
                                                    them), one per rank: events, kernels, NCCL collectives with algBw/
@@ -502,7 +503,24 @@ int cmdModelFromHf(const Args& a, std::ostream& out, std::ostream& err)
 int cmdImportNcclTests(const Args& a, std::ostream& out, std::ostream& err)
 {
     if (a.positional.empty()) {
-        err << "usage: planscope-cli import-nccl-tests FILE... [--op OP] [--out PROFILE.profile.json]\n";
+        err << "usage: planscope-cli import-nccl-tests FILE... [--op OP] [--ranks N] [--nodes N] [--out PROFILE.profile.json]\n";
+        return 1;
+    }
+    // What the output may not say: the rank and node counts of the run (0: from the file).
+    int ranks = 0, nodes = 0;
+    for (auto [key, value] : { std::pair { "--ranks", &ranks }, std::pair { "--nodes", &nodes } }) {
+        if (!a.options.count(key)) continue;
+        const std::string& text = a.options.at(key);
+        char* end = nullptr;
+        const long n = std::strtol(text.c_str(), &end, 10);
+        if (text.empty() || *end != '\0' || n < 1 || n > 10000000) {
+            err << "planscope-cli: " << key << " must be a whole number from 1 to 10000000, found \"" << text << "\"\n";
+            return 1;
+        }
+        *value = int(n);
+    }
+    if (ranks > 0 && nodes > ranks) {
+        err << "planscope-cli: --nodes " << nodes << " is more than --ranks " << ranks << "\n";
         return 1;
     }
     Profile merged;
@@ -514,7 +532,11 @@ int cmdImportNcclTests(const Args& a, std::ostream& out, std::ostream& err)
             return 1;
         }
         const std::string base = path.substr(path.find_last_of("/\\") + 1);
-        auto imported = importNcclTests(text.value(), a.options.count("--op") ? a.options.at("--op") : base);
+        NcclTestsHints hints;
+        hints.op = a.options.count("--op") ? a.options.at("--op") : base;
+        hints.ranks = ranks;
+        hints.nodes = nodes;
+        auto imported = importNcclTests(text.value(), hints);
         if (!imported) {
             err << "planscope-cli: " << path << ":\n";
             printIssues(imported.errors(), err);
@@ -604,7 +626,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     }
     const std::string& verb = args[0];
     if (verb == "evaluate") return cmdEvaluate(parseArgs(args, 1, { "--calibration" }), out, err);
-    if (verb == "import-nccl-tests") return cmdImportNcclTests(parseArgs(args, 1, { "--out", "--op" }), out, err);
+    if (verb == "import-nccl-tests") return cmdImportNcclTests(parseArgs(args, 1, { "--out", "--op", "--ranks", "--nodes" }), out, err);
     if (verb == "import") return cmdImport(parseArgs(args, 1, { "--against", "--step", "--job" }), out, err);
     if (verb == "profile-fit") return cmdProfileFit(parseArgs(args, 1, {}), out, err);
     if (verb == "validate") return cmdValidate(parseArgs(args, 1, {}), out, err);

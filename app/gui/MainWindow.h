@@ -87,6 +87,7 @@ public:
     bool exportWindow(const QString& path, QString* error = nullptr);
     // The compare page; compareWith() adds a plan file to it and shows it (false: the message bar says why).
     ComparePage* comparePage() const { return m_compare; }
+    ProfilePage* profilePage() const { return m_profile; }
     bool compareWith(const QString& path);
 
 protected:

@@ -6,6 +6,7 @@
 #include "Theme.h"
 #include "document/TraceSet.h"
 #include "pages/ComparePage.h"
+#include "pages/ProfilePage.h"
 #include "WidgetExporter.h"
 #include "lessons/Lessons.h"
 
@@ -105,6 +106,11 @@ int main(int argc, char* argv[])
         QStringLiteral("Plan file to compare with the open plan on the compare view; repeat for more (at most 3)."),
         QStringLiteral("PATH"));
     parser.addOption(compareOption);
+    const QCommandLineOption profileOption(QStringLiteral("profile"),
+        QStringLiteral("Measurements shown on the profile view: a profile (planscope-profile) or nccl-tests output "
+                       "(text or -J JSON), with its fits and the plan's default and calibrated predictions."),
+        QStringLiteral("PATH"));
+    parser.addOption(profileOption);
     const QCommandLineOption lessonOption(QStringLiteral("lesson"),
         QStringLiteral("Open a lesson (the Learn menu) beside its view; with --screenshot the picture is the window with the "
                        "lesson. Lessons: planscope-cli lessons."),
@@ -200,6 +206,14 @@ int main(int argc, char* argv[])
         compared = false;
     }
     if (parser.isSet(compareOption)) window.setCurrentView(view);
+    // Measurements on the profile view; a file that cannot be read is reported (on the page too) and fails a screenshot.
+    bool profiled = true;
+    if (parser.isSet(profileOption)) {
+        if (!window.profilePage()->openProfile(parser.value(profileOption))) {
+            complain(window.profilePage()->statusText());
+            profiled = false;
+        }
+    }
     const QStringList traces = parser.values(traceOption);
     if (!traces.isEmpty()) {
         window.openTraces(traces);
@@ -237,6 +251,13 @@ int main(int argc, char* argv[])
     }
     window.traceSet()->waitForImport();
     window.comparePage()->waitForAnalyses();
+    if (window.profilePage()->profile() && !window.profilePage()->defaultAnalysis() && document->hasPlan()) {
+        // The default and calibrated predictions the profile view tables, computed in the background.
+        QEventLoop loop;
+        QObject::connect(window.profilePage(), &ProfilePage::comparisonReady, &loop, &QEventLoop::quit);
+        QTimer::singleShot(120000, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
     QApplication::processEvents();
     QString error;
     if (!(lessonId.isEmpty() ? window.exportView(screenshot, &error) : window.exportWindow(screenshot, &error))) {
@@ -245,7 +266,7 @@ int main(int argc, char* argv[])
     }
     const auto prediction = document->prediction();
     if (!loaded) return kExitUsage; // the reasons were printed above and are in the picture
-    if (!compared) return kExitUsage;
+    if (!compared || !profiled) return kExitUsage;
     if (!prediction || !prediction->valid) {
         if (prediction) complain(PlanDocument::describe(prediction->errors));
         return kExitUsage;

@@ -129,7 +129,7 @@ std::vector<LinkFit> fitCollectives(const std::vector<CollectiveSample>& samples
         if (!fromString(s.op, c)) continue;
         if (!(s.seconds > 0) || !std::isfinite(s.seconds) || !(s.bytes >= 0) || !std::isfinite(s.bytes)) continue;
         if (s.ranks < 2 && c != Collective::SendRecv) continue;
-        groups[{ s.op, s.ranks, std::max(1, s.nodes) }].push_back({ busBandwidthFactor(c, s.ranks) * s.bytes, s.seconds });
+        groups[{ s.op, s.ranks, std::max(0, s.nodes) }].push_back({ busBandwidthFactor(c, s.ranks) * s.bytes, s.seconds });
     }
     std::vector<LinkFit> fits;
     for (const auto& [key, pts] : groups) {

@@ -2,12 +2,19 @@
 //
 // Text: the table's columns are found by name in its header row
 //   "#  size  count  type  redop  root  time  algbw  busbw  #wrong  time  algbw  busbw  #wrong"
-// (older versions lack "root", -C prints "cputime", -I adds per-iteration columns); the first time/algbw/busbw
-// are the out-of-place half. Units: size bytes, time us, algbw/busbw GB/s (1e9). Ranks and nodes come from the
-// "#  Rank  N Group G Pid P on HOST device D [BUSID] NAME" lines, the collective from the binary's name
-// (all_reduce_perf, all_gather_perf_mpi, ...) wherever the text mentions it (the "# Collective test starting:"
-// line, or a pasted command line), else from the hint. Launcher prefixes ("[1,0]<stdout>:", srun -l's " 0: ")
-// are stripped; a row wrapped onto the next line is joined; a value printed as N/A leaves that row out.
+// (older versions lack "root" and print "error" for "#wrong", -C prints "cputime"); the first time/algbw/busbw group
+// is the out-of-place half, the second the in-place one. Cells are laid under the columns in order, the word
+// columns (type, redop) only where a word stands (older alltoall rows leave redop empty). Units: size bytes, time us,
+// algbw/busbw GB/s (1e9). The bandwidths are kept as printed; only a missing one is computed (algbw = S / t, busbw =
+// algbw x factor) and listed in the row's `derived`.
+// Ranks: the highest index on the "#  Rank  N Group G Pid P on HOST device D [BUSID] NAME" lines (outputs often keep
+// only the last one), else the one count the printed busbw/algbw allows within its rounding, else the header's
+// nThread x nGpus; nodes: the host names of those lines, or with only some lines, the GPUs per node their device
+// indexes show; what the file cannot tell is left unknown (0), said in a warning, and can be given.
+// The collective comes from the binary's name (all_reduce_perf, all_gather_perf_mpi, ...) wherever the text
+// mentions it (the "# Collective test starting:" line, or a pasted command line), else from the hint. Launcher
+// prefixes ("[1,0]<stdout>:", srun -l's " 0: ") are stripped; a row wrapped onto the next line is joined; a row
+// whose out-of-place time is N/A is left out.
 //
 // JSON (-J FILE.json in recent nccl-tests; layout from src/util.cu): {"args": [argv...], "config": {"nthreads", "ngpus",
 // "devices": [{"rank", "hostname", "device", "device_hex", "device_info"}]}, "results": [{"size",
@@ -22,6 +29,8 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -163,29 +172,6 @@ bool isSizeToken(const std::string& s)
     return !s.empty() && s.size() < 21 && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
 
-struct Columns {
-    int size = -1, time = -1, algbw = -1, busbw = -1;
-    int needed() const { return std::max({ size, time, algbw, busbw }) + 1; }
-};
-
-// The header row: "#  size  count  type  redop  root  time  algbw  busbw  #wrong ...".
-std::optional<Columns> headerColumns(const std::string& line)
-{
-    const std::string t = trimLeft(line);
-    if (t.empty() || t[0] != '#') return std::nullopt;
-    const auto tok = tokens(std::string_view(t).substr(1));
-    Columns c;
-    for (int i = 0; i < int(tok.size()); ++i) {
-        const std::string& s = tok[std::size_t(i)];
-        if (s == "size" && c.size < 0) c.size = i;
-        else if ((s == "time" || s == "cputime") && c.time < 0) c.time = i;
-        else if (s == "algbw" && c.time >= 0 && c.algbw < 0) c.algbw = i;
-        else if (s == "busbw" && c.time >= 0 && c.busbw < 0) c.busbw = i;
-    }
-    if (c.size < 0 || c.time < 0) return std::nullopt;
-    return c;
-}
-
 struct RankLine {
     int rank = -1;
     std::string host;
@@ -210,7 +196,8 @@ std::optional<RankLine> rankLine(const std::string& line)
     const auto tok = tokens(std::string_view(t).substr(1));
     if (tok.size() < 2 || tok[0] != "Rank") return std::nullopt;
     RankLine r;
-    if (auto n = toCount(tok[1])) r.rank = *n;
+    // Rank indexes a profile's rank count (at most 1e7) can follow.
+    if (auto n = toCount(tok[1]); n && *n < 10000000) r.rank = *n;
     else return std::nullopt;
     for (std::size_t i = 2; i + 1 < tok.size(); ++i) {
         if (tok[i] == "on" && r.host.empty()) r.host = tok[i + 1];
@@ -231,76 +218,390 @@ std::optional<RankLine> rankLine(const std::string& line)
     return r;
 }
 
-// The number of ranks a bus/alg bandwidth ratio implies (when the output lacks the rank lines).
-int ranksFromFactor(Collective c, double factor)
+// A number as printed, with half a unit of its last printed digit: the rounding it carries ("834.57" +- 0.005).
+struct Printed {
+    double value = 0;
+    double halfUnit = 0;
+};
+
+std::optional<Printed> printedNumber(const std::string& s)
 {
-    if (!(factor > 0) || !std::isfinite(factor)) return 0;
-    double n = 0;
-    switch (c) {
-    case Collective::AllReduce: n = factor < 2 ? 2.0 / (2.0 - factor) : 0; break;
+    const auto d = toNumber(s);
+    if (!d) return std::nullopt;
+    const auto e = s.find_first_of("eE");
+    const std::string mantissa = s.substr(0, e);
+    const int exponent = e == std::string::npos ? 0 : std::atoi(s.c_str() + e + 1);
+    const auto dot = mantissa.find('.');
+    const int decimals = dot == std::string::npos ? 0 : int(mantissa.size() - dot - 1);
+    return Printed { *d, 0.5 * std::pow(10.0, double(std::clamp(exponent - decimals, -300, 300))) };
+}
+
+// Times a row can hold: nccl-tests prints microseconds to at most 2 decimals; a time outside (a garbled cell) is
+// no time, so that S / t stays a finite bandwidth.
+constexpr double kMinMicroseconds = 1e-6, kMaxMicroseconds = 1e15;
+
+// A printed bandwidth (GB/s) in bytes/s, where it is one a profile can hold (finite, >= 0); a garbled cell is none.
+std::optional<double> bytesPerSecond(const std::optional<Printed>& gbps)
+{
+    if (!gbps || !(gbps->value >= 0)) return std::nullopt;
+    const double v = gbps->value * 1e9;
+    if (!std::isfinite(v)) return std::nullopt;
+    return v;
+}
+
+// A word of the type or redop column ("float", "bfloat16", "sum", "none"); N/A, nan and inf stand for numbers.
+bool isWord(const std::string& s)
+{
+    if (s.empty() || !std::isalpha(static_cast<unsigned char>(s[0]))) return false;
+    std::string lower = s;
+    for (char& ch : lower) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+    return lower != "n/a" && lower != "nan" && lower != "inf" && lower != "infinity";
+}
+
+// The header row: "#  size  count  type  redop  root  time  algbw  busbw  #wrong  time  algbw  busbw  #wrong"
+// (older versions: no root, "error" for "#wrong"; -C: "cputime").
+std::optional<std::vector<std::string>> headerNames(const std::string& t)
+{
+    if (t.empty() || t[0] != '#') return std::nullopt;
+    auto names = tokens(std::string_view(t).substr(1));
+    // Bytes that are no column name (NULs and other damage in a garbled file) do not make a column.
+    std::erase_if(names, [](const std::string& n) {
+        return std::any_of(n.begin(), n.end(), [](char c) { return c < 0x21 || c > 0x7e; });
+    });
+    const bool size = std::find(names.begin(), names.end(), "size") != names.end();
+    const bool time = std::find_if(names.begin(), names.end(), [](const std::string& n) { return n == "time" || n == "cputime"; })
+        != names.end();
+    if (!size || !time) return std::nullopt;
+    return names;
+}
+
+// One half of a row: out-of-place (the first time/algbw/busbw group) or in-place (the second).
+struct Half {
+    std::optional<Printed> us, alg, bus;
+    std::optional<std::int64_t> wrong;
+    std::optional<double> error;
+};
+
+struct Row {
+    double bytes = 0;
+    std::string dtype, redop;
+    std::optional<double> root;
+    Half half[2];
+    int line = 0;
+};
+
+enum class RowFit { Ok, Short, Garbled };
+
+// Lays a row's tokens under the header's columns. The word columns (type, redop) take a token only where it is a
+// word: alltoall rows of older versions print an empty redop, and hand-edited tables change the spacing, so
+// positions are not trusted, the order is.
+RowFit fitRow(const std::vector<std::string>& names, const std::vector<std::string>& tok, Row& row)
+{
+    row = Row {};
+    std::size_t t = 0;
+    int h = -1;
+    int numeric = 0, needed = 0; // numeric cells read, and how many the out-of-place half needs (through its busbw)
+    for (const std::string& name : names) {
+        if (name == "type" || name == "redop") continue;
+        ++needed;
+        if (name == "busbw") break;
+    }
+    bool sawSize = false;
+    for (const std::string& name : names) {
+        if (name == "type" || name == "redop") {
+            if (t < tok.size() && isWord(tok[t])) {
+                (name == "type" ? row.dtype : row.redop) = tok[t];
+                ++t;
+            }
+            continue;
+        }
+        if (t >= tok.size()) break;
+        const std::string& cell = tok[t++];
+        ++numeric;
+        if (isWord(cell)) return RowFit::Garbled;
+        if (name == "time" || name == "cputime") h = std::min(h + 1, 1);
+        if (name == "size") {
+            const auto bytes = toNumber(cell);
+            // A size that is not one (a garbled row putting "-1", the root column, under size) is no row.
+            if (!isSizeToken(cell) || !bytes) return RowFit::Garbled;
+            row.bytes = *bytes;
+            sawSize = true;
+            continue;
+        }
+        if (name == "root") row.root = toNumber(cell);
+        if (h < 0) continue;
+        Half& half = row.half[h];
+        if (name == "time" || name == "cputime") half.us = printedNumber(cell);
+        else if (name == "algbw") half.alg = printedNumber(cell);
+        else if (name == "busbw") half.bus = printedNumber(cell);
+        else if (name == "#wrong" || name == "wrong") {
+            if (const auto w = toNumber(cell); w && *w >= 0 && *w <= 9e15 && *w == std::floor(*w)) half.wrong = std::int64_t(*w);
+        } else if (name == "error") {
+            if (const auto e = toNumber(cell); e && *e >= 0) half.error = *e;
+        }
+    }
+    if (!sawSize) return RowFit::Garbled;
+    // Short: the tokens ran out before the out-of-place half's last column (a row wrapped onto the next line).
+    if (numeric < needed) return RowFit::Short;
+    return RowFit::Ok;
+}
+
+// The interval of rank counts that every row's printed busbw / algbw allows, given the rounding of both (busbw =
+// algbw * 2(n-1)/n for all-reduce, (n-1)/n for all-gather, reduce-scatter and all-to-all: nccl-tests
+// doc/PERFORMANCE.md). Empty optional: no row tells (other ops, or bandwidths printed as 0.00).
+struct RankRange {
+    double lo = 1, hi = std::numeric_limits<double>::infinity();
+    bool consistent = true;
+    std::optional<int> unique() const
+    {
+        if (!consistent || !std::isfinite(hi)) return std::nullopt;
+        const double first = std::ceil(lo - 1e-9), last = std::floor(hi + 1e-9);
+        if (first != last || first < 2 || first > 1e7) return std::nullopt;
+        return int(first);
+    }
+    bool contains(int n) const { return consistent && n >= lo - 1e-9 && n <= hi + 1e-9; }
+};
+
+std::optional<RankRange> ranksFromRatios(Collective op, const std::vector<Row>& rows)
+{
+    double limit = 0; // the factor as n grows without bound
+    switch (op) {
+    case Collective::AllReduce: limit = 2; break;
     case Collective::AllGather:
     case Collective::ReduceScatter:
-    case Collective::AllToAll: n = factor < 1 ? 1.0 / (1.0 - factor) : 0; break;
-    default: return 0;
+    case Collective::AllToAll: limit = 1; break;
+    default: return std::nullopt;
     }
-    // busbw is printed to 0.01 GB/s: past a few hundred ranks the ratio no longer tells n.
-    return n >= 1.5 && n < 512 ? int(std::lround(n)) : 0;
+    const auto nOf = [limit](double f) {
+        if (f <= 0) return 1.0;
+        if (f >= limit) return std::numeric_limits<double>::infinity();
+        return limit / (limit - f);
+    };
+    std::optional<RankRange> range;
+    for (const Row& row : rows)
+        for (const Half& h : row.half) {
+            if (!h.alg || !h.bus || !(h.alg->value - h.alg->halfUnit > 0) || !(h.bus->value > 0)) continue;
+            const double fLo = (h.bus->value - h.bus->halfUnit) / (h.alg->value + h.alg->halfUnit);
+            const double fHi = (h.bus->value + h.bus->halfUnit) / (h.alg->value - h.alg->halfUnit);
+            if (!range) range = RankRange {};
+            range->lo = std::max(range->lo, nOf(fLo));
+            range->hi = std::min(range->hi, nOf(fHi));
+        }
+    if (range && range->lo > range->hi + 1e-9) range->consistent = false;
+    return range;
+}
+
+std::string rangeText(const RankRange& r)
+{
+    if (const auto n = r.unique()) return std::to_string(*n) + " ranks";
+    const long lo = std::lround(std::ceil(r.lo - 1e-9));
+    if (!std::isfinite(r.hi)) return "at least " + std::to_string(lo) + " ranks";
+    return std::to_string(lo) + " to " + std::to_string(std::lround(std::floor(r.hi + 1e-9))) + " ranks";
+}
+
+std::string ratioText(Collective op, const std::vector<Row>& rows)
+{
+    // The largest row's ratio: the most digits.
+    const Row* best = nullptr;
+    for (const Row& row : rows)
+        if (row.half[0].alg && row.half[0].bus && row.half[0].alg->value > 0 && (!best || row.bytes > best->bytes)) best = &row;
+    if (!best) return "the printed busbw / algbw";
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "busbw / algbw = %.4f (line %d)", best->half[0].bus->value / best->half[0].alg->value,
+        best->line);
+    return std::string(toString(op)) + " " + buf;
+}
+
+// The collective a table measured where nothing names it, from what its rows show (nccl-tests prints the reduction
+// as redop, "none" or nothing for collectives without one, the root as -1 for collectives without one; busbw / algbw
+// is 2(n-1)/n > 1 for all-reduce only, (n-1)/n < 1 for reduce-scatter, 1 for reduce). Only the cases the rows
+// decide: all-gather and all-to-all print the same, as do broadcast and send/recv without a root column.
+std::optional<Collective> collectiveFromRows(const std::vector<Row>& rows, std::string& why)
+{
+    bool reduction = false, noReduction = false, rooted = false, unrooted = false, above = false, below = false,
+         one = true;
+    for (const Row& row : rows) {
+        if (!row.redop.empty()) (row.redop == "none" ? noReduction : reduction) = true;
+        if (row.root) (*row.root >= 0 ? rooted : unrooted) = true;
+        const Half& h = row.half[0];
+        if (!h.alg || !h.bus || !(h.alg->value - h.alg->halfUnit > 0)) continue;
+        const double lo = (h.bus->value - h.bus->halfUnit) / (h.alg->value + h.alg->halfUnit);
+        const double hi = (h.bus->value + h.bus->halfUnit) / (h.alg->value - h.alg->halfUnit);
+        if (lo > 1) above = true;
+        if (hi < 1) below = true;
+        if (lo > 1 || hi < 1) one = false;
+    }
+    if (reduction == noReduction) return std::nullopt; // no redop printed, or both kinds
+    if (reduction && !rooted && above && !below) {
+        why = "redop " + rows.front().redop + " and busbw / algbw above 1, which only an all-reduce prints";
+        return Collective::AllReduce;
+    }
+    if (reduction && !rooted && below && !above) {
+        why = "redop " + rows.front().redop + " and busbw / algbw below 1, which of the reductions only a reduce-scatter prints";
+        return Collective::ReduceScatter;
+    }
+    if (reduction && rooted && !unrooted && one) {
+        why = "redop " + rows.front().redop + ", a root, and busbw = algbw";
+        return Collective::Reduce;
+    }
+    if (noReduction && rooted && !unrooted && one) {
+        why = "no reduction, a root, and busbw = algbw";
+        return Collective::Broadcast;
+    }
+    return std::nullopt;
+}
+
+// One half of a row as measured: the bandwidths as printed; one the row lacks is computed (algBw = S / t, busBw =
+// algBw x factor, where the rank count or the op tells the factor) and named in `derived` ("inPlace." + name for
+// the in-place half). The time must be there (the caller checked it).
+CollectiveHalf measuredHalf(const Half& h, double bytes, double factor, bool canDerive, const std::string& prefix,
+    std::vector<std::string>& derived)
+{
+    CollectiveHalf m;
+    m.seconds = h.us->value * 1e-6;
+    if (const auto alg = bytesPerSecond(h.alg)) {
+        m.algBandwidth = *alg;
+    } else {
+        m.algBandwidth = bytes / m.seconds;
+        derived.push_back(prefix + "algBandwidth");
+    }
+    if (const auto bus = bytesPerSecond(h.bus)) {
+        m.busBandwidth = *bus;
+    } else if (canDerive) {
+        m.busBandwidth = m.algBandwidth * factor;
+        derived.push_back(prefix + "busBandwidth");
+    }
+    m.wrong = h.wrong.value_or(-1);
+    m.error = h.error.value_or(-1);
+    return m;
 }
 
 struct Section {
     std::optional<Collective> op;
+    std::string unknownBinary;  // a *_perf binary PlanScope does not model (gather_perf, hypercube_perf)
     std::map<int, RankLine> ranks;
     int nThread = 0, nGpus = 0;
-    struct Row {
-        double bytes = 0, seconds = 0, alg = -1, bus = -1;
-    };
+    int headerLine = 0;
     std::vector<Row> rows;
 };
 
-void finishSection(Section& s, const Hint& hint, Profile& p, Issues& issues, int& index)
+void finishSection(const Section& s, const NcclTestsHints& hints, const Hint& hint, Profile& p, Issues& issues)
 {
     if (s.rows.empty()) return;
-    ++index;
-    const std::string where = "run " + std::to_string(index);
+    const int lineNo = s.headerLine > 0 ? s.headerLine : s.rows.front().line;
+    const std::string where = "line " + std::to_string(lineNo);
     std::optional<Collective> op = hint.explicitOp ? hint.explicitOp : (s.op ? s.op : hint.fileOp);
+    if (!op && s.unknownBinary.empty()) {
+        std::string why;
+        op = collectiveFromRows(s.rows, why);
+        if (op)
+            issues.push_back({ Severity::Warning, where, "no *_perf binary named: " + std::string(toString(*op))
+                    + " from the rows (" + why + "); give the op if not (planscope-cli import-nccl-tests --op OP)", -1 });
+    }
     if (!op) {
-        issues.push_back({ Severity::Error, where,
-            "cannot tell which collective was measured: no *_perf binary named in the output; give the op "
-            "(e.g. AllReduce) or name the file after the binary (all_reduce_perf.txt)",
+        const std::string rows = "the table at line " + std::to_string(lineNo) + " (rows: " + std::to_string(s.rows.size()) + ")";
+        issues.push_back({ Severity::Error, where, s.unknownBinary.empty()
+                ? "cannot tell which collective " + rows + " measured: no *_perf binary (all_reduce_perf, "
+                  "all_gather_perf, ...) is named above it, and its rows fit more than one; give the op "
+                  "(planscope-cli import-nccl-tests --op AllToAll) or name the file after the binary (alltoall_perf.txt)"
+                : rows + " is from " + s.unknownBinary + ", not a collective PlanScope models (AllReduce, AllGather, "
+                  "ReduceScatter, AllToAll, Broadcast, Reduce, SendRecv)",
             -1 });
         return;
     }
-    int ranks = int(s.ranks.size());
-    std::set<std::string> hosts;
-    for (const auto& [r, line] : s.ranks)
-        if (!line.host.empty()) hosts.insert(line.host);
-    if (ranks == 0) {
-        // No rank lines: the printed bus/alg ratio of the largest row tells n.
-        const auto& big = *std::max_element(s.rows.begin(), s.rows.end(),
-            [](const Section::Row& a, const Section::Row& b) { return a.bytes < b.bytes; });
-        if (big.alg > 0 && big.bus > 0) ranks = ranksFromFactor(*op, big.bus / big.alg);
-        if (ranks == 0 && s.nThread * s.nGpus > 1) ranks = s.nThread * s.nGpus;
-        if (ranks == 0) ranks = (*op == Collective::SendRecv) ? 1 : 0;
-        if (ranks == 0) {
-            issues.push_back({ Severity::Error, where,
-                "cannot tell the number of ranks: no \"#  Rank ...\" lines and no bus/alg bandwidth ratio", -1 });
-            return;
-        }
+    const std::optional<RankRange> ratio = ranksFromRatios(*op, s.rows);
+
+    // Ranks: given; else the highest rank index printed (outputs often keep only some "#  Rank" lines); else what
+    // the printed bandwidths' ratio allows; else the header's threads x GPUs of a single process.
+    int ranks = 0;
+    if (hints.ranks > 0) {
+        ranks = hints.ranks;
+    } else if (!s.ranks.empty()) {
+        ranks = s.ranks.rbegin()->first + 1;
+    } else if (ratio && ratio->unique()) {
+        ranks = *ratio->unique();
+        issues.push_back({ Severity::Warning, where, "no \"#  Rank\" lines: " + std::to_string(ranks) + " ranks from "
+                + ratioText(*op, s.rows) + ", the only rank count the printed digits allow", -1 });
+    } else if (const std::int64_t perProcess = std::int64_t(s.nThread) * s.nGpus;
+               perProcess > 1 && perProcess <= 10000000 && (!ratio || ratio->contains(int(perProcess)))) {
+        ranks = int(perProcess);
+        issues.push_back({ Severity::Warning, where, "no \"#  Rank\" lines: " + std::to_string(ranks)
+                + " ranks from the header's nThread x nGpus (one process assumed)", -1 });
+    } else if (*op != Collective::SendRecv) {
+        issues.push_back({ Severity::Warning, where, "the rank count cannot be told: no \"#  Rank\" lines"
+                + std::string(ratio ? ", and " + ratioText(*op, s.rows) + " allows " + rangeText(*ratio)
+                                    : ", and no printed bandwidth ratio")
+                + "; rows kept with their printed bandwidths but not fitted (give it: planscope-cli import-nccl-tests "
+                  "--ranks N)",
+            -1 });
     }
-    const int nodes = std::max<int>(1, int(hosts.size()));
+    if (ranks > 0 && ratio && !ratio->contains(ranks) && hints.ranks <= 0)
+        issues.push_back({ Severity::Warning, where, ratioText(*op, s.rows) + " is the factor for " + rangeText(*ratio)
+                + ", not for the " + std::to_string(ranks) + " the rank lines say; the printed bandwidths are kept as printed",
+            -1 });
+    else if (ranks > 0 && ratio && !ratio->contains(ranks))
+        issues.push_back({ Severity::Warning, where, ratioText(*op, s.rows) + " is the factor for " + rangeText(*ratio)
+                + ", not for the " + std::to_string(ranks) + " ranks given", -1 });
+
+    // Nodes: given; else the host names when every rank's line is there; else, with only some rank lines, the
+    // GPUs per node their device indexes show (rank r on device r mod g, as launchers place ranks node by node).
+    int nodes = 0;
+    std::set<std::string> hosts;
+    int maxDevice = -1;
+    bool placedByNode = true;
+    for (const auto& [r, line] : s.ranks) {
+        if (!line.host.empty()) hosts.insert(line.host);
+        maxDevice = std::max(maxDevice, line.device);
+    }
+    for (const auto& [r, line] : s.ranks)
+        if (line.device < 0 || maxDevice < 0 || r % (maxDevice + 1) != line.device) placedByNode = false;
+    if (hints.nodes > 0) {
+        nodes = hints.nodes;
+    } else if (!s.ranks.empty() && int(s.ranks.size()) >= ranks && !hosts.empty()) {
+        nodes = int(hosts.size());
+    } else if (!s.ranks.empty() && ranks > 0 && placedByNode) {
+        const int perNode = maxDevice + 1;
+        nodes = std::max(int(hosts.size()), (ranks + perNode - 1) / perNode);
+        issues.push_back({ Severity::Warning, where, std::to_string(nodes) + " nodes inferred from " + std::to_string(s.ranks.size())
+                + " of " + std::to_string(ranks) + " rank lines: their device indexes are the rank modulo "
+                + std::to_string(perNode) + " (" + std::to_string(perNode) + " GPUs per node); give it if not "
+                "(planscope-cli import-nccl-tests --nodes N)", -1 });
+    } else if (!s.ranks.empty() && ranks > 0 && hosts.size() > 1 && int(hosts.size()) == ranks) {
+        nodes = int(hosts.size());
+    } else if (ranks > 0) {
+        issues.push_back({ Severity::Warning, where, std::string(s.ranks.empty() ? "no \"#  Rank\" lines name the hosts"
+                                                                                    : "the rank lines shown do not tell the hosts of the others")
+                + ": the node count is unknown, so these rows are fitted without a link class and change no plan "
+                  "(give it: planscope-cli import-nccl-tests --nodes N)", -1 });
+    }
+
     const double factor = busBandwidthFactor(*op, ranks);
-    for (const auto& row : s.rows) {
+    const bool canDerive = ranks > 0 || factor > 0;
+    int wrongRows = 0, wrongLine = 0;
+    for (const Row& row : s.rows) {
         CollectiveSample c;
         c.op = std::string(toString(*op));
         c.ranks = ranks;
         c.nodes = nodes;
         c.bytes = row.bytes;
-        c.seconds = row.seconds;
-        c.algBandwidth = row.seconds > 0 ? row.bytes / row.seconds : 0;
-        // nccl-tests rounds busbw to 0.01 GB/s; S/t * factor is the same number unrounded.
-        c.busBandwidth = c.algBandwidth * factor;
+        c.dtype = validUtf8(row.dtype);
+        const CollectiveHalf out = measuredHalf(row.half[0], c.bytes, factor, canDerive, "", c.derived);
+        c.seconds = out.seconds;
+        c.algBandwidth = out.algBandwidth;
+        c.busBandwidth = out.busBandwidth;
+        c.wrong = out.wrong;
+        c.error = out.error;
+        const Half& in = row.half[1];
+        if (in.us && in.us->value >= kMinMicroseconds && in.us->value <= kMaxMicroseconds)
+            c.inPlace = measuredHalf(in, c.bytes, factor, canDerive, "inPlace.", c.derived);
+        if (c.wrong > 0 || (c.inPlace && c.inPlace->wrong > 0)) {
+            if (wrongRows++ == 0) wrongLine = row.line;
+        }
         p.collectives.push_back(c);
     }
+    if (wrongRows > 0)
+        issues.push_back({ Severity::Warning, "line " + std::to_string(wrongLine), std::to_string(wrongRows)
+                + " row(s) report wrong results (#wrong > 0): the collective did not compute correctly there; kept", -1 });
     // The GPUs of the first host: a profile describes one machine.
     if (p.gpus.empty() && !s.ranks.empty()) {
         const std::string firstHost = s.ranks.begin()->second.host;
@@ -310,7 +611,27 @@ void finishSection(Section& s, const Hint& hint, Profile& p, Issues& issues, int
     }
 }
 
-Result<Profile> importText(std::string_view text, const Hint& hint)
+// "NCCL version 2.29.2+cuda13.1", "RCCL version : 2.22.3-HEAD:7d8d67c", "NCCL INFO NCCL version 2.18.5+cuda12.2",
+// "# nccl-tests version 2.17.6 nccl-headers=22807 nccl-library=22807" (NCCL_VERSION_CODE: major*10000 + minor*100 +
+// patch since 2.9).
+std::string versionInLine(const std::string& t)
+{
+    for (const char* key : { "NCCL version", "RCCL version" }) {
+        const auto at = t.find(key);
+        if (at == std::string::npos) continue;
+        auto tok = tokens(std::string_view(t).substr(at + std::strlen(key)));
+        if (!tok.empty() && tok[0] == ":") tok.erase(tok.begin());
+        if (!tok.empty() && std::isdigit(static_cast<unsigned char>(tok[0][0]))) return validUtf8(tok[0].substr(0, 64));
+    }
+    if (const auto at = t.find("nccl-library="); at != std::string::npos) {
+        const auto code = toCount(tokens(std::string_view(t).substr(at + 13)).front());
+        if (code && *code >= 20900)
+            return std::to_string(*code / 10000) + "." + std::to_string((*code / 100) % 100) + "." + std::to_string(*code % 100);
+    }
+    return {};
+}
+
+Result<Profile> importText(std::string_view text, const NcclTestsHints& hints, const Hint& hint)
 {
     std::vector<std::string> lines;
     {
@@ -327,25 +648,35 @@ Result<Profile> importText(std::string_view text, const Hint& hint)
     p.source = "nccl-tests";
     Issues issues;
     Section section;
-    std::optional<Columns> cols;
-    std::optional<Collective> lastOp;
-    int runs = 0, skipped = 0;
+    std::optional<std::vector<std::string>> names;
+    int skipped = 0, firstSkipped = 0;
     bool sawHeader = false;
+    // A new run: what the previous one printed about its ranks carries over until the output says otherwise.
     auto newSection = [&] {
-        finishSection(section, hint, p, issues, runs);
-        section = Section {};
-        section.op = lastOp;
+        finishSection(section, hints, hint, p, issues);
+        Section next;
+        next.op = section.op;
+        next.ranks = section.ranks;
+        next.nThread = section.nThread;
+        next.nGpus = section.nGpus;
+        section = std::move(next);
     };
     for (std::size_t i = 0; i < lines.size(); ++i) {
-        const std::string& line = lines[i];
-        const std::string t = trimLeft(line);
+        const std::string t = trimLeft(lines[i]);
+        const int lineNo = int(i) + 1;
         if (t.empty()) continue;
-        if (auto op = collectiveInText(t)) {
+        std::string unknown;
+        if (auto op = collectiveInText(t, &unknown)) {
             // A new binary named after rows were read starts the next run.
             if (!section.rows.empty() && op != section.op) newSection();
-            lastOp = op;
             section.op = op;
+            section.unknownBinary.clear();
+        } else if (!unknown.empty()) {
+            if (!section.rows.empty()) newSection();
+            section.op.reset();
+            section.unknownBinary = unknown;
         }
+        if (p.nccl.empty()) p.nccl = versionInLine(t);
         if (t[0] == '#') {
             const auto tok = tokens(std::string_view(t).substr(1));
             if (!tok.empty() && tok[0] == "nThread") {
@@ -358,60 +689,59 @@ Result<Profile> importText(std::string_view text, const Hint& hint)
                 if (!section.rows.empty()) newSection();
                 section.ranks.clear();
             } else if (auto r = rankLine(t)) {
-                section.ranks[r->rank] = *r;
-            } else if (auto c = headerColumns(t)) {
-                if (c->size >= 0 && c->time >= 0) {
-                    cols = c;
-                    sawHeader = true;
+                if (!section.rows.empty()) {
+                    newSection();
+                    section.ranks.clear();
                 }
+                section.ranks[r->rank] = *r;
+            } else if (auto n = headerNames(t)) {
+                if (!section.rows.empty()) newSection();
+                names = std::move(n);
+                section.headerLine = lineNo;
+                sawHeader = true;
             }
             continue;
         }
-        if (!cols) continue;
+        if (!names) continue;
         auto tok = tokens(t);
         if (tok.empty() || !isSizeToken(tok[0])) continue;
+        Row row;
+        RowFit fit = fitRow(*names, tok, row);
         // A row wrapped by a terminal or a web page: join the continuation lines.
-        for (std::size_t j = i + 1; int(tok.size()) < cols->needed() && j < lines.size() && j <= i + 2; ++j) {
+        for (std::size_t j = i + 1; fit == RowFit::Short && j < lines.size() && j <= i + 2; ++j) {
             const std::string next = trimLeft(lines[j]);
             if (next.empty() || next[0] == '#') break;
             const auto more = tokens(next);
-            if (more.empty() || !toNumber(more[0])) break;
+            if (more.empty() || !toNumber(more[0]) || (isSizeToken(more[0]) && more.size() >= 6)) break;
             tok.insert(tok.end(), more.begin(), more.end());
+            fit = fitRow(*names, tok, row);
             i = j;
         }
-        if (int(tok.size()) < cols->needed()) {
-            ++skipped;
+        row.line = lineNo;
+        const Half& out = row.half[0];
+        if (fit == RowFit::Garbled || !out.us || !(out.us->value >= kMinMicroseconds) || !(out.us->value <= kMaxMicroseconds)
+            || !std::isfinite(row.bytes)) {
+            if (skipped++ == 0) firstSkipped = lineNo;
             continue;
         }
-        const auto bytes = toNumber(tok[std::size_t(cols->size)]);
-        const auto us = toNumber(tok[std::size_t(cols->time)]);
-        // A size that is not one (a wrapped or garbled row putting "-1", the root column, under size) is skipped
-        // like a row without a time: a profile holds sizes and times >= 0 only.
-        if (!bytes || !us || !(*bytes >= 0) || !(*us > 0) || !std::isfinite(*bytes) || !std::isfinite(*us)) {
-            ++skipped;
-            continue;
-        }
-        Section::Row row;
-        row.bytes = *bytes;
-        row.seconds = *us * 1e-6;
-        if (cols->algbw >= 0) row.alg = toNumber(tok[std::size_t(cols->algbw)]).value_or(-1);
-        if (cols->busbw >= 0) row.bus = toNumber(tok[std::size_t(cols->busbw)]).value_or(-1);
-        section.rows.push_back(row);
+        section.rows.push_back(std::move(row));
     }
-    finishSection(section, hint, p, issues, runs);
+    finishSection(section, hints, hint, p, issues);
     if (hasErrors(issues)) return Result<Profile>(issues);
     if (p.collectives.empty()) {
         return Result<Profile>::failure("", sawHeader
                 ? "no result rows under the nccl-tests table header"
                 : "no nccl-tests table found (expected a \"#  size  count  type ... time  algbw  busbw\" header row)");
     }
+    for (Issue& w : issues) p.warnings.push_back(std::move(w));
     if (skipped > 0)
-        p.warnings.push_back({ Severity::Warning, "", std::to_string(skipped) + " row(s) without a usable time (N/A or cut short) left out", -1 });
+        p.warnings.push_back({ Severity::Warning, "line " + std::to_string(firstSkipped),
+            std::to_string(skipped) + " row(s) without a usable time (N/A, garbled or cut short) left out", -1 });
     p.fits = fitCollectives(p.collectives);
     return p;
 }
 
-Result<Profile> importJson(const json& j, const Hint& hint)
+Result<Profile> importJson(const json& j, const NcclTestsHints& hints, const Hint& hint)
 {
     if (j.contains("schema")) return profileFromJson(j); // already a PlanScope profile
     if (!j.contains("results") || !j["results"].is_array())
@@ -459,10 +789,16 @@ Result<Profile> importJson(const json& j, const Hint& hint)
             }
         }
     }
-    const int ranks = int(std::min<std::int64_t>(std::int64_t(perProcess) * processes, 10000000));
-    const int nodes = std::max<int>(1, int(hosts.size()));
+    const int ranks = hints.ranks > 0 ? hints.ranks : int(std::min<std::int64_t>(std::int64_t(perProcess) * processes, 10000000));
+    // One device entry per process, each with its host: all the hosts are there.
+    const int nodes = hints.nodes > 0 ? hints.nodes : int(hosts.size());
     Issues issues;
+    if (nodes == 0)
+        issues.push_back({ Severity::Warning, "config.devices", "no host names: the node count is unknown, so the "
+            "results are fitted without a link class and change no plan (give it: planscope-cli import-nccl-tests "
+            "--nodes N)", -1 });
     int skipped = 0;
+    const double factor = busBandwidthFactor(*op, ranks);
     for (std::size_t i = 0; i < j["results"].size(); ++i) {
         CollectiveSample c;
         if (!detail::readCollectiveRow(j["results"][i], "results." + std::to_string(i), issues, c)) return Result<Profile>(issues);
@@ -473,8 +809,10 @@ Result<Profile> importJson(const json& j, const Hint& hint)
         c.op = std::string(toString(*op));
         c.ranks = ranks;
         c.nodes = nodes;
-        c.algBandwidth = c.bytes / c.seconds;
-        c.busBandwidth = c.algBandwidth * busBandwidthFactor(*op, ranks);
+        // The bandwidths -J wrote are kept; where it wrote none (or "nan"), they are computed.
+        const auto derived = [&c](const char* name) { return std::find(c.derived.begin(), c.derived.end(), name) != c.derived.end(); };
+        if (derived("busBandwidth")) c.busBandwidth = c.algBandwidth * factor;
+        if (c.inPlace && derived("inPlace.busBandwidth")) c.inPlace->busBandwidth = c.inPlace->algBandwidth * factor;
         p.collectives.push_back(c);
     }
     if (p.collectives.empty()) return Result<Profile>::failure("results", "no result with a time");
@@ -487,9 +825,9 @@ Result<Profile> importJson(const json& j, const Hint& hint)
 
 } // namespace
 
-Result<Profile> importNcclTests(std::string_view text, std::string_view opHint)
+Result<Profile> importNcclTests(std::string_view text, const NcclTestsHints& hints)
 {
-    const Hint hint = readHint(opHint);
+    const Hint hint = readHint(hints.op);
     std::size_t first = 0;
     while (first < text.size() && std::isspace(static_cast<unsigned char>(text[first]))) ++first;
     if (first < text.size() && text[first] == '{') {
@@ -498,9 +836,16 @@ Result<Profile> importNcclTests(std::string_view text, std::string_view opHint)
             // nccl-tests leaves the document open when a run is killed; say so rather than guess.
             return Result<Profile>::failure("", "JSON that does not parse (an nccl-tests -J file of a run that did not finish?)", 0);
         }
-        return importJson(j, hint);
+        return importJson(j, hints, hint);
     }
-    return importText(text, hint);
+    return importText(text, hints, hint);
+}
+
+Result<Profile> importNcclTests(std::string_view text, std::string_view opHint)
+{
+    NcclTestsHints hints;
+    hints.op = std::string(opHint);
+    return importNcclTests(text, hints);
 }
 
 } // namespace planscope

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace planscope {
 
 using nlohmann::json;
@@ -31,10 +33,25 @@ json gemmToJson(const GemmSample& g)
         { "tflops", g.tflops } };
 }
 
+json halfExtras(json j, std::int64_t wrong, double error)
+{
+    if (wrong >= 0) j["wrong"] = wrong;
+    if (error >= 0) j["error"] = error;
+    return j;
+}
+
 json collectiveToJson(const CollectiveSample& c)
 {
-    return { { "op", c.op }, { "ranks", c.ranks }, { "nodes", c.nodes }, { "bytes", c.bytes }, { "seconds", c.seconds },
-        { "algBandwidth", c.algBandwidth }, { "busBandwidth", c.busBandwidth } };
+    json j = halfExtras({ { "op", c.op }, { "ranks", c.ranks }, { "nodes", c.nodes }, { "bytes", c.bytes },
+                            { "seconds", c.seconds }, { "algBandwidth", c.algBandwidth }, { "busBandwidth", c.busBandwidth } },
+        c.wrong, c.error);
+    if (!c.dtype.empty()) j["dtype"] = c.dtype;
+    if (c.inPlace)
+        j["inPlace"] = halfExtras({ { "seconds", c.inPlace->seconds }, { "algBandwidth", c.inPlace->algBandwidth },
+                                      { "busBandwidth", c.inPlace->busBandwidth } },
+            c.inPlace->wrong, c.inPlace->error);
+    if (!c.derived.empty()) j["derived"] = c.derived;
+    return j;
 }
 
 json fitToJson(const LinkFit& f)
@@ -98,7 +115,7 @@ bool readCollectiveRow(const json& j, const std::string& path, Issues& issues, C
     if (!r.ok()) return false;
     r.string("op", c.op);
     r.integer("ranks", c.ranks, 0, 1e7);
-    r.integer("nodes", c.nodes, 1, 1e7);
+    r.integer("nodes", c.nodes, 0, 1e7);
     r.number("bytes", c.bytes, 0);
     r.number("seconds", c.seconds, 0);
     r.number("algBandwidth", c.algBandwidth, 0);
@@ -106,34 +123,110 @@ bool readCollectiveRow(const json& j, const std::string& path, Issues& issues, C
     const bool ncclRow = !r.has("bytes") && r.has("size");
     if (ncclRow) {
         r.number("size", c.bytes, 0);
-        // Out-of-place as the table's first half; in-place only where out-of-place was not run.
-        const json* half = r.find("out_of_place");
-        std::string halfKey = "out_of_place";
-        if (!half || !half->is_object()) {
-            half = r.find("in_place");
-            halfKey = "in_place";
-        }
-        if (half) {
-            ObjectReader h(*half, jsonio::join(path, halfKey), issues);
-            double us = 0, alg = 0, bus = 0;
-            // nccl-tests writes NaN as the string "nan": such a row carries no time.
-            auto num = [&](std::string_view k, double& out) {
-                const json* v = h.find(k);
-                if (v && v->is_string()) return false;
-                return h.number(k, out, 0);
+        r.string("type", c.dtype);
+        // nccl-tests writes NaN as the string "nan" and an unvalidated count as "N/A": such a value is not there.
+        auto readHalf = [&](const json& half, const std::string& key, CollectiveHalf& out) {
+            ObjectReader h(half, jsonio::join(path, key), issues);
+            auto num = [&](std::string_view k, double& v) {
+                const json* x = h.find(k);
+                if (x && x->is_string()) return false;
+                return h.number(k, v, 0);
             };
-            if (num("time", us) || num("cpu_time", us)) c.seconds = us * 1e-6;
-            if (num("alg_bw", alg)) c.algBandwidth = alg * 1e9;
-            if (num("bus_bw", bus)) c.busBandwidth = bus * 1e9;
+            double us = 0, alg = 0, bus = 0, wrong = -1;
+            bool any = false;
+            if (num("time", us) || num("cpu_time", us)) {
+                out.seconds = us * 1e-6;
+                any = true;
+            }
+            if (num("alg_bw", alg)) out.algBandwidth = alg * 1e9;
+            else out.algBandwidth = -1;
+            if (num("bus_bw", bus)) out.busBandwidth = bus * 1e9;
+            else out.busBandwidth = -1;
+            if (num("nwrong", wrong) && wrong <= 9e15) out.wrong = std::int64_t(wrong);
             h.rejectUnknown({ "time", "cpu_time", "alg_bw", "bus_bw", "nwrong" });
+            return any;
+        };
+        // The table's first half is out-of-place; where only the in-place half ran, it stands in.
+        const json* outOfPlace = r.find("out_of_place");
+        const json* inPlace = r.find("in_place");
+        CollectiveHalf main;
+        bool haveMain = false;
+        if (outOfPlace && outOfPlace->is_object()) {
+            haveMain = readHalf(*outOfPlace, "out_of_place", main);
+            if (inPlace && inPlace->is_object()) {
+                CollectiveHalf ip;
+                if (readHalf(*inPlace, "in_place", ip) && ip.seconds > 0) {
+                    if (ip.algBandwidth < 0) {
+                        ip.algBandwidth = c.bytes / ip.seconds;
+                        c.derived.push_back("inPlace.algBandwidth");
+                    }
+                    if (ip.busBandwidth < 0) {
+                        ip.busBandwidth = 0; // set by the importer, which knows the rank count
+                        c.derived.push_back("inPlace.busBandwidth");
+                    }
+                    c.inPlace = ip;
+                }
+            }
+        } else if (inPlace) {
+            haveMain = readHalf(*inPlace, "in_place", main);
+        }
+        if (haveMain) {
+            c.seconds = main.seconds;
+            c.wrong = main.wrong;
+            if (main.algBandwidth >= 0) c.algBandwidth = main.algBandwidth;
+            else c.derived.push_back("algBandwidth");
+            if (main.busBandwidth >= 0) c.busBandwidth = main.busBandwidth;
+            else c.derived.push_back("busBandwidth");
         }
         r.rejectUnknown({ "op", "ranks", "nodes", "size", "count", "type", "redop", "root", "out_of_place",
             "in_place", "out_of_place_per_iter", "in_place_per_iter", "actual_iterations", "experiment_name",
             "algBandwidth", "busBandwidth", "seconds" });
     } else {
-        r.rejectUnknown({ "op", "ranks", "nodes", "bytes", "seconds", "algBandwidth", "busBandwidth" });
+        r.string("dtype", c.dtype);
+        double wrong = -1;
+        if (r.number("wrong", wrong, 0, 9e15)) c.wrong = std::int64_t(wrong);
+        r.number("error", c.error, 0);
+        if (const json* ip = r.find("inPlace")) {
+            ObjectReader h(*ip, jsonio::join(path, "inPlace"), issues);
+            if (h.ok()) {
+                CollectiveHalf half;
+                h.number("seconds", half.seconds, 0);
+                h.number("algBandwidth", half.algBandwidth, 0);
+                h.number("busBandwidth", half.busBandwidth, 0);
+                double w = -1;
+                if (h.number("wrong", w, 0, 9e15)) half.wrong = std::int64_t(w);
+                h.number("error", half.error, 0);
+                h.rejectUnknown({ "seconds", "algBandwidth", "busBandwidth", "wrong", "error" });
+                c.inPlace = half;
+            }
+        }
+        if (const json* d = r.find("derived")) {
+            const std::string dpath = jsonio::join(path, "derived");
+            if (!d->is_array()) {
+                r.error(dpath, std::string("must be an array of field names, found ") + d->type_name());
+            } else {
+                for (std::size_t i = 0; i < d->size(); ++i) {
+                    const json& name = (*d)[i];
+                    if (name.is_string() && (name == "algBandwidth" || name == "busBandwidth"
+                            || name == "inPlace.algBandwidth" || name == "inPlace.busBandwidth")) {
+                        if (std::find(c.derived.begin(), c.derived.end(), name.get<std::string>()) == c.derived.end())
+                            c.derived.push_back(name.get<std::string>());
+                    }
+                    else
+                        r.warning(dpath + "." + std::to_string(i), "expected \"algBandwidth\", \"busBandwidth\", "
+                            "\"inPlace.algBandwidth\" or \"inPlace.busBandwidth\"; ignored");
+                }
+            }
+        }
+        r.rejectUnknown({ "op", "ranks", "nodes", "bytes", "seconds", "algBandwidth", "busBandwidth", "dtype", "wrong",
+            "error", "inPlace", "derived" });
     }
-    if (c.algBandwidth == 0 && c.seconds > 0) c.algBandwidth = c.bytes / c.seconds;
+    // A row without its algorithm bandwidth gets S / t, and says so.
+    const bool algDerived = std::find(c.derived.begin(), c.derived.end(), "algBandwidth") != c.derived.end();
+    if (!r.has("algBandwidth") && c.seconds > 0 && (algDerived || (!ncclRow && c.algBandwidth == 0))) {
+        c.algBandwidth = c.bytes / c.seconds;
+        if (!algDerived) c.derived.push_back("algBandwidth");
+    }
     return !isProfileRowError(issues, before);
 }
 
@@ -217,14 +310,14 @@ Result<Profile> profileFromJson(const json& j)
         if (!er.ok()) return;
         er.string("op", f.op);
         er.integer("ranks", f.ranks, 0, 1e7);
-        er.integer("nodes", f.nodes, 1, 1e7);
-        if (er.string("linkClass", f.linkClass) && f.linkClass != "intra" && f.linkClass != "inter")
-            er.error(jsonio::join(path, "linkClass"), "unknown value \"" + f.linkClass + "\"; expected intra or inter");
+        er.integer("nodes", f.nodes, 0, 1e7);
+        if (er.string("linkClass", f.linkClass) && f.linkClass != "intra" && f.linkClass != "inter" && f.linkClass != "unknown")
+            er.error(jsonio::join(path, "linkClass"), "unknown value \"" + f.linkClass + "\"; expected intra, inter or unknown");
         er.number("alpha", f.alpha, 0);
         er.number("busBandwidth", f.busBandwidth, 0);
         er.integer("points", f.points, 0, 1e9);
         er.rejectUnknown({ "op", "ranks", "nodes", "linkClass", "alpha", "busBandwidth", "points" });
-        if (f.linkClass.empty()) f.linkClass = f.nodes > 1 ? "inter" : "intra";
+        if (f.linkClass.empty()) f.linkClass = detail::linkClassFor(f.nodes);
         p.fits.push_back(f);
     });
     r.rejectUnknown({ "schema", "host", "source", "versions", "gpus", "links", "gemm", "hbmBandwidth", "collectives",

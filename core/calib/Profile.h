@@ -43,15 +43,33 @@ struct GemmSample {
     bool operator==(const GemmSample&) const = default;
 };
 
-// One row as nccl-tests prints it (a superset: nccl-tests' JSON rows load through the same reader).
+// One half of an nccl-tests row as printed: the in-place run (the out-of-place half is the sample itself).
+struct CollectiveHalf {
+    double seconds = 0;
+    double algBandwidth = 0;  // bytes/s
+    double busBandwidth = 0;  // bytes/s
+    std::int64_t wrong = -1;  // "#wrong": elements that failed validation; -1 where not printed (N/A, older versions)
+    double error = -1;        // older versions' "error" column (largest deviation found); -1 where not printed
+    bool operator==(const CollectiveHalf&) const = default;
+};
+
+// One row as nccl-tests prints it (a superset: nccl-tests' JSON rows load through the same reader). The bandwidths
+// are the printed ones; `derived` names those the file did not print and PlanScope computed (algBw = S / t, busBw =
+// algBw * factor). ranks 0 and nodes 0 mean the file could not tell them (such rows are kept but not fitted).
 struct CollectiveSample {
     std::string op;         // "AllReduce", "AllGather", "ReduceScatter", "Broadcast", "Reduce", "AllToAll", "SendRecv"
     int ranks = 0;
     int nodes = 1;
     double bytes = 0;       // nccl-tests "size": the buffer size S
-    double seconds = 0;
+    double seconds = 0;     // out-of-place time
     double algBandwidth = 0; // bytes/s = S / t
     double busBandwidth = 0; // bytes/s = algBw * factor (nccl-tests doc/PERFORMANCE.md)
+    std::string dtype;      // nccl-tests "type" (float, half, bfloat16, ...), where printed
+    std::int64_t wrong = -1; // out-of-place "#wrong", -1 where not printed
+    double error = -1;      // out-of-place "error" (older versions), -1 where not printed
+    std::optional<CollectiveHalf> inPlace;
+    // "algBandwidth", "busBandwidth", "inPlace.algBandwidth", "inPlace.busBandwidth": computed, not printed in the file
+    std::vector<std::string> derived;
     bool operator==(const CollectiveSample&) const = default;
 };
 
@@ -59,7 +77,7 @@ struct CollectiveSample {
 struct LinkFit {
     std::string op;
     int ranks = 0;
-    std::string linkClass;  // "intra" (one node) or "inter" (across nodes)
+    std::string linkClass;  // "intra" (one node), "inter" (across nodes), "unknown" (the node count was not told)
     double alpha = 0;
     double busBandwidth = 0; // bytes/s
     int points = 0;         // samples used
@@ -90,8 +108,18 @@ Result<Profile> loadProfileFile(const std::string& path);
 // profile page and planscope-cli (--calibration, profile-fit).
 Result<Profile> loadMeasurements(const std::string& path);
 
+// What the user knows that an nccl-tests output may not say: the collective (a name like "AllReduce" or
+// "all_reduce", or a file name such as "all_reduce_perf.txt" used only where the text names no binary), the rank
+// count and the node count (0: from the file). Given values win over the file's.
+struct NcclTestsHints {
+    std::string op;
+    int ranks = 0;
+    int nodes = 0;
+};
+
 // nccl-tests output: the text table (columns found by their header row) or the -J JSON. The op comes from
-// the binary's name in the header ("# nccl-tests ... all_reduce_perf") or from `op` where given.
+// the binary's name in the header ("# nccl-tests ... all_reduce_perf") or from the hints.
+Result<Profile> importNcclTests(std::string_view text, const NcclTestsHints& hints);
 Result<Profile> importNcclTests(std::string_view text, std::string_view opHint = {});
 
 // Fits alpha and bus bandwidth per (op, ranks, link class) from the samples: t = steps(op, n)*alpha +

@@ -22,6 +22,7 @@ inline double latencySteps(Collective c, int n)
     return ringSeconds(c, n, 1.0, unit);
 }
 
-inline const char* linkClassFor(int nodes) { return nodes > 1 ? "inter" : "intra"; }
+// nodes 0: the measurement did not tell how many nodes its ranks spanned.
+inline const char* linkClassFor(int nodes) { return nodes > 1 ? "inter" : nodes == 1 ? "intra" : "unknown"; }
 
 } // namespace planscope::detail

@@ -1768,6 +1768,138 @@
         <source>has more than %1 bytes (%2), the most this kind of file may have; not read</source>
         <translation>超过 %1 字节（%2），即此类文件允许的上限；未读取</translation>
     </message>
+    <message>
+        <source>no *_perf binary named: %1 from the rows (%2); give the op if not (planscope-cli import-nccl-tests --op OP)</source>
+        <translation>输出中没有 *_perf 程序名：由各行判断为 %1（%2）；若不是，请指定操作（planscope-cli import-nccl-tests --op OP）</translation>
+    </message>
+    <message>
+        <source>redop %1 and busbw / algbw above 1, which only an all-reduce prints</source>
+        <translation>redop 为 %1，且 busbw / algbw 大于 1，只有 all-reduce 会这样打印</translation>
+    </message>
+    <message>
+        <source>redop %1 and busbw / algbw below 1, which of the reductions only a reduce-scatter prints</source>
+        <translation>redop 为 %1，且 busbw / algbw 小于 1，规约类集合通信中只有 reduce-scatter 会这样打印</translation>
+    </message>
+    <message>
+        <source>redop %1, a root, and busbw = algbw</source>
+        <translation>redop 为 %1，有 root，且 busbw = algbw</translation>
+    </message>
+    <message>
+        <source>no reduction, a root, and busbw = algbw</source>
+        <translation>没有规约，有 root，且 busbw = algbw</translation>
+    </message>
+    <message>
+        <source>cannot tell which collective the table at line %1 (rows: %2) measured: no *_perf binary (all_reduce_perf, all_gather_perf, ...) is named above it, and its rows fit more than one; give the op (planscope-cli import-nccl-tests --op AllToAll) or name the file after the binary (alltoall_perf.txt)</source>
+        <translation>无法判断第 %1 行的表格（%2 行数据）测的是哪种集合通信：表格上方没有 *_perf 程序名（all_reduce_perf、all_gather_perf 等），而其数据行与不止一种集合通信相符；请指定操作（planscope-cli import-nccl-tests --op AllToAll），或按程序名命名文件（alltoall_perf.txt）</translation>
+    </message>
+    <message>
+        <source>the table at line %1 (rows: %2) is from %3, not a collective PlanScope models (AllReduce, AllGather, ReduceScatter, AllToAll, Broadcast, Reduce, SendRecv)</source>
+        <translation>第 %1 行的表格（%2 行数据）来自 %3，不是 PlanScope 建模的集合通信（AllReduce、AllGather、ReduceScatter、AllToAll、Broadcast、Reduce、SendRecv）</translation>
+    </message>
+    <message>
+        <source>no &quot;#  Rank&quot; lines: %1 ranks from %2, the only rank count the printed digits allow</source>
+        <translation>没有 &quot;#  Rank&quot; 行：由 %2 得到 %1 个 rank，这是打印的有效数字唯一允许的 rank 数</translation>
+    </message>
+    <message>
+        <source>no &quot;#  Rank&quot; lines: %1 ranks from the header&apos;s nThread x nGpus (one process assumed)</source>
+        <translation>没有 &quot;#  Rank&quot; 行：由表头的 nThread x nGpus 得到 %1 个 rank（假定只有一个进程）</translation>
+    </message>
+    <message>
+        <source>the rank count cannot be told: no &quot;#  Rank&quot; lines, and %1 allows %2; rows kept with their printed bandwidths but not fitted (give it: planscope-cli import-nccl-tests --ranks N)</source>
+        <translation>无法判断 rank 数：没有 &quot;#  Rank&quot; 行，而 %1 允许 %2；各行按打印的带宽保留，但不参与拟合（请给出：planscope-cli import-nccl-tests --ranks N）</translation>
+    </message>
+    <message>
+        <source>the rank count cannot be told: no &quot;#  Rank&quot; lines, and no printed bandwidth ratio; rows kept with their printed bandwidths but not fitted (give it: planscope-cli import-nccl-tests --ranks N)</source>
+        <translation>无法判断 rank 数：没有 &quot;#  Rank&quot; 行，也没有打印的带宽比；各行按打印的带宽保留，但不参与拟合（请给出：planscope-cli import-nccl-tests --ranks N）</translation>
+    </message>
+    <message>
+        <source>%1 is the factor for %2, not for the %3 the rank lines say; the printed bandwidths are kept as printed</source>
+        <translation>%1 是 %2 对应的系数，而不是 rank 行所示 %3 个 rank 的系数；打印的带宽按原样保留</translation>
+    </message>
+    <message>
+        <source>%1 is the factor for %2, not for the %3 ranks given</source>
+        <translation>%1 是 %2 对应的系数，而不是给定的 %3 个 rank 的系数</translation>
+    </message>
+    <message>
+        <source>%1 busbw / algbw = %2 (line %3)</source>
+        <translation>%1 的 busbw / algbw = %2（第 %3 行）</translation>
+    </message>
+    <message>
+        <source>the printed busbw / algbw</source>
+        <translation>打印的 busbw / algbw</translation>
+    </message>
+    <message>
+        <source>%1 to %2 ranks</source>
+        <translation>%1 到 %2 个 rank</translation>
+    </message>
+    <message>
+        <source>at least %1 ranks</source>
+        <translation>至少 %1 个 rank</translation>
+    </message>
+    <message>
+        <source>%1 ranks</source>
+        <translation>%1 个 rank</translation>
+    </message>
+    <message>
+        <source>%1 nodes inferred from %2 of %3 rank lines: their device indexes are the rank modulo %4 (%5 GPUs per node); give it if not (planscope-cli import-nccl-tests --nodes N)</source>
+        <translation>由 %3 行 rank 行中的 %2 行推断出 %1 个节点：其 device 编号等于 rank 对 %4 取模（每节点 %5 个 GPU）；若不对，请给出（planscope-cli import-nccl-tests --nodes N）</translation>
+    </message>
+    <message>
+        <source>no &quot;#  Rank&quot; lines name the hosts: the node count is unknown, so these rows are fitted without a link class and change no plan (give it: planscope-cli import-nccl-tests --nodes N)</source>
+        <translation>没有 &quot;#  Rank&quot; 行给出主机名：节点数未知，因此这些行拟合时不区分链路类别，也不改变任何方案（请给出：planscope-cli import-nccl-tests --nodes N）</translation>
+    </message>
+    <message>
+        <source>the rank lines shown do not tell the hosts of the others: the node count is unknown, so these rows are fitted without a link class and change no plan (give it: planscope-cli import-nccl-tests --nodes N)</source>
+        <translation>已有的 rank 行无法说明其余 rank 的主机：节点数未知，因此这些行拟合时不区分链路类别，也不改变任何方案（请给出：planscope-cli import-nccl-tests --nodes N）</translation>
+    </message>
+    <message>
+        <source>%1 row(s) report wrong results (#wrong &gt; 0): the collective did not compute correctly there; kept</source>
+        <translation>%1 行报告了错误结果（#wrong &gt; 0）：这些集合通信的计算结果不正确；仍保留</translation>
+    </message>
+    <message>
+        <source>%1 row(s) without a usable time (N/A, garbled or cut short) left out</source>
+        <translation>%1 行没有可用的时间（N/A、损坏或被截断），已略去</translation>
+    </message>
+    <message>
+        <source>no result rows under the nccl-tests table header</source>
+        <translation>nccl-tests 表头下没有结果行</translation>
+    </message>
+    <message>
+        <source>no nccl-tests table found (expected a &quot;#  size  count  type ... time  algbw  busbw&quot; header row)</source>
+        <translation>没有找到 nccl-tests 表格（应有 &quot;#  size  count  type ... time  algbw  busbw&quot; 表头行）</translation>
+    </message>
+    <message>
+        <source>not nccl-tests JSON output: no &quot;results&quot; array</source>
+        <translation>不是 nccl-tests 的 JSON 输出：没有 &quot;results&quot; 数组</translation>
+    </message>
+    <message>
+        <source>cannot tell which collective was measured; give the op (e.g. AllReduce)</source>
+        <translation>无法判断测的是哪种集合通信；请指定操作（例如 AllReduce）</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a collective PlanScope models</source>
+        <translation>&quot;%1&quot; 不是 PlanScope 建模的集合通信</translation>
+    </message>
+    <message>
+        <source>no host names: the node count is unknown, so the results are fitted without a link class and change no plan (give it: planscope-cli import-nccl-tests --nodes N)</source>
+        <translation>没有主机名：节点数未知，因此结果拟合时不区分链路类别，也不改变任何方案（请给出：planscope-cli import-nccl-tests --nodes N）</translation>
+    </message>
+    <message>
+        <source>%1 result(s) without a time left out</source>
+        <translation>%1 条结果没有时间，已略去</translation>
+    </message>
+    <message>
+        <source>no result with a time</source>
+        <translation>没有带时间的结果</translation>
+    </message>
+    <message>
+        <source>JSON that does not parse (an nccl-tests -J file of a run that did not finish?)</source>
+        <translation>无法解析的 JSON（是未跑完的 nccl-tests -J 文件吗？）</translation>
+    </message>
+    <message>
+        <source>expands to %1 stages, more than %2</source>
+        <translation>展开为 %1 个阶段，超过 %2</translation>
+    </message>
 </context>
 <context>
     <name>MemorySegments</name>
@@ -3615,6 +3747,10 @@ of %3</source>
         <source>Cannot lock %1</source>
         <translation>无法锁定 %1</translation>
     </message>
+    <message>
+        <source>line %1</source>
+        <translation>第 %1 行</translation>
+    </message>
 </context>
 <context>
     <name>planscope::PlanEditorPage</name>
@@ -4950,10 +5086,6 @@ of %3</source>
         <translation>总线带宽（GB/s，nccl-tests busBw）</translation>
     </message>
     <message>
-        <source>%1 on %2 GPUs: measured</source>
-        <translation>%1，%2 个 GPU：实测</translation>
-    </message>
-    <message>
         <source>fit: α %1 µs, busBw %2 GB/s</source>
         <translation>拟合：α %1 µs，busBw %2 GB/s</translation>
     </message>
@@ -5092,6 +5224,36 @@ of %3</source>
     <message>
         <source>Use this calibration</source>
         <translation>使用此校准</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more warning(s).</source>
+        <translation>
+            <numerusform>……另有 %n 条警告。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1, rank count unknown</source>
+        <translation>%1，rank 数未知</translation>
+    </message>
+    <message>
+        <source>%1 on %2 GPUs (%3 nodes)</source>
+        <translation>%1，%2 个 GPU（%3 个节点）</translation>
+    </message>
+    <message>
+        <source>%1 on %2 GPUs (one node)</source>
+        <translation>%1，%2 个 GPU（单节点）</translation>
+    </message>
+    <message>
+        <source>%1 on %2 GPUs (nodes unknown)</source>
+        <translation>%1，%2 个 GPU（节点数未知）</translation>
+    </message>
+    <message>
+        <source>%1: measured</source>
+        <translation>%1：实测</translation>
+    </message>
+    <message>
+        <source>in-place</source>
+        <translation>原地（in-place）</translation>
     </message>
 </context>
 <context>

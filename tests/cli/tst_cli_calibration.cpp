@@ -92,6 +92,76 @@ private slots:
         QCOMPARE(json::parse(r.out)["collectives"][0]["op"].get<std::string>(), std::string("AllGather"));
     }
 
+    // The GB200 NVL72 run (tests/data/nccl-tests/README.md): 72 ranks from its one rank line (Rank 71), 18 nodes from
+    // that line's device index (71 mod 4 = 3), and every row's busbw as printed: 834.57 GB/s at 8 GiB out-of-place,
+    // 846.82 in-place.
+    void importAsPublished()
+    {
+        const Run r = cli({ "import-nccl-tests", data("gb200-nvl72-18x4-all_reduce_perf-coreweave.txt") });
+        QCOMPARE(r.code, 0);
+        const json j = json::parse(r.out);
+        QCOMPARE(j["collectives"].size(), std::size_t(5));
+        for (const json& c : j["collectives"]) {
+            QCOMPARE(c["op"].get<std::string>(), std::string("AllReduce"));
+            QCOMPARE(c["ranks"].get<int>(), 72);
+            QCOMPARE(c["nodes"].get<int>(), 18);
+            QVERIFY(!c.contains("derived"));
+        }
+        const json& last = j["collectives"][4];
+        QCOMPARE(last["bytes"].get<double>(), 8589934592.0);
+        QCOMPARE(last["seconds"].get<double>(), 20299e-6);
+        QCOMPARE(last["algBandwidth"].get<double>(), 423.16e9);
+        QCOMPARE(last["busBandwidth"].get<double>(), 834.57e9);
+        QCOMPARE(last["inPlace"]["seconds"].get<double>(), 20006e-6);
+        QCOMPARE(last["inPlace"]["busBandwidth"].get<double>(), 846.82e9);
+        QCOMPARE(last["wrong"].get<int>(), 0);
+        QCOMPARE(last["dtype"].get<std::string>(), std::string("float"));
+        QCOMPARE(j["fits"][0]["linkClass"].get<std::string>(), std::string("inter"));
+        // What it inferred is said, naming the line.
+        QVERIFY2(r.err.find("line 4: 18 nodes inferred from 1 of 72 rank lines") != std::string::npos, r.err.c_str());
+    }
+
+    // What an output does not print, the user gives: issue #78's V100 run (8 nodes x 8) has no rank lines and a ratio
+    // too coarse to tell the rank count.
+    void importGivenCounts()
+    {
+        Run r = cli({ "import-nccl-tests", data("v100-8x8-all_reduce_perf-issue78.txt") });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.find("the rank count cannot be told") != std::string::npos, r.err.c_str());
+        QVERIFY(r.err.find("--ranks N") != std::string::npos);
+        QCOMPARE(json::parse(r.out)["fits"].size(), std::size_t(0));
+
+        r = cli({ "import-nccl-tests", data("v100-8x8-all_reduce_perf-issue78.txt"), "--ranks", "64", "--nodes", "8" });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.empty(), r.err.c_str());
+        const json j = json::parse(r.out);
+        QCOMPARE(j["collectives"][0]["ranks"].get<int>(), 64);
+        QCOMPARE(j["collectives"][0]["nodes"].get<int>(), 8);
+        QCOMPARE(j["fits"][0]["linkClass"].get<std::string>(), std::string("inter"));
+
+        for (const QStringList& bad : { QStringList { "--ranks", "0" }, QStringList { "--nodes", "x" },
+                 QStringList { "--ranks", "4", "--nodes", "8" } }) {
+            r = cli(QStringList { "import-nccl-tests", data("v100-8x8-all_reduce_perf-issue78.txt") } + bad);
+            QCOMPARE(r.code, 1);
+            QVERIFY2(r.err.find(bad[0].toStdString()) != std::string::npos, r.err.c_str());
+        }
+    }
+
+    // A table whose collective neither the output, the file name nor --op tells: the error names its line.
+    void importNamesTheLine()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("run.txt");
+        QFile in(data("v100-8x8-alltoall_perf-issue78.txt"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QVERIFY(writeFile(path, in.readAll().toStdString()));
+        const Run r = cli({ "import-nccl-tests", path });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.find("error at line 3: cannot tell which collective the table at line 3 (rows: 2) measured")
+                != std::string::npos, r.err.c_str());
+        QCOMPARE(cli({ "import-nccl-tests", path, "--op", "AllToAll" }).code, 0);
+    }
+
     void importFailures()
     {
         QTemporaryDir dir;

@@ -94,6 +94,27 @@ private slots:
         QCOMPARE(doc.prediction()->stepSeconds, defaultStep);
     }
 
+    // nccl-tests output as published (tests/data/nccl-tests/README.md): the busbw the file printed, out-of-place and
+    // in-place, the fit, and what the import inferred, said on the page.
+    void publishedNcclTestsOutput()
+    {
+        ProfilePage page;
+        page.resize(1400, 900);
+        const QString data = QStringLiteral(PLANSCOPE_SOURCE_DIR "/tests/data/nccl-tests/");
+        QVERIFY2(page.openProfile(data + QStringLiteral("gb200-nvl72-18x4-all_reduce_perf-coreweave.txt")), qPrintable(page.statusText()));
+        QCOMPARE(page.profile()->collectives.size(), std::size_t(5));
+        QCOMPARE(page.profile()->collectives.back().busBandwidth, 834.57e9);
+        QCOMPARE(page.curveCount(), 3); // out-of-place points, in-place points, the fit (no plan: no preset curve)
+        QVERIFY2(page.statusText().contains(QLatin1String("18 nodes inferred from 1 of 72 rank lines")), qPrintable(page.statusText()));
+        QVERIFY(page.statusText().contains(QLatin1String("line 4")));
+
+        // The rank count cannot be told: no fit, but the printed bandwidths still show, and the page says why.
+        QVERIFY(page.openProfile(data + QStringLiteral("v100-8x8-all_reduce_perf-issue78.txt")));
+        QVERIFY(page.profile()->fits.empty());
+        QCOMPARE(page.curveCount(), 2); // out-of-place and in-place points
+        QVERIFY2(page.statusText().contains(QLatin1String("the rank count cannot be told")), qPrintable(page.statusText()));
+    }
+
     void badFilesSayWhy()
     {
         ProfilePage page;

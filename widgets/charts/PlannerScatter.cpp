@@ -1,5 +1,7 @@
 #include "charts/PlannerScatter.h"
 
+#include "charts/LogTickers.h"
+
 #include "Palette.h"
 #include "Theme.h"
 #include "util/Units.h"
@@ -52,34 +54,6 @@ constexpr int kLegendRows = 14;
 // Step times spread wider than this factor are drawn on a logarithmic axis: a space holds plans a hundred times
 // slower than the best, and the interesting ones crowd near the best.
 constexpr double kLogRatio = 3.0;
-
-// Ticks of a logarithmic axis at whole multiples of each decade: 1, 2 and 5 where they fit the axis's tick count
-// (set from its width), every multiple where a range of less than a decade needs them, only the decades where even
-// 1, 2, 5 would crowd the labels together.
-class DecadeTicker : public QCPAxisTicker {
-protected:
-    int getSubTickCount(double) override { return 0; }
-    QString getTickLabel(double tick, const QLocale& locale, QChar, int) override
-    {
-        return tick >= 1 ? locale.toString(qlonglong(std::llround(tick))) : locale.toString(tick, 'g', 3);
-    }
-    QVector<double> createTickVector(double, const QCPRange& range) override
-    {
-        if (!(range.lower > 0) || !(range.upper > range.lower)) return {};
-        QVector<double> chosen;
-        for (const std::vector<double>& multiples : { std::vector<double> { 1, 2, 3, 4, 5, 6, 7, 8, 9 }, std::vector<double> { 1, 2, 5 },
-                 std::vector<double> { 1, 3 }, std::vector<double> { 1 } }) {
-            QVector<double> ticks;
-            for (double decade = std::pow(10.0, std::floor(std::log10(range.lower))); decade <= range.upper; decade *= 10)
-                for (double m : multiples)
-                    if (m * decade >= range.lower && m * decade <= range.upper) ticks << m * decade;
-            if (ticks.size() < 2) break;   // sparser sets only lose more
-            chosen = ticks;
-            if (ticks.size() <= tickCount() + 1) break;
-        }
-        return chosen.isEmpty() ? QVector<double> { range.lower, range.upper } : chosen;
-    }
-};
 
 } // namespace
 

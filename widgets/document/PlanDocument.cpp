@@ -60,6 +60,9 @@ QString PlanDocument::describe(const Issues& issues)
     QStringList lines;
     for (const Issue& i : issues) {
         QString where = QString::fromStdString(i.path);
+        // Text inputs (nccl-tests output) name a line: "line 12".
+        static const QRegularExpression lineRef(QStringLiteral("^line (\\d+)$"));
+        if (const auto m = lineRef.match(where); m.hasMatch()) where = tr("line %1").arg(m.captured(1));
         if (i.offset >= 0)
             where
                 = where.isEmpty() ? tr("byte %1").arg(i.offset) : tr("%1 (byte %2)").arg(where).arg(i.offset);

@@ -4,6 +4,7 @@
 #include "Theme.h"
 #include "document/PlanDocument.h"
 #include "document/RunThen.h"
+#include "charts/LogTickers.h"
 #include "charts/ReadOnlyTable.h"
 #include "WidgetExporter.h"
 #include "cost/Collective.h"
@@ -27,8 +28,11 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 #include <cmath>
 #include <qcustomplot.h>
+#include <set>
+#include <tuple>
 
 namespace planscope {
 
@@ -87,6 +91,7 @@ ProfilePage::ProfilePage(QWidget* parent)
     split->addWidget(tablesBox);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setSizes({ 3000, 2000 }); // the chart the wider part from the start (sizes are scaled to the width)
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_title);
@@ -96,12 +101,11 @@ ProfilePage::ProfilePage(QWidget* parent)
 
     m_plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
     m_plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
-    m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-    m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    // Sizes in binary units as nccl-tests steps them; bandwidths at 1, 2, 5 of each decade.
+    m_plot->xAxis->setTicker(QSharedPointer<BytesTicker>::create());
+    m_plot->yAxis->setTicker(QSharedPointer<DecadeTicker>::create());
     m_plot->legend->setVisible(true);
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
-    m_plot->xAxis->setNumberFormat(QStringLiteral("eb"));
-    m_plot->xAxis->setNumberPrecision(0);
     connect(Theme::instance(), &Theme::changed, this, &ProfilePage::rebuild);
 
     connect(m_run, &QPushButton::clicked, this, [this] { startProfiling(true); });
@@ -310,41 +314,80 @@ void ProfilePage::rebuild()
         m_status->setText(profilerPath().isEmpty()
                 ? tr("Profiling is unavailable in this build (no CUDA/NCCL at compile time). Open a profile or nccl-tests output.")
                 : tr("Run a short profiling pass on this machine's GPUs, or open a profile or nccl-tests output."));
-    else
-        m_status->setText(tr("Profile of %1 (%2): %3 GPUs, %4 collective measurements, %5 GEMM shapes.")
-                              .arg(QString::fromStdString(m_profile->host.empty() ? std::string("?") : m_profile->host),
-                                  QString::fromStdString(m_profile->source))
-                              .arg(m_profile->gpus.size())
-                              .arg(m_profile->collectives.size())
-                              .arg(m_profile->gemm.size()));
+    else {
+        QString status = tr("Profile of %1 (%2): %3 GPUs, %4 collective measurements, %5 GEMM shapes.")
+                             .arg(QString::fromStdString(m_profile->host.empty() ? std::string("?") : m_profile->host),
+                                 QString::fromStdString(m_profile->source))
+                             .arg(m_profile->gpus.size())
+                             .arg(m_profile->collectives.size())
+                             .arg(m_profile->gemm.size());
+        // What reading the file inferred or could not tell (rank and node counts, wrong results), first few in full.
+        const Issues& warnings = m_profile->warnings;
+        constexpr std::size_t kShown = 4;
+        const Issues shown(warnings.begin(), warnings.begin() + std::ptrdiff_t(std::min(kShown, warnings.size())));
+        if (!shown.empty()) status += QLatin1Char('\n') + PlanDocument::describe(shown);
+        if (warnings.size() > kShown) status += QLatin1Char('\n') + tr("… and %n more warning(s).", "", int(warnings.size() - kShown));
+        m_status->setText(status);
+    }
     m_plot->xAxis->setLabel(tr("Message size S (bytes)"));
     m_plot->yAxis->setLabel(tr("Bus bandwidth (GB/s, nccl-tests busBw)"));
     if (m_profile) {
-        // One curve per measured (op, ranks): points, the fitted alpha-beta model, and the plan's default link.
+        // One curve per measured (op, ranks, nodes): the busbw the file printed (out-of-place dots, in-place crosses),
+        // the fitted alpha-beta model, and the plan's default link.
         int curve = 0;
-        for (const LinkFit& fit : m_profile->fits) {
-            Collective c;
-            if (!fromString(fit.op, c)) continue;
-            QVector<double> xs, ys;
-            for (const CollectiveSample& s : m_profile->collectives)
-                if (s.op == fit.op && s.ranks == fit.ranks && s.seconds > 0 && s.bytes > 0) {
+        const auto group = [](const std::string& op, int ranks, int nodes) {
+            const QString o = QString::fromStdString(op);
+            if (ranks <= 0) return tr("%1, rank count unknown").arg(o);
+            if (nodes > 1) return tr("%1 on %2 GPUs (%3 nodes)").arg(o).arg(ranks).arg(nodes);
+            if (nodes == 1) return tr("%1 on %2 GPUs (one node)").arg(o).arg(ranks);
+            return tr("%1 on %2 GPUs (nodes unknown)").arg(o).arg(ranks);
+        };
+        const auto addPoints = [&](const std::string& op, int ranks, int nodes, const QColor& colour) {
+            QVector<double> xs, ys, ix, iy;
+            for (const CollectiveSample& s : m_profile->collectives) {
+                if (s.op != op || s.ranks != ranks || s.nodes != nodes || !(s.bytes > 0)) continue;
+                // Bandwidths printed as 0.00 (the smallest sizes) have no place on the log axis.
+                if (s.seconds > 0 && s.busBandwidth > 0) {
                     xs << s.bytes;
                     ys << s.busBandwidth / 1e9;
                 }
-            if (xs.isEmpty()) continue;
-            const QColor colour = curveColour(curve++);
+                if (s.inPlace && s.inPlace->seconds > 0 && s.inPlace->busBandwidth > 0) {
+                    ix << s.bytes;
+                    iy << s.inPlace->busBandwidth / 1e9;
+                }
+            }
             QCPGraph* points = m_plot->addGraph();
-            points->setName(tr("%1 on %2 GPUs: measured").arg(QString::fromStdString(fit.op)).arg(fit.ranks));
+            points->setName(tr("%1: measured").arg(group(op, ranks, nodes)));
             points->setLineStyle(QCPGraph::lsNone);
             points->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, colour, 5));
             points->setData(xs, ys);
+            if (!ix.isEmpty()) {
+                QCPGraph* inPlace = m_plot->addGraph();
+                inPlace->setName(tr("in-place"));
+                inPlace->setLineStyle(QCPGraph::lsNone);
+                inPlace->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, colour, 6));
+                inPlace->setData(ix, iy);
+            }
+            return xs;
+        };
+        for (const LinkFit& fit : m_profile->fits) {
+            Collective c;
+            if (!fromString(fit.op, c)) continue;
+            const QColor colour = curveColour(curve++);
+            const QVector<double> xs = addPoints(fit.op, fit.ranks, fit.nodes, colour);
+            if (xs.isEmpty()) continue;
             const LinkSpec fitted { fit.busBandwidth, fit.alpha, 1.0 };
             QVector<double> fx, fy, dx, dy;
             const double lo = *std::min_element(xs.begin(), xs.end()), hi = *std::max_element(xs.begin(), xs.end());
-            const LinkSpec def = m_document && m_document->hasPlan()
+            // The preset's link of the same class; none where the measurement's class is unknown.
+            const LinkSpec def = m_document && m_document->hasPlan() && fit.linkClass != "unknown"
                 ? (fit.linkClass == "inter" ? m_document->plan().cluster.interNode : m_document->plan().cluster.intraNode)
                 : LinkSpec {};
-            for (double s = lo; s <= hi * 1.0001; s *= 1.5) {
+            // Every 1.5x from the smallest size, and the largest itself.
+            QVector<double> sizes;
+            for (double s = lo; s < hi; s *= 1.5) sizes << s;
+            sizes << hi;
+            for (double s : sizes) {
                 const double factor = busBandwidthFactor(c, fit.ranks);
                 fx << s;
                 fy << factor * s / ringSeconds(c, fit.ranks, s, fitted) / 1e9;
@@ -364,7 +407,20 @@ void ProfilePage::rebuild()
                 preset->setData(dx, dy);
             }
         }
+        // Rows no fit covers (the rank count was not told): their printed bandwidths still show.
+        std::set<std::tuple<std::string, int, int>> unfitted;
+        for (const CollectiveSample& s : m_profile->collectives) {
+            bool fitted = false;
+            for (const LinkFit& f : m_profile->fits) fitted |= f.op == s.op && f.ranks == s.ranks && f.nodes == s.nodes;
+            if (!fitted) unfitted.insert({ s.op, s.ranks, s.nodes });
+        }
+        for (const auto& [op, ranks, nodes] : unfitted) addPoints(op, ranks, nodes, curveColour(curve++));
         m_plot->rescaleAxes();
+        // A margin on the log axes so that the end points are not cut by the frame.
+        for (QCPAxis* axis : { m_plot->xAxis, m_plot->yAxis }) {
+            const QCPRange r = axis->range();
+            if (r.lower > 0 && r.upper > 0) axis->setRange(r.lower / 1.3, r.upper * 1.3);
+        }
     }
     if (!m_profile && m_document && m_document->hasPlan()) {
         // Nothing measured yet: the model the predictions use now, so the page says what calibration would replace.
