@@ -230,10 +230,11 @@ std::optional<Printed> printedNumber(const std::string& s)
     if (!d) return std::nullopt;
     const auto e = s.find_first_of("eE");
     const std::string mantissa = s.substr(0, e);
-    const int exponent = e == std::string::npos ? 0 : std::atoi(s.c_str() + e + 1);
+    // strtol saturates where atoi would overflow ("1e-99999999999" is a finite 0 to strtod).
+    const long exponent = e == std::string::npos ? 0 : std::clamp(std::strtol(s.c_str() + e + 1, nullptr, 10), -1000L, 1000L);
     const auto dot = mantissa.find('.');
-    const int decimals = dot == std::string::npos ? 0 : int(mantissa.size() - dot - 1);
-    return Printed { *d, 0.5 * std::pow(10.0, double(std::clamp(exponent - decimals, -300, 300))) };
+    const long decimals = dot == std::string::npos ? 0 : long(mantissa.size() - dot - 1);
+    return Printed { *d, 0.5 * std::pow(10.0, double(std::clamp(exponent - decimals, -300L, 300L))) };
 }
 
 // Times a row can hold: nccl-tests prints microseconds to at most 2 decimals; a time outside (a garbled cell) is
@@ -624,7 +625,9 @@ std::string versionInLine(const std::string& t)
         if (!tok.empty() && std::isdigit(static_cast<unsigned char>(tok[0][0]))) return validUtf8(tok[0].substr(0, 64));
     }
     if (const auto at = t.find("nccl-library="); at != std::string::npos) {
-        const auto code = toCount(tokens(std::string_view(t).substr(at + 13)).front());
+        // (tests/fuzz/fuzz_profile: a line ending in "nccl-library=" read the first of no tokens)
+        const auto tok = tokens(std::string_view(t).substr(at + 13));
+        const auto code = tok.empty() ? std::nullopt : toCount(tok.front());
         if (code && *code >= 20900)
             return std::to_string(*code / 10000) + "." + std::to_string((*code / 100) % 100) + "." + std::to_string(*code % 100);
     }

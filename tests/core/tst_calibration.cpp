@@ -1037,6 +1037,24 @@ private slots:
         QVERIFY(parseProfile(profileToJson(r3.value()).dump()).ok());
     }
 
+    // NCCL's version where the output prints it: "NCCL version 2.29.2+cuda13.1" (newest nccl-tests, un-commented),
+    // "# nccl-tests version ... nccl-library=22106" (the library's version code). fuzz_profile found a line ending in
+    // "nccl-library=" reading the first of no tokens (undefined behaviour): it tells no version.
+    void ncclVersionLines()
+    {
+        auto r = importNcclTests(table("all_reduce_perf"));
+        QVERIFY(r.ok());
+        QCOMPARE(r->nccl, std::string("2.21.6"));
+        std::string text = table("all_reduce_perf");
+        text.replace(text.find("nccl-library=22106"), 18, "nccl-library=");
+        auto cut = importNcclTests(text);
+        QVERIFY(cut.ok());
+        QCOMPARE(cut->nccl, std::string());
+        auto found = importNcclTests(readData("gb200-32x4-all_reduce_perf-oci.txt"), "all_reduce_perf");
+        QVERIFY(found.ok());
+        QCOMPARE(found->nccl, std::string("2.29.2+cuda13.1"));
+    }
+
     // A published run through the whole chain: import, fit, calibrate, evaluate.
     void publishedRunCalibratesAPlan()
     {
