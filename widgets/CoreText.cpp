@@ -250,6 +250,7 @@ const Entry kCatalogue[] = {
     { QT_TRANSLATE_NOOP("CoreText", "%1 -> latency %2, efficiency %3 of %4 per GPU (busBw / (%5 GPUs per node x the NIC bandwidth per GPU))"), false },
     { QT_TRANSLATE_NOOP("CoreText", "%1 -> efficiency %2 for the other collectives; all-reduce keeps %3"), false },
     { QT_TRANSLATE_NOOP("CoreText", "only all-reduce measured; the other collectives keep efficiency %1"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "the measured busBw is %1 x what the plan's network carries: the measured ranks did not talk over such a network (an NVLink domain spanning hosts?) or the plan names another machine"), false },
     { QT_TRANSLATE_NOOP("CoreText", "%1 = best %2 TFLOP/s over %3 %4 GEMMs with m, n, k >= 1024, of the dense peak %5 TFLOP/s"), false },
     { QT_TRANSLATE_NOOP("CoreText", "not applied: best %1 TFLOP/s over %2 %3 GEMMs with m, n, k >= 1024, of the dense peak %4 TFLOP/s exceeds the peak (wrong GPU in the plan, or a sparse peak?)"), false },
     { QT_TRANSLATE_NOOP("CoreText", "%1 %2 GEMM shapes timed; operators of exactly these shapes take the measured time"), false },

@@ -132,6 +132,12 @@ Calibration calibrationFromProfile(const Profile& profile, const Plan& plan)
         cal.terms.push_back("cluster.interNode: " + describe(*f) + " -> latency " + micros(l.latency) + ", efficiency "
             + fmt("%.3f", l.efficiency) + " of " + gbps(l.bandwidth) + " per GPU"
             + (perNode > 1 ? " (busBw / (" + std::to_string(perNode) + " GPUs per node x the NIC bandwidth per GPU))" : ""));
+        // Faster than the plan's NICs can carry: the measured group did not cross such a network (an NVLink domain
+        // over several hosts, as a GB200 NVL72 rack's 18 trays), or the plan names another machine.
+        if (l.efficiency > 1)
+            cal.terms.push_back("cluster.interNode: the measured busBw is " + fmt("%.1f", l.efficiency)
+                + " x what the plan's network carries: the measured ranks did not talk over such a network (an NVLink "
+                  "domain spanning hosts?) or the plan names another machine");
     }
 
     const Precision prec = plan.training.precision;

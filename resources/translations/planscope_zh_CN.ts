@@ -1900,6 +1900,10 @@
         <source>expands to %1 stages, more than %2</source>
         <translation>展开为 %1 个阶段，超过 %2</translation>
     </message>
+    <message>
+        <source>the measured busBw is %1 x what the plan&apos;s network carries: the measured ranks did not talk over such a network (an NVLink domain spanning hosts?) or the plan names another machine</source>
+        <translation>实测 busBw 是方案网络所能承载的 %1 倍：实测的各 rank 并没有经过这样的网络通信（是跨主机的 NVLink 域吗？），或者方案描述的是另一台机器</translation>
+    </message>
 </context>
 <context>
     <name>MemorySegments</name>

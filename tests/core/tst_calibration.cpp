@@ -1055,6 +1055,25 @@ private slots:
         QCOMPARE(found->nccl, std::string("2.29.2+cuda13.1"));
     }
 
+    // The GB200 NVL72 rack's all-reduce crosses 18 hosts but never a NIC (one NVLink domain): applied to a plan whose
+    // nodes talk over InfiniBand, its busBw is several times what those NICs carry, and the calibration says so.
+    void nvlinkDomainOverHostsIsSaid()
+    {
+        auto r = importNcclTests(readData("gb200-nvl72-18x4-all_reduce_perf-coreweave.txt"), "all_reduce_perf");
+        QVERIFY(r.ok());
+        QCOMPARE(r->fits[0].linkClass, std::string("inter"));
+        const Plan plan = test::loadSample("llama3-70b-fp8-64xh100.plan.json");
+        const Calibration cal = calibrationFromProfile(r.value(), plan);
+        QVERIFY(cal.interNode);
+        // efficiency = busBw / (4 GPUs per node x the NIC bandwidth per GPU)
+        const double expected = r->fits[0].busBandwidth / (4 * plan.cluster.interNode.bandwidth);
+        QVERIFY(near(cal.interNode->efficiency, expected));
+        QVERIFY(expected > 1);
+        bool said = false;
+        for (const std::string& t : cal.terms) said |= t.find("did not talk over such a network") != std::string::npos;
+        QVERIFY(said);
+    }
+
     // A published run through the whole chain: import, fit, calibrate, evaluate.
     void publishedRunCalibratesAPlan()
     {
