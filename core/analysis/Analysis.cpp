@@ -1,6 +1,7 @@
 #include "Analysis.h"
 
 #include "cost/Evaluate.h"
+#include "schedule/Schedule.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,12 +18,10 @@ std::vector<std::string> issueLines(const Issues& issues)
 
 double simulatedOpCount(const Plan& plan, std::int64_t microbatches)
 {
-    const ScheduleKind k = plan.training.schedule;
-    const bool split = k == ScheduleKind::ZBH1 || k == ScheduleKind::ZBH2 || k == ScheduleKind::ZBV
-        || k == ScheduleKind::DualPipe || k == ScheduleKind::DualPipeV;
-    const bool twoChunks = k == ScheduleKind::ZBV || k == ScheduleKind::DualPipe || k == ScheduleKind::DualPipeV;
-    const double chunks = twoChunks ? 2.0 : double(std::max(1, plan.parallel.vpp));
-    return double(std::max(1, plan.parallel.pp)) * double(std::max<std::int64_t>(0, microbatches)) * chunks * (split ? 3.0 : 2.0);
+    // The schedule simulate() asks for (sim/Simulate.cpp): interleaved 1F1B with one chunk per rank runs as 1F1B.
+    ScheduleKind kind = plan.training.schedule;
+    if (kind == ScheduleKind::Interleaved1F1B && plan.chunksPerRank() <= 1) kind = ScheduleKind::OneFOneB;
+    return scheduleOpCount(kind, plan.parallel.pp, plan.chunksPerRank(), double(std::max<std::int64_t>(0, microbatches)));
 }
 
 std::shared_ptr<const Analysis> analyse(const Plan& plan, const AnalysisOptions& options)

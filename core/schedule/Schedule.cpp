@@ -134,15 +134,14 @@ Schedule makeSchedule(ScheduleKind kind, Placement placement, int ranks, int chu
 
 } // namespace schedules
 
-double scheduleOpCount(const ScheduleRequest& r)
+double scheduleOpCount(ScheduleKind k, int ranks, int chunks, double microbatches)
 {
-    const ScheduleKind k = r.kind;
     const bool split = k == ScheduleKind::ZBH1 || k == ScheduleKind::ZBH2 || k == ScheduleKind::ZBV
         || k == ScheduleKind::DualPipe || k == ScheduleKind::DualPipeV;
     const bool twoChunks = k == ScheduleKind::ZBV || k == ScheduleKind::DualPipe || k == ScheduleKind::DualPipeV;
     const bool chunked = k == ScheduleKind::Interleaved1F1B || k == ScheduleKind::LoopedBFS;
-    const double chunks = twoChunks ? 2.0 : chunked ? double(std::max(1, r.chunks)) : 1.0;
-    return double(std::max(1, r.ranks)) * chunks * double(std::max(1, r.microbatches)) * (split ? 3.0 : 2.0);
+    const double perRank = twoChunks ? 2.0 : chunked ? double(std::max(1, chunks)) : 1.0;
+    return double(std::max(1, ranks)) * perRank * std::max(1.0, microbatches) * (split ? 3.0 : 2.0);
 }
 
 Result<Schedule> generateSchedule(const ScheduleRequest& r)

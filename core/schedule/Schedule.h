@@ -83,8 +83,12 @@ struct ScheduleRequest {
 // request or a file is refused with the count, before anything is sized by it.
 inline constexpr std::int64_t kMaxScheduleOps = std::int64_t(1) << 22;
 
-// The compute ops a request lays out: ranks x chunks per rank x microbatches x passes (F and B, or F, I and W).
-double scheduleOpCount(const ScheduleRequest& request);
+// The compute ops a schedule lays out: ranks x chunks per rank x microbatches x passes (F and B, or F, I and W);
+// chunks count for the chunked kinds (interleaved 1F1B, looped BFS; two for ZB-V and DualPipe). In double, so that
+// a count no int holds (a plan's microbatches from a huge batch) is still told. One rule for generateSchedule() and
+// the analysis that decides whether to simulate (analysis/Analysis.cpp).
+double scheduleOpCount(ScheduleKind kind, int ranks, int chunks, double microbatches);
+inline double scheduleOpCount(const ScheduleRequest& r) { return scheduleOpCount(r.kind, r.ranks, r.chunks, r.microbatches); }
 
 // Builds the schedule, or the reason the framework that ships it refuses the shape.
 Result<Schedule> generateSchedule(const ScheduleRequest& request);

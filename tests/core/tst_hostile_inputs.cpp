@@ -21,6 +21,17 @@ json defaultPlan()
     return text ? json::parse(text.value()) : json();
 }
 
+// The default sample plan with other parallel degrees and global batch.
+Plan defaultPlanWith(int pp, int tp, int dp, std::int64_t globalBatch)
+{
+    json plan = defaultPlan();
+    plan["parallel"]["pp"] = pp;
+    plan["parallel"]["tp"] = tp;
+    plan["parallel"]["dp"] = dp;
+    plan["training"]["globalBatch"] = globalBatch;
+    return test::planFromText(plan.dump());
+}
+
 // The first issue of a failed load, as "path: message".
 std::string firstError(const Result<LoadedPlan>& r)
 {
@@ -114,13 +125,7 @@ private slots:
     void aHundredThousandMicrobatchesAreSimulated()
     {
         // pp 2 x 100,000 microbatches x (forward, backward) = 400,000 compute ops, under the simulation's limit.
-        json plan = defaultPlan();
-        plan["parallel"]["pp"] = 2;
-        plan["parallel"]["tp"] = 8;
-        plan["parallel"]["dp"] = 1;
-        plan["training"]["globalBatch"] = 100000;
-        const Plan p = test::planFromText(plan.dump());
-        const auto a = analyse(p);
+        const auto a = analyse(defaultPlanWith(2, 8, 1, 100000));
         QVERIFY(a->valid());
         QCOMPARE(a->prediction.microbatches, std::int64_t(100000));
         QVERIFY(a->timeline);
@@ -132,12 +137,7 @@ private slots:
     void pastTheSimulationLimitTheClosedFormStands()
     {
         // pp 16 x 100,000 microbatches x 2 = 3,200,000 ops: no timeline, the closed form, and the reason named.
-        json plan = defaultPlan();
-        plan["parallel"]["pp"] = 16;
-        plan["parallel"]["tp"] = 1;
-        plan["parallel"]["dp"] = 1;
-        plan["training"]["globalBatch"] = 100000;
-        const Plan p = test::planFromText(plan.dump());
+        const Plan p = defaultPlanWith(16, 1, 1, 100000);
         QCOMPARE(simulatedOpCount(p, 100000), 3200000.0);
         const auto a = analyse(p);
         QVERIFY(a->valid());
