@@ -197,10 +197,13 @@ void PresentationMode::nextView(int direction)
     m_tabs->setCurrentIndex(std::clamp(m_tabs->currentIndex() + direction, 0, n - 1));
 }
 
-std::vector<double> PresentationMode::playheadStops() const
+const std::vector<double>& PresentationMode::playheadStops() const
 {
-    std::vector<double> stops;
     const auto timeline = m_document ? m_document->timeline() : nullptr;
+    if (timeline && timeline == m_stopsTimeline.lock()) return m_stops;
+    m_stopsTimeline = timeline;
+    std::vector<double>& stops = m_stops;
+    stops.clear();
     if (!timeline) return stops;
     stops.push_back(0);
     for (const Span& s : timeline->spans)
@@ -214,7 +217,7 @@ std::vector<double> PresentationMode::playheadStops() const
 
 void PresentationMode::stepPlayhead(int direction)
 {
-    const std::vector<double> stops = playheadStops();
+    const std::vector<double>& stops = playheadStops();
     if (stops.empty()) return;
     m_state->setPlaying(false);
     const double now = m_state->playhead();

@@ -23,6 +23,7 @@ namespace planscope {
 
 class PlanDocument;
 class ViewState;
+struct Timeline;
 
 // The red dot drawn over the pages; transparent for the mouse, so everything under it still works.
 class LaserPointer : public QWidget {
@@ -62,7 +63,8 @@ public:
     void nextView(int direction);
     void stepPlayhead(int direction);
     // The moments the playhead stops at: every distinct start of a compute op in the simulated step, and its end.
-    std::vector<double> playheadStops() const;
+    // Sorted once per timeline (a million-op step takes a noticeable moment), not at every key press.
+    const std::vector<double>& playheadStops() const;
 
     // How much larger the type is while presenting.
     static constexpr double kFontScale = 1.45;
@@ -86,6 +88,9 @@ private:
     QLabel* m_caption;
     QTimer* m_captionTimer;
     bool m_active = false;
+    // playheadStops() and the timeline they were taken from (not kept alive by them).
+    mutable std::weak_ptr<const Timeline> m_stopsTimeline;
+    mutable std::vector<double> m_stops;
 
     // What setActive(false) puts back.
     bool m_tabBarVisible = true;
