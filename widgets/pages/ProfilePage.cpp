@@ -80,7 +80,7 @@ ProfilePage::ProfilePage(QWidget* parent)
     buttons->addWidget(m_use);
 
     auto* tables = new QVBoxLayout;
-    auto* tablesBox = new QWidget(this);
+    auto* tablesBox = m_tablesBox = new QWidget(this);
     tablesBox->setLayout(tables);
     tables->setContentsMargins(0, 0, 0, 0);
     tables->addWidget(m_compare, 1);
@@ -173,6 +173,7 @@ void ProfilePage::compareAsync()
         m_before = std::move(result.first);
         m_after = std::move(result.second);
         fillComparison();
+        fitTablesWidth();
         Q_EMIT comparisonReady();
     });
 }
@@ -379,10 +380,13 @@ void ProfilePage::rebuild()
             const LinkSpec fitted { fit.busBandwidth, fit.alpha, 1.0 };
             QVector<double> fx, fy, dx, dy;
             const double lo = *std::min_element(xs.begin(), xs.end()), hi = *std::max_element(xs.begin(), xs.end());
-            // The preset's link of the same class; none where the measurement's class is unknown.
-            const LinkSpec def = m_document && m_document->hasPlan() && fit.linkClass != "unknown"
+            // The preset's link of the same class; none where the measurement's class is unknown. Across nodes the
+            // group's rings run over all of its GPUs' NICs at once (ranks / nodes of them per node), as the
+            // calibration counts them (core/calib/Calibration.cpp).
+            LinkSpec def = m_document && m_document->hasPlan() && fit.linkClass != "unknown"
                 ? (fit.linkClass == "inter" ? m_document->plan().cluster.interNode : m_document->plan().cluster.intraNode)
                 : LinkSpec {};
+            if (fit.linkClass == "inter") def.bandwidth *= std::max(1, fit.ranks / std::max(1, fit.nodes));
             // Every 1.5x from the smallest size, and the largest itself.
             QVector<double> sizes;
             for (double s = lo; s < hi; s *= 1.5) sizes << s;
@@ -487,7 +491,28 @@ void ProfilePage::rebuild()
         }
     }
     fillComparison();
+    fitTablesWidth();
     replotIfSized(m_plot);
+}
+
+void ProfilePage::fitTablesWidth()
+{
+    // The tables keep the width their contents need (up to half the page), the chart takes the rest: a value cell
+    // such as "300 GB/s × efficiency 0.77" is never cut short.
+    int widest = 0;
+    for (const QTableWidget* t : { m_compare, m_gemm }) {
+        if (t->isHidden() && t != m_compare) continue;
+        const QFontMetrics fm(t->font());
+        int w = 2 * t->frameWidth() + 4;
+        for (int c = 0; c < t->columnCount(); ++c) {
+            int column = t->horizontalHeader()->sectionSizeHint(c);
+            for (int r = 0; r < t->rowCount(); ++r)
+                if (const QTableWidgetItem* item = t->item(r, c)) column = std::max(column, fm.horizontalAdvance(item->text()) + 16);
+            w += column;
+        }
+        widest = std::max(widest, w);
+    }
+    m_tablesBox->setMinimumWidth(std::min(widest, std::max(200, width() / 2)));
 }
 
 void ProfilePage::fillComparison()

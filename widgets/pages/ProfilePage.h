@@ -72,6 +72,7 @@ private:
     // wins.
     void compareAsync();
     void fillComparison();
+    void fitTablesWidth();
 
     QPointer<PlanDocument> m_document;
     std::shared_ptr<const Profile> m_profile;
@@ -91,6 +92,7 @@ private:
     QCustomPlot* m_plot;
     QTableWidget* m_gemm;
     QTableWidget* m_compare;
+    QWidget* m_tablesBox = nullptr;
 };
 
 } // namespace planscope
