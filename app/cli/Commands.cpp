@@ -596,14 +596,14 @@ int cmdProfileFit(const Args& a, std::ostream& out, std::ostream& err)
         return 0;
     }
     char buf[256];
-    std::snprintf(buf, sizeof buf, "%-14s %6s %6s %-6s %12s %14s %14s %7s\n", "op", "ranks", "nodes", "class", "alpha",
+    std::snprintf(buf, sizeof buf, "%-14s %6s %6s %-7s %12s %14s %14s %7s\n", "op", "ranks", "nodes", "class", "alpha",
         "busBw (fit)", "busBw (max)", "points");
     out << buf;
     for (const LinkFit& f : fits) {
         double best = 0;
         for (const CollectiveSample& c : profile->collectives)
             if (c.op == f.op && c.ranks == f.ranks && c.nodes == f.nodes) best = std::max(best, c.busBandwidth);
-        std::snprintf(buf, sizeof buf, "%-14s %6d %6d %-6s %9.2f us %9.1f GB/s %9.1f GB/s %7d\n", f.op.c_str(), f.ranks,
+        std::snprintf(buf, sizeof buf, "%-14s %6d %6d %-7s %9.2f us %9.1f GB/s %9.1f GB/s %7d\n", f.op.c_str(), f.ranks,
             f.nodes, f.linkClass.c_str(), f.alpha * 1e6, f.busBandwidth / 1e9, best / 1e9, f.points);
         out << buf;
     }
