@@ -582,6 +582,8 @@ int cmdProfileFit(const Args& a, std::ostream& out, std::ostream& err)
         printIssues(profile.errors(), err);
         return 1;
     }
+    // What reading it inferred or left out (nccl-tests output: the rank and node counts), on stderr.
+    printIssues(profile->warnings, err);
     // Fitted afresh from the measurements where there are any, else the fits the file carries.
     const std::vector<LinkFit> fits = profile->collectives.empty() ? profile->fits : fitCollectives(profile->collectives);
     if (a.has("--json")) {
