@@ -911,6 +911,14 @@ private Q_SLOTS:
         QTest::qWait(100);
         QCOMPARE(state.playhead(), paused);
 
+        // Long steps in the step's unit: seconds past 10 s, hours past 10 h (not "20986110.6 ms").
+        state.setDuration(20986.111);
+        state.setPlayhead(3600);
+        QCOMPARE(bar.timeLabel()->text(), QStringLiteral("3600.0 / 20986.1 s"));
+        state.setDuration(75600);
+        state.setPlayhead(37800);
+        QCOMPARE(bar.timeLabel()->text(), QStringLiteral("10.50 / 21.00 h"));
+
         // At the end it stops there.
         state.setDuration(0.05);
         state.setPlayhead(0.0);

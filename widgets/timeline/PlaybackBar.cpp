@@ -24,6 +24,17 @@ QString formatMs(double seconds)
 {
     return QString::number(seconds * 1e3, 'f', seconds < 0.1 ? 3 : 1);
 }
+
+// Playhead and step in one unit, the step's: milliseconds up to 10 s, then seconds, then hours (a step of a
+// hundred thousand microbatches runs for hours, not for "20986110.6 ms").
+QString playheadText(double playhead, double duration)
+{
+    if (duration < 10)
+        return PlaybackBar::tr("%1 / %2 ms").arg(formatMs(playhead), formatMs(duration));
+    if (duration < 36000)
+        return PlaybackBar::tr("%1 / %2 s").arg(playhead, 0, 'f', 1).arg(duration, 0, 'f', 1);
+    return PlaybackBar::tr("%1 / %2 h").arg(playhead / 3600, 0, 'f', 2).arg(duration / 3600, 0, 'f', 2);
+}
 } // namespace
 
 const std::vector<double>& PlaybackBar::speedFactors()
@@ -232,7 +243,7 @@ void PlaybackBar::syncFromState()
         m_slider->setValue(
             duration > 0 ? int(std::lround(m_state->playhead() / duration * kSliderSteps)) : 0);
     }
-    m_time->setText(tr("%1 / %2 ms").arg(formatMs(m_state->playhead()), formatMs(duration)));
+    m_time->setText(playheadText(m_state->playhead(), duration));
     // The combo follows a speed set elsewhere.
     if (duration > 0) {
         const QSignalBlocker block(m_speed);
