@@ -294,6 +294,7 @@ const Entry kCatalogue[] = {
 
     // core/sim/Simulate.cpp: simulate(), timelineErrors
     { QT_TRANSLATE_NOOP("CoreText", "more than a million microbatches to simulate"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "the simulation was cancelled; the step time is the closed form's"), false },
     { QT_TRANSLATE_NOOP("CoreText", "the schedule has %1 stages but the pipeline split has %2"), false },
 
     // core/cost/Evaluate.cpp: Prediction::warnings (after a field path and ": ")

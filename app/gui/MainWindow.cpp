@@ -93,12 +93,21 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
     bar->addWidget(m_messageText, 1);
     bar->addWidget(closeMessage, 0, Qt::AlignTop);
     m_messageBar->hide();
-    m_staleText = new QLabel(central);
+    // The note with its Cancel: a long analysis (a simulation of up to a million ops, about a second and a half)
+    // can be stopped; the closed form then stands and the timeline says it was cancelled.
+    m_staleBar = new QWidget(central);
+    auto* staleRow = new QHBoxLayout(m_staleBar);
+    staleRow->setContentsMargins(8, 2, 4, 2);
+    m_staleText = new QLabel(m_staleBar);
     m_staleText->setObjectName(QStringLiteral("computingNote"));
-    m_staleText->setContentsMargins(8, 2, 8, 2);
-    m_staleText->hide();
+    m_cancelComputing = new QPushButton(m_staleBar);
+    m_cancelComputing->setObjectName(QStringLiteral("cancelComputing"));
+    connect(m_cancelComputing, &QPushButton::clicked, m_document, &PlanDocument::cancelEvaluation);
+    staleRow->addWidget(m_staleText, 1);
+    staleRow->addWidget(m_cancelComputing);
+    m_staleBar->hide();
     column->addWidget(m_messageBar);
-    column->addWidget(m_staleText);
+    column->addWidget(m_staleBar);
     column->addWidget(m_tabs, 1);
     setCentralWidget(central);
     m_staleTimer = new QTimer(this);
@@ -366,6 +375,9 @@ void MainWindow::retranslateUi()
         m_pages[i].action->setText(i < std::size(menuTitles) ? menuTitles[i] : m_pages[i].page->pageTitle());
     }
     m_editorDock->setWindowTitle(m_editor->pageTitle());
+    m_cancelComputing->setText(tr("Cancel"));
+    m_cancelComputing->setToolTip(tr("Stop the simulation of this plan: the step time is then the closed form's, and "
+                                     "the timeline says it was cancelled"));
     m_fileMenu->setTitle(tr("&File"));
     m_open->setText(tr("&Open…"));
     m_openTraces->setText(tr("Open &Traces…"));
@@ -558,6 +570,7 @@ void MainWindow::updateStaleState()
     const bool stale = m_document->isEvaluating() && !m_staleTimer->isActive();
     if (stale) m_staleText->setText(tr("Computing… the pages show the plan before the last edit until it is done."));
     m_staleText->setVisible(stale);
+    m_staleBar->setVisible(stale);
     for (const PageEntry& p : m_pages) p.widget->setEnabled(!stale);
 }
 

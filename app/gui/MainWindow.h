@@ -16,6 +16,7 @@ class QAction;
 class QActionGroup;
 class QDockWidget;
 class QLabel;
+class QPushButton;
 class QMenu;
 class QTabWidget;
 class QTimer;
@@ -130,7 +131,9 @@ private:
     QLabel* m_statusLabel;
     QWidget* m_messageBar = nullptr;
     QLabel* m_messageText = nullptr;
+    QWidget* m_staleBar = nullptr;
     QLabel* m_staleText = nullptr;
+    QPushButton* m_cancelComputing = nullptr;
     QTimer* m_staleTimer = nullptr;
     std::function<SaveChoice()> m_askToSave;
     std::function<RecoveryChoice(const QString&)> m_askToRecover;

@@ -57,13 +57,19 @@ std::shared_ptr<const Analysis> analyse(const Plan& plan, const AnalysisOptions&
             -1 });
         predicted.warnings.push_back("not simulated: " + a->timelineErrors.back().message);
     } else if (predicted.valid && options.simulate) {
-        auto simulated = simulate(a->evaluatedPlan, predicted);
-        if (simulated) {
+        const std::atomic<bool>* cancel = options.cancel.get();
+        auto simulated = simulate(a->evaluatedPlan, predicted, cancel);
+        if (simulated && !(cancel && cancel->load())) {
             a->timeline = std::make_shared<const Timeline>(std::move(simulated).value());
             a->timelineIndex = std::make_shared<const TimelineIndex>(*a->timeline);
             applySimulation(predicted, a->evaluatedPlan, *a->timeline, explainer.get());
-        } else {
+        } else if (!simulated && simulated.errors().front().message != kSimulationCancelled) {
             a->timelineErrors = simulated.errors();
+        } else {
+            // Stopped: the closed form stands, and the timeline says why it is missing.
+            a->timelineErrors.push_back({ Severity::Warning, "", std::string(kSimulationCancelled)
+                    + "; the step time is the closed form's", -1 });
+            predicted.warnings.push_back("not simulated: " + a->timelineErrors.back().message);
         }
     }
     a->prediction = std::move(predicted);

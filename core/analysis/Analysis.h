@@ -12,6 +12,7 @@
 #include "spec/Plan.h"
 #include "util/Result.h"
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -31,6 +32,9 @@ struct AnalysisOptions {
     // Warnings met while reading the plan file (unknown fields, defaults applied): kept in
     // Analysis::inputWarnings and listed first among the JSON document's warnings.
     Issues inputWarnings;
+    // Set from another thread to stop the simulation (the user's Cancel, or a newer edit superseding this analysis):
+    // the analysis then ends with the closed form's step and timelineErrors saying it was cancelled.
+    std::shared_ptr<const std::atomic<bool>> cancel;
 };
 
 struct Analysis {

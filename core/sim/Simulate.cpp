@@ -60,8 +60,10 @@ constexpr double kEps = 1e-12;
 
 } // namespace
 
-Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
+Result<Timeline> simulate(const Plan& plan, const Prediction& pred, const std::atomic<bool>* cancel)
 {
+    const auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
+    const auto stop = [] { return Result<Timeline>::failure("", std::string(kSimulationCancelled)); };
     if (!pred.valid) return Result<Timeline>(pred.errors);
     const int p = plan.parallel.pp;
     const std::int64_t m = plan.microbatches();
@@ -73,8 +75,10 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
     req.chunks = plan.chunksPerRank();
     // Megatron runs interleaved 1F1B with one chunk per rank as the plain 1F1B schedule (validation warns).
     if (req.kind == ScheduleKind::Interleaved1F1B && req.chunks <= 1) req.kind = ScheduleKind::OneFOneB;
+    if (cancelled()) return stop();
     auto generated = generateSchedule(req);
     if (!generated) return Result<Timeline>(generated.errors());
+    if (cancelled()) return stop();
     Timeline tl;
     tl.schedule = std::move(generated).value();
     const Schedule& s = tl.schedule;
@@ -119,6 +123,7 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
     }
     auto ran = runSchedule(s, durations, c.p2p, !plan.training.overlapP2pComm);
     if (!ran) return Result<Timeline>(ran.errors());
+    if (cancelled()) return stop();
     const ScheduleRun& run = ran.value();
     tl.pipelineSeconds = run.makespan;
     tl.sendsBlock = !plan.training.overlapP2pComm && c.p2p > 0;
@@ -297,6 +302,7 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred)
 
     // Critical path: walk back from the op that ends last; each op waited either for the previous op on its
     // rank or for the input that arrived last.
+    if (cancelled()) return stop();
     // (half, stage, mb) -> span; half 0 = F, 1 = B/I, 2 = W; a flat table over the stages and microbatches seen.
     const int stageCount = std::max(1, s.stages), mbCount = int(std::max<std::int64_t>(1, m));
     std::vector<int> producerTable(std::size_t(3) * std::size_t(stageCount) * std::size_t(mbCount), -1);

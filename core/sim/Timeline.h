@@ -9,8 +9,10 @@
 #include "spec/Plan.h"
 #include "util/Result.h"
 
+#include <atomic>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace planscope {
@@ -89,8 +91,11 @@ struct Timeline {
 // Bytes on a GPU at time t from a rank's memory step function (the last point at or before t).
 std::int64_t memoryAt(const std::vector<MemoryPoint>& points, double t);
 
-// Simulates the plan's schedule with per-stage durations from the prediction's cost model.
-Result<Timeline> simulate(const Plan& plan, const Prediction& prediction);
+// Simulates the plan's schedule with per-stage durations from the prediction's cost model. With `cancel`, the
+// simulation looks at it between its phases (generate, run, spans, critical path) and, once it is set, stops with
+// the error kSimulationCancelled.
+Result<Timeline> simulate(const Plan& plan, const Prediction& prediction, const std::atomic<bool>* cancel = nullptr);
+inline constexpr std::string_view kSimulationCancelled = "the simulation was cancelled";
 
 // Replaces the analytic step time of a prediction with the simulated one (and everything derived from it).
 // With an explainer, the explanations of those fields say they come from the simulation, and the analytic

@@ -1904,6 +1904,10 @@
         <source>the measured busBw is %1 x what the plan&apos;s network carries: the measured ranks did not talk over such a network (an NVLink domain spanning hosts?) or the plan names another machine</source>
         <translation>实测 busBw 是方案网络所能承载的 %1 倍：实测的各 rank 并没有经过这样的网络通信（是跨主机的 NVLink 域吗？），或者方案描述的是另一台机器</translation>
     </message>
+    <message>
+        <source>the simulation was cancelled; the step time is the closed form&apos;s</source>
+        <translation>模拟已取消；单步时间取解析式的结果</translation>
+    </message>
 </context>
 <context>
     <name>MemorySegments</name>
@@ -3583,6 +3587,14 @@ Recover them? Not now keeps them for the next start.</source>
         <source>Read %1 again</source>
         <translation>已重新读取 %1</translation>
     </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop the simulation of this plan: the step time is then the closed form&apos;s, and the timeline says it was cancelled</source>
+        <translation>停止对此方案的模拟：单步时间改用解析式的结果，时间线会注明已取消</translation>
+    </message>
 </context>
 <context>
     <name>planscope::MemoryBarsView</name>
@@ -5018,6 +5030,14 @@ of %3</source>
     <message>
         <source>%1 / %2 ms</source>
         <translation>%1 / %2 ms</translation>
+    </message>
+    <message>
+        <source>%1 / %2 s</source>
+        <translation>%1 / %2 s</translation>
+    </message>
+    <message>
+        <source>%1 / %2 h</source>
+        <translation>%1 / %2 h</translation>
     </message>
 </context>
 <context>

@@ -17,6 +17,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -381,6 +382,40 @@ private slots:
         QTest::qWait(400);
         QVERIFY(window.message().isEmpty());
         QCOMPARE(doc->plan().training.globalBatch, 128);
+    }
+
+    // A long analysis (a million-op simulation, about 1.6 s here) shows its note with a Cancel; Cancel stops the
+    // simulation: the closed form stands and the timeline says it was cancelled. The plan stays as edited.
+    void aLongAnalysisCanBeCancelled()
+    {
+        MainWindow window(&m_languages);
+        window.resize(1200, 800);
+        window.show();
+        PlanDocument* doc = window.document();
+        QVERIFY(window.openPlan(samplePlan("default.plan.json")));
+        QVERIFY(waitForCurrentPrediction(*doc));
+        Plan big = doc->plan();
+        // 16 GPUs as pp 4 x tp 2 x dp 2; 250,000 sequences = 125,000 microbatches per replica; pp 4 x 125,000 x
+        // (forward, backward) = 1,000,000 ops: the most the analysis simulates.
+        big.parallel.pp = 4;
+        big.parallel.tp = 2;
+        big.parallel.dp = 2;
+        big.training.microBatch = 1;
+        big.training.globalBatch = 250000;
+        doc->setPlan(big);
+        auto* cancel = window.findChild<QPushButton*>(QStringLiteral("cancelComputing"));
+        QVERIFY(cancel);
+        QTRY_VERIFY_WITH_TIMEOUT(cancel->isVisible(), 5000);
+        QVERIFY(doc->isEvaluating());
+        cancel->click();
+        QVERIFY(waitForCurrentPrediction(*doc));
+        QVERIFY(doc->prediction()->valid);
+        QVERIFY(!doc->timeline());
+        QVERIFY2(doc->timelineError().contains(QLatin1String("cancelled")), qPrintable(doc->timelineError()));
+        QCOMPARE(doc->prediction()->timeSource, std::string("analytic"));
+        QCOMPARE(doc->prediction()->microbatches, std::int64_t(125000));
+        QCOMPARE(doc->plan().training.globalBatch, std::int64_t(250000));
+        QTRY_VERIFY(!cancel->isVisible());
     }
 };
 

@@ -6,6 +6,8 @@
 #include "cost/Evaluate.h"
 
 #include <QTest>
+#include <algorithm>
+#include <atomic>
 #include <set>
 
 using namespace planscope;
@@ -47,6 +49,29 @@ private slots:
         QVERIFY(c->explainer->find("time.stepSeconds"));
         QCOMPARE(c->explainer->find("time.stepSeconds")->value, a->stepSeconds());
         QCOMPARE(c->explainer->find("time.analyticStepSeconds")->value, closed.stepSeconds);
+    }
+
+    // Cancelled (the user's Cancel, or a newer edit): the analysis ends with the closed form and says why there is
+    // no timeline. Cancelled before it starts, so the test does not race the simulation.
+    void aCancelledSimulationLeavesTheClosedForm()
+    {
+        const Plan plan = test::loadSample("gpt3-175b-1024xa100.plan.json");
+        AnalysisOptions options;
+        auto cancel = std::make_shared<std::atomic<bool>>(true);
+        options.cancel = cancel;
+        const auto a = analyse(plan, options);
+        QVERIFY(a->valid());
+        QVERIFY(!a->timeline && !a->timelineIndex);
+        QCOMPARE(a->stepSeconds(), evaluate(plan).stepSeconds);
+        QCOMPARE(a->prediction.timeSource, std::string("analytic"));
+        QCOMPARE(a->timelineErrors.size(), std::size_t(1));
+        QCOMPARE(a->timelineErrors[0].message, std::string("the simulation was cancelled; the step time is the closed form's"));
+        QVERIFY(std::find(a->prediction.warnings.begin(), a->prediction.warnings.end(),
+                    "not simulated: the simulation was cancelled; the step time is the closed form's")
+            != a->prediction.warnings.end());
+        // Not cancelled: the flag is looked at and the simulation runs.
+        cancel->store(false);
+        QVERIFY(analyse(plan, options)->timeline);
     }
 
     void theTimelinesIndexCoversEverySpanOnce()

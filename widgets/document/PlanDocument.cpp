@@ -236,10 +236,19 @@ const Plan& PlanDocument::predictedPlan() const
     return m_analysis ? m_analysis->plan : none;
 }
 
+void PlanDocument::cancelEvaluation()
+{
+    if (m_cancel) m_cancel->store(true);
+}
+
 void PlanDocument::evaluateAsync()
 {
     const quint64 generation = ++m_generation;
+    // The analysis still running is of a plan gone: it stops at its simulation, and publish() drops its result.
+    cancelEvaluation();
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
     AnalysisOptions options;
+    options.cancel = m_cancel;
     options.explain = true;
     options.inputWarnings = m_loadWarnings;
     if (m_calibration) options.calibration = *m_calibration;

@@ -18,6 +18,7 @@
 #include <QObject>
 #include <QString>
 #include <QTimer>
+#include <atomic>
 #include <memory>
 
 namespace planscope {
@@ -72,6 +73,9 @@ public:
     // The plan the published analysis was computed from (as edited; without calibration).
     const Plan& predictedPlan() const;
     bool isEvaluating() const { return m_pending > 0; }
+    // Stops the analysis in flight at its simulation: it ends with the closed form's step and no timeline (the
+    // timeline's error says it was cancelled). A newer edit cancels the older analysis the same way.
+    void cancelEvaluation();
 
     // Each document autosaves to a file of its own under autosaveDirectory(), named after its file (or an untitled
     // slot of this process), beside a .meta.json saying which file it belongs to. The file is locked while the
@@ -147,6 +151,7 @@ private:
 
     std::shared_ptr<const Analysis> m_analysis;
     quint64 m_generation = 0;
+    std::shared_ptr<std::atomic<bool>> m_cancel; // the newest analysis's
     int m_pending = 0;
 
     QTimer m_autosaveTimer;
