@@ -12,7 +12,8 @@
 // nThread x nGpus; nodes: the host names of those lines, or with only some lines, the GPUs per node their device
 // indexes show; what the file cannot tell is left unknown (0), said in a warning, and can be given.
 // The collective comes from the binary's name (all_reduce_perf, all_gather_perf_mpi, ...) wherever the text
-// mentions it (the "# Collective test starting:" line, or a pasted command line), else from the hint. Launcher
+// mentions it (the "# Collective test starting:" line, or a pasted command line), else from the hint (a file name),
+// else from what the rows decide (collectiveFromRows), else an error naming the table's line. Launcher
 // prefixes ("[1,0]<stdout>:", srun -l's " 0: ") are stripped; a row wrapped onto the next line is joined; a row
 // whose out-of-place time is N/A is left out.
 //
@@ -58,8 +59,13 @@ constexpr TestName kTests[] = {
 
 bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-// The collective a test binary's name ("all_reduce_perf", ".../all_gather_perf_mpi") names. `known` tells an
-// nccl-tests binary PlanScope does not model (gather_perf, hypercube_perf, alltoallv_perf) from no binary at all.
+// The nccl-tests binaries of collectives PlanScope does not model (NVIDIA/nccl-tests src/: gather, scatter,
+// hypercube; alltoallv in later versions). Only these count as "another binary": any other word ending in _perf
+// (a folder, a script) names nothing.
+constexpr std::string_view kOtherTests[] = { "gather", "scatter", "hypercube", "alltoallv" };
+
+// The collective a test binary's name ("all_reduce_perf", ".../all_gather_perf_mpi") names. `unknownName` receives
+// an nccl-tests binary PlanScope does not model (gather_perf, hypercube_perf), told apart from no binary at all.
 std::optional<Collective> collectiveInText(std::string_view text, std::string* unknownName = nullptr)
 {
     for (std::size_t pos = text.find("_perf"); pos != std::string_view::npos; pos = text.find("_perf", pos + 1)) {
@@ -69,7 +75,9 @@ std::optional<Collective> collectiveInText(std::string_view text, std::string* u
         const std::string_view stem = text.substr(start, pos - start);
         for (const TestName& t : kTests)
             if (stem == t.snake) return t.op;
-        if (unknownName && !stem.empty() && unknownName->empty()) *unknownName = std::string(stem) + "_perf";
+        if (unknownName && unknownName->empty()
+            && std::find(std::begin(kOtherTests), std::end(kOtherTests), stem) != std::end(kOtherTests))
+            *unknownName = std::string(stem) + "_perf";
     }
     return std::nullopt;
 }

@@ -117,8 +117,9 @@ struct NcclTestsHints {
     int nodes = 0;
 };
 
-// nccl-tests output: the text table (columns found by their header row) or the -J JSON. The op comes from
-// the binary's name in the header ("# nccl-tests ... all_reduce_perf") or from the hints.
+// nccl-tests output: the text table (columns found by their header row) or the -J JSON, read as published
+// (docs/FORMATS.md, import-nccl-tests). The op comes from the hints' explicit op, the binary's name in the output
+// ("# Collective test starting: all_reduce_perf"), the hints' file name, or what the rows decide.
 Result<Profile> importNcclTests(std::string_view text, const NcclTestsHints& hints);
 Result<Profile> importNcclTests(std::string_view text, std::string_view opHint = {});
 

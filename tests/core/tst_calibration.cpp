@@ -549,6 +549,10 @@ private slots:
         auto unnamed = importNcclTests(table("")); // the table helper's all-reduce rows, the binary named nowhere
         QVERIFY(unnamed.ok());
         QCOMPARE(unnamed->collectives[0].op, std::string("AllReduce"));
+        // A word ending in _perf that is no nccl-tests binary (a folder in a pasted prompt) names nothing.
+        auto folder = importNcclTests("$ cd ~/cluster_perf && ./run.sh\n" + table(""));
+        QVERIFY2(folder.ok(), folder.ok() ? "" : folder.errors().front().message.c_str());
+        QCOMPARE(folder->collectives[0].op, std::string("AllReduce"));
     }
 
     void importJsonOutput()
