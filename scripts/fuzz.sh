@@ -28,7 +28,7 @@ if ! command -v clang++ >/dev/null || ! compgen -G "/usr/lib/llvm-*/lib/clang/*/
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends clang libclang-rt-14-dev >/dev/null
 fi
 
-all=(fuzz_plan fuzz_hf_config fuzz_schedule_csv fuzz_layout fuzz_profile fuzz_kineto)
+all=(fuzz_plan fuzz_hf_config fuzz_schedule_csv fuzz_layout fuzz_profile fuzz_kineto fuzz_purity)
 targets=("${all[@]}")
 [ $# -gt 0 ] && targets=("$@")
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPLANSCOPE_FUZZ=ON \
@@ -42,6 +42,15 @@ rm -rf "$seeds"
 trap 'rm -rf "$seeds"' EXIT
 for t in "${all[@]}"; do mkdir -p "$seeds/$t"; done
 cp samples/plans/*.json samples/memory/*.plan.json "$seeds/fuzz_plan/"
+# Pairs of plans (A, NUL, B): each sample after the one before it, the Mixtral pair that differs only in etp first.
+sed 's/"etp": 2/"etp": 1/' samples/memory/mcore-mixtral-8x22b-tp2pp8ep8.plan.json > "$seeds/etp1.json"
+{ cat "$seeds/etp1.json"; printf '\0'; cat samples/memory/mcore-mixtral-8x22b-tp2pp8ep8.plan.json; } > "$seeds/fuzz_purity/mixtral-etp.pair"
+rm "$seeds/etp1.json"
+prev=
+for f in samples/plans/*.json samples/memory/*.plan.json; do
+  [ -n "$prev" ] && { cat "$prev"; printf '\0'; cat "$f"; } > "$seeds/fuzz_purity/$(basename "$f" .json).pair"
+  prev=$f
+done
 cp resources/presets/models.json tests/fuzz/seeds/hf_config/* "$seeds/fuzz_hf_config/"
 cp tests/fuzz/seeds/schedule_csv/* "$seeds/fuzz_schedule_csv/"
 cp tests/fuzz/seeds/layout/* "$seeds/fuzz_layout/"

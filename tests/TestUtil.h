@@ -7,6 +7,7 @@
 #include <QString>
 #include <nlohmann/json.hpp>
 #include <QTest>
+#include <fstream>
 #include <string>
 
 namespace planscope::test {
@@ -60,5 +61,26 @@ inline nlohmann::json gptModel(int layers, std::int64_t hidden, int heads, std::
 
 // Numbers in test messages with enough digits to compare by eye.
 inline QString num(double v) { return QString::number(v, 'g', 12); }
+
+// Two plans that differ in one field every layer reads but the rank layout's old memo did not (parallel.etp): the
+// Megatron-LM release test of Mixtral 8x22B (expert TP 2) and the same run with expert TP 1, written into `dir` as
+// etp1.plan.json and etp2.plan.json, each under a name of its own. Analysed one after the other in one process, each
+// must show what it shows alone (issue: compare A B printed B as 4.434 s, alone 6.210 s).
+struct PlanPair {
+    QString etp1, etp2;
+};
+inline PlanPair writeExpertTpPair(const QString& dir)
+{
+    const std::string sample = std::string(PLANSCOPE_SAMPLES_DIR) + "/memory/mcore-mixtral-8x22b-tp2pp8ep8.plan.json";
+    std::ifstream in(sample);
+    nlohmann::json plan = nlohmann::json::parse(in);
+    PlanPair out { dir + QStringLiteral("/etp1.plan.json"), dir + QStringLiteral("/etp2.plan.json") };
+    for (int etp : { 1, 2 }) {
+        plan["parallel"]["etp"] = etp;
+        plan["name"] = "Mixtral 8x22B, TP 2, PP 8, EP 8, expert TP " + std::to_string(etp);
+        std::ofstream((etp == 1 ? out.etp1 : out.etp2).toStdString()) << plan.dump(2);
+    }
+    return out;
+}
 
 } // namespace planscope::test

@@ -131,6 +131,17 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
         return box.clickedButton() == recover ? RecoveryChoice::Recover
             : box.clickedButton() == discard ? RecoveryChoice::Discard : RecoveryChoice::Later;
     };
+    m_askToOverwrite = [this](const QString& description) {
+        QMessageBox box(QMessageBox::Warning, tr("File changed on disk"), description, QMessageBox::NoButton, this);
+        QPushButton* overwrite = box.addButton(tr("&Overwrite"), QMessageBox::DestructiveRole);
+        QPushButton* saveAs = box.addButton(tr("Save &As…"), QMessageBox::AcceptRole);
+        box.addButton(QMessageBox::Cancel);
+        box.setDefaultButton(saveAs);
+        box.exec();
+        return box.clickedButton() == overwrite ? OverwriteChoice::Overwrite
+            : box.clickedButton() == saveAs ? OverwriteChoice::SaveAs : OverwriteChoice::Cancel;
+    };
+    m_warn = [this](const QString& title, const QString& text) { QMessageBox::warning(this, title, text); };
     statusBar()->addPermanentWidget(m_statusLabel);
     setAcceptDrops(true);
 
@@ -188,6 +199,22 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
         showMessage(tr("%1 was changed by another program. Your unsaved edits are kept; File > Reload From Disk "
                        "replaces them with the file, Save writes them over it.")
                         .arg(file));
+    });
+    connect(m_document, &PlanDocument::openElsewhere, this, [this](const QString& path, qint64 pid) {
+        showMessage(tr("%1 is open in another PlanScope as well (process %2). Both can edit it; a save that would "
+                       "replace the other's saved changes asks first.")
+                        .arg(QDir::toNativeSeparators(path))
+                        .arg(pid));
+    });
+    connect(m_document, &PlanDocument::autosaveFailed, this, [this](const QString& why) {
+        m_autosaveMessage = tr("Autosave failed: %1\nYour edits are kept in this window; autosave tries again, and Save "
+                               "As can write them elsewhere.")
+                                .arg(why);
+        showMessage(m_autosaveMessage);
+    });
+    connect(m_document, &PlanDocument::autosaveRestored, this, [this] {
+        if (message() == m_autosaveMessage) showMessage(QString());
+        statusBar()->showMessage(tr("Autosave works again."), 5000);
     });
     connect(m_document, &PlanDocument::evaluatingChanged, this, [this](bool evaluating) {
         // Short evaluations flash nothing; a long one marks the pages as showing the plan before the edit.
@@ -606,13 +633,16 @@ bool MainWindow::openPlan(const QString& path)
 {
     if (!maybeSave()) return false;
     const bool hadPlan = m_document->hasPlan();
+    // Cleared first: what the load itself says (the file open elsewhere too) stays.
+    const QString before = message();
+    showMessage(QString());
     if (m_document->load(path)) {
-        showMessage(QString());
         statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)), 5000);
         rememberRecent(path);
         return true;
     }
     // A plan stays open as it was (loadFailed() put the reason in the message bar); with none, the pages say why.
+    if (message().isEmpty()) showMessage(before);
     if (!hadPlan) {
         showMessage(m_document->errorString());
         setCurrentView(QStringLiteral("metrics"));
@@ -631,8 +661,19 @@ void MainWindow::open()
 bool MainWindow::save()
 {
     if (m_document->filePath().isEmpty()) return saveAs();
-    if (!m_document->save(m_document->filePath())) {
-        QMessageBox::warning(this, tr("Save failed"), m_document->errorString());
+    bool saved = m_document->save(m_document->filePath());
+    if (!saved && m_document->saveRefusedAsChanged()) {
+        switch (m_askToOverwrite ? m_askToOverwrite(m_document->errorString()) : OverwriteChoice::Cancel) {
+        case OverwriteChoice::Overwrite: saved = m_document->save(m_document->filePath(), PlanDocument::SaveMode::Overwrite); break;
+        case OverwriteChoice::SaveAs: return saveAs();
+        case OverwriteChoice::Cancel: return false;
+        }
+    }
+    if (!saved) {
+        // The edits stay in the window and in the autosave; the file keeps what it held.
+        const QString text = tr("%1\nThe file is unchanged; your edits are kept.").arg(m_document->errorString());
+        showMessage(text);
+        if (m_warn) m_warn(tr("Save failed"), text);
         return false;
     }
     statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(m_document->filePath())), 5000);
@@ -644,8 +685,11 @@ bool MainWindow::saveAs()
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Save Plan As"), m_document->filePath(), tr("PlanScope plans (*.plan.json)"));
     if (path.isEmpty()) return false;
-    if (!m_document->save(path)) {
-        QMessageBox::warning(this, tr("Save failed"), m_document->errorString());
+    // A file chosen in the dialog was confirmed there (its own overwrite question).
+    if (!m_document->save(path, PlanDocument::SaveMode::Overwrite)) {
+        const QString text = tr("%1\nThe file is unchanged; your edits are kept.").arg(m_document->errorString());
+        showMessage(text);
+        if (m_warn) m_warn(tr("Save failed"), text);
         return false;
     }
     statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
@@ -674,8 +718,9 @@ void MainWindow::exportViewInteractively()
         tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
     if (path.isEmpty()) return;
     QString error;
-    if (!exportView(path, &error))
-        QMessageBox::warning(this, tr("Export failed"), error);
+    if (!exportView(path, &error)) {
+        if (m_warn) m_warn(tr("Export failed"), error);
+    }
     else
         statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 5000);
 }
@@ -718,9 +763,9 @@ void MainWindow::exportReportInteractively()
         tr("PDF document (*.pdf);;HTML page (*.html)"));
     if (path.isEmpty()) return;
     QString error;
-    if (!exportReport(path, &error))
-        QMessageBox::warning(this, tr("Export failed"), error);
-    else
+    if (!exportReport(path, &error)) {
+        if (m_warn) m_warn(tr("Export failed"), error);
+    } else
         statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 5000);
 }
 

@@ -59,6 +59,12 @@ public:
     enum class RecoveryChoice { Recover, Discard, Later };
     bool offerRecovery(bool sayIfNone = false);
     void setRecoveryQuestion(std::function<RecoveryChoice(const QString& description)> ask) { m_askToRecover = std::move(ask); }
+    // Save over a file another program or PlanScope window saved since this one read it: overwrite it, save under
+    // another name, or cancel (a message box unless replaced).
+    enum class OverwriteChoice { Overwrite, SaveAs, Cancel };
+    void setOverwriteQuestion(std::function<OverwriteChoice(const QString& description)> ask) { m_askToOverwrite = std::move(ask); }
+    // A failed save or export: a warning box unless replaced (tests read the text). The message bar says it too.
+    void setWarning(std::function<void(const QString& title, const QString& text)> warn) { m_warn = std::move(warn); }
     // The open plan's file, read again (File > Reload From Disk): the plan in memory and its edits are replaced.
     // A file changed by another program is reloaded at once when there are no edits; with edits, the message bar
     // says so and they are kept until the user reloads.
@@ -137,6 +143,9 @@ private:
     QTimer* m_staleTimer = nullptr;
     std::function<SaveChoice()> m_askToSave;
     std::function<RecoveryChoice(const QString&)> m_askToRecover;
+    std::function<OverwriteChoice(const QString&)> m_askToOverwrite;
+    std::function<void(const QString&, const QString&)> m_warn;
+    QString m_autosaveMessage; // the message bar's text while autosave fails
     std::vector<PageEntry> m_pages;
     bool m_exportEditor = false; // the last setCurrentView() asked for the editor
 

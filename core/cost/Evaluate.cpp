@@ -157,15 +157,15 @@ struct EvaluateCache::Entry {
 
 namespace {
 
-void computeEntry(const Plan& plan, const RankLayout& layout, EvaluateCache::Entry& e)
+// The entry of these inputs, from them alone.
+void computeEntry(const LayerInputs& in, EvaluateCache::Entry& e)
 {
-    e.ops = operatorList(plan, layout);
-    e.act = layerActivations(plan);
-    const bool moe = plan.model.isMoe();
-    if (moe) {
-        const Plan dense = denseLayerPlan(plan);
+    e.ops = operatorList(in);
+    e.act = layerActivations(in);
+    if (in.model.isMoe()) {
+        const LayerInputs dense = denseLayerInputs(in);
         e.actDense = layerActivations(dense);
-        if (plan.model.moe.denseLayers > 0) e.denseOps = operatorList(dense, layout);
+        if (in.model.moe.denseLayers > 0) e.denseOps = operatorList(dense);
         else e.denseOps = {};
     } else {
         e.actDense = e.act;
@@ -210,7 +210,8 @@ struct Inputs {
           h(double(M.hidden)), L(M.layers), V(double(M.vocab)), kvRatio(double(M.kvHeads) / M.heads),
           pc(countParameters(M)), stages(virtualStages(pl)), shapes(rankShapes(pl, stages)), layout(rankLayout(pl)),
           own(cache ? nullptr : std::make_unique<EvaluateCache::Entry>()),
-          layer(cache ? cache->lookup(pl, layout) : (computeEntry(pl, layout, *own), *own)), act(layer.act),
+          layer(cache ? cache->lookup(layerInputs(pl, layout)) : (computeEntry(layerInputs(pl, layout), *own), *own)),
+          act(layer.act),
           actDense(layer.actDense), etp(std::max(1, P.expertTp()))
     {
         const double a = double(std::max(1, M.heads));
@@ -307,11 +308,13 @@ double inFlightMicrobatches(ScheduleKind kind, int p, std::int64_t m, int v, int
     return md;
 }
 
-LayerActivations layerActivations(const Plan& plan)
+LayerActivations layerActivations(const Plan& plan) { return layerActivations(layerInputs(plan, rankLayout(plan))); }
+
+LayerActivations layerActivations(const LayerInputs& in)
 {
-    const ModelSpec& M = plan.model;
-    const ParallelSpec& P = plan.parallel;
-    const TrainingSpec& T = plan.training;
+    const ModelSpec& M = in.model;
+    const LayerParallel& P = in.parallel;
+    const LayerTraining& T = in.training;
     LayerActivations a;
     const double e = T.precision == Precision::FP32 ? 4.0 : 2.0; // 16-bit activations
     // Transformer Engine saves the fp8 cast of each fp8 GEMM's input for the weight gradient (1 byte, plus one e8m0
@@ -1686,100 +1689,20 @@ Prediction evaluate(const Plan& plan, EvaluateCache& cache) { return evaluateWit
 
 // ---------------------------------------------------------------------------------------------- the cache
 
-namespace {
-// Everything computeEntry reads that a template's plans can differ in (operatorList, layerActivations,
-// denseLayerPlan): checked by tests/core/tst_search.cpp, which compares cached and fresh evaluations over spaces
-// that vary every planner knob.
-struct CacheKey {
-    int tp = 0, cp = 0, ep = 0, etp = 0, microBatch = 0, nodes = 0;
-    bool sp = false, flash = false, tpOverlap = false, splitBackward = false, fp8ParamGather = false;
-    Recompute recompute = Recompute::None;
-    Precision precision = Precision::BF16;
-    Fp8Recipe fp8Recipe = Fp8Recipe::Delayed;
-    std::vector<std::string> modules;
-    GroupPlacement groups[6];
-    bool ppCross = false;
-    bool operator==(const CacheKey& o) const
-    {
-        auto same = [](const GroupPlacement& a, const GroupPlacement& b) {
-            return a.size == b.size && a.stride == b.stride && a.nodesSpanned == b.nodesSpanned && a.perNode == b.perNode
-                && a.crossesNodes == b.crossesNodes;
-        };
-        for (int i = 0; i < 6; ++i)
-            if (!same(groups[i], o.groups[i])) return false;
-        return tp == o.tp && cp == o.cp && ep == o.ep && etp == o.etp && microBatch == o.microBatch && nodes == o.nodes
-            && sp == o.sp && flash == o.flash && tpOverlap == o.tpOverlap && splitBackward == o.splitBackward
-            && fp8ParamGather == o.fp8ParamGather && recompute == o.recompute && precision == o.precision
-            && fp8Recipe == o.fp8Recipe && ppCross == o.ppCross && modules == o.modules;
-    }
-};
-
-void fillKey(const Plan& plan, const RankLayout& layout, CacheKey& k)
-{
-    const ParallelSpec& P = plan.parallel;
-    const TrainingSpec& T = plan.training;
-    const ScheduleKind s = T.schedule;
-    k.tp = P.tp;
-    k.cp = P.cp;
-    k.ep = P.ep;
-    k.etp = P.etp;
-    k.microBatch = T.microBatch;
-    k.nodes = plan.cluster.nodes;
-    k.sp = P.sp;
-    k.flash = T.flashAttention;
-    k.tpOverlap = T.tpCommOverlap;
-    k.splitBackward = s == ScheduleKind::ZBH1 || s == ScheduleKind::ZBH2 || s == ScheduleKind::ZBV
-        || s == ScheduleKind::DualPipe || s == ScheduleKind::DualPipeV;
-    k.fp8ParamGather = T.fp8ParamGather;
-    k.recompute = T.recompute;
-    k.precision = T.precision;
-    k.fp8Recipe = T.fp8Recipe;
-    if (k.modules != T.recomputeModules) k.modules = T.recomputeModules;
-    k.groups[0] = layout.tp;
-    k.groups[1] = layout.cp;
-    k.groups[2] = layout.dpCp;
-    k.groups[3] = layout.pp;
-    k.groups[4] = layout.ep;
-    k.groups[5] = layout.expertDp;
-    k.ppCross = layout.ppNeighboursCrossNodes;
-}
-} // namespace
-
 struct EvaluateCache::Slot {
-    CacheKey key;
+    LayerInputs key;
     std::unique_ptr<Entry> entry;
-};
-
-// The template fields the key leaves out: a plan that changes them empties the cache.
-struct EvaluateCache::Guard {
-    ModelSpec model;
-    GpuSpec gpu;
-    LinkSpec intra, inter;
-    int gpusPerNode = 0;
-    std::string order;
-    bool same(const Plan& p) const
-    {
-        return p.cluster.gpusPerNode == gpusPerNode && p.parallel.order == order && p.model == model && p.cluster.gpu == gpu
-            && p.cluster.intraNode == intra && p.cluster.interNode == inter;
-    }
 };
 
 EvaluateCache::EvaluateCache(std::size_t entries) : slots_(std::max<std::size_t>(1, entries)) {}
 EvaluateCache::~EvaluateCache() = default;
 
-const EvaluateCache::Entry& EvaluateCache::lookup(const Plan& plan, const RankLayout& layout)
+const EvaluateCache::Entry& EvaluateCache::lookup(const LayerInputs& inputs)
 {
-    if (!guard_ || !guard_->same(plan)) {
-        for (Slot& s : slots_) s.entry.reset();
-        guard_ = std::make_unique<Guard>(Guard { plan.model, plan.cluster.gpu, plan.cluster.intraNode, plan.cluster.interNode,
-            plan.cluster.gpusPerNode, plan.parallel.order });
-    }
-    CacheKey key;
-    fillKey(plan, layout, key);
-    // Most recent first: the planner varies the fields of the key in its outer loops.
+    // Most recent first: the planner varies the layer's fields in its outer loops.
     for (std::size_t i = 0; i < slots_.size(); ++i) {
         Slot& s = slots_[(next_ + slots_.size() - 1 - i) % slots_.size()];
-        if (s.entry && s.key == key) {
+        if (s.entry && s.key == inputs) {
             ++hits_;
             return *s.entry;
         }
@@ -1788,8 +1711,8 @@ const EvaluateCache::Entry& EvaluateCache::lookup(const Plan& plan, const RankLa
     Slot& s = slots_[next_];
     next_ = (next_ + 1) % slots_.size();
     if (!s.entry) s.entry = std::make_unique<Entry>();
-    computeEntry(plan, layout, *s.entry);
-    s.key = std::move(key);
+    s.key = inputs;
+    computeEntry(s.key, *s.entry);
     return *s.entry;
 }
 

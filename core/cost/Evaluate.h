@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "Explain.h"
+#include "LayerInputs.h"
 #include "Prediction.h"
 #include "spec/Plan.h"
 
@@ -46,7 +47,8 @@ struct LayerActivations {
     double input = 0;            // the layer's input, all a fully recomputed layer keeps
     std::vector<ActivationTerm> terms; // what `full` is made of
 };
-LayerActivations layerActivations(const Plan& plan);
+LayerActivations layerActivations(const LayerInputs& inputs);
+LayerActivations layerActivations(const Plan& plan); // of layerInputs(plan, rankLayout(plan))
 
 // The schedule's bubble as a formula (its share of the pipeline time, and over ideal compute) in p, m, v where it
 // has a closed form in them (GPipe, 1F1B, interleaved, looped BFS), else in the bubble and the slot: the labels
@@ -58,15 +60,12 @@ struct BubbleFormulas {
 };
 BubbleFormulas bubbleFormulas(ScheduleKind kind);
 
-// The operator lists of one layer and the output layer, and the activations a layer saves, keyed by every field
-// they are computed from: the tp/cp/ep/etp degrees and where their groups sit, sp, the microbatch, recompute and its
-// modules, flash attention, TP overlap, whether the schedule splits the backward, the precision and fp8 recipe. A
-// plan that differs from a cached one only in what they do not read (pp, dp, vpp, ZeRO, most of the schedule,
-// offload, the global batch, DP and p2p overlap) reuses them. It holds the most recent `entries` keys only, so its
-// memory does not grow with the plans seen. One per thread. The model, the GPU and the links are those of the
-// first plan it sees; a plan that changes them empties it first.
-struct RankLayout;
-
+// The operator lists of one layer and the output layer, and the activations a layer saves, keyed by the whole struct
+// they are computed from (LayerInputs: the model, the cluster, the in-layer degrees and where their groups sit, the
+// microbatch, recompute and its modules, flash attention, TP overlap, whether the schedule splits the backward, the
+// precision and fp8 recipe). A plan that differs from a cached one only in what a layer does not read (pp, dp, vpp,
+// ZeRO, most of the schedule, offload, the global batch, DP and p2p overlap) reuses them. It holds the most recent
+// `entries` keys only, so its memory does not grow with the plans seen. One per thread.
 class EvaluateCache {
 public:
     explicit EvaluateCache(std::size_t entries = 8);
@@ -78,16 +77,14 @@ public:
     std::int64_t misses() const { return misses_; }
 
     struct Entry;
-    // The entry for this plan and layout, computed on a miss (valid until the next lookup).
-    const Entry& lookup(const Plan& plan, const RankLayout& layout);
+    // The entry for these inputs, computed from them alone on a miss (valid until the next lookup).
+    const Entry& lookup(const LayerInputs& inputs);
 
 private:
     struct Slot;
     std::vector<Slot> slots_;
     std::size_t next_ = 0;
     std::int64_t hits_ = 0, misses_ = 0;
-    struct Guard;
-    std::unique_ptr<Guard> guard_;
 };
 
 // Microbatch-equivalents of activations a pipeline rank holds at its peak (docs/SCHEDULES.md section 1.7).

@@ -54,7 +54,7 @@ namespace {
 constexpr double kLatencyBoundBytes = 1 << 20;
 
 struct Shape {
-    const Plan& plan;
+    const LayerInputs& in;
     const RankLayout& layout;
     Precision prec;
     double e;           // bytes of an activation element
@@ -151,7 +151,7 @@ constexpr MlpNames kSharedExperts { "tp.allgather.shared", "shared.fc1", "shared
 // their inputs in forward, their output gradients in backward; MoE experts see topK copies of each token.
 double fp8CastWidths(const Shape& S, bool backward)
 {
-    const ModelSpec& M = S.plan.model;
+    const ModelSpec& M = S.in.model;
     const double t = S.t, h = S.h;
     const double k = M.isMoe() ? double(M.moe.topK) : 1.0;
     const double f = M.isMoe() ? double(M.moe.expertFfnHidden) : double(M.ffnHidden);
@@ -166,9 +166,9 @@ double fp8CastWidths(const Shape& S, bool backward)
 void mlpForward(Builder& B, KernelPass pass, double f, const MlpNames& n)
 {
     const Shape& S = B.S;
-    const bool tpOverlap = S.plan.training.tpCommOverlap && S.sp;
+    const bool tpOverlap = S.in.training.tpCommOverlap && S.sp;
     const double t = S.t, T = S.T, h = S.h, e = S.e;
-    const bool gated = S.plan.model.gatedMlp;
+    const bool gated = S.in.model.gatedMlp;
     const int gather = S.sp ? B.collective(n.gather, pass, Collective::AllGather, GroupKind::TP, S.t, e * T * h) : -1;
     const int fc1 = B.gemm(n.fc1, pass, T, (gated ? 2.0 : 1.0) * f / t, h);
     if (gather >= 0 && tpOverlap) B.ops[std::size_t(gather)].hiddenBy = fc1;
@@ -185,8 +185,8 @@ void mlpForward(Builder& B, KernelPass pass, double f, const MlpNames& n)
 void qkvForward(Builder& B, KernelPass pass)
 {
     const Shape& S = B.S;
-    const ModelSpec& M = S.plan.model;
-    const bool tpOverlap = S.plan.training.tpCommOverlap && S.sp;
+    const ModelSpec& M = S.in.model;
+    const bool tpOverlap = S.in.training.tpCommOverlap && S.sp;
     const double t = S.t, T = S.T, Tn = S.Tn, h = S.h, e = S.e;
     if (M.mla.enabled()) {
         const MlaSpec& x = M.mla;
@@ -225,7 +225,7 @@ struct MoeShape {
 
 MoeShape moeShape(const Shape& S)
 {
-    const MoeSpec& moe = S.plan.model.moe;
+    const MoeSpec& moe = S.in.model.moe;
     MoeShape m {};
     m.cf = moe.capacityFactor > 0 ? moe.capacityFactor : 1.0;
     m.etp = S.etp;
@@ -244,7 +244,7 @@ MoeShape moeShape(const Shape& S)
 void moeForward(Builder& B, KernelPass pass)
 {
     const Shape& S = B.S;
-    const ModelSpec& M = S.plan.model;
+    const ModelSpec& M = S.in.model;
     const MoeShape m = moeShape(S);
     const double e = S.e, h = S.h, up = M.gatedMlp ? 2.0 : 1.0, act = M.gatedMlp ? 3.0 : 2.0;
     const int batch = m.grouped ? int(m.local) : 1, repeat = m.grouped ? 1 : int(m.local);
@@ -263,8 +263,8 @@ void moeForward(Builder& B, KernelPass pass)
 void layerForward(Builder& B, KernelPass pass)
 {
     const Shape& S = B.S;
-    const ModelSpec& M = S.plan.model;
-    const bool tpOverlap = S.plan.training.tpCommOverlap && S.sp; // Megatron-Core needs SP for it (validation warns)
+    const ModelSpec& M = S.in.model;
+    const bool tpOverlap = S.in.training.tpCommOverlap && S.sp; // Megatron-Core needs SP for it (validation warns)
     const double t = S.t, T = S.T, Tn = S.Tn, h = S.h, e = S.e;
     const double mask = S.dropout ? 1.0 : 0.0;
     B.memory("input_norm", pass, 2.0 * e * Tn * h);
@@ -302,7 +302,7 @@ void layerForward(Builder& B, KernelPass pass)
         mlpForward(B, pass, double(M.ffnHidden), kDenseMlp);
     }
     B.memory("bias_dropout_add", pass, (3.0 * e + mask) * Tn * h);
-    if (S.plan.training.precision == Precision::FP8) {
+    if (S.in.training.precision == Precision::FP8) {
         // Transformer Engine casts each GEMM input to fp8 (read 2 bytes, write 1): QKV, proj, fc1, fc2 inputs.
         B.memory("fp8_casts", pass, 3.0 * T * fp8CastWidths(S, false));
     }
@@ -349,9 +349,9 @@ LinearBwd columnBackward(Builder& B, const char* dgradName, const char* wgradNam
 void mlpBackward(Builder& B, double f, const MlpNames& n)
 {
     const Shape& S = B.S;
-    const bool tpOverlap = S.plan.training.tpCommOverlap && S.sp;
+    const bool tpOverlap = S.in.training.tpCommOverlap && S.sp;
     const double t = S.t, T = S.T, h = S.h, e = S.e;
-    const bool gated = S.plan.model.gatedMlp;
+    const bool gated = S.in.model.gatedMlp;
     const KernelPass bi = KernelPass::BackwardInput;
     const int back = S.sp ? B.collective(n.gatherBwd, bi, Collective::AllGather, GroupKind::TP, S.t, e * T * h) : -1;
     const LinearBwd fc2 = linearBackward(B, n.fc2Dgrad, n.fc2Wgrad, T, h, f / t);
@@ -366,7 +366,7 @@ void mlpBackward(Builder& B, double f, const MlpNames& n)
 void qkvBackward(Builder& B)
 {
     const Shape& S = B.S;
-    const ModelSpec& M = S.plan.model;
+    const ModelSpec& M = S.in.model;
     const KernelPass bi = KernelPass::BackwardInput;
     const double t = S.t, T = S.T, Tn = S.Tn, h = S.h, e = S.e;
     if (M.mla.enabled()) {
@@ -396,7 +396,7 @@ void qkvBackward(Builder& B)
 void moeBackward(Builder& B)
 {
     const Shape& S = B.S;
-    const ModelSpec& M = S.plan.model;
+    const ModelSpec& M = S.in.model;
     const MoeShape m = moeShape(S);
     const KernelPass bi = KernelPass::BackwardInput;
     const double e = S.e, h = S.h, up = M.gatedMlp ? 2.0 : 1.0, actBwd = M.gatedMlp ? 5.0 : 3.0;
@@ -417,12 +417,12 @@ void moeBackward(Builder& B)
 void layerBackward(Builder& B)
 {
     const Shape& S = B.S;
-    const ModelSpec& M = S.plan.model;
-    const bool tpOverlap = S.plan.training.tpCommOverlap && S.sp; // Megatron-Core needs SP for it (validation warns)
+    const ModelSpec& M = S.in.model;
+    const bool tpOverlap = S.in.training.tpCommOverlap && S.sp; // Megatron-Core needs SP for it (validation warns)
     const KernelPass bi = KernelPass::BackwardInput;
     const double t = S.t, T = S.T, Tn = S.Tn, h = S.h, e = S.e;
     const double mask = S.dropout ? 1.0 : 0.0;
-    if (S.plan.training.precision == Precision::FP8) {
+    if (S.in.training.precision == Precision::FP8) {
         // In backward the output gradients of the same GEMMs are cast.
         B.memory("fp8_casts.bwd", bi, 3.0 * T * fp8CastWidths(S, true));
     }
@@ -476,9 +476,9 @@ void layerBackward(Builder& B)
 void selectiveRecompute(Builder& B)
 {
     const Shape& S = B.S;
-    const ModelSpec& M = S.plan.model;
+    const ModelSpec& M = S.in.model;
     const KernelPass rc = KernelPass::Recompute;
-    std::vector<std::string> mods = S.plan.training.recomputeModules;
+    std::vector<std::string> mods = S.in.training.recomputeModules;
     if (mods.empty()) mods.push_back("core_attn");
     auto on = [&](const char* m) { return std::find(mods.begin(), mods.end(), m) != mods.end(); };
     if (on("layernorm")) {
@@ -517,7 +517,7 @@ void selectiveRecompute(Builder& B)
 void outputLayer(Builder& B)
 {
     const Shape& S = B.S;
-    const double t = S.t, T = S.T, Tn = S.Tn, h = S.h, e = S.e, V = double(S.plan.model.vocab);
+    const double t = S.t, T = S.T, Tn = S.Tn, h = S.h, e = S.e, V = double(S.in.model.vocab);
     const KernelPass f = KernelPass::Forward, bi = KernelPass::BackwardInput;
     B.memory("final_norm", f, 2.0 * e * Tn * h);
     if (S.sp) B.collective("tp.allgather.logits", f, Collective::AllGather, GroupKind::TP, S.t, e * T * h);
@@ -534,7 +534,7 @@ void outputLayer(Builder& B)
 
 void cost(std::vector<KernelOp>& ops, const Shape& S)
 {
-    const ClusterSpec& C = S.plan.cluster;
+    const ClusterSpec& C = S.in.cluster;
     const Precision prec = S.prec;
     for (KernelOp& op : ops) {
         KernelTime k;
@@ -672,16 +672,18 @@ std::string formatOperatorTable(const std::vector<KernelOp>& ops)
     return out;
 }
 
-OperatorList operatorList(const Plan& plan, const RankLayout& layout)
+OperatorList operatorList(const Plan& plan, const RankLayout& layout) { return operatorList(layerInputs(plan, layout)); }
+
+OperatorList operatorList(const LayerInputs& in)
 {
-    const ModelSpec& M = plan.model;
-    const ParallelSpec& P = plan.parallel;
-    const TrainingSpec& Tr = plan.training;
+    const ModelSpec& M = in.model;
+    const LayerParallel& P = in.parallel;
+    const LayerTraining& Tr = in.training;
     const double b = Tr.microBatch, s = double(M.seqLength), sl = s / std::max(1, P.cp);
     const bool sp = P.sp && P.tp > 1;
     const double e = Tr.precision == Precision::FP32 ? 4.0 : 2.0;
     const double heads = double(M.heads), kv = double(M.kvHeads > 0 ? M.kvHeads : M.heads);
-    Shape S { plan, layout, Tr.precision, e, b * sl, sp ? b * sl / P.tp : b * sl, double(M.hidden), heads, kv,
+    Shape S { in, in.layout, Tr.precision, e, b * sl, sp ? b * sl / P.tp : b * sl, double(M.hidden), heads, kv,
         double(M.headDimension()), s, sl, b, P.tp, P.cp, P.ep, sp, Tr.flashAttention, M.dropout };
     S.etp = std::max(1, P.expertTp());
     if (M.mla.enabled()) {
@@ -694,9 +696,7 @@ OperatorList operatorList(const Plan& plan, const RankLayout& layout)
         S.qWidth = S.oWidth = heads * S.d;
         S.kWidth = S.vWidth = kv * S.d;
     }
-    const ScheduleKind k = Tr.schedule;
-    S.splitBackward = k == ScheduleKind::ZBH1 || k == ScheduleKind::ZBH2 || k == ScheduleKind::ZBV
-        || k == ScheduleKind::DualPipe || k == ScheduleKind::DualPipeV;
+    S.splitBackward = Tr.splitBackward;
     OperatorList out;
     out.flashAttention = S.flash;
     out.layer.reserve(96);

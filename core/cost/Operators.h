@@ -8,6 +8,7 @@
 #include "Collective.h"
 #include "GroupKind.h"
 #include "Kernels.h"
+#include "LayerInputs.h"
 #include "RankLayout.h"
 #include "spec/Plan.h"
 
@@ -65,7 +66,10 @@ struct OperatorList {
     bool flashAttention = false;
 };
 
-// Ops of one layer and of the output layer, costed on the plan's GPU and links. The plan must be valid.
+// Ops of one layer and of the output layer, costed on the plan's GPU and links, from the layer's inputs alone
+// (LayerInputs.h). The plan must be valid.
+OperatorList operatorList(const LayerInputs& inputs);
+// operatorList(layerInputs(plan, layout)).
 OperatorList operatorList(const Plan& plan, const RankLayout& layout);
 
 PassTotals sumPasses(const std::vector<KernelOp>& ops);

@@ -102,15 +102,6 @@ ParameterCounts countParameters(const ModelSpec& m)
     return c;
 }
 
-Plan denseLayerPlan(const Plan& plan)
-{
-    Plan dense = plan;
-    dense.model.moe = MoeSpec {};
-    dense.parallel.ep = 1;
-    dense.parallel.etp = 0;
-    return dense;
-}
-
 std::vector<RankShape> rankShapes(const Plan& plan)
 {
     return rankShapes(plan, virtualStages(plan));

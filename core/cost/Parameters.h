@@ -55,10 +55,6 @@ struct ParameterCounts {
 
 ParameterCounts countParameters(const ModelSpec& model);
 
-// The plan with its routed experts switched off: what a layer with the dense MLP (ffnHidden) costs in time and
-// activations, for an MoE model's first moe.denseLayers.
-Plan denseLayerPlan(const Plan& plan);
-
 // How one pipeline rank is shaped by the schedule: the layers it holds (memory), the layers one microbatch
 // runs through on it (compute), and whether it holds the embedding and the output layer; the sums of its
 // virtual stages (spec/PipelineLayout.h, virtualStages).

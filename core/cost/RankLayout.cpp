@@ -1,5 +1,7 @@
 #include "RankLayout.h"
 
+#include "util/Memo.h"
+
 #include <algorithm>
 #include <array>
 #include <bitset>
@@ -260,33 +262,29 @@ GroupPlacement placeRanks(std::vector<long> ranks, int gpusPerNode)
     return g;
 }
 
+// Every member given: one added to LayoutInputs and not filled here fails the build.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wmissing-field-initializers"
+LayoutInputs layoutInputs(const Plan& plan)
+{
+    const ParallelSpec& p = plan.parallel;
+    return LayoutInputs { p.tp, p.cp, p.dp, p.pp, p.ep, p.etp, plan.cluster.gpusPerNode, p.order };
+}
+#pragma GCC diagnostic pop
+
 namespace {
-RankLayout computeLayout(const Plan& plan);
+RankLayout computeLayout(const LayoutInputs& in);
 }
 
-RankLayout rankLayout(const Plan& plan)
-{
-    // validate() and evaluate() both ask for the same plan's layout: keep the last one per thread.
-    struct Key {
-        int tp = 0, cp = 0, dp = 0, pp = 0, ep = 0, gpusPerNode = -1;
-        std::string order;
-        bool operator==(const Key&) const = default;
-    };
-    thread_local Key lastKey;
-    thread_local RankLayout last;
-    const ParallelSpec& p = plan.parallel;
-    Key key { p.tp, p.cp, p.dp, p.pp, p.ep, plan.cluster.gpusPerNode, p.order };
-    if (key == lastKey) return last;
-    last = computeLayout(plan);
-    lastKey = std::move(key);
-    return last;
-}
+// validate() and evaluate() both ask for the same plan's layout: the last one per thread, keyed by all it reads.
+RankLayout rankLayout(const LayoutInputs& inputs) { return memoLast<LayoutInputs, RankLayout, computeLayout>(inputs); }
+
+RankLayout rankLayout(const Plan& plan) { return rankLayout(layoutInputs(plan)); }
 
 namespace {
 
-RankLayout computeLayout(const Plan& plan)
+RankLayout computeLayout(const LayoutInputs& p)
 {
-    const ParallelSpec& p = plan.parallel;
     std::vector<Dim> dims;
     std::string message;
     if (!parseOrder(p.order, dims, message)) dims = { Dim::TP, Dim::CP, Dim::EP, Dim::DP, Dim::PP };
@@ -304,12 +302,12 @@ RankLayout computeLayout(const Plan& plan)
     }
     out.cpFasterThanDp = out.strideCp <= out.strideDp;
     const int dpcp = dp * cp;
-    const int etp = std::max(1, p.expertTp());
+    const int etp = std::max(1, p.etp > 0 ? p.etp : p.tp);
     const int ep = p.ep > 0 && (1LL * tp * dpcp) % (1LL * etp * p.ep) == 0 ? p.ep : 1;
     out.epDegree = ep;
 
     Lattice l;
-    l.G = plan.cluster.gpusPerNode > 0 ? plan.cluster.gpusPerNode : std::max(1, tp * cp * dp * pp);
+    l.G = p.gpusPerNode > 0 ? p.gpusPerNode : std::max(1, tp * cp * dp * pp);
     l.tp = tp, l.cp = cp, l.dp = dp, l.pp = pp, l.ep = ep;
     l.sTp = out.strideTp, l.sCp = out.strideCp, l.sDp = out.strideDp, l.sPp = out.stridePp;
     if (out.cpFasterThanDp) {

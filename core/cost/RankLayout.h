@@ -25,6 +25,7 @@ struct GroupPlacement {
     int nodesSpanned = 1;
     int perNode = 1;          // members on one node (the fullest node)
     bool crossesNodes = false;
+    bool operator==(const GroupPlacement&) const = default;
 };
 
 struct RankLayout {
@@ -36,12 +37,25 @@ struct RankLayout {
     bool ppNeighboursCrossNodes = false; // some stage boundary of some pipeline crosses a node
 
     const GroupPlacement& of(GroupKind kind) const;
+    bool operator==(const RankLayout&) const = default;
 };
+
+// Everything a RankLayout is computed from, and its memo's key (core/util/Memo.h): the degrees, the expert tensor
+// parallelism (etp 0 = tp), the node size and the rank order.
+struct LayoutInputs {
+    int tp = 1, cp = 1, dp = 1, pp = 1, ep = 1, etp = 0;
+    int gpusPerNode = 8;
+    std::string order = "tp-cp-ep-dp-pp";
+    bool operator==(const LayoutInputs&) const = default;
+};
+LayoutInputs layoutInputs(const Plan& plan);
 
 // Parses "tp-cp-ep-dp-pp"-style orders; false and a message when a name is missing, repeated or unknown.
 bool parseOrder(const std::string& order, std::vector<Dim>& dims, std::string& message);
 
-RankLayout rankLayout(const Plan& plan);
+// The layout of those inputs alone; the last one per thread is kept.
+RankLayout rankLayout(const LayoutInputs& inputs);
+RankLayout rankLayout(const Plan& plan); // rankLayout(layoutInputs(plan))
 
 // Nodes spanned and members per node of a group given its global ranks (any order).
 GroupPlacement placeRanks(std::vector<long> ranks, int gpusPerNode);

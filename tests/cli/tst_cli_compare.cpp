@@ -7,6 +7,7 @@
 #include <QObject>
 #include <QTemporaryDir>
 #include <fstream>
+#include <map>
 #include <set>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -92,6 +93,39 @@ private slots:
         // The default plan has 4 stages: its stage-7 value is missing.
         for (const json& row : j["rows"])
             if (row["field"] == "memory.stages.7.totalBytes") QVERIFY(row["values"][2].is_null());
+    }
+
+    // One plan, one answer: each plan's whole prediction document in compare is the one `evaluate` prints for it alone,
+    // whatever plan was analysed before it in the process: both orders of two plans that differ only in expert TP, and
+    // one of them twice.
+    void aPlansFiguresDoNotDependOnTheOthers()
+    {
+        QTemporaryDir dir;
+        const test::PlanPair pair = test::writeExpertTpPair(dir.path());
+        std::map<QString, json> alone;
+        for (const QString& f : { pair.etp1, pair.etp2 }) {
+            const test::CliRun e = test::runCli({ QStringLiteral("evaluate"), f });
+            QCOMPARE(e.code, 0);
+            alone[f] = json::parse(e.out);
+        }
+        QVERIFY(alone[pair.etp1]["time"]["stepSeconds"] != alone[pair.etp2]["time"]["stepSeconds"]);
+        for (const QStringList& order : { QStringList { pair.etp1, pair.etp2 }, QStringList { pair.etp2, pair.etp1 },
+                 QStringList { pair.etp2, pair.etp1, pair.etp2 } }) {
+            const test::CliRun r = test::runCli(QStringList { QStringLiteral("compare") } + order + QStringList { QStringLiteral("--json") });
+            QCOMPARE(r.code, 0);
+            const json j = json::parse(r.out);
+            QCOMPARE(j["plans"].size(), std::size_t(order.size()));
+            for (int i = 0; i < order.size(); ++i) {
+                const json& got = j["plans"][std::size_t(i)]["prediction"];
+                const json& want = alone[order[i]];
+                QVERIFY2(got == want, json::diff(want, got).dump().substr(0, 600).c_str());
+                // And the rows hold the same figures.
+                for (const json& row : j["rows"]) {
+                    const json* v = at(want, row["field"].get<std::string>());
+                    if (v) QCOMPARE(row["values"][std::size_t(i)].get<double>(), v->get<double>());
+                }
+            }
+        }
     }
 
     void invalidPlanAndArguments()

@@ -15,6 +15,8 @@
 #include <QTemporaryDir>
 #include <nlohmann/json.hpp>
 
+#include <map>
+
 using namespace planscope;
 using nlohmann::json;
 
@@ -169,6 +171,40 @@ private slots:
         QCOMPARE(count, int(kViewTitles.size()));
         const json e = evaluate(sample(QStringLiteral("default.plan.json")));
         QVERIFY(page.contains(q(units::formatSeconds(e["time"]["stepSeconds"].get<double>()))));
+    }
+
+    // One plan, one answer: a report of two plans that differ only in expert TP, in either order, shows each plan's
+    // step time and peak memory as `evaluate` gives them for that plan alone, in that plan's own section.
+    void severalPlansEachAsAlone()
+    {
+        QTemporaryDir dir;
+        const test::PlanPair pair = test::writeExpertTpPair(dir.path());
+        std::map<QString, json> alone { { pair.etp1, evaluate(pair.etp1) }, { pair.etp2, evaluate(pair.etp2) } };
+        QVERIFY(alone[pair.etp1]["time"]["stepSeconds"] != alone[pair.etp2]["time"]["stepSeconds"]);
+        int n = 0;
+        for (const QStringList& order : { QStringList { pair.etp1, pair.etp2 }, QStringList { pair.etp2, pair.etp1 } }) {
+            const QString html = dir.filePath(QStringLiteral("r%1.html").arg(++n));
+            const test::CliRun r = test::runCli(QStringList { QStringLiteral("report") } + order + QStringList { QStringLiteral("--out"), html });
+            QVERIFY2(r.code == 0, r.err.c_str());
+            QFile f(html);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QString page = QString::fromUtf8(f.readAll());
+            // Each plan's own section opens with its name as the page's first-level heading, in the order given.
+            QList<qsizetype> starts;
+            for (const QString& plan : order)
+                starts.append(page.indexOf(QStringLiteral("<h1>Mixtral 8x22B, TP 2, PP 8, EP 8, expert TP %1</h1>").arg(plan == pair.etp1 ? 1 : 2)));
+            QVERIFY(starts[0] >= 0 && starts[1] > starts[0]);
+            for (int i = 0; i < 2; ++i) {
+                const json& e = alone[order[i]];
+                const QString section = i == 0 ? page.mid(starts[0], starts[1] - starts[0]) : page.mid(starts[1]);
+                const QString step = q(units::formatSeconds(e["time"]["stepSeconds"].get<double>()));
+                const QString peak = QStringLiteral("%1 GiB of %2 GiB")
+                                         .arg(units::toGiB(e["memory"]["peakBytes"].get<double>()), 0, 'f', 2)
+                                         .arg(units::toGiB(e["memory"]["capacityBytes"].get<double>()), 0, 'f', 2);
+                QVERIFY2(section.contains(step), qPrintable(order[i] + QStringLiteral(": ") + step));
+                QVERIFY2(section.contains(peak), qPrintable(order[i] + QStringLiteral(": ") + peak));
+            }
+        }
     }
 
     void chinese()

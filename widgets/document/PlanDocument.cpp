@@ -53,6 +53,7 @@ PlanDocument::~PlanDocument()
     if (m_autosaveTimer.isActive() || (m_modified && m_hasPlan)) autosaveNow();
     if (!m_modified) discardAutosave();
     m_autosaveLock.reset(); // unlocked: a later session may offer what is left
+    m_autosaveTimer.stop();
 }
 
 QString PlanDocument::describe(const Issues& issues)
@@ -119,6 +120,7 @@ void PlanDocument::adopt(LoadedPlan&& loaded, const QString& filePath, const QSt
         setModified(true);
     }
     watchFile();
+    claimOpenLock(m_filePath);
     Q_EMIT filePathChanged(m_filePath);
     Q_EMIT planChanged();
     evaluateAsync();
@@ -143,24 +145,58 @@ bool PlanDocument::recover(const QString& autosavePath)
     return true;
 }
 
-bool PlanDocument::save(const QString& path)
+namespace {
+QByteArray hashOfFile(const QString& path);
+}
+
+bool PlanDocument::save(const QString& path, SaveMode mode)
 {
+    m_saveRefusedAsChanged = false;
     if (!m_hasPlan) {
         m_error = tr("There is no plan to save.");
         return false;
     }
-    if (!writeAtomically(path, QByteArray::fromStdString(serializePlan(m_plan)))) return false;
     const QString absolute = QFileInfo(path).absoluteFilePath();
+    if (mode == SaveMode::RefuseIfChanged && absolute == m_filePath && !m_baseHash.isEmpty() && QFileInfo::exists(absolute)) {
+        const QByteArray now = hashOfFile(absolute);
+        if (!now.isEmpty() && now != m_baseHash) {
+            m_saveRefusedAsChanged = true;
+            m_error = tr("%1 was changed by another program or another PlanScope window since this window read it; "
+                         "saving would replace those changes with yours.")
+                          .arg(QDir::toNativeSeparators(absolute));
+            return false;
+        }
+    }
+    if (!writeAtomically(path, QByteArray::fromStdString(serializePlan(m_plan)))) return false;
     // Saved: nothing is left to recover.
     m_autosaveTimer.stop();
     discardAutosave();
     if (absolute != m_filePath) {
         m_filePath = absolute;
+        claimOpenLock(m_filePath);
         Q_EMIT filePathChanged(m_filePath);
     }
     watchFile();
     setModified(false);
     return true;
+}
+
+void PlanDocument::claimOpenLock(const QString& path)
+{
+    m_openLock.reset();
+    if (path.isEmpty()) return;
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/open");
+    if (!QDir().mkpath(dir)) return; // nowhere to say it: the check at save time still guards the file
+    const QString key = QString::fromLatin1(QCryptographicHash::hash(path.toUtf8(), QCryptographicHash::Sha1).toHex().left(16));
+    auto lock = std::make_unique<QLockFile>(dir + QLatin1Char('/') + key + QStringLiteral(".lock"));
+    lock->setStaleLockTime(0); // held while the file is open here; a dead holder's lock is stale whatever its age
+    if (lock->tryLock(0) || (lock->error() == QLockFile::LockFailedError && lock->removeStaleLockFile() && lock->tryLock(0))) {
+        m_openLock = std::move(lock);
+        return;
+    }
+    qint64 pid = 0;
+    QString host, app;
+    if (lock->error() == QLockFile::LockFailedError && lock->getLockInfo(&pid, &host, &app)) Q_EMIT openElsewhere(path, pid);
 }
 
 namespace {
@@ -182,8 +218,10 @@ void PlanDocument::watchFile()
     }
     if (!m_watcher->files().isEmpty()) m_watcher->removePaths(m_watcher->files());
     m_diskHash.clear();
+    m_baseHash.clear();
     if (m_filePath.isEmpty() || !QFileInfo::exists(m_filePath)) return;
     m_diskHash = hashOfFile(m_filePath);
+    m_baseHash = m_diskHash;
     m_watcher->addPath(m_filePath);
 }
 
@@ -332,6 +370,21 @@ bool PlanDocument::autosaveNow()
 {
     m_autosaveTimer.stop();
     if (!m_hasPlan) return false;
+    const bool ok = writeAutosave();
+    if (!ok && !m_autosaveFailing) {
+        m_autosaveFailing = true;
+        Q_EMIT autosaveFailed(m_error);
+    } else if (ok && m_autosaveFailing) {
+        m_autosaveFailing = false;
+        Q_EMIT autosaveRestored();
+    }
+    // Still failing: try again later, so the edits reach the disk once there is room.
+    if (!ok && m_modified) m_autosaveTimer.start();
+    return ok;
+}
+
+bool PlanDocument::writeAutosave()
+{
     if (!QDir().mkpath(autosaveDirectory())) {
         m_error = tr("Cannot create the folder %1").arg(QDir::toNativeSeparators(autosaveDirectory()));
         return false;

@@ -37,8 +37,13 @@ public:
     // Opens an autosave left by a session that ended without saving (pendingRecoveries()): the plan as it was
     // typed, modified, named after its original file (or untitled), and that autosave becomes this document's.
     bool recover(const QString& autosavePath);
-    // Writes the plan atomically; on success the document takes the path and is no longer modified.
-    bool save(const QString& path);
+    // Writes the plan atomically; on success the document takes the path and is no longer modified. Saving over the
+    // document's own file when that file no longer holds the bytes this document last read or wrote (another program,
+    // or another PlanScope window, saved it meanwhile) is refused unless `mode` is Overwrite: saveRefusedAsChanged()
+    // is then true and errorString() says so, so that nobody's save is overwritten without being asked.
+    enum class SaveMode { RefuseIfChanged, Overwrite };
+    bool save(const QString& path, SaveMode mode = SaveMode::RefuseIfChanged);
+    bool saveRefusedAsChanged() const { return m_saveRefusedAsChanged; }
     // Replaces the plan (an edit): marks the document modified, schedules an autosave, re-evaluates.
     void setPlan(const Plan& plan);
     // Shows a plan that belongs to no file (a lesson's step): untitled, unmodified, evaluated at once. The caller has
@@ -124,6 +129,13 @@ Q_SIGNALS:
     void changedOnDisk(const QString& path);
     // Evaluation started (true) or the newest result arrived (false); views mark what they show as stale meanwhile.
     void evaluatingChanged(bool evaluating);
+    // The file just opened is open in another running PlanScope as well (process `pid`): both may edit it, and
+    // save() asks before either overwrites the other's save.
+    void openElsewhere(const QString& path, qint64 pid);
+    // An autosave could not be written (a full disk, a folder that cannot be written): the edits are only in memory
+    // until one succeeds or the plan is saved. autosaveRestored() follows the next autosave that succeeds.
+    void autosaveFailed(const QString& message);
+    void autosaveRestored();
 
 private:
     void evaluateAsync();
@@ -138,6 +150,9 @@ private:
     QString autosavePathFor(const QString& filePath) const;
     bool claimAutosave(const QString& path);
     bool writeAtomically(const QString& path, const QByteArray& bytes);
+    bool writeAutosave();
+    // Holds, while this document has `path` open, a lock that tells another PlanScope opening it that it is open here.
+    void claimOpenLock(const QString& path);
     // Watches the document's file from now on, taking its bytes as they are as the ones this document knows.
     void watchFile();
     void fileChanged(const QString& path);
@@ -160,7 +175,11 @@ private:
     std::unique_ptr<QLockFile> m_autosaveLock;
     std::shared_ptr<const Calibration> m_calibration;
     QFileSystemWatcher* m_watcher = nullptr;
-    QByteArray m_diskHash; // of the file's bytes as last read or written here
+    QByteArray m_diskHash; // of the file's bytes as last seen (read, written here, or noticed changed)
+    QByteArray m_baseHash; // of the file's bytes as last read or written here: what a save may replace unasked
+    bool m_saveRefusedAsChanged = false;
+    bool m_autosaveFailing = false;
+    std::unique_ptr<QLockFile> m_openLock;
 };
 
 } // namespace planscope

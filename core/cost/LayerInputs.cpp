@@ -1,0 +1,37 @@
+#include "LayerInputs.h"
+
+// Every member of the structs built below is given: a member added to one of them and not filled here fails the
+// build (the key of EvaluateCache must hold all the layer reads).
+#pragma GCC diagnostic error "-Wmissing-field-initializers"
+
+namespace planscope {
+
+bool splitsBackward(ScheduleKind kind)
+{
+    return kind == ScheduleKind::ZBH1 || kind == ScheduleKind::ZBH2 || kind == ScheduleKind::ZBV
+        || kind == ScheduleKind::DualPipe || kind == ScheduleKind::DualPipeV;
+}
+
+LayerInputs layerInputs(const Plan& plan, const RankLayout& layout)
+{
+    const ParallelSpec& P = plan.parallel;
+    const TrainingSpec& T = plan.training;
+    return LayerInputs {
+        plan.model,
+        plan.cluster,
+        LayerParallel { P.tp, P.cp, P.ep, P.etp, P.sp },
+        LayerTraining { T.microBatch, T.precision, T.recompute, T.recomputeModules, T.flashAttention, T.tpCommOverlap,
+            splitsBackward(T.schedule), T.fp8Recipe, T.fp8ParamGather },
+        layout,
+    };
+}
+
+LayerInputs denseLayerInputs(LayerInputs inputs)
+{
+    inputs.model.moe = MoeSpec {};
+    inputs.parallel.ep = 1;
+    inputs.parallel.etp = 0;
+    return inputs;
+}
+
+} // namespace planscope
