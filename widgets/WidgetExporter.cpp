@@ -1,5 +1,7 @@
 #include "WidgetExporter.h"
+#include "WriteFailure.h"
 
+#include <QBuffer>
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QImage>
@@ -7,7 +9,6 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QWidget>
 
@@ -55,36 +56,40 @@ bool WidgetExporter::exportPainted(const QString& path, QSize size, const Paint&
         g_capture->m_background = background;
         return true;
     }
-    // Written beside the target and renamed over it when complete (QSaveFile): a failed export, or one cut short,
-    // leaves the file that was there as it was.
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) return fail(cannot + QStringLiteral(": ") + file.errorString());
-    if (suffix == QLatin1String("png")) {
-        QImage image(size, QImage::Format_ARGB32_Premultiplied);
-        image.fill(background.isValid() ? background : QColor(Qt::transparent));
-        if (!paint(&image, rect) || !image.save(&file, "PNG")) return fail(cannot);
-    } else if (suffix == QLatin1String("pdf")) {
-        QPdfWriter writer(&file);
-        writer.setCreator(QStringLiteral("PlanScope"));
-        writer.setTitle(title.isEmpty() ? QStringLiteral("PlanScope") : title);
-        // One page the picture's size at 96 dpi, so the PDF looks like the screen.
-        writer.setResolution(96);
-        writer.setPageSize(
-            QPageSize(QSizeF(size.width() * 72.0 / 96.0, size.height() * 72.0 / 96.0), QPageSize::Point));
-        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-        if (!paint(&writer, rect)) return fail(cannot);
-    } else {
-        QSvgGenerator generator;
-        generator.setOutputDevice(&file);
-        generator.setSize(size);
-        generator.setViewBox(rect);
-        generator.setResolution(96); // the SVG's size in pixels is the picture's
-        generator.setTitle(title.isEmpty() ? QStringLiteral("PlanScope") : title);
-        if (!paint(&generator, rect)) return fail(cannot);
+    // Drawn into memory first, then written beside the target and renamed over it when complete (QSaveFile): a
+    // failed export, or one cut short, leaves the file that was there as it was. One write whose length is checked,
+    // because the encoders do not all report a short write (a full disk, a file size limit).
+    QByteArray bytes;
+    {
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
+        if (suffix == QLatin1String("png")) {
+            QImage image(size, QImage::Format_ARGB32_Premultiplied);
+            image.fill(background.isValid() ? background : QColor(Qt::transparent));
+            if (!paint(&image, rect) || !image.save(&buffer, "PNG")) return fail(cannot);
+        } else if (suffix == QLatin1String("pdf")) {
+            QPdfWriter writer(&buffer);
+            writer.setCreator(QStringLiteral("PlanScope"));
+            writer.setTitle(title.isEmpty() ? QStringLiteral("PlanScope") : title);
+            // One page the picture's size at 96 dpi, so the PDF looks like the screen.
+            writer.setResolution(96);
+            writer.setPageSize(
+                QPageSize(QSizeF(size.width() * 72.0 / 96.0, size.height() * 72.0 / 96.0), QPageSize::Point));
+            writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+            if (!paint(&writer, rect)) return fail(cannot);
+        } else {
+            QSvgGenerator generator;
+            generator.setOutputDevice(&buffer);
+            generator.setSize(size);
+            generator.setViewBox(rect);
+            generator.setResolution(96); // the SVG's size in pixels is the picture's
+            generator.setTitle(title.isEmpty() ? QStringLiteral("PlanScope") : title);
+            if (!paint(&generator, rect)) return fail(cannot);
+        }
     }
-    if (file.size() <= 0)
-        return fail(QCoreApplication::translate("WidgetExporter", "Nothing was written to %1").arg(path));
-    if (!file.commit()) return fail(cannot + QStringLiteral(": ") + file.errorString());
+    if (bytes.isEmpty()) return fail(QCoreApplication::translate("WidgetExporter", "Nothing was written to %1").arg(path));
+    // A write that fails says why: a full disk, a read-only folder (WriteFailure.h).
+    if (QString why; !saveBytes(path, bytes, &why)) return fail(cannot + QStringLiteral(": ") + why);
     return true;
 }
 

@@ -294,12 +294,14 @@ void MainWindow::createMenus()
     m_openTraces = m_fileMenu->addAction(QString(), this, &MainWindow::openTracesInteractively);
     m_openTraces->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     m_recentMenu = m_fileMenu->addMenu(QString());
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentFiles);
     m_compareWith = m_fileMenu->addAction(QString(), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Compare With Plan"),
             QFileInfo(m_document->filePath()).absolutePath(), tr("PlanScope plans (*.plan.json *.json);;All files (*)"));
         if (!path.isEmpty()) compareWith(path);
     });
     m_compareRecentMenu = m_fileMenu->addMenu(QString());
+    connect(m_compareRecentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentFiles);
     m_restore = m_fileMenu->addAction(QString(), this, [this] { offerRecovery(true); });
     m_reload = m_fileMenu->addAction(QString(), this, [this] {
         if (m_document->isModified()
@@ -507,16 +509,49 @@ void MainWindow::openTracesInteractively()
 
 void MainWindow::updateRecentFiles()
 {
-    m_recentMenu->clear();
+    // Read again each time a menu opens: a file may have been deleted, moved or replaced since it was opened. One
+    // that is not there is shown disabled with the reason, and Remove Missing Files drops those from the list.
     const QStringList recent = QSettings().value(QLatin1String(kRecentKey)).toStringList();
-    for (const QString& path : recent)
-        m_recentMenu->addAction(QDir::toNativeSeparators(path), this, [this, path] { openPlan(path); });
-    m_recentMenu->setEnabled(!recent.isEmpty());
+    int missing = 0;
+    const auto fill = [&](QMenu* menu, auto open) {
+        // Deleted later, not now: this may run inside one of these actions' triggered() (an open remembers its file).
+        for (QAction* a : menu->actions()) {
+            menu->removeAction(a);
+            if (a->parent() == menu) a->deleteLater();
+        }
+        for (const QString& path : recent) {
+            const QFileInfo info(path);
+            const QString shown = QDir::toNativeSeparators(path);
+            QAction* a = nullptr;
+            if (info.isDir())
+                a = menu->addAction(tr("%1 (now a folder)").arg(shown));
+            else if (!info.exists())
+                a = menu->addAction(tr("%1 (not found)").arg(shown));
+            else {
+                a = menu->addAction(shown, this, [open, path] { open(path); });
+                a->setData(path);
+                continue;
+            }
+            a->setData(path);
+            a->setEnabled(false);
+            if (menu == m_recentMenu) ++missing;
+        }
+        if (missing > 0 && menu == m_recentMenu) {
+            menu->addSeparator();
+            menu->addAction(tr("Remove Missing Files"), this, [this] {
+                QSettings settings;
+                QStringList kept;
+                for (const QString& path : settings.value(QLatin1String(kRecentKey)).toStringList())
+                    if (QFileInfo(path).isFile()) kept << path;
+                settings.setValue(QLatin1String(kRecentKey), kept);
+                updateRecentFiles();
+            });
+        }
+        menu->setEnabled(!recent.isEmpty());
+    };
+    fill(m_recentMenu, [this](const QString& path) { openPlan(path); });
     // The same files, to set beside the open plan on the compare page.
-    m_compareRecentMenu->clear();
-    for (const QString& path : recent)
-        m_compareRecentMenu->addAction(QDir::toNativeSeparators(path), this, [this, path] { compareWith(path); });
-    m_compareRecentMenu->setEnabled(!recent.isEmpty());
+    fill(m_compareRecentMenu, [this](const QString& path) { compareWith(path); });
 }
 
 void MainWindow::rememberRecent(const QString& path)

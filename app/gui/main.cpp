@@ -20,6 +20,7 @@
 #include <QSettings>
 #include <QTimer>
 #include <cstdio>
+#include <csignal>
 
 using namespace planscope;
 
@@ -65,6 +66,9 @@ void preferOffscreenWhereNoScreenIsNeeded(int argc, char* argv[])
 
 int main(int argc, char* argv[])
 {
+    // A write past the file size limit (ulimit -f, setrlimit(2) RLIMIT_FSIZE) fails with EFBIG and is reported, the
+    // old file kept, instead of SIGXFSZ ending the process (signal(7)).
+    std::signal(SIGXFSZ, SIG_IGN);
     preferOffscreenWhereNoScreenIsNeeded(argc, argv);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("PlanScope"));

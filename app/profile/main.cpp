@@ -31,6 +31,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -207,6 +208,9 @@ int run(const Options& options)
 
 int main(int argc, char** argv)
 {
+    // A write past the file size limit (ulimit -f, setrlimit(2) RLIMIT_FSIZE) fails with EFBIG and is reported, the
+    // old file kept, instead of SIGXFSZ ending the process (signal(7)).
+    std::signal(SIGXFSZ, SIG_IGN);
     std::string error;
     const std::optional<Options> options = parseOptions(argc, argv, error);
     if (!options) {

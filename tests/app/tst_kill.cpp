@@ -2,7 +2,7 @@
 // (its timer, as in the app), then dies by SIGKILL, no destructor run, its autosave lock left behind. The next start
 // finds the edit, offers it under the plan's own file, and recovers it exactly; the plan file itself is untouched.
 // Ten times in a row. The killed process is this test's own executable started with --child.
-#include "TestUtil.h"
+#include "AppTestUtil.h"
 
 #include "LanguageManager.h"
 #include "MainWindow.h"
@@ -57,15 +57,9 @@ class TestKill : public QObject {
 private:
     LanguageManager m_languages;
 
-    static void clearAutosaves() { QDir(PlanDocument::autosaveDirectory()).removeRecursively(); }
-
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        clearAutosaves();
-    }
-    void cleanup() { clearAutosaves(); }
+    void initTestCase() { test::isolateFromTheUser(); }
+    void cleanup() { test::clearAutosaves(); }
 
     void killedTenTimesLosesNothing()
     {
@@ -109,7 +103,7 @@ private slots:
             original.close();
             // Thrown away for the next round, as Discard would.
             window.document()->discardChanges();
-            clearAutosaves();
+            test::clearAutosaves();
         }
     }
 };

@@ -1,7 +1,7 @@
 // The main window as a user drives it: nothing typed is lost. Opening another plan over unsaved changes asks
 // first; a file that cannot be read leaves the open plan as it was and says why once; every plan autosaves to a
 // file of its own, and what a session left unsaved is offered back at the next start, under the plan's own name.
-#include "TestUtil.h"
+#include "AppTestUtil.h"
 
 #include "LanguageManager.h"
 #include "MainWindow.h"
@@ -27,23 +27,9 @@ using namespace planscope;
 
 namespace {
 
-QString samplePlan(const char* name)
-{
-    return QString::fromStdString(test::samplePath(name));
-}
-
-// Polled, not waited on a signal: with several evaluations in flight (a lesson's steps one after another) the
-// newest result may be published while the test is between waits.
-bool waitForCurrentPrediction(PlanDocument& doc)
-{
-    const auto current = [&doc] { return !doc.isEvaluating() && doc.prediction() && doc.predictedPlan() == doc.plan(); };
-    return QTest::qWaitFor(current, 120000);
-}
-
-void clearAutosaves()
-{
-    QDir(PlanDocument::autosaveDirectory()).removeRecursively();
-}
+using test::clearAutosaves;
+using test::samplePlan;
+using test::waitForCurrentPrediction;
 
 Plan edited(Plan plan)
 {
@@ -57,11 +43,7 @@ Plan edited(Plan plan)
 class TestMainWindow : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        clearAutosaves();
-    }
+    void initTestCase() { test::isolateFromTheUser(); }
     void cleanup() { clearAutosaves(); }
 
 private:

@@ -17,6 +17,14 @@
 
 #include <map>
 
+#include <QDir>
+#include <QElapsedTimer>
+#include <QTest>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <sys/mount.h>
+
 using namespace planscope;
 using nlohmann::json;
 
@@ -204,6 +212,103 @@ private slots:
                 QVERIFY2(section.contains(step), qPrintable(order[i] + QStringLiteral(": ") + step));
                 QVERIFY2(section.contains(peak), qPrintable(order[i] + QStringLiteral(": ") + peak));
             }
+        }
+    }
+
+    // A report export killed by SIGKILL at any moment leaves, under its name, the report that was there or the whole
+    // new one, never part of one; and nothing else beside it. Ten kills spread over a whole export's time.
+    void killedExportLeavesNoHalfFile()
+    {
+        QTemporaryDir dir;
+        const QString plan = sample(QStringLiteral("default.plan.json"));
+        const QString pdf = dir.filePath(QStringLiteral("report.pdf"));
+        const QByteArray old = "%PDF-1.4 the report written yesterday\n";
+        const auto write = [&](const QByteArray& bytes) {
+            QFile f(pdf);
+            return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+        };
+        const auto bytes = [&] {
+            QFile f(pdf);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        };
+        const QStringList args { QStringLiteral("report"), plan, QStringLiteral("--out"), pdf };
+        QElapsedTimer clock;
+        clock.start();
+        const test::CliRun whole = test::runCli(args);
+        const qint64 ms = clock.elapsed();
+        QVERIFY2(whole.code == 0, whole.err.c_str());
+        QVERIFY(pageCount(pdf) > 0);
+        int keptOld = 0, complete = 0;
+        for (int round = 0; round < 10; ++round) {
+            QVERIFY(write(old));
+            QProcess p;
+            p.start(QStringLiteral(PLANSCOPE_CLI), args);
+            QVERIFY(p.waitForStarted(10000));
+            QTest::qWait(int(ms * round * 3 / 20)); // from the start to past a whole export's time
+            // processId() is 0 once the export has ended, and kill(0) would kill this test's whole process group.
+            if (p.state() == QProcess::Running && p.processId() > 0) ::kill(pid_t(p.processId()), SIGKILL);
+            QVERIFY(p.waitForFinished(30000) || p.state() == QProcess::NotRunning);
+            const QByteArray now = bytes();
+            if (now == old) ++keptOld;
+            else {
+                // Not the old file: then the whole report, which a PDF reader opens.
+                QVERIFY2(now.startsWith("%PDF") && now.trimmed().endsWith("%%EOF"), qPrintable(QString::number(round)));
+                QVERIFY(pageCount(pdf) > 0);
+                ++complete;
+            }
+            QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList { QStringLiteral("report.pdf") });
+        }
+        QCOMPARE(keptOld + complete, 10);
+        QVERIFY(keptOld >= 1); // the kills early in the export
+        qInfo("killed 10 times: %d kept the old report, %d found the new one complete", keptOld, complete);
+    }
+
+    // The report onto a full disk (a filled tmpfs where this process may mount one) and past a file size limit (the
+    // child's own): exit 1 with the file's name and the system's reason, and the old report intact.
+    void exportOntoAFullDisk()
+    {
+        for (const bool tryMount : { true, false }) {
+        QTemporaryDir dir;
+        const QString at = dir.filePath(QStringLiteral("disk"));
+        QVERIFY(QDir().mkpath(at));
+        const QByteArray at8 = QFile::encodeName(at);
+        const bool mounted = tryMount && ::mount("tmpfs", at8.constData(), "tmpfs", 0, "size=1m") == 0;
+        const QString html = at + QStringLiteral("/report.html");
+        const QByteArray old = "<html>the report written yesterday</html>\n";
+        {
+            QFile f(html);
+            QVERIFY(f.open(QIODevice::WriteOnly) && f.write(old) == old.size());
+        }
+        QProcess p;
+        QString reason;
+        if (mounted) {
+            QFile filler(at + QStringLiteral("/filler"));
+            QVERIFY(filler.open(QIODevice::WriteOnly | QIODevice::Unbuffered));
+            const QByteArray block(4096, 'x');
+            while (filler.write(block) == block.size()) {}
+            reason = QString::fromLocal8Bit(std::strerror(ENOSPC));
+        } else {
+            // The child alone gets the limit (ulimit -f counts 512-byte blocks in dash and bash).
+            p.setProgram(QStringLiteral("/bin/sh"));
+            p.setArguments({ QStringLiteral("-c"), QStringLiteral("ulimit -f 1 && exec \"$0\" \"$@\""), QStringLiteral(PLANSCOPE_CLI) });
+            reason = QString::fromLocal8Bit(std::strerror(EFBIG));
+        }
+        const QStringList args { QStringLiteral("report"), sample(QStringLiteral("default.plan.json")), QStringLiteral("--out"), html };
+        if (mounted) p.start(QStringLiteral(PLANSCOPE_CLI), args);
+        else {
+            p.setArguments(p.arguments() + args);
+            p.start();
+        }
+        QVERIFY(p.waitForFinished(120000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        if (mounted) ::umount2(at8.constData(), MNT_DETACH);
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY2(err.contains(html) && err.contains(reason), qPrintable(err));
+        if (!mounted) {
+            QFile f(html);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QCOMPARE(f.readAll(), old);
+        }
         }
     }
 

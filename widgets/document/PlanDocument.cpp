@@ -1,6 +1,7 @@
 #include "document/PlanDocument.h"
 #include "CoreText.h"
 
+#include "WriteFailure.h"
 #include "document/RunThen.h"
 #include "io/PlanJson.h"
 
@@ -12,7 +13,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <QtConcurrent/QtConcurrentRun>
 #include <atomic>
@@ -386,14 +386,15 @@ bool PlanDocument::autosaveNow()
 bool PlanDocument::writeAutosave()
 {
     if (!QDir().mkpath(autosaveDirectory())) {
-        m_error = tr("Cannot create the folder %1").arg(QDir::toNativeSeparators(autosaveDirectory()));
+        m_error = tr("Cannot create the folder %1: %2")
+                      .arg(QDir::toNativeSeparators(autosaveDirectory()), whyWriteFailed(autosaveDirectory(), QString()));
         return false;
     }
     QString path = m_autosavePath.isEmpty() ? autosavePathFor(m_filePath) : m_autosavePath;
     if (!claimAutosave(path)) {
         path = autosavePathFor(QString()); // held by another instance: this process's untitled slot
         if (!claimAutosave(path)) {
-            m_error = tr("Cannot lock %1").arg(QDir::toNativeSeparators(path));
+            m_error = tr("Cannot lock %1: %2").arg(QDir::toNativeSeparators(path), whyWriteFailed(path, tr("the lock file cannot be created")));
             return false;
         }
     }
@@ -457,12 +458,10 @@ void PlanDocument::discardRecovery(const Recovery& recovery)
 
 bool PlanDocument::writeAtomically(const QString& path, const QByteArray& bytes)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-        m_error = tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
-        return false;
-    }
-    return true;
+    QString why;
+    if (saveBytes(path, bytes, &why)) return true;
+    m_error = tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), why);
+    return false;
 }
 
 void PlanDocument::setCalibration(std::shared_ptr<const Calibration> calibration)

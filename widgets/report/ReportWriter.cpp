@@ -4,6 +4,7 @@
 #include "Format.h"
 #include "Theme.h"
 #include "WidgetExporter.h"
+#include "WriteFailure.h"
 #include "analysis/PlanCompare.h"
 #include "document/PlanDocument.h"
 #include "document/ViewState.h"
@@ -28,7 +29,6 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QTextDocument>
 #include <QTimer>
@@ -454,15 +454,13 @@ QString viewHeading(const ReportPlan& plan, const QString& view)
 bool writePdf(const QString& path, const QList<ReportPlan>& plans, const std::vector<std::vector<ViewPicture>>& pictures,
     const ViewPicture* comparison, QString* error)
 {
-    // Written beside the target and renamed over it when complete (QSaveFile), so a failed report leaves the old
-    // file as it was.
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error) *error = ReportWriter::tr("Cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
+    // Drawn into memory, then written beside the target and renamed over it when complete (saveBytes()), so a failed
+    // report leaves the old file as it was.
+    QByteArray bytes;
     {
-        QPdfWriter writer(&file);
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
+        QPdfWriter writer(&buffer);
         writer.setCreator(QStringLiteral("PlanScope"));
         QStringList labels;
         for (const ReportPlan& p : plans) labels << p.label;
@@ -472,7 +470,6 @@ bool writePdf(const QString& path, const QList<ReportPlan>& plans, const std::ve
             QPageLayout::Millimeter));
         QPainter painter;
         if (!painter.begin(&writer)) {
-            file.cancelWriting();
             if (error) *error = ReportWriter::tr("Cannot write %1").arg(path);
             return false;
         }
@@ -485,8 +482,8 @@ bool writePdf(const QString& path, const QList<ReportPlan>& plans, const std::ve
         }
         painter.end();
     }
-    if (!file.commit()) {
-        if (error) *error = ReportWriter::tr("Cannot write %1: %2").arg(path, file.errorString());
+    if (QString why; !saveBytes(path, bytes, &why)) {
+        if (error) *error = ReportWriter::tr("Cannot write %1: %2").arg(path, why);
         return false;
     }
     return true;
@@ -550,9 +547,8 @@ bool writeHtml(const QString& path, const QList<ReportPlan>& plans, const std::v
         }
     }
     html += QStringLiteral("</body></html>\n");
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(html.toUtf8()) < 0 || !file.commit()) {
-        if (error) *error = ReportWriter::tr("Cannot write %1: %2").arg(path, file.errorString());
+    if (QString why; !saveBytes(path, html.toUtf8(), &why)) {
+        if (error) *error = ReportWriter::tr("Cannot write %1: %2").arg(path, why);
         return false;
     }
     return true;
