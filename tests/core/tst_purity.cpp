@@ -387,6 +387,52 @@ private slots:
         for (auto& f : failures) QVERIFY2(f.empty(), first(f).c_str());
     }
 
+    // The planner's search, as the app and `planscope-cli search` run it: its best plans' figures, over the Mixtral
+    // 8x22B sample with expert TP 1 and with 2 searched one after the other in both orders (on two threads, the best
+    // two re-ranked by the simulation), equal a fresh evaluation of each candidate alone, or for the re-ranked a fresh
+    // simulated analysis.
+    void searchFiguresAreEachPlanAlone()
+    {
+        Plan b = loadPlan("memory/mcore-mixtral-8x22b-tp2pp8ep8.plan.json");
+        Plan a = b;
+        a.parallel.etp = 1;
+        int checked = 0, simulated = 0;
+        for (const std::vector<Plan>& order : { std::vector<Plan> { a, b }, std::vector<Plan> { b, a } }) {
+            for (const Plan& templ : order) {
+                const Result<SearchSpace> space = buildSpace(templ, { Knob::TP, Knob::PP, Knob::MicroBatch });
+                QVERIFY(space.ok());
+                SearchOptions options;
+                options.top = 6;
+                options.threads = 2;
+                options.simulateTop = 2;
+                const SearchResult r = search(space.value(), options);
+                QVERIFY(r.best.size() >= 3);
+                for (const SearchEntry& e : r.best) {
+                    const Plan plan = applyCandidate(space.value().templ, e.candidate);
+                    clearThreadMemos();
+                    Prediction fresh;
+                    if (e.source == "simulation") {
+                        AnalysisOptions ao;
+                        ao.simulate = true;
+                        fresh = analyse(plan, ao)->prediction;
+                        ++simulated;
+                    } else
+                        fresh = evaluate(plan);
+                    QCOMPARE(fresh.timeSource, e.source);
+                    QCOMPARE(e.stepSeconds, fresh.stepSeconds);
+                    QCOMPARE(e.tokensPerSecond, fresh.tokensPerSecond);
+                    QCOMPARE(e.mfu, fresh.mfu);
+                    QCOMPARE(e.peakBytes, fresh.peakBytes);
+                    QCOMPARE(e.capacityBytes, fresh.capacityBytes);
+                    QCOMPARE(e.trainingDays, fresh.trainingDays);
+                    ++checked;
+                }
+            }
+        }
+        QVERIFY(simulated >= 4);
+        qInfo("%d best plans of 4 searches, %d of them simulated, each equal to itself alone", checked, simulated);
+    }
+
     // The memo is keyed by the whole LayoutInputs: every field of it changes some plan's layout, so none can be left
     // out of the computation's input (the etp bug was a field read but not in the key).
     void everyLayoutInputMatters()

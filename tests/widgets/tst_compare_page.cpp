@@ -5,6 +5,7 @@
 // `planscope --compare`, and speaks Chinese under zh_CN.
 #include "CliRunner.h"
 #include "ImageUtil.h"
+#include "TestUtil.h"
 
 #include "LanguageManager.h"
 #include "analysis/Analysis.h"
@@ -26,7 +27,9 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 using namespace planscope;
 using nlohmann::json;
@@ -139,6 +142,36 @@ private slots:
         QCOMPARE(page.timelineView(0)->headerWidth(), page.timelineView(1)->headerWidth());
         QVERIFY(page.sharedMemoryMaximumGiB() >= page.memoryView(0)->naturalMaximumGiB());
         QVERIFY(page.sharedMemoryMaximumGiB() >= page.memoryView(1)->naturalMaximumGiB());
+    }
+
+    // One plan, one answer: the Mixtral 8x22B sample with expert TP 1 as the document and with 2 beside it, then the
+    // other way round on the same page, each column equal to what `planscope-cli evaluate` prints for its file alone
+    // (another process, so nothing else was analysed before it).
+    void eachColumnIsItsPlanAlone()
+    {
+        QTemporaryDir dir;
+        const test::PlanPair pair = test::writeExpertTpPair(dir.path());
+        const std::map<QString, json> alone { { pair.etp1, evaluateWithCli(pair.etp1) }, { pair.etp2, evaluateWithCli(pair.etp2) } };
+        QVERIFY(alone.at(pair.etp1)["time"]["stepSeconds"] != alone.at(pair.etp2)["time"]["stepSeconds"]);
+        PlanDocument doc;
+        ComparePage page;
+        page.setDocument(&doc);
+        for (const auto& [first, second] : { std::pair { pair.etp1, pair.etp2 }, std::pair { pair.etp2, pair.etp1 } }) {
+            QVERIFY(loadAndWait(doc, first));
+            page.clearAddedPlans();
+            QVERIFY(page.addPlanFile(second));
+            page.waitForAnalyses();
+            QTRY_VERIFY_WITH_TIMEOUT(page.analysis(0) && page.analysis(0)->plan == doc.plan(), 60000);
+            int plan = 0;
+            for (const QString& file : { first, second }) {
+                const json& j = alone.at(file);
+                QCOMPARE(cellValue(page, "time.stepSeconds", plan), j["time"]["stepSeconds"].get<double>());
+                QCOMPARE(cellValue(page, "time.tokensPerSecond", plan), j["time"]["tokensPerSecond"].get<double>());
+                QCOMPARE(cellValue(page, "memory.peakBytes", plan), j["memory"]["peakBytes"].get<double>());
+                QCOMPARE(page.analysis(plan)->prediction.stepSeconds, j["time"]["stepSeconds"].get<double>());
+                ++plan;
+            }
+        }
     }
 
     void followsTheDocumentsEdits()

@@ -3,6 +3,7 @@
 // a cancelled or abandoned search leaves the page idle and safe, core's reasons and terms read in Chinese under
 // zh_CN, the cluster-size table is core's sizeCluster() of the search, and `planscope --view planner --screenshot`
 // draws a finished search.
+#include "CliRunner.h"
 #include "ImageUtil.h"
 #include "TestUtil.h"
 
@@ -11,6 +12,7 @@
 #include "charts/FieldScientificSpinBox.h"
 #include "charts/PlannerScatter.h"
 #include "document/PlanDocument.h"
+#include "io/PlanJson.h"
 #include "pages/PlanEditorPage.h"
 #include "pages/PlannerPage.h"
 #include "search/Search.h"
@@ -37,6 +39,8 @@
 #include <qcustomplot.h>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
+#include <utility>
 #include <memory>
 
 using namespace planscope;
@@ -182,6 +186,50 @@ private slots:
     }
 
     // Numbers sort as numbers: by peak memory (bytes), not by the text "9.5 GiB" before "10 GiB".
+    // One plan, one answer: the planner's best plans for the Mixtral 8x22B sample with expert TP 1, searched after the
+    // document analysed it with expert TP 2, and then the other way round, show for each row the step and the peak
+    // memory that `planscope-cli evaluate` prints for that plan alone (in another process).
+    void bestPlansAreEachPlanAlone()
+    {
+        QTemporaryDir dir;
+        const test::PlanPair pair = test::writeExpertTpPair(dir.path());
+        PlanDocument doc;
+        PlannerPage page;
+        page.setDocument(&doc);
+        tick(page, { Knob::TP, Knob::PP, Knob::MicroBatch });
+        page.topChoice()->setValue(3);
+        int checked = 0;
+        for (const auto& [before, searched] : { std::pair { pair.etp2, pair.etp1 }, std::pair { pair.etp1, pair.etp2 } }) {
+            for (const QString& file : { before, searched }) {
+                QSignalSpy ready(&doc, &PlanDocument::predictionChanged);
+                QVERIFY(doc.load(file));
+                QVERIFY(ready.count() > 0 || ready.wait(60000));
+            }
+            QVERIFY(searchAndWait(page));
+            const auto result = page.result();
+            QVERIFY(result && !result->best.empty());
+            const QTableWidget* table = page.bestTable();
+            for (int row = 0; row < table->rowCount(); ++row) {
+                const SearchEntry& e = result->best[std::size_t(row)];
+                const QString planFile = dir.filePath(QStringLiteral("best-%1.plan.json").arg(checked));
+                {
+                    QFile out(planFile);
+                    QVERIFY(out.open(QIODevice::WriteOnly));
+                    out.write(QByteArray::fromStdString(serializePlan(applyCandidate(result->space.templ, e.candidate))));
+                }
+                QStringList args { QStringLiteral("evaluate"), planFile };
+                if (e.source == "analytic") args << QStringLiteral("--analytic");
+                const test::CliRun r = test::runCli(args);
+                QVERIFY2(r.code == 0, r.err.c_str());
+                const nlohmann::json alone = nlohmann::json::parse(r.out);
+                QCOMPARE(cellKey(table, row, cStep), alone["time"]["stepSeconds"].get<double>());
+                QCOMPARE(cellKey(table, row, cPeak), alone["memory"]["peakBytes"].get<double>());
+                ++checked;
+            }
+        }
+        QVERIFY(checked >= 4);
+    }
+
     void columnsSortNumerically()
     {
         PlanDocument doc;
