@@ -3595,6 +3595,46 @@ Recover them? Not now keeps them for the next start.</source>
         <source>Stop the simulation of this plan: the step time is then the closed form&apos;s, and the timeline says it was cancelled</source>
         <translation>停止对此方案的模拟：单步时间改用解析式的结果，时间线会注明已取消</translation>
     </message>
+    <message>
+        <source>File changed on disk</source>
+        <translation>文件已在磁盘上被修改</translation>
+    </message>
+    <message>
+        <source>&amp;Overwrite</source>
+        <translation>覆盖(&amp;O)</translation>
+    </message>
+    <message>
+        <source>%1 is open in another PlanScope as well (process %2). Both can edit it; a save that would replace the other&apos;s saved changes asks first.</source>
+        <translation>%1 也在另一个 PlanScope 中打开（进程 %2）。两边都可以编辑；若一次保存会覆盖另一边已保存的更改，会先询问。</translation>
+    </message>
+    <message>
+        <source>Autosave failed: %1
+Your edits are kept in this window; autosave tries again, and Save As can write them elsewhere.</source>
+        <translation>自动保存失败：%1
+你的编辑仍保留在此窗口中；自动保存会再次尝试，也可以用“另存为”写到别处。</translation>
+    </message>
+    <message>
+        <source>Autosave works again.</source>
+        <translation>自动保存已恢复正常。</translation>
+    </message>
+    <message>
+        <source>%1 (now a folder)</source>
+        <translation>%1（现在是文件夹）</translation>
+    </message>
+    <message>
+        <source>%1 (not found)</source>
+        <translation>%1（找不到）</translation>
+    </message>
+    <message>
+        <source>Remove Missing Files</source>
+        <translation>移除找不到的文件</translation>
+    </message>
+    <message>
+        <source>%1
+The file is unchanged; your edits are kept.</source>
+        <translation>%1
+文件未被改动；你的编辑仍然保留。</translation>
+    </message>
 </context>
 <context>
     <name>planscope::MemoryBarsView</name>
@@ -3756,16 +3796,24 @@ of %3</source>
 %2</translation>
     </message>
     <message>
-        <source>Cannot create the folder %1</source>
-        <translation>无法创建文件夹 %1</translation>
-    </message>
-    <message>
-        <source>Cannot lock %1</source>
-        <translation>无法锁定 %1</translation>
-    </message>
-    <message>
         <source>line %1</source>
         <translation>第 %1 行</translation>
+    </message>
+    <message>
+        <source>%1 was changed by another program or another PlanScope window since this window read it; saving would replace those changes with yours.</source>
+        <translation>自此窗口读取以来，%1 已被其他程序或另一个 PlanScope 窗口修改；保存会用你的更改替换那些更改。</translation>
+    </message>
+    <message>
+        <source>Cannot create the folder %1: %2</source>
+        <translation>无法创建文件夹 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot lock %1: %2</source>
+        <translation>无法锁定 %1：%2</translation>
+    </message>
+    <message>
+        <source>the lock file cannot be created</source>
+        <translation>无法创建锁文件</translation>
     </message>
 </context>
 <context>
