@@ -13,7 +13,8 @@ QString whyWriteFailed(const QString& path, const QString& qtError)
 {
     const QString system = QString::fromLocal8Bit(whyCannotWrite(QFile::encodeName(path).toStdString()));
     if (system.isEmpty() || qtError.contains(system, Qt::CaseInsensitive)) return qtError;
-    if (qtError.isEmpty()) return system;
+    // Qt says "Unknown error" where the write's errno was lost (a short write inside its buffer flush).
+    if (qtError.isEmpty() || qtError == QLatin1String("Unknown error")) return system;
     return QStringLiteral("%1 (%2)").arg(system, qtError);
 }
 

@@ -9,6 +9,7 @@
 #include "util/Memo.h"
 
 #include <cstring>
+#include <nlohmann/json.hpp>
 
 using namespace planscope;
 
