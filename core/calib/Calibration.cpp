@@ -44,7 +44,10 @@ const LinkFit* pickFit(const std::vector<LinkFit>& fits, std::string_view linkCl
     };
     for (const LinkFit& f : fits) {
         Collective c;
-        if (f.linkClass != linkClass || !fromString(f.op, c) || !(f.busBandwidth > 0)) continue;
+        // Only a fit a machine can have (the reader's bounds, ProfileRows.h): a profile built in code is held to them too.
+        if (f.linkClass != linkClass || !fromString(f.op, c) || !(f.busBandwidth > 0) || !(f.busBandwidth <= detail::kMaxBandwidth)
+            || !(f.alpha >= 0) || !(f.alpha <= detail::kMaxAlpha))
+            continue;
         if (!onlyOp.empty() && f.op != onlyOp) continue;
         if (!best || better(f, *best)) best = &f;
     }
@@ -148,8 +151,9 @@ Calibration calibrationFromProfile(const Profile& profile, const Plan& plan)
         if (lower(g.dtype) != lower(dtype)) continue;
         double tf = g.tflops;
         if (!(tf > 0) && g.seconds > 0) tf = 2.0 * double(g.m) * double(g.n) * double(g.k) / g.seconds / 1e12;
-        if (!(tf > 0) || !std::isfinite(tf)) continue;
+        if (!(tf > 0) || !(tf <= detail::kMaxTflops)) continue;
         const double seconds = g.seconds > 0 ? g.seconds : 2.0 * double(g.m) * double(g.n) * double(g.k) / (tf * 1e12);
+        if (!(seconds > 0) || !(seconds <= detail::kMaxSeconds)) continue;
         if (peak <= 0 || tf * 1e12 <= peak) cal.gemms.push_back({ g.m, g.n, g.k, prec, seconds });
         if (g.m >= 1024 && g.n >= 1024 && g.k >= 1024) tflops.push_back(tf);
     }
@@ -171,7 +175,7 @@ Calibration calibrationFromProfile(const Profile& profile, const Plan& plan)
     if (!cal.gemms.empty())
         cal.terms.push_back("cluster.gpu.measuredGemms: " + std::to_string(cal.gemms.size()) + " " + dtype
             + " GEMM shapes timed; operators of exactly these shapes take the measured time");
-    if (profile.hbmBandwidth > 0) {
+    if (profile.hbmBandwidth > 0 && profile.hbmBandwidth <= detail::kMaxBandwidth) {
         cal.hbmBandwidth = profile.hbmBandwidth;
         cal.terms.push_back("cluster.gpu.hbmBandwidth: " + gbps(profile.hbmBandwidth) + " measured by a device copy");
     }

@@ -127,7 +127,8 @@ std::vector<LinkFit> fitCollectives(const std::vector<CollectiveSample>& samples
     for (const CollectiveSample& s : samples) {
         Collective c;
         if (!fromString(s.op, c)) continue;
-        if (!(s.seconds > 0) || !std::isfinite(s.seconds) || !(s.bytes >= 0) || !std::isfinite(s.bytes)) continue;
+        // Only times and sizes a machine can have (ProfileRows.h): 0, negative, NaN, inf or 1e308 fit nothing.
+        if (!(s.seconds > 0) || !(s.seconds <= detail::kMaxSeconds) || !(s.bytes >= 0) || !(s.bytes <= detail::kMaxBytes)) continue;
         if (s.ranks < 2 && c != Collective::SendRecv) continue;
         groups[{ s.op, s.ranks, std::max(0, s.nodes) }].push_back({ busBandwidthFactor(c, s.ranks) * s.bytes, s.seconds });
     }

@@ -23,6 +23,7 @@
 // entry per process, each driving nthreads * ngpus ranks.
 #include "Profile.h"
 #include "ProfileRows.h"
+#include "io/JsonReader.h"
 
 #include <nlohmann/json.hpp>
 
@@ -249,13 +250,22 @@ std::optional<Printed> printedNumber(const std::string& s)
 // no time, so that S / t stays a finite bandwidth.
 constexpr double kMinMicroseconds = 1e-6, kMaxMicroseconds = 1e15;
 
-// A printed bandwidth (GB/s) in bytes/s, where it is one a profile can hold (finite, >= 0); a garbled cell is none.
+// A printed bandwidth (GB/s) in bytes/s, where it is one a profile can hold (>= 0, at most detail::kMaxBandwidth,
+// ProfileRows.h); a garbled cell is none.
 std::optional<double> bytesPerSecond(const std::optional<Printed>& gbps)
 {
     if (!gbps || !(gbps->value >= 0)) return std::nullopt;
     const double v = gbps->value * 1e9;
-    if (!std::isfinite(v)) return std::nullopt;
+    if (!(v <= detail::kMaxBandwidth)) return std::nullopt;
     return v;
+}
+
+// A bandwidth cell that is printed but is no bandwidth: negative, inf, nan, or beyond any link. N/A is not printed.
+bool noBandwidth(const std::string& cell, const std::optional<Printed>& read)
+{
+    std::string lower = cell;
+    for (char& ch : lower) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+    return lower != "n/a" && !bytesPerSecond(read);
 }
 
 // A word of the type or redop column ("float", "bfloat16", "sum", "none"); N/A, nan and inf stand for numbers.
@@ -289,6 +299,7 @@ struct Half {
     std::optional<Printed> us, alg, bus;
     std::optional<std::int64_t> wrong;
     std::optional<double> error;
+    bool badBandwidth = false; // algbw or busbw printed as no bandwidth (noBandwidth)
 };
 
 struct Row {
@@ -341,8 +352,10 @@ RowFit fitRow(const std::vector<std::string>& names, const std::vector<std::stri
         if (h < 0) continue;
         Half& half = row.half[h];
         if (name == "time" || name == "cputime") half.us = printedNumber(cell);
-        else if (name == "algbw") half.alg = printedNumber(cell);
-        else if (name == "busbw") half.bus = printedNumber(cell);
+        else if (name == "algbw" || name == "busbw") {
+            (name == "algbw" ? half.alg : half.bus) = printedNumber(cell);
+            if (noBandwidth(cell, name == "algbw" ? half.alg : half.bus)) half.badBandwidth = true;
+        }
         else if (name == "#wrong" || name == "wrong") {
             if (const auto w = toNumber(cell); w && *w >= 0 && *w <= 9e15 && *w == std::floor(*w)) half.wrong = std::int64_t(*w);
         } else if (name == "error") {
@@ -389,7 +402,7 @@ std::optional<RankRange> ranksFromRatios(Collective op, const std::vector<Row>& 
     std::optional<RankRange> range;
     for (const Row& row : rows)
         for (const Half& h : row.half) {
-            if (!h.alg || !h.bus || !(h.alg->value - h.alg->halfUnit > 0) || !(h.bus->value > 0)) continue;
+            if (h.badBandwidth || !h.alg || !h.bus || !(h.alg->value - h.alg->halfUnit > 0) || !(h.bus->value > 0)) continue;
             const double fLo = (h.bus->value - h.bus->halfUnit) / (h.alg->value + h.alg->halfUnit);
             const double fHi = (h.bus->value + h.bus->halfUnit) / (h.alg->value - h.alg->halfUnit);
             if (!range) range = RankRange {};
@@ -413,7 +426,9 @@ std::string ratioText(Collective op, const std::vector<Row>& rows)
     // The largest row's ratio: the most digits.
     const Row* best = nullptr;
     for (const Row& row : rows)
-        if (row.half[0].alg && row.half[0].bus && row.half[0].alg->value > 0 && (!best || row.bytes > best->bytes)) best = &row;
+        if (!row.half[0].badBandwidth && row.half[0].alg && row.half[0].bus && row.half[0].alg->value > 0
+            && (!best || row.bytes > best->bytes))
+            best = &row;
     if (!best) return "the printed busbw / algbw";
     char buf[96];
     std::snprintf(buf, sizeof buf, "busbw / algbw = %.4f (line %d)", best->half[0].bus->value / best->half[0].alg->value,
@@ -433,7 +448,7 @@ std::optional<Collective> collectiveFromRows(const std::vector<Row>& rows, std::
         if (!row.redop.empty()) (row.redop == "none" ? noReduction : reduction) = true;
         if (row.root) (*row.root >= 0 ? rooted : unrooted) = true;
         const Half& h = row.half[0];
-        if (!h.alg || !h.bus || !(h.alg->value - h.alg->halfUnit > 0)) continue;
+        if (h.badBandwidth || !h.alg || !h.bus || !(h.alg->value - h.alg->halfUnit > 0)) continue;
         const double lo = (h.bus->value - h.bus->halfUnit) / (h.alg->value + h.alg->halfUnit);
         const double hi = (h.bus->value + h.bus->halfUnit) / (h.alg->value - h.alg->halfUnit);
         if (lo > 1) above = true;
@@ -586,8 +601,11 @@ void finishSection(const Section& s, const NcclTestsHints& hints, const Hint& hi
 
     const double factor = busBandwidthFactor(*op, ranks);
     const bool canDerive = ranks > 0 || factor > 0;
-    int wrongRows = 0, wrongLine = 0;
+    int wrongRows = 0, wrongLine = 0, badRows = 0, badLine = 0;
     for (const Row& row : s.rows) {
+        if (row.half[0].badBandwidth || row.half[1].badBandwidth) {
+            if (badRows++ == 0) badLine = row.line;
+        }
         CollectiveSample c;
         c.op = std::string(toString(*op));
         c.ranks = ranks;
@@ -608,6 +626,10 @@ void finishSection(const Section& s, const NcclTestsHints& hints, const Hint& hi
         }
         p.collectives.push_back(c);
     }
+    if (badRows > 0)
+        issues.push_back({ Severity::Warning, "line " + std::to_string(badLine), std::to_string(badRows)
+                + " row(s) print an algbw or busbw that is no bandwidth (negative, inf, nan, or above 100000 GB/s): "
+                  "computed from the time instead where the rank count allows (listed in derived)", -1 });
     if (wrongRows > 0)
         issues.push_back({ Severity::Warning, "line " + std::to_string(wrongLine), std::to_string(wrongRows)
                 + " row(s) report wrong results (#wrong > 0): the collective did not compute correctly there; kept", -1 });
@@ -738,7 +760,10 @@ Result<Profile> importText(std::string_view text, const NcclTestsHints& hints, c
         section.rows.push_back(std::move(row));
     }
     finishSection(section, hints, hint, p, issues);
-    if (hasErrors(issues)) return Result<Profile>(issues);
+    if (hasErrors(issues)) {
+        jsonio::capIssues(issues);
+        return Result<Profile>(issues);
+    }
     if (p.collectives.empty()) {
         return Result<Profile>::failure("", sawHeader
                 ? "no result rows under the nccl-tests table header"
@@ -748,6 +773,8 @@ Result<Profile> importText(std::string_view text, const NcclTestsHints& hints, c
     if (skipped > 0)
         p.warnings.push_back({ Severity::Warning, "line " + std::to_string(firstSkipped),
             std::to_string(skipped) + " row(s) without a usable time (N/A, garbled or cut short) left out", -1 });
+    // An output of 10,000 runs warns a hundred times, then counts the rest (io/JsonReader.h).
+    jsonio::capIssues(p.warnings);
     p.fits = fitCollectives(p.collectives);
     return p;
 }
@@ -812,7 +839,10 @@ Result<Profile> importJson(const json& j, const NcclTestsHints& hints, const Hin
     const double factor = busBandwidthFactor(*op, ranks);
     for (std::size_t i = 0; i < j["results"].size(); ++i) {
         CollectiveSample c;
-        if (!detail::readCollectiveRow(j["results"][i], "results." + std::to_string(i), issues, c)) return Result<Profile>(issues);
+        if (!detail::readCollectiveRow(j["results"][i], "results." + std::to_string(i), issues, c)) {
+            jsonio::capIssues(issues);
+            return Result<Profile>(issues);
+        }
         if (!(c.seconds > 0)) {
             ++skipped;
             continue;
@@ -830,6 +860,7 @@ Result<Profile> importJson(const json& j, const NcclTestsHints& hints, const Hin
     for (Issue& w : issues) p.warnings.push_back(w);
     if (skipped > 0)
         p.warnings.push_back({ Severity::Warning, "results", std::to_string(skipped) + " result(s) without a time left out", -1 });
+    jsonio::capIssues(p.warnings);
     p.fits = fitCollectives(p.collectives);
     return p;
 }
@@ -842,12 +873,18 @@ Result<Profile> importNcclTests(std::string_view text, const NcclTestsHints& hin
     std::size_t first = 0;
     while (first < text.size() && std::isspace(static_cast<unsigned char>(text[first]))) ++first;
     if (first < text.size() && text[first] == '{') {
-        json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-        if (j.is_discarded() || !j.is_object()) {
-            // nccl-tests leaves the document open when a run is killed; say so rather than guess.
-            return Result<Profile>::failure("", "JSON that does not parse (an nccl-tests -J file of a run that did not finish?)", 0);
+        auto j = jsonio::parseText(text);
+        if (!j) {
+            const Issue& stop = j.errors().front();
+            // A number out of a double's range is named at its field; otherwise, as nccl-tests leaves the document
+            // open when a run is killed, say so rather than guess.
+            if (!stop.path.empty()) return Result<Profile>(j.errors());
+            return Result<Profile>::failure("", "JSON that does not parse (an nccl-tests -J file of a run that did not finish?)",
+                std::max<std::int64_t>(0, stop.offset));
         }
-        return importJson(j, hints, hint);
+        if (!j->is_object())
+            return Result<Profile>::failure("", "JSON that does not parse (an nccl-tests -J file of a run that did not finish?)", 0);
+        return importJson(j.value(), hints, hint);
     }
     return importText(text, hints, hint);
 }

@@ -3,17 +3,24 @@
 
 #include "ProfileRows.h"
 #include "cost/Collective.h"
+#include "io/FileKind.h"
 #include "io/JsonReader.h"
 #include "io/PlanJson.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <limits>
 
 namespace planscope {
 
 using nlohmann::json;
 using jsonio::ObjectReader;
+using detail::kMaxAlpha;
+using detail::kMaxBandwidth;
+using detail::kMaxBytes;
+using detail::kMaxSeconds;
+using detail::kMaxTflops;
 
 namespace {
 
@@ -116,33 +123,37 @@ bool readCollectiveRow(const json& j, const std::string& path, Issues& issues, C
     r.string("op", c.op);
     r.integer("ranks", c.ranks, 0, 1e7);
     r.integer("nodes", c.nodes, 0, 1e7);
-    r.number("bytes", c.bytes, 0);
-    r.number("seconds", c.seconds, 0);
-    r.number("algBandwidth", c.algBandwidth, 0);
-    r.number("busBandwidth", c.busBandwidth, 0);
+    r.number("bytes", c.bytes, 0, kMaxBytes);
+    // A time is > 0; bandwidths may be 0 (nccl-tests prints 0.00 GB/s for its smallest sizes). Neither is beyond
+    // what a machine does (ProfileRows.h).
+    if (r.number("seconds", c.seconds, 0, kMaxSeconds) && !(c.seconds > 0))
+        r.error(jsonio::join(path, "seconds"), "must be > 0 (the out-of-place time in seconds)");
+    r.number("algBandwidth", c.algBandwidth, 0, kMaxBandwidth);
+    r.number("busBandwidth", c.busBandwidth, 0, kMaxBandwidth);
     const bool ncclRow = !r.has("bytes") && r.has("size");
     if (ncclRow) {
-        r.number("size", c.bytes, 0);
+        r.number("size", c.bytes, 0, kMaxBytes);
         r.string("type", c.dtype);
         // nccl-tests writes NaN as the string "nan" and an unvalidated count as "N/A": such a value is not there.
         auto readHalf = [&](const json& half, const std::string& key, CollectiveHalf& out) {
             ObjectReader h(half, jsonio::join(path, key), issues);
-            auto num = [&](std::string_view k, double& v) {
+            // Times in us, bandwidths in GB/s (nccl-tests src/util.cu), within the bounds of ProfileRows.h.
+            auto num = [&](std::string_view k, double& v, double max) {
                 const json* x = h.find(k);
                 if (x && x->is_string()) return false;
-                return h.number(k, v, 0);
+                return h.number(k, v, 0, max);
             };
             double us = 0, alg = 0, bus = 0, wrong = -1;
             bool any = false;
-            if (num("time", us) || num("cpu_time", us)) {
+            if (num("time", us, kMaxSeconds * 1e6) || num("cpu_time", us, kMaxSeconds * 1e6)) {
                 out.seconds = us * 1e-6;
                 any = true;
             }
-            if (num("alg_bw", alg)) out.algBandwidth = alg * 1e9;
+            if (num("alg_bw", alg, kMaxBandwidth / 1e9)) out.algBandwidth = alg * 1e9;
             else out.algBandwidth = -1;
-            if (num("bus_bw", bus)) out.busBandwidth = bus * 1e9;
+            if (num("bus_bw", bus, kMaxBandwidth / 1e9)) out.busBandwidth = bus * 1e9;
             else out.busBandwidth = -1;
-            if (num("nwrong", wrong) && wrong <= 9e15) out.wrong = std::int64_t(wrong);
+            if (num("nwrong", wrong, std::numeric_limits<double>::infinity()) && wrong <= 9e15) out.wrong = std::int64_t(wrong);
             h.rejectUnknown({ "time", "cpu_time", "alg_bw", "bus_bw", "nwrong" });
             return any;
         };
@@ -190,9 +201,10 @@ bool readCollectiveRow(const json& j, const std::string& path, Issues& issues, C
             ObjectReader h(*ip, jsonio::join(path, "inPlace"), issues);
             if (h.ok()) {
                 CollectiveHalf half;
-                h.number("seconds", half.seconds, 0);
-                h.number("algBandwidth", half.algBandwidth, 0);
-                h.number("busBandwidth", half.busBandwidth, 0);
+                if (h.number("seconds", half.seconds, 0, kMaxSeconds) && !(half.seconds > 0))
+                    h.error(jsonio::join(h.path(), "seconds"), "must be > 0 (the in-place time in seconds)");
+                h.number("algBandwidth", half.algBandwidth, 0, kMaxBandwidth);
+                h.number("busBandwidth", half.busBandwidth, 0, kMaxBandwidth);
                 double w = -1;
                 if (h.number("wrong", w, 0, 9e15)) half.wrong = std::int64_t(w);
                 h.number("error", half.error, 0);
@@ -273,7 +285,7 @@ Result<Profile> profileFromJson(const json& j)
         er.integer("to", l.to, 0, 1e6);
         er.string("kind", l.kind);
         er.integer("count", l.count, 0, 1e6);
-        er.number("bandwidth", l.bandwidth, 0);
+        er.number("bandwidth", l.bandwidth, 0, kMaxBandwidth); // 0: not known
         er.rejectUnknown({ "from", "to", "kind", "count", "bandwidth" });
         p.links.push_back(l);
     });
@@ -285,25 +297,45 @@ Result<Profile> profileFromJson(const json& j)
         er.integer("n", g.n, 0);
         er.integer("k", g.k, 0);
         er.string("dtype", g.dtype);
-        er.number("seconds", g.seconds, 0);
-        er.number("tflops", g.tflops, 0);
+        // Either may be 0 (not given: computed from the other and the shape), not both; neither beyond a machine.
+        const bool badTime = er.has("seconds") && !er.number("seconds", g.seconds, 0, kMaxSeconds);
+        const bool badRate = er.has("tflops") && !er.number("tflops", g.tflops, 0, kMaxTflops);
         er.rejectUnknown({ "m", "n", "k", "dtype", "seconds", "tflops" });
-        if (g.tflops == 0 && g.seconds > 0) g.tflops = 2.0 * double(g.m) * double(g.n) * double(g.k) / g.seconds / 1e12;
+        if (!badTime && !badRate && !(g.seconds > 0) && !(g.tflops > 0))
+            er.error(path, "needs seconds > 0 or tflops > 0: a GEMM without a time measured nothing");
+        if (g.tflops == 0 && g.seconds > 0) {
+            g.tflops = 2.0 * double(g.m) * double(g.n) * double(g.k) / g.seconds / 1e12;
+            if (!(g.tflops <= kMaxTflops))
+                er.error(jsonio::join(path, "seconds"), "is too short for the shape: 2*m*n*k / seconds is more than "
+                    "100000 TFLOP/s, beyond any GPU");
+        }
         p.gemm.push_back(g);
     });
-    r.number("hbmBandwidth", p.hbmBandwidth, 0);
+    r.number("hbmBandwidth", p.hbmBandwidth, 0, kMaxBandwidth); // 0: not measured
+    // Rows without a time (none given, or nccl-tests' "nan") measured nothing to fit: left out, counted.
+    int untimed = 0;
+    std::string firstUntimed;
     forEachRow(r, "collectives", [&](const json& e, const std::string& path) {
         CollectiveSample c;
         if (!detail::readCollectiveRow(e, path, issues, c)) return;
         Collective known;
-        if (c.op.empty())
+        if (c.op.empty()) {
             issues.push_back({ Severity::Error, jsonio::join(path, "op"), "missing: the collective measured (AllReduce, "
                 "AllGather, ReduceScatter, AllToAll, Broadcast, Reduce, SendRecv)", -1 });
-        else if (!fromString(c.op, known))
+            return;
+        }
+        if (!(c.seconds > 0)) {
+            if (untimed++ == 0) firstUntimed = path;
+            return;
+        }
+        if (!fromString(c.op, known))
             issues.push_back({ Severity::Warning, jsonio::join(path, "op"), "\"" + c.op + "\" is not a collective "
                 "PlanScope models; kept, not fitted", -1 });
         p.collectives.push_back(c);
     });
+    if (untimed > 0)
+        issues.push_back({ Severity::Warning, firstUntimed, std::to_string(untimed) + " collective row(s) without a time "
+            "left out: nothing to fit", -1 });
     forEachRow(r, "fits", [&](const json& e, const std::string& path) {
         LinkFit f;
         ObjectReader er(e, path, issues);
@@ -313,8 +345,10 @@ Result<Profile> profileFromJson(const json& j)
         er.integer("nodes", f.nodes, 0, 1e7);
         if (er.string("linkClass", f.linkClass) && f.linkClass != "intra" && f.linkClass != "inter" && f.linkClass != "unknown")
             er.error(jsonio::join(path, "linkClass"), "unknown value \"" + f.linkClass + "\"; expected intra, inter or unknown");
-        er.number("alpha", f.alpha, 0);
-        er.number("busBandwidth", f.busBandwidth, 0);
+        er.number("alpha", f.alpha, 0, kMaxAlpha);
+        // A fit always has a bandwidth (fitCollectives keeps no fit without one): 0 is no measurement.
+        if (er.number("busBandwidth", f.busBandwidth, 0, kMaxBandwidth) && !(f.busBandwidth > 0))
+            er.error(jsonio::join(path, "busBandwidth"), "must be > 0 (bytes/s)");
         er.integer("points", f.points, 0, 1e9);
         er.rejectUnknown({ "op", "ranks", "nodes", "linkClass", "alpha", "busBandwidth", "points" });
         if (f.linkClass.empty()) f.linkClass = detail::linkClassFor(f.nodes);
@@ -322,6 +356,8 @@ Result<Profile> profileFromJson(const json& j)
     });
     r.rejectUnknown({ "schema", "host", "source", "versions", "gpus", "links", "gemm", "hbmBandwidth", "collectives",
         "fits" });
+    // A hundred of each severity, then one count of the rest (io/JsonReader.h).
+    jsonio::capIssues(issues);
     if (hasErrors(issues)) {
         Issues errors;
         for (const Issue& i : issues)
@@ -352,6 +388,8 @@ Result<Profile> loadMeasurements(const std::string& path)
     if (!text) return Result<Profile>(text.errors());
     const std::string base = path.substr(path.find_last_of("/\\") + 1);
     auto loaded = parseProfile(text.value());
+    // A file that names the profile schema is a profile: its own errors are the answer (io/FileKind.h's rule).
+    if (!loaded && fileKindOfHead(text.value()) == FileKind::Profile) return Result<Profile>(loaded.errors());
     bool noSchema = false;
     if (loaded)
         for (const Issue& w : loaded->warnings) noSchema = noSchema || w.path == "schema";

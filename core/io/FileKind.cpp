@@ -1,7 +1,9 @@
 #include "FileKind.h"
 
+#include "util/InputFile.h"
+
+#include <cstdint>
 #include <filesystem>
-#include <fstream>
 
 namespace planscope {
 
@@ -34,11 +36,18 @@ FileKind fileKindOf(const std::string& path)
 {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) return FileKind::Trace;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return FileKind::Unreadable;
+    // A FIFO, a device or a socket is no file of any kind, and is not waited on (util/InputFile.h).
+    auto file = openInputFile(path);
+    if (!file) return FileKind::Unreadable;
     std::string head(64 * 1024, '\0');
-    in.read(head.data(), std::streamsize(head.size()));
-    head.resize(std::size_t(in.gcount()));
+    std::size_t got = 0;
+    while (got < head.size()) {
+        const std::int64_t n = file.value().read(head.data() + got, head.size() - got);
+        if (n < 0) return FileKind::Unreadable;
+        if (n == 0) break;
+        got += std::size_t(n);
+    }
+    head.resize(got);
     return fileKindOfHead(head);
 }
 

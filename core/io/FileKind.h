@@ -19,8 +19,8 @@ std::string_view toString(FileKind kind);
 
 // From the first bytes of a file (64 KiB are enough for every kind's marker).
 FileKind fileKindOfHead(std::string_view head);
-// Reads the head of the file; a folder is a Trace folder (one file per rank); a file that cannot be read is
-// Unreadable.
+// Reads the head of the file; a folder is a Trace folder (one file per rank); a file that cannot be read, and
+// anything that is no regular file (a FIFO, a device: util/InputFile.h), is Unreadable.
 FileKind fileKindOf(const std::string& path);
 
 } // namespace planscope

@@ -24,8 +24,79 @@ inline const char* typeName(const nlohmann::json& v)
     return v.type_name();
 }
 
+// Follows a SAX parse to the value where it stops, for the one error nlohmann's DOM parser reports without its place:
+// a number beyond a double's range ("1e400", out_of_range.406), which JSON allows (RFC 8259 section 6 leaves the
+// range to the implementation). The path is written as the readers write theirs ("gemm.0.tflops").
+class StopLocator : public nlohmann::json_sax<nlohmann::json> {
+public:
+    std::string path; // of the value being read where the parse stopped
+    std::size_t position = 0; // bytes read when it stopped (just past the offending token)
+    std::string token;
+
+    bool null() override { return value(); }
+    bool boolean(bool) override { return value(); }
+    bool number_integer(number_integer_t) override { return value(); }
+    bool number_unsigned(number_unsigned_t) override { return value(); }
+    bool number_float(number_float_t, const string_t&) override { return value(); }
+    bool string(string_t&) override { return value(); }
+    bool binary(binary_t&) override { return value(); }
+    bool start_object(std::size_t) override
+    {
+        value();
+        m_frames.push_back({ false, {}, 0 });
+        return true;
+    }
+    bool key(string_t& k) override
+    {
+        m_frames.back().key = k;
+        return true;
+    }
+    bool end_object() override
+    {
+        m_frames.pop_back();
+        return true;
+    }
+    bool start_array(std::size_t) override
+    {
+        value();
+        m_frames.push_back({ true, {}, 0 });
+        return true;
+    }
+    bool end_array() override
+    {
+        m_frames.pop_back();
+        return true;
+    }
+    bool parse_error(std::size_t at, const std::string& last, const nlohmann::detail::exception&) override
+    {
+        position = at;
+        token = last;
+        // Every enclosing array has counted the element being read; the innermost one has not yet.
+        for (std::size_t i = 0; i < m_frames.size(); ++i) {
+            const Frame& f = m_frames[i];
+            const std::string part = f.array ? std::to_string(i + 1 == m_frames.size() ? f.count : f.count - 1) : f.key;
+            path = path.empty() ? part : path + "." + part;
+        }
+        return false;
+    }
+
+private:
+    struct Frame {
+        bool array = false;
+        std::string key;
+        std::size_t count = 0; // elements begun (arrays)
+    };
+    bool value()
+    {
+        if (!m_frames.empty() && m_frames.back().array) ++m_frames.back().count;
+        return true;
+    }
+    std::vector<Frame> m_frames;
+};
+
 // Parses JSON text; a syntax error names the byte offset where parsing stopped (nlohmann reports the last byte
-// it read). The exception is caught here and never crosses the core boundary.
+// it read), a number out of a double's range its field and the offset where it starts. The exception is caught here
+// and never crosses the core boundary.
 inline Result<nlohmann::json> parseText(std::string_view text)
 {
     if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
@@ -40,10 +111,61 @@ inline Result<nlohmann::json> parseText(std::string_view text)
         const auto pos = what.find("parse error");
         return Result<nlohmann::json>::failure("", pos == std::string::npos ? what : what.substr(pos),
             std::int64_t(e.byte) - (e.byte > 0 ? 1 : 0));
+    } catch (const nlohmann::json::out_of_range& e) {
+        StopLocator where;
+        (void)nlohmann::json::sax_parse(text, &where);
+        if (e.id != 406 || where.token.empty()) return Result<nlohmann::json>::failure(where.path, e.what(), std::int64_t(where.position));
+        return Result<nlohmann::json>::failure(where.path,
+            "the number " + where.token + " is beyond the range of a double (about 1.8e308); write a finite value",
+            std::int64_t(where.position >= where.token.size() ? where.position - where.token.size() : 0));
     } catch (const std::exception& e) {
         return Result<nlohmann::json>::failure("", e.what(), 0);
     }
     return Result<nlohmann::json>::failure("", "not valid JSON", 0);
+}
+
+// The most errors, and apart the most warnings, a reader returns: past them one issue says how many more there were,
+// so that a file of 10,000 unknown fields costs neither 10,000 lines of output nor their memory further on.
+inline constexpr std::size_t kMaxIssues = 100;
+
+// Keeps the first `most` errors and the first `most` warnings, in their order; the rest of each severity becomes
+// one issue at the end, with the root path, saying how many: "9900 more unknown fields, ignored (only the first 100
+// warnings are listed)" when all of them are unknown fields, else "9900 more warnings (9000 of them unknown fields),
+// not listed: only the first 100 are" (or errors).
+inline void capIssues(Issues& issues, std::size_t most = kMaxIssues)
+{
+    std::size_t errors = 0, warnings = 0;
+    for (const Issue& i : issues) ++(i.severity == Severity::Error ? errors : warnings);
+    if (errors <= most && warnings <= most) return;
+    errors = warnings = 0;
+    std::size_t droppedErrors = 0, droppedWarnings = 0, droppedUnknown = 0;
+    Issues kept;
+    for (Issue& i : issues) {
+        const bool error = i.severity == Severity::Error;
+        std::size_t& seen = error ? errors : warnings;
+        if (seen++ < most) {
+            kept.push_back(std::move(i));
+            continue;
+        }
+        if (error) {
+            ++droppedErrors;
+        } else {
+            ++droppedWarnings;
+            if (i.message.starts_with("unknown field, ignored")) ++droppedUnknown;
+        }
+    }
+    const std::string shown = std::to_string(most);
+    if (droppedErrors > 0)
+        kept.push_back(Issue { Severity::Error, "", std::to_string(droppedErrors) + " more error" + (droppedErrors == 1 ? "" : "s")
+                + ", not listed: only the first " + shown + " are", -1 });
+    if (droppedWarnings > 0 && droppedUnknown == droppedWarnings)
+        kept.push_back(Issue { Severity::Warning, "", std::to_string(droppedUnknown) + " more unknown field"
+                + (droppedUnknown == 1 ? "" : "s") + ", ignored (only the first " + shown + " warnings are listed)", -1 });
+    else if (droppedWarnings > 0)
+        kept.push_back(Issue { Severity::Warning, "", std::to_string(droppedWarnings) + " more warning"
+                + (droppedWarnings == 1 ? "" : "s") + (droppedUnknown > 0 ? " (" + std::to_string(droppedUnknown) + " of them unknown fields)" : std::string())
+                + ", not listed: only the first " + shown + " are", -1 });
+    issues = std::move(kept);
 }
 
 class ObjectReader {
@@ -79,12 +201,21 @@ public:
         const auto* v = find(key);
         if (!v) return false;
         if (!v->is_number()) {
-            error(join(m_path, key), std::string("must be a number, found ") + typeName(*v));
+            // A string is quoted: "NaN" and "inf" are how some tools write what JSON has no literal for.
+            // Written as ASCII (ensure_ascii), so that cutting a long one never splits a UTF-8 sequence.
+            std::string found = typeName(*v);
+            if (v->is_string()) {
+                const std::string quoted = v->dump(-1, ' ', true);
+                found += " " + (quoted.size() > 42 ? quoted.substr(0, 40) + "...\"" : quoted);
+            }
+            error(join(m_path, key), "must be a number, found " + found);
             return false;
         }
         const double d = v->get<double>();
         if (!std::isfinite(d) || d < min) {
-            error(join(m_path, key), "must be a finite number >= " + trim(min) + ", found " + v->dump());
+            // nlohmann writes a non-finite double as null: name it (only a document built in code holds one).
+            const std::string found = std::isnan(d) ? "NaN" : std::isinf(d) ? (d > 0 ? "infinity" : "-infinity") : v->dump();
+            error(join(m_path, key), "must be a finite number >= " + trim(min) + ", found " + found);
             return false;
         }
         if (d > max) {
@@ -168,10 +299,14 @@ public:
             for (auto k : known)
                 if (k == it.key()) found = true;
             if (found) continue;
-            // A near miss of a known name is most likely a typo: say which.
+            // A near miss of a known name is most likely a typo: say which. Names whose lengths differ by the
+            // distance sought or more cannot be nearer (each inserted character costs one), so a long key costs no
+            // quadratic work.
             std::string_view best;
             std::size_t bestDistance = 3;
             for (auto k : known) {
+                const std::size_t lengthGap = it.key().size() > k.size() ? it.key().size() - k.size() : k.size() - it.key().size();
+                if (lengthGap >= bestDistance) continue;
                 const std::size_t d = editDistance(it.key(), k);
                 if (d < bestDistance) {
                     bestDistance = d;

@@ -1,16 +1,15 @@
 #include "PlanJson.h"
 
 #include "JsonReader.h"
+#include "util/InputFile.h"
 #include "util/Units.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <type_traits>
 #include <vector>
 
@@ -28,28 +27,31 @@ constexpr double kMaxTokens = 1e18;
 
 Result<std::string> readTextFile(const std::string& path, std::int64_t maxBytes)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Result<std::string>::failure(path, "cannot open file");
+    // Only a regular file is read, and opening it never waits (util/InputFile.h): a FIFO, /dev/zero or a folder is
+    // refused by its type.
+    auto file = openInputFile(path);
+    if (!file) return Result<std::string>(file.errors());
     const std::string most = std::to_string(maxBytes);
-    std::error_code ec;
-    const auto onDisk = std::filesystem::file_size(path, ec);
-    if (!ec && std::int64_t(onDisk) > maxBytes)
+    const std::int64_t onDisk = file->size();
+    if (onDisk > maxBytes)
         return Result<std::string>::failure(path,
             "is " + std::to_string(onDisk) + " bytes (" + units::formatBytes(double(onDisk)) + "), more than the "
                 + units::formatBytes(double(maxBytes)) + " this kind of file may have; not read");
-    // Read in pieces up to the limit: a pipe or a file that grows as it is read has no size to check first.
+    // Read in pieces up to the limit: a file that grows as it is read, or one whose size the system does not know
+    // (procfs reports 0, proc(5)), has no size to check first.
     std::string text;
-    if (!ec) text.reserve(std::size_t(onDisk));
+    text.reserve(std::size_t(onDisk));
     std::vector<char> piece(std::size_t(1) << 16);
-    while (in) {
-        in.read(piece.data(), std::streamsize(piece.size()));
-        text.append(piece.data(), std::size_t(in.gcount()));
+    for (;;) {
+        const std::int64_t got = file.value().read(piece.data(), piece.size());
+        if (got < 0) return Result<std::string>::failure(path, "read error: " + errorText(errno));
+        if (got == 0) break;
+        text.append(piece.data(), std::size_t(got));
         if (std::int64_t(text.size()) > maxBytes)
             return Result<std::string>::failure(path,
                 "has more than " + most + " bytes (" + units::formatBytes(double(maxBytes))
                     + "), the most this kind of file may have; not read");
     }
-    if (in.bad()) return Result<std::string>::failure(path, "read error");
     return text;
 }
 
@@ -512,6 +514,8 @@ Result<LoadedPlan> planFromJson(const json& j, const PresetCatalog& presets)
     top.rejectUnknown({ "schema", "name", "description", "source", "model", "cluster", "parallel", "training",
         "memoryOverheads", "claim" });
 
+    // 10,000 unknown fields are a hundred warnings and one count of the rest (JsonReader.h).
+    jsonio::capIssues(issues);
     if (hasErrors(issues)) return Result<LoadedPlan>(issues);
     out.warnings = std::move(issues);
     return out;

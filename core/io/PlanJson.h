@@ -49,8 +49,10 @@ inline constexpr std::int64_t kMaxTextFileBytes = std::int64_t(256) << 20;
 // of the 1,000,000 layers parallel.layout allows, about 2 MB.
 inline constexpr std::int64_t kMaxPlanFileBytes = std::int64_t(16) << 20;
 
-// Reads a whole file into a string; errors name the path. A file over maxBytes is refused before it is read (its
-// size named), so a wrong file picked by mistake costs neither the memory nor the time of parsing it.
+// Reads a whole file into a string; errors name the path. Only a regular file is read (util/InputFile.h: a FIFO, a
+// device or a folder is refused by its type, a file that cannot be opened says why). A file over maxBytes is refused
+// before it is read (its size named), so a wrong file picked by mistake costs neither the memory nor the time of
+// parsing it.
 Result<std::string> readTextFile(const std::string& path, std::int64_t maxBytes = kMaxTextFileBytes);
 
 } // namespace planscope

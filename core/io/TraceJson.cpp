@@ -169,6 +169,16 @@ json excludedToJson(const std::vector<ExcludedTrace>& excluded)
     return a;
 }
 
+json tallyToJson(const TraceFileTally& t)
+{
+    static constexpr const char* kKinds[] = { "refused", "damaged", "otherJob", "duplicateRank", "emptyFolder" };
+    json reasons = json::array();
+    for (const TraceFileTally::Reason& r : t.reasons)
+        reasons.push_back(json { { "kind", kKinds[r.kind] }, { "reason", r.text }, { "files", r.count }, { "examples", r.examples } });
+    return json { { "files", t.files }, { "read", t.read }, { "damaged", t.damaged }, { "refused", t.refused },
+        { "excluded", t.excluded }, { "kept", t.kept }, { "notRead", t.notRead }, { "reasons", reasons } };
+}
+
 json importToJson(const TraceImport& traces, const Alignment& alignment, const Comparison* comparison, const Overlay* overlay)
 {
     json doc = json::object();
@@ -181,6 +191,7 @@ json importToJson(const TraceImport& traces, const Alignment& alignment, const C
     doc["skipped"] = skippedToJson(traces.skipped);
     doc["jobs"] = jobsToJson(traces);
     doc["excluded"] = excludedToJson(traces.excluded);
+    doc["files"] = tallyToJson(traces.tally);
     return doc;
 }
 

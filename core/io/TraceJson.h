@@ -23,6 +23,8 @@ nlohmann::json skippedToJson(const std::vector<SkippedRegion>& skipped);
 // The jobs found among the files (the kept one marked) and the files left out with their reasons.
 nlohmann::json jobsToJson(const TraceImport& traces);
 nlohmann::json excludedToJson(const std::vector<ExcludedTrace>& excluded);
+// The files counted by what became of them, with every distinct reason, its count and first files ("files").
+nlohmann::json tallyToJson(const TraceFileTally& tally);
 
 // The whole import document; comparison and overlay may be null (no plan, or no simulated timeline).
 nlohmann::json importToJson(const TraceImport& traces, const Alignment& alignment, const Comparison* comparison,

@@ -14,20 +14,22 @@
 #include "KinetoImport.h"
 
 #include "Intervals.h"
+#include "util/InputFile.h"
 
 #include <algorithm>
 #include <memory>
 #include <array>
 #include <bit>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <new>
 #include <unordered_map>
+#include <unistd.h>
 #include <utility>
 #include <zlib.h>
 
@@ -71,23 +73,30 @@ public:
         if (m_file) std::fclose(m_file);
     }
 
-    // Opens `path`: gzip when it starts with the gzip magic bytes, else plain text. Returns why it cannot.
+    // Opens `path`: gzip when it starts with the gzip magic bytes, else plain text. Returns why it cannot. Only a
+    // regular file is opened, without waiting (util/InputFile.h): a FIFO or a device is refused by its type.
     std::optional<std::string> open(const std::string& path)
     {
-        m_file = std::fopen(path.c_str(), "rb");
-        if (!m_file) return "cannot open file";
-        std::error_code ec;
-        const auto size = std::filesystem::file_size(path, ec);
-        m_diskSize = ec ? 0 : std::int64_t(size);
+        auto file = openInputFile(path);
+        if (!file) return file.errors().front().message;
+        m_diskSize = file->size();
         unsigned char magic[2] = { 0, 0 };
-        const bool gzip = std::fread(magic, 1, 2, m_file) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
-        std::rewind(m_file);
-        if (!gzip) return std::nullopt;
-        std::fclose(m_file);
-        m_file = nullptr;
-        m_path = path;
-        m_gz = gzopen(path.c_str(), "rb");
-        if (!m_gz) return "cannot open gzip file";
+        const bool gzip = ::pread(file->fd(), magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+        const int fd = file.value().release();
+        if (!gzip) {
+            m_file = ::fdopen(fd, "rb");
+            if (m_file) return std::nullopt;
+            const int error = errno;
+            ::close(fd);
+            return "cannot open file: " + errorText(error);
+        }
+        // zlib names a descriptor "<fd:N>" in its messages (gzlib.c, gzdopen); read() strips that prefix.
+        m_path = "<fd:" + std::to_string(fd) + ">";
+        m_gz = gzdopen(fd, "rb");
+        if (!m_gz) {
+            ::close(fd);
+            return "cannot open gzip file";
+        }
         gzbuffer(m_gz, unsigned(std::clamp<std::int64_t>(m_diskSize, 8192, 1 << 18))); // zlib's buffers, for a small file small
         return std::nullopt;
     }

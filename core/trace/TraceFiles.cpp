@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <future>
+#include <map>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -31,8 +32,12 @@ std::vector<std::string> expandTracePaths(const std::vector<std::string>& paths,
             continue;
         }
         std::vector<std::string> found;
-        for (const auto& e : fs::directory_iterator(p, ec))
-            if (e.is_regular_file(ec) && isTraceFileName(e.path().filename().string())) found.push_back(e.path().string());
+        // Every entry with a trace's name but a folder (folders are not searched): one that is no regular file (a
+        // FIFO, a link loop) is refused by the import with its reason rather than passed over in silence.
+        for (const auto& e : fs::directory_iterator(p, ec)) {
+            std::error_code typeError;
+            if (isTraceFileName(e.path().filename().string()) && !e.is_directory(typeError)) found.push_back(e.path().string());
+        }
         std::sort(found.begin(), found.end());
         if (found.empty()) skipped.push_back(SkippedRegion { p, -1, "the folder holds no .json or .json.gz file" });
         files.insert(files.end(), found.begin(), found.end());
@@ -54,6 +59,48 @@ std::optional<std::pair<std::int64_t, std::int64_t>> timeRange(const MeasuredRan
     for (const MeasuredEvent& e : r.eventList) add(e.startNs, e.startNs + e.durNs);
     for (const MeasuredMemoryEvent& m : r.memoryList) add(m.tsNs, m.tsNs);
     return range;
+}
+
+// Counts the files of a finished import and groups them by reason: refused and damaged files by their reason's
+// text, other jobs' files by their job, repeated ranks together (each names its own twin in `excluded`). The first
+// `folderNotes` entries of `skipped` are folders without traces (expandTracePaths).
+TraceFileTally tallyFiles(const std::vector<std::string>& files, const TraceImport& set, std::size_t folderNotes,
+    const std::vector<std::size_t>& damaged)
+{
+    using Reason = TraceFileTally::Reason;
+    TraceFileTally t;
+    t.files = files.size();
+    t.kept = set.ranks.size();
+    t.excluded = set.excluded.size();
+    t.damaged = damaged.size();
+    std::map<std::pair<int, std::string>, std::size_t> index; // (kind, text) -> reasons
+    auto add = [&](Reason::Kind kind, const std::string& text, const std::string& file) {
+        auto [it, fresh] = index.emplace(std::pair(int(kind), text), t.reasons.size());
+        if (fresh) t.reasons.push_back(Reason { kind, text, 0, {} });
+        Reason& r = t.reasons[it->second];
+        ++r.count;
+        if (r.examples.size() < kTallyExamples) r.examples.push_back(file);
+    };
+    std::vector<bool> isDamaged(set.skipped.size(), false);
+    for (std::size_t i : damaged) isDamaged[i] = true;
+    for (std::size_t i = 0; i < set.skipped.size(); ++i) {
+        const SkippedRegion& s = set.skipped[i];
+        if (isDamaged[i]) add(Reason::Damaged, s.reason, s.file);
+        else if (i < folderNotes) add(Reason::EmptyFolder, s.reason, s.file);
+        else {
+            ++t.refused;
+            add(Reason::Refused, s.reason, s.file);
+        }
+    }
+    for (const ExcludedTrace& x : set.excluded) {
+        if (x.reason == ExcludedTrace::DuplicateRank)
+            add(Reason::DuplicateRank, "a rank (or a copy of a trace) the set already has from another file", x.file);
+        else
+            add(Reason::OtherJob, x.text, x.file);
+    }
+    t.read = t.files - t.refused;
+    std::stable_sort(t.reasons.begin(), t.reasons.end(), [](const Reason& a, const Reason& b) { return a.count > b.count; });
+    return t;
 }
 
 std::string jobText(const TraceJob& j)
@@ -180,6 +227,7 @@ TraceImport importTraces(const std::vector<std::string>& paths, const TraceSetCo
 {
     TraceImport out;
     const std::vector<std::string> files = expandTracePaths(paths, out.skipped);
+    const std::size_t folderNotes = out.skipped.size();
 
     // Progress over all files' bytes: each file reports its own share; the sum is taken when one changes.
     std::vector<std::int64_t> sizes(files.size(), 0);
@@ -190,13 +238,14 @@ TraceImport importTraces(const std::vector<std::string>& paths, const TraceSetCo
         sizes[i] = ec ? 0 : std::int64_t(size);
         total += sizes[i];
     }
+    // Each file's bytes done, and their sum kept as they change: a report costs the same for 2 files or 20,000.
     auto done = std::make_unique<std::atomic<std::int64_t>[]>(files.size());
     for (std::size_t i = 0; i < files.size(); ++i) done[i] = 0;
-    auto report = [&] {
+    std::atomic<std::int64_t> sum { 0 };
+    auto report = [&](std::size_t i, std::int64_t bytes) {
+        sum += bytes - done[i].exchange(bytes);
         if (!control.progress) return;
-        std::int64_t sum = 0;
-        for (std::size_t i = 0; i < files.size(); ++i) sum += done[i].load();
-        control.progress(total > 0 ? std::min(1.0, double(sum) / double(total)) : 1.0);
+        control.progress(total > 0 ? std::clamp(double(sum.load()) / double(total), 0.0, 1.0) : 1.0);
     };
 
     std::vector<std::optional<Result<MeasuredRank>>> results(files.size());
@@ -208,13 +257,9 @@ TraceImport importTraces(const std::vector<std::string>& paths, const TraceSetCo
             if (control.cancel && control.cancel->load()) return;
             ImportControl c;
             c.cancel = control.cancel;
-            c.progress = [&, i](std::int64_t d, std::int64_t) {
-                done[i] = d;
-                report();
-            };
+            c.progress = [&, i](std::int64_t d, std::int64_t) { report(i, std::min(d, sizes[i])); };
             results[i].emplace(importKinetoTrace(files[i], c));
-            done[i] = sizes[i];
-            report();
+            report(i, sizes[i]);
         }
     };
     if (workers <= 1) {
@@ -225,9 +270,19 @@ TraceImport importTraces(const std::vector<std::string>& paths, const TraceSetCo
         for (auto& f : pool) f.get();
     }
     out.cancelled = control.cancel && control.cancel->load();
-    if (out.cancelled) return out;
+    out.tally.files = files.size();
+    if (out.cancelled) {
+        // How far it got: the files whose import ended before the cancel, and those it stopped or never reached.
+        for (const auto& r : results) {
+            if (r && *r) ++out.tally.read;
+            else if (r && !r->errors().empty() && r->errors().front().message != "cancelled") ++out.tally.refused;
+        }
+        out.tally.notRead = files.size() - out.tally.read - out.tally.refused;
+        return out;
+    }
 
     std::vector<MeasuredRank> ranks;
+    std::vector<std::size_t> damaged; // indices into out.skipped of files whose head was imported
     for (std::size_t f = 0; f < files.size(); ++f) {
         if (!results[f]) continue;
         auto& r = *results[f];
@@ -236,7 +291,10 @@ TraceImport importTraces(const std::vector<std::string>& paths, const TraceSetCo
             out.skipped.push_back(SkippedRegion { files[f], i.offset, i.message });
             continue;
         }
-        if (r->skipped) out.skipped.push_back(*r->skipped);
+        if (r->skipped) {
+            out.skipped.push_back(*r->skipped);
+            damaged.push_back(out.skipped.size() - 1);
+        }
         ranks.push_back(std::move(r).value());
     }
     TraceImport kept = selectJob(std::move(ranks), control.job);
@@ -244,7 +302,37 @@ TraceImport importTraces(const std::vector<std::string>& paths, const TraceSetCo
     out.jobs = std::move(kept.jobs);
     out.job = kept.job;
     out.excluded = std::move(kept.excluded);
+    out.tally = tallyFiles(files, out, folderNotes, damaged);
     return out;
+}
+
+std::vector<std::string> tallyText(const TraceFileTally& t, std::size_t maxReasons)
+{
+    auto files = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " file" : " files"); };
+    std::string head = files(t.files) + ": " + std::to_string(t.read) + " read";
+    if (t.damaged > 0) head += " (" + std::to_string(t.damaged) + " damaged, only their head kept)";
+    head += ", " + std::to_string(t.refused) + " refused, " + std::to_string(t.excluded) + " left out";
+    if (t.notRead > 0) head += ", " + std::to_string(t.notRead) + " not read (cancelled)";
+    head += "; " + std::to_string(t.kept) + (t.kept == 1 ? " rank" : " ranks") + " in the set";
+    std::vector<std::string> lines { head };
+    static constexpr const char* kWhat[] = { "refused", "damaged", "left out", "left out", "folder" };
+    std::size_t restFiles = 0;
+    for (std::size_t i = 0; i < t.reasons.size(); ++i) {
+        const TraceFileTally::Reason& r = t.reasons[i];
+        if (i >= maxReasons) {
+            restFiles += r.count;
+            continue;
+        }
+        std::string line = "  " + (r.kind == TraceFileTally::Reason::EmptyFolder ? std::string() : files(r.count) + " ")
+            + kWhat[r.kind] + ": " + r.text + " (";
+        for (std::size_t e = 0; e < r.examples.size(); ++e) line += (e ? ", " : "") + r.examples[e];
+        if (r.count > r.examples.size()) line += ", ...";
+        lines.push_back(line + ")");
+    }
+    if (t.reasons.size() > maxReasons)
+        lines.push_back("  ... and " + std::to_string(t.reasons.size() - maxReasons) + " more reason"
+            + (t.reasons.size() - maxReasons == 1 ? "" : "s") + ", " + files(restFiles));
+    return lines;
 }
 
 } // namespace planscope

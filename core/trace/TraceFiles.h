@@ -17,8 +17,9 @@ namespace planscope {
 // *.json or *.json.gz: the names a folder's traces have.
 bool isTraceFileName(std::string_view name);
 
-// Folders become their *.json / *.json.gz files (not recursive, sorted by name); files stay as given. A folder
-// with none is reported in `skipped` (offset -1).
+// Folders become their *.json / *.json.gz entries but folders (not recursive, sorted by name): also those that are
+// no regular file (a FIFO, a link loop), which the import then refuses with the reason; files stay as given. A
+// folder with none is reported in `skipped` (offset -1).
 std::vector<std::string> expandTracePaths(const std::vector<std::string>& paths, std::vector<SkippedRegion>& skipped);
 
 // One job among the files given: the ranks of one run. A file joins a job when their world sizes agree (or either
@@ -55,6 +56,30 @@ struct ExcludedTrace {
     std::string text; // the reason in English (the CLI, JSON); the app words it from the fields above
 };
 
+// What became of each file a set of paths stood for, counted, with the files grouped by their reason: a summary of
+// a few lines for a folder of thousands of rank files (tallyText), where `skipped` and `excluded` name every file.
+struct TraceFileTally {
+    std::size_t files = 0; // the files the paths stood for (folders expanded)
+    std::size_t read = 0; // imported: whole, or damaged with their head kept
+    std::size_t damaged = 0; // of those read, the damaged ones (only their head kept)
+    std::size_t refused = 0; // not imported: cannot be opened, not a regular file, not a trace, damaged before anything
+    std::size_t excluded = 0; // read but left out of the set: another job's, or a rank the set already has
+    std::size_t kept = 0; // in the set (TraceImport::ranks)
+    std::size_t notRead = 0; // not (completely) read when the import was cancelled
+    struct Reason {
+        enum Kind : std::uint8_t { Refused, Damaged, OtherJob, DuplicateRank, EmptyFolder };
+        Kind kind = Refused;
+        std::string text; // the reason these files share
+        std::size_t count = 0;
+        std::vector<std::string> examples; // the first files of this reason, at most kTallyExamples
+    };
+    // Every distinct reason, the most files first (ties: the reason met first).
+    std::vector<Reason> reasons;
+};
+
+// How many files each reason names in a tally.
+inline constexpr std::size_t kTallyExamples = 3;
+
 struct TraceImport {
     // The kept job's ranks, sorted by distributedInfo rank (ranks without one last, in input order), one file per rank.
     std::vector<MeasuredRank> ranks;
@@ -66,6 +91,8 @@ struct TraceImport {
     // Damaged files (their head imported: offset and reason), unreadable files, empty folders.
     std::vector<SkippedRegion> skipped;
     bool cancelled = false;
+    // The files counted by what became of them, reasons grouped (also when cancelled: how far it got).
+    TraceFileTally tally;
 };
 
 struct TraceSetControl {
@@ -86,7 +113,13 @@ TraceImport selectJob(std::vector<MeasuredRank> ranks, int job = -1);
 // ("12.345 s"), for traces whose clock is not the epoch.
 std::string traceTimeText(std::int64_t ns);
 
-// Expands `paths` and imports every file.
+// Expands `paths` and imports every file. Cancel stops it between files and inside a file (every 8 MiB and at a
+// file's end); the result then holds no ranks, and its tally says how many files were done.
 TraceImport importTraces(const std::vector<std::string>& paths, const TraceSetControl& control = {});
+
+// The tally in a few lines: the counts, then the `maxReasons` reasons with the most files, each with its count and
+// first files, and one line for the rest ("... and 12 more reasons, 15 files"). At most maxReasons + 2 lines whatever
+// the number of files.
+std::vector<std::string> tallyText(const TraceFileTally& tally, std::size_t maxReasons = 5);
 
 } // namespace planscope

@@ -7,12 +7,17 @@
 #include "calib/Profile.h"
 #include "cost/Collective.h"
 
+#include <QFile>
 #include <QObject>
+#include <QTemporaryDir>
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <sstream>
 
 using namespace planscope;
 using nlohmann::json;
@@ -1076,6 +1081,250 @@ private slots:
         bool said = false;
         for (const std::string& t : cal.terms) said |= t.find("did not talk over such a network") != std::string::npos;
         QVERIFY(said);
+    }
+
+    // ------------------------------------------------------------------ numbers no machine measures
+    // Issue 28, item 4: zero, negative, NaN, infinite and 1e308 efficiencies, bandwidths, latencies and TFLOP/s are
+    // refused naming the field, so that no prediction is calibrated with them. JSON has no NaN or inf literal
+    // (RFC 8259 section 6): tools write them as strings, and 1e400 parses past a double's range; both are named.
+    // Where 0 means "not measured" (docs/FORMATS.md section 6: hbmBandwidth, a link's bandwidth, a row's printed
+    // bandwidths) it stays accepted and changes nothing.
+    void absurdMeasurementsAreRefusedByField_data()
+    {
+        QTest::addColumn<QString>("fields");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("message");
+        const QString gemm = QStringLiteral(R"("gemm": [{"m": 4096, "n": 4096, "k": 4096, "dtype": "bf16", %1}])");
+        const QString row = QStringLiteral(R"("collectives": [{"op": "AllReduce", "ranks": 8, "nodes": 1, "bytes": 1048576, %1}])");
+        const QString fit = QStringLiteral(R"("fits": [{"op": "AllReduce", "ranks": 8, "nodes": 1, "linkClass": "intra", %1}])");
+        QTest::newRow("hbm negative") << R"("hbmBandwidth": -1)" << "hbmBandwidth" << "must be a finite number >= 0, found -1";
+        QTest::newRow("hbm 1e308") << R"("hbmBandwidth": 1e308)" << "hbmBandwidth" << "must be between 0 and 1e+14, found 1e+308";
+        QTest::newRow("hbm \"NaN\"") << R"("hbmBandwidth": "NaN")" << "hbmBandwidth" << R"(must be a number, found string "NaN")";
+        QTest::newRow("hbm 1e400")
+            << R"("hbmBandwidth": 1e400)" << "hbmBandwidth"
+            << "the number 1e400 is beyond the range of a double (about 1.8e308); write a finite value";
+        QTest::newRow("link bandwidth 1e308") << R"("links": [{"from": 0, "to": 1, "kind": "nvlink", "bandwidth": 1e308}])"
+                                              << "links.0.bandwidth" << "must be between 0 and 1e+14, found 1e+308";
+        QTest::newRow("gemm tflops 1e308") << gemm.arg(R"("tflops": 1e308)") << "gemm.0.tflops"
+                                           << "must be between 0 and 100000, found 1e+308";
+        QTest::newRow("gemm tflops negative") << gemm.arg(R"("tflops": -5)") << "gemm.0.tflops" << "must be a finite number >= 0, found -5";
+        QTest::newRow("gemm tflops \"inf\"") << gemm.arg(R"("tflops": "inf")") << "gemm.0.tflops" << R"(must be a number, found string "inf")";
+        QTest::newRow("gemm seconds 1e308") << gemm.arg(R"("seconds": 1e308)") << "gemm.0.seconds"
+                                            << "must be between 0 and 1000000000, found 1e+308";
+        QTest::newRow("gemm seconds 1e-300") << gemm.arg(R"("seconds": 1e-300)") << "gemm.0.seconds"
+                                             << "is too short for the shape: 2*m*n*k / seconds is more than 100000 TFLOP/s, beyond any GPU";
+        QTest::newRow("gemm seconds and tflops 0") << gemm.arg(R"("seconds": 0, "tflops": 0)") << "gemm.0"
+                                                   << "needs seconds > 0 or tflops > 0: a GEMM without a time measured nothing";
+        QTest::newRow("row seconds 0") << row.arg(R"("seconds": 0)") << "collectives.0.seconds" << "must be > 0 (the out-of-place time in seconds)";
+        QTest::newRow("row seconds negative") << row.arg(R"("seconds": -1e-5)") << "collectives.0.seconds"
+                                              << "must be a finite number >= 0, found -1e-05";
+        QTest::newRow("row seconds 1e308") << row.arg(R"("seconds": 1e308)") << "collectives.0.seconds"
+                                           << "must be between 0 and 1000000000, found 1e+308";
+        QTest::newRow("row seconds \"nan\"") << row.arg(R"("seconds": "nan")") << "collectives.0.seconds"
+                                             << R"(must be a number, found string "nan")";
+        QTest::newRow("row busBandwidth negative") << row.arg(R"("seconds": 1e-4, "busBandwidth": -3)") << "collectives.0.busBandwidth"
+                                                   << "must be a finite number >= 0, found -3";
+        QTest::newRow("row busBandwidth 1e308") << row.arg(R"("seconds": 1e-4, "busBandwidth": 1e308)") << "collectives.0.busBandwidth"
+                                                << "must be between 0 and 1e+14, found 1e+308";
+        QTest::newRow("row bytes 1e308") << row.arg(R"("seconds": 1e-4, "bytes": 1e308)") << "collectives.0.bytes"
+                                         << "must be between 0 and 9.007199255e+15, found 1e+308";
+        QTest::newRow("row in-place seconds 0") << row.arg(R"("seconds": 1e-4, "inPlace": {"seconds": 0})") << "collectives.0.inPlace.seconds"
+                                                << "must be > 0 (the in-place time in seconds)";
+        QTest::newRow("nccl row time 1e308") << R"("collectives": [{"op": "AllReduce", "ranks": 8, "size": 8, "out_of_place": {"time": 1e308}}])"
+                                             << "collectives.0.out_of_place.time" << "must be between 0 and 1e+15, found 1e+308";
+        QTest::newRow("nccl row bus_bw 1e400")
+            << R"("collectives": [{"op": "AllReduce", "ranks": 8, "size": 8, "out_of_place": {"time": 5, "bus_bw": 1e400}}])"
+            << "collectives.0.out_of_place.bus_bw" << "the number 1e400 is beyond the range of a double (about 1.8e308); write a finite value";
+        QTest::newRow("fit alpha 1e308") << fit.arg(R"("alpha": 1e308, "busBandwidth": 1e11)") << "fits.0.alpha"
+                                         << "must be between 0 and 1, found 1e+308";
+        QTest::newRow("fit alpha negative") << fit.arg(R"("alpha": -1e-6, "busBandwidth": 1e11)") << "fits.0.alpha"
+                                            << "must be a finite number >= 0, found -1e-06";
+        QTest::newRow("fit busBandwidth 0") << fit.arg(R"("alpha": 1e-5, "busBandwidth": 0)") << "fits.0.busBandwidth" << "must be > 0 (bytes/s)";
+        QTest::newRow("fit busBandwidth 1e308") << fit.arg(R"("alpha": 1e-5, "busBandwidth": 1e308)") << "fits.0.busBandwidth"
+                                                << "must be between 0 and 1e+14, found 1e+308";
+    }
+    void absurdMeasurementsAreRefusedByField()
+    {
+        QFETCH(QString, fields);
+        QFETCH(QString, path);
+        QFETCH(QString, message);
+        const std::string text = "{" + kSchema + ", " + fields.toStdString() + "}";
+        auto r = parseProfile(text);
+        QVERIFY(!r.ok());
+        QCOMPARE(r.errors().front().path, path.toStdString());
+        QCOMPARE(r.errors().front().message, message.toStdString());
+        // 1e400 is named at the byte where it starts.
+        if (fields.contains(QStringLiteral("1e400")))
+            QCOMPARE(r.errors().front().offset, std::int64_t(text.find("1e400")));
+
+        // Through the file reader the evaluation uses (evaluate --calibration, the Profile page): the same error, not
+        // "neither a profile nor nccl-tests output", and so no calibration at all.
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("m.profile.json"));
+        {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(text));
+        }
+        auto loaded = loadMeasurements(file.toStdString());
+        QVERIFY(!loaded.ok());
+        QCOMPARE(loaded.errors().front().path, path.toStdString());
+        QCOMPARE(loaded.errors().front().message, message.toStdString());
+    }
+
+    void zeroWhereItMeansNotMeasuredChangesNothing()
+    {
+        // hbmBandwidth 0, a link bandwidth 0 and a row's printed bandwidths 0 (nccl-tests prints 0.00 GB/s for its
+        // smallest sizes) load, and the plan keeps its preset values for what they stand for.
+        auto r = parseProfile("{" + kSchema + R"(, "hbmBandwidth": 0, "links": [{"from": 0, "to": 1, "kind": "nvlink",
+            "bandwidth": 0}], "collectives": [{"op": "AllReduce", "ranks": 8, "nodes": 1, "bytes": 8, "seconds": 2e-5,
+            "algBandwidth": 0, "busBandwidth": 0}]})");
+        QVERIFY2(r.ok(), r.ok() ? "" : r.errors().front().message.c_str());
+        const Plan plan = test::loadSample("gpt3-175b-1024xa100.plan.json");
+        const Calibration cal = calibrationFromProfile(r.value(), plan);
+        QVERIFY(!cal.hbmBandwidth);
+        QCOMPARE(applyCalibration(plan, cal).cluster.gpu.hbmBandwidth, plan.cluster.gpu.hbmBandwidth);
+        // Rows without a time measured nothing to fit: left out and counted.
+        auto untimed = parseProfile("{" + kSchema + R"(, "collectives": [{"op": "AllReduce", "ranks": 8, "bytes": 8},
+            {"op": "AllReduce", "ranks": 8, "bytes": 16}, {"op": "AllReduce", "ranks": 8, "size": 32,
+            "out_of_place": {"time": "nan"}}]})");
+        QVERIFY(untimed.ok());
+        QVERIFY(untimed->collectives.empty());
+        QCOMPARE(untimed->warnings.size(), std::size_t(1));
+        QCOMPARE(untimed->warnings[0].path, std::string("collectives.0"));
+        QCOMPARE(untimed->warnings[0].message, std::string("3 collective row(s) without a time left out: nothing to fit"));
+    }
+
+    void absurdNumbersBuiltInCodeAreNeverApplied()
+    {
+        // A profile built in code (the readers above refuse these in a file): each absurd value is passed over, and
+        // the plan keeps its preset link, GEMM and HBM figures.
+        const Plan plan = test::loadSample("gpt3-175b-1024xa100.plan.json");
+        const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+        for (const double bad : { 0.0, -1.0, nan, inf, 1e308 }) {
+            Profile p;
+            p.hbmBandwidth = bad;
+            p.fits.push_back({ "AllReduce", 8, "intra", 1e-5, bad, 10, 1 });
+            p.fits.push_back({ "AllGather", 8, "intra", bad == 0 ? -1.0 : bad, 1e11, 10, 1 });
+            p.fits.push_back({ "AllReduce", 16, "inter", bad == 0 ? -1.0 : bad, 5e10, 10, 2 });
+            p.gemm.push_back({ 4096, 4096, 4096, "bf16", bad, 0 });
+            p.gemm.push_back({ 8192, 8192, 8192, "bf16", 0, bad });
+            const Calibration cal = calibrationFromProfile(p, plan);
+            QVERIFY2(!cal.intraNode && !cal.interNode && !cal.gemmEfficiency && !cal.hbmBandwidth && cal.gemms.empty(),
+                qPrintable(QString::number(bad)));
+            const Plan after = applyCalibration(plan, cal);
+            QVERIFY(after.cluster.intraNode == plan.cluster.intraNode);
+            QVERIFY(after.cluster.interNode == plan.cluster.interNode);
+            QCOMPARE(after.cluster.gpu.gemmEfficiency, plan.cluster.gpu.gemmEfficiency);
+            QCOMPARE(after.cluster.gpu.hbmBandwidth, plan.cluster.gpu.hbmBandwidth);
+            // Samples with such a time or size fit nothing.
+            CollectiveSample s { "AllReduce", 8, 1, 1048576, bad, 0, 0, {}, -1, -1, {}, {} };
+            QVERIFY(fitCollectives({ s, s, s }).empty());
+            s.seconds = 1e-4;
+            s.bytes = bad == 0 ? -1.0 : bad;
+            QVERIFY(fitCollectives({ s, s, s }).empty());
+        }
+    }
+
+    void ncclTestsRowsWithoutAUsableTimeOrBandwidthAreCounted()
+    {
+        // A published table (a3mega-h100-2x8, 31 rows) with four times that are none (0, negative, inf, nan) and four
+        // bandwidths that are none (negative, inf, nan, 1e300 GB/s): the four rows are left out and counted, the four
+        // others keep their time and get the bandwidth computed from it, and the fit rests on the 27 rows left.
+        const std::string original = readData("a3mega-h100-2x8-all_reduce_perf.txt");
+        auto clean = importNcclTests(original, "all_reduce_perf");
+        QVERIFY(clean.ok());
+        QCOMPARE(clean->collectives.size(), std::size_t(31));
+        std::string text;
+        int row = 0;
+        std::size_t start = 0;
+        while (start < original.size()) {
+            std::size_t end = original.find('\n', start);
+            if (end == std::string::npos) end = original.size();
+            std::string line = original.substr(start, end - start);
+            std::istringstream in(line);
+            std::vector<std::string> t;
+            for (std::string w; in >> w;) t.push_back(w);
+            if (t.size() == 13 && std::isdigit(static_cast<unsigned char>(t[0][0])) && t[2] == "float") {
+                ++row;
+                // Columns: size count type redop root time algbw busbw #wrong time algbw busbw #wrong.
+                const std::map<int, std::pair<int, const char*>> damage { { 3, { 5, "0" } }, { 4, { 5, "-5.0" } },
+                    { 5, { 5, "inf" } }, { 6, { 5, "nan" } }, { 7, { 7, "-1.00" } }, { 8, { 7, "inf" } }, { 9, { 7, "nan" } },
+                    { 10, { 7, "1e300" } } };
+                if (const auto d = damage.find(row); d != damage.end()) t[std::size_t(d->second.first)] = d->second.second;
+                line.clear();
+                for (const std::string& w : t) line += "  " + w;
+            }
+            text += line + "\n";
+            start = end + 1;
+        }
+        QCOMPARE(row, 31);
+        auto r = importNcclTests(text, "all_reduce_perf");
+        QVERIFY2(r.ok(), r.ok() ? "" : r.errors().front().message.c_str());
+        QCOMPARE(r->collectives.size(), std::size_t(27));
+        std::vector<std::string> said;
+        for (const Issue& w : r->warnings) said.push_back(w.path + ": " + w.message);
+        const auto has = [&](const std::string& s) { return std::find(said.begin(), said.end(), s) != said.end(); };
+        QVERIFY(has("line 34: 4 row(s) without a usable time (N/A, garbled or cut short) left out"));
+        QVERIFY(has("line 38: 4 row(s) print an algbw or busbw that is no bandwidth (negative, inf, nan, or above 100000 GB/s): "
+                    "computed from the time instead where the rank count allows (listed in derived)"));
+        for (const CollectiveSample& c : r->collectives) {
+            QVERIFY(c.seconds > 0 && std::isfinite(c.seconds));
+            QVERIFY(c.busBandwidth >= 0 && c.busBandwidth <= 1e14);
+        }
+        // Rows 7..10 of the table are the 3rd..6th kept: their busBw is algBw x 2(n-1)/n for 16 ranks.
+        for (std::size_t i = 2; i < 6; ++i) {
+            const CollectiveSample& c = r->collectives[i];
+            QVERIFY2(std::find(c.derived.begin(), c.derived.end(), "busBandwidth") != c.derived.end(), qPrintable(QString::number(i)));
+            QVERIFY(near(c.busBandwidth, c.algBandwidth * 2.0 * 15 / 16));
+        }
+        QCOMPARE(r->fits.size(), std::size_t(1));
+        QCOMPARE(r->fits[0].points, 27);
+        QVERIFY(r->fits[0].busBandwidth > 0 && std::isfinite(r->fits[0].busBandwidth));
+
+        // The -J JSON output: a time of 1e308 us or a negative bandwidth is refused at its field; "nan" is no time
+        // (the row left out, counted).
+        json j = json::parse(readData("constructed-2x4-all_gather_perf.json"));
+        j["results"][1]["out_of_place"]["time"] = 1e308;
+        auto huge = importNcclTests(j.dump());
+        QVERIFY(!huge.ok());
+        QCOMPARE(huge.errors().front().path, std::string("results.1.out_of_place.time"));
+        QCOMPARE(huge.errors().front().message, std::string("must be between 0 and 1e+15, found 1e+308"));
+        j = json::parse(readData("constructed-2x4-all_gather_perf.json"));
+        j["results"][2]["in_place"]["bus_bw"] = -4.0;
+        auto negative = importNcclTests(j.dump());
+        QVERIFY(!negative.ok());
+        QCOMPARE(negative.errors().front().path, std::string("results.2.in_place.bus_bw"));
+        std::string overflow = readData("constructed-2x4-all_gather_perf.json");
+        const std::size_t at = overflow.find("\"bus_bw\":10.384869");
+        QVERIFY(at != std::string::npos);
+        overflow.replace(at, 19, "\"bus_bw\":1e400");
+        auto beyond = importNcclTests(overflow);
+        QVERIFY(!beyond.ok());
+        QCOMPARE(beyond.errors().front().path, std::string("results.0.out_of_place.bus_bw"));
+        QCOMPARE(beyond.errors().front().offset, std::int64_t(at + 9));
+    }
+
+    void tenThousandWarningsAreCountedNotListed()
+    {
+        // 10,000 GEMM rows with an unknown field each, and 10,000 wrong "derived" names: a hundred warnings listed,
+        // the rest counted in one (io/JsonReader.h, capIssues).
+        json j = json::parse("{" + kSchema + "}");
+        for (int i = 0; i < 10000; ++i)
+            j["gemm"].push_back({ { "m", 1024 }, { "n", 1024 }, { "k", 1024 }, { "dtype", "bf16" }, { "seconds", 1e-3 }, { "flops", i } });
+        auto r = profileFromJson(j);
+        QVERIFY(r.ok());
+        QCOMPARE(r->gemm.size(), std::size_t(10000));
+        QCOMPARE(r->warnings.size(), std::size_t(101));
+        QCOMPARE(r->warnings[99].path, std::string("gemm.99.flops"));
+        QCOMPARE(r->warnings.back().message, std::string("9900 more unknown fields, ignored (only the first 100 warnings are listed)"));
+        j = json::parse("{" + kSchema + R"(, "collectives": [{"op": "AllReduce", "ranks": 8, "nodes": 1, "bytes": 8,
+            "seconds": 2e-5, "derived": []}]})");
+        for (int i = 0; i < 10000; ++i) j["collectives"][0]["derived"].push_back("speed" + std::to_string(i));
+        auto d = profileFromJson(j);
+        QVERIFY(d.ok());
+        QCOMPARE(d->warnings.size(), std::size_t(101));
+        QCOMPARE(d->warnings.back().message, std::string("9900 more warnings, not listed: only the first 100 are"));
     }
 
     // A published run through the whole chain: import, fit, calibrate, evaluate.

@@ -4,12 +4,26 @@
 #include "TestUtil.h"
 
 #include "analysis/Analysis.h"
+#include "calib/Profile.h"
+#include "io/FileKind.h"
 #include "schedule/Schedule.h"
+#include "trace/TraceFiles.h"
+#include "util/InputFile.h"
 
 #include <QObject>
 #include <QTemporaryDir>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <fstream>
+#include <functional>
+#include <linux/capability.h>
 #include <nlohmann/json.hpp>
+#include <poll.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace planscope;
 using nlohmann::json;
@@ -39,6 +53,91 @@ std::string firstError(const Result<LoadedPlan>& r)
 }
 
 std::string nested(std::size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); }
+
+// Runs `read` in a child process and returns what it answered, or "timed out" when it has not answered in 10 s (the
+// child is then killed): a read that blocked would hang the child, never the test. The child writes its answer to a
+// pipe and exits without running the parent's destructors (_exit(2)).
+std::string inChild(const std::function<std::string()>& read)
+{
+    int fds[2];
+    if (::pipe(fds) != 0) return "pipe: " + errorText(errno);
+    const pid_t pid = ::fork();
+    if (pid < 0) return "fork: " + errorText(errno);
+    if (pid == 0) {
+        ::close(fds[0]);
+        const std::string answer = read();
+        std::size_t sent = 0;
+        while (sent < answer.size()) {
+            const ssize_t n = ::write(fds[1], answer.data() + sent, answer.size() - sent);
+            if (n <= 0) break;
+            sent += std::size_t(n);
+        }
+        ::_exit(0);
+    }
+    ::close(fds[1]);
+    std::string answer;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    for (;;) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+        pollfd p { fds[0], POLLIN, 0 };
+        if (left <= 0 || ::poll(&p, 1, int(left)) == 0) {
+            ::kill(pid, SIGKILL);
+            ::waitpid(pid, nullptr, 0);
+            ::close(fds[0]);
+            return "timed out";
+        }
+        char buf[4096];
+        const ssize_t n = ::read(fds[0], buf, sizeof buf);
+        if (n <= 0) break;
+        answer.append(buf, std::size_t(n));
+    }
+    ::close(fds[0]);
+    ::waitpid(pid, nullptr, 0);
+    return answer;
+}
+
+// As a user the permission bits bind: root drops CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH from its effective set
+// (capabilities(7)), which lets it read any file; the call applies to this thread only (capset(2)), so use it in a
+// child of inChild(). False when the capabilities could not be dropped.
+bool dropFileOverride()
+{
+    if (::geteuid() != 0) return true;
+    __user_cap_header_struct header { _LINUX_CAPABILITY_VERSION_3, 0 };
+    __user_cap_data_struct data[2] {};
+    if (::syscall(SYS_capget, &header, data) != 0) return false;
+    data[0].effective &= ~((1u << CAP_DAC_OVERRIDE) | (1u << CAP_DAC_READ_SEARCH));
+    return ::syscall(SYS_capset, &header, data) == 0;
+}
+
+// "path: message" of a failed result; "loaded" when it did not fail.
+template<typename T>
+std::string why(const Result<T>& r)
+{
+    return r ? std::string("loaded") : r.errors().front().path + ": " + r.errors().front().message;
+}
+
+// What each reader says of `path`, one line each: the plan, profile, text and trace readers, the file kind, and
+// the trace set (the trace reader's reason, as planscope-cli import and the Measured Run page show it).
+std::string whatReadersSay(const std::string& path)
+{
+    std::string s = "readTextFile " + why(readTextFile(path)) + "\n";
+    s += "loadPlanFile " + why(loadPlanFile(path)) + "\n";
+    s += "loadMeasurements " + why(loadMeasurements(path)) + "\n";
+    s += "importKinetoTrace " + why(importKinetoTrace(path)) + "\n";
+    s += "fileKindOf " + std::string(toString(fileKindOf(path))) + "\n";
+    const TraceImport set = importTraces({ path });
+    s += "importTraces " + (set.skipped.size() == 1 ? set.skipped[0].file + ": " + set.skipped[0].reason : std::string("?")) + "\n";
+    return s;
+}
+
+// The lines whatReadersSay() gives when every reader refuses `path` with `message`.
+std::string allRefuse(const std::string& path, const std::string& message)
+{
+    std::string s;
+    for (const char* reader : { "readTextFile", "loadPlanFile", "loadMeasurements", "importKinetoTrace" })
+        s += std::string(reader) + " " + path + ": " + message + "\n";
+    return s + "fileKindOf unreadable\nimportTraces " + path + ": " + message + "\n";
+}
 
 std::int64_t countCompute(const Timeline& t)
 {
@@ -77,11 +176,83 @@ private slots:
 
     void aStreamWithoutASizeIsCutAtTheLimit()
     {
-        // /dev/zero never ends and has no size to check first: the read stops one piece past the limit.
-        auto r = readTextFile("/dev/zero", 100000);
+        // A regular file whose size the system does not know (procfs reports 0, proc(5)) has no size to check first:
+        // the read stops one piece past the limit. /proc/self/maps lists this test's mappings, the Qt and C++ libraries
+        // among them: far more than 1,000 bytes. (A device such as /dev/zero is no longer read at all; below.)
+        struct stat st {};
+        QCOMPARE(::stat("/proc/self/maps", &st), 0);
+        QVERIFY(S_ISREG(st.st_mode));
+        QCOMPARE(std::int64_t(st.st_size), std::int64_t(0));
+        auto r = readTextFile("/proc/self/maps", 1000);
         QVERIFY(!r);
         QCOMPARE(r.errors().front().message,
-            std::string("has more than 100000 bytes (97.7 KiB), the most this kind of file may have; not read"));
+            std::string("has more than 1000 bytes (1000 B), the most this kind of file may have; not read"));
+    }
+
+    void whatIsNoRegularFileIsRefusedByItsType()
+    {
+        // Issue 28, item 4: a FIFO nobody writes once hung every reader in open(2) (fifo(7)); a device was read
+        // forever (/dev/zero) or as an empty file (/dev/null); a folder gave "read error". Each reader now refuses
+        // them by type before reading a byte. The readers run in a child that is killed after 10 s, so that a
+        // reader that blocked would fail this test rather than hang it.
+        QTemporaryDir dir;
+        const std::string fifo = dir.filePath(QStringLiteral("rank0.json")).toStdString();
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        const auto started = std::chrono::steady_clock::now();
+        QCOMPARE(inChild([&] { return whatReadersSay(fifo); }), allRefuse(fifo, "is a FIFO, not a regular file; not read"));
+        // Refused at once: far below the 10 s the child is given.
+        QVERIFY(std::chrono::steady_clock::now() - started < std::chrono::seconds(5));
+        // A folder of ranks holding the FIFO under a trace's name: the FIFO is named with its reason, not passed over.
+        const TraceImport set = importTraces({ dir.path().toStdString() });
+        QCOMPARE(set.skipped.size(), std::size_t(1));
+        QCOMPARE(set.skipped[0].file, fifo);
+        QCOMPARE(set.skipped[0].reason, std::string("is a FIFO, not a regular file; not read"));
+        QCOMPARE(set.tally.refused, std::size_t(1));
+
+        for (const std::string device : { "/dev/zero", "/dev/null" })
+            QCOMPARE(inChild([&] { return whatReadersSay(device); }),
+                allRefuse(device, "is a character device, not a regular file; not read"));
+        // A folder given where a file is read; the trace set reads a folder as its ranks (none here).
+        QTemporaryDir folder;
+        const std::string f = folder.path().toStdString();
+        QCOMPARE(why(readTextFile(f)), f + ": is a folder, not a file; not read");
+        QCOMPARE(why(loadPlanFile(f)), f + ": is a folder, not a file; not read");
+        QCOMPARE(why(loadMeasurements(f)), f + ": is a folder, not a file; not read");
+        QCOMPARE(why(importKinetoTrace(f)), f + ": is a folder, not a file; not read");
+    }
+
+    void aLinkLoopAndAFileWithoutReadPermissionSayWhy()
+    {
+        // ln -s a b; ln -s b a: open(2) fails with ELOOP, worded as strerror(3) words it in glibc.
+        QTemporaryDir dir;
+        const std::string a = dir.filePath(QStringLiteral("a.json")).toStdString();
+        const std::string b = dir.filePath(QStringLiteral("b.json")).toStdString();
+        QCOMPARE(::symlink(b.c_str(), a.c_str()), 0);
+        QCOMPARE(::symlink(a.c_str(), b.c_str()), 0);
+        QCOMPARE(errorText(ELOOP), std::string("too many levels of symbolic links"));
+        QCOMPARE(whatReadersSay(a), allRefuse(a, "cannot open file: too many levels of symbolic links"));
+        // A link loop inside a folder of ranks is named too (both links have trace names).
+        const TraceImport set = importTraces({ dir.path().toStdString() });
+        QCOMPARE(set.skipped.size(), std::size_t(2));
+        QCOMPARE(set.skipped[0].reason, std::string("cannot open file: too many levels of symbolic links"));
+        QCOMPARE(set.tally.refused, std::size_t(2));
+
+        // A file its user may not read (mode 000). Root reads it anyway, so the child drops the capabilities that
+        // let it (dropFileOverride), as a user's process has none of them.
+        const std::string locked = dir.filePath(QStringLiteral("locked.plan.json")).toStdString();
+        {
+            auto plan = readTextFile(test::samplePath("default.plan.json"));
+            QVERIFY(plan.ok());
+            std::ofstream(locked) << plan.value();
+        }
+        QCOMPARE(::chmod(locked.c_str(), 0), 0);
+        QCOMPARE(inChild([&] { return dropFileOverride() ? whatReadersSay(locked) : std::string("could not drop the override"); }),
+            allRefuse(locked, "cannot open file: permission denied"));
+        QCOMPARE(errorText(EACCES), std::string("permission denied"));
+        // A path that names nothing keeps its message: planscope-cli tells it apart as an I/O error by it
+        // (app/cli/PlanInput.cpp).
+        const std::string missing = dir.filePath(QStringLiteral("missing.json")).toStdString();
+        QCOMPARE(why(readTextFile(missing)), missing + ": cannot open file");
     }
 
     void absurdNumbersNameTheirField()

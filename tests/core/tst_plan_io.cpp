@@ -146,6 +146,54 @@ private slots:
         QVERIFY(found);
     }
 
+    void tenThousandUnknownFieldsAreCountedNotListed()
+    {
+        // Issue 28, item 4: 10,000 unknown fields under "model" and 10,000 under the root (each 100 characters: no
+        // name is near a known one) were 20,000 warnings. Now the first 100 are listed and one more counts the rest
+        // (io/JsonReader.h, capIssues). The model is read before the root's own fields are checked.
+        json j = json::parse(kMinimal);
+        j["training"] = { { "globalBatch", 8 } }; // given: no default-batch warning among the counted ones
+        for (int i = 0; i < 10000; ++i) {
+            char key[16];
+            std::snprintf(key, sizeof key, "m%05d", i);
+            j["model"][key] = i;
+            j[std::string(95, 'x') + key] = i;
+        }
+        auto r = parsePlan(j.dump());
+        QVERIFY(r.ok());
+        QCOMPARE(r->warnings.size(), std::size_t(101));
+        for (std::size_t i = 0; i < 100; ++i) {
+            QCOMPARE(r->warnings[i].message, std::string("unknown field, ignored"));
+            QVERIFY(r->warnings[i].path.starts_with("model.m"));
+        }
+        QCOMPARE(r->warnings[0].path, std::string("model.m00000"));
+        QCOMPARE(r->warnings[99].path, std::string("model.m00099"));
+        const Issue& last = r->warnings.back();
+        QCOMPARE(last.severity, Severity::Warning);
+        QCOMPARE(last.path, std::string());
+        QCOMPARE(last.message, std::string("19900 more unknown fields, ignored (only the first 100 warnings are listed)"));
+
+        // Errors are capped apart: 10,000 unknown recompute modules are 100 errors and one count of the rest, and the
+        // warnings beside them (another kind among them) are counted by kind.
+        json bad = json::parse(kMinimal);
+        bad["training"] = { { "recomputeModules", json::array() } };
+        for (int i = 0; i < 10000; ++i) bad["training"]["recomputeModules"].push_back("module" + std::to_string(i));
+        for (int i = 0; i < 150; ++i) bad["parallel"]["p" + std::to_string(1000 + i)] = i;
+        auto refused = parsePlan(bad.dump());
+        QVERIFY(!refused.ok());
+        std::size_t errors = 0, warnings = 0;
+        for (const Issue& i : refused.errors()) ++(i.severity == Severity::Error ? errors : warnings);
+        QCOMPARE(errors, std::size_t(101));
+        QCOMPARE(warnings, std::size_t(101));
+        QCOMPARE(refused.errors().front().path, std::string("training.recomputeModules[0]"));
+        QCOMPARE(refused.errors().front().message, std::string("unknown module \"module0\"; expected one of: core_attn, mlp, "
+                                                              "moe, moe_act, layernorm, mla_up_proj, shared_experts"));
+        const Issues& all = refused.errors();
+        QCOMPARE(all[all.size() - 2].message, std::string("9900 more errors, not listed: only the first 100 are"));
+        // 150 unknown parallel fields and the default-batch warning: 100 listed, 51 counted, 50 of them unknown fields.
+        QCOMPARE(all.back().message, std::string("51 more warnings (50 of them unknown fields), not listed: only the first 100 are"));
+    }
+
     void everySampleRoundTrips_data()
     {
         QTest::addColumn<QString>("file");

@@ -31,6 +31,44 @@ void writeFile(const std::string& path, const std::string& text)
     std::ofstream f(path, std::ios::binary);
     f << text;
 }
+
+// A small rank trace: distributedInfo first, as the PyTorch profiler writes it, then one kernel at `ts` us
+// (docs/FORMATS.md section 5).
+std::string rankTrace(int rank, int worldSize, std::int64_t ts)
+{
+    return "{\"schemaVersion\": 1, \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": " + std::to_string(rank)
+        + ", \"world_size\": " + std::to_string(worldSize) + "}, \"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", "
+          "\"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": " + std::to_string(ts) + ", \"dur\": 10}, {\"ph\": \"X\", "
+          "\"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": " + std::to_string(ts + 20) + ", \"dur\": 10}]}";
+}
+
+// 2,000 rank files in `dir`: 1,800 of one run (world size 1800, traced from 1 s), of which ranks 1600..1699 are cut
+// inside their second event (their head holds distributedInfo and one event) and ranks 1700..1799 cut 30 bytes in
+// (before distributedInfo); and 200
+// of another run (world size 8, traced 1,000 s later). Returns the files' sizes, in name order.
+std::vector<std::int64_t> writeTwoThousandRanks(const std::string& dir)
+{
+    std::vector<std::pair<std::string, std::string>> files;
+    for (int i = 0; i < 200; ++i) {
+        char name[32];
+        std::snprintf(name, sizeof name, "/other-%03d.json", i);
+        files.emplace_back(dir + name, rankTrace(i % 8, 8, 1'000'000'000 + i));
+    }
+    for (int r = 0; r < 1800; ++r) {
+        char name[32];
+        std::snprintf(name, sizeof name, "/rank-%04d.json", r);
+        std::string text = rankTrace(r, 1800, 1'000'000 + r);
+        if (r >= 1700) text.resize(30);
+        else if (r >= 1600) text.resize(text.find("}, {") + 10); // inside the second event
+        files.emplace_back(dir + name, text);
+    }
+    std::vector<std::int64_t> sizes;
+    for (const auto& [path, text] : files) {
+        writeFile(path, text);
+        sizes.push_back(std::int64_t(text.size()));
+    }
+    return sizes;
+}
 } // namespace
 
 class TestTraceFiles : public QObject {
@@ -211,6 +249,107 @@ private slots:
         QCOMPARE(selectJob(std::move(late)).jobs.size(), std::size_t(2));
     }
 
+    void twoThousandRanksSomeDamagedSomeOfAnotherRun()
+    {
+        // Issue 28, item 4: a folder of 2,000 rank files, some cut short, some of another run. Every file is
+        // accounted for: read, damaged (its head kept), refused or left out, each reason once with its count and
+        // first files, and the summary stays a few lines.
+        QTemporaryDir dir;
+        writeTwoThousandRanks(dir.path().toStdString());
+        TraceSetControl control;
+        control.threads = 2;
+        const TraceImport set = importTraces({ dir.path().toStdString() }, control);
+        QVERIFY(!set.cancelled);
+        const TraceFileTally& t = set.tally;
+        QCOMPARE(t.files, std::size_t(2000));
+        QCOMPARE(t.read, std::size_t(1900));
+        QCOMPARE(t.damaged, std::size_t(100));
+        QCOMPARE(t.refused, std::size_t(100));
+        QCOMPARE(t.excluded, std::size_t(200));
+        QCOMPARE(t.kept, std::size_t(1700));
+        QCOMPARE(t.notRead, std::size_t(0));
+        // The run of 1,700 readable ranks is kept, in rank order; the other run (world size 8) is one job.
+        QCOMPARE(set.jobs.size(), std::size_t(2));
+        QCOMPARE(set.job, 1);
+        QCOMPARE(set.jobs[1].worldSize, 1800);
+        QCOMPARE(set.ranks.size(), std::size_t(1700));
+        QCOMPARE(set.ranks.front().rank, 0);
+        QCOMPARE(set.ranks.back().rank, 1699);
+        QCOMPARE(set.ranks[1650].events, std::int64_t(1)); // cut after its first event
+        // Per file, as before: 200 skipped (100 damaged, 100 refused) and 200 left out.
+        QCOMPARE(set.skipped.size(), std::size_t(200));
+        QCOMPARE(set.excluded.size(), std::size_t(200));
+
+        QCOMPARE(t.reasons.size(), std::size_t(3));
+        using Reason = TraceFileTally::Reason;
+        QCOMPARE(int(t.reasons[0].kind), int(Reason::OtherJob));
+        QCOMPARE(t.reasons[0].count, std::size_t(200));
+        QCOMPARE(t.reasons[0].text, std::string("from another job (world size 8, traced 1000.000 s); the set keeps the job of "
+                                                "world size 1800, traced 1.000 s with 1700 ranks"));
+        QCOMPARE(int(t.reasons[1].kind), int(Reason::Damaged));
+        QCOMPARE(t.reasons[1].count, std::size_t(100));
+        QCOMPARE(t.reasons[1].text, std::string("truncated: the file ends inside traceEvents"));
+        QCOMPARE(int(t.reasons[2].kind), int(Reason::Refused));
+        QCOMPARE(t.reasons[2].count, std::size_t(100));
+        QCOMPARE(t.reasons[2].text, std::string("truncated: the file ends inside the top-level object"));
+        for (const Reason& r : t.reasons) QCOMPARE(r.examples.size(), kTallyExamples);
+        QCOMPARE(t.reasons[2].examples[0], dir.filePath(QStringLiteral("rank-1700.json")).toStdString());
+
+        const std::vector<std::string> lines = tallyText(t);
+        QCOMPARE(lines.size(), std::size_t(4));
+        QCOMPARE(lines[0], std::string("2000 files: 1900 read (100 damaged, only their head kept), 100 refused, 200 left out; "
+                                       "1700 ranks in the set"));
+        QCOMPARE(tallyText(t, 1).size(), std::size_t(3)); // the counts, the largest reason, and the rest counted
+        QCOMPARE(tallyText(t, 1).back(), std::string("  ... and 2 more reasons, 200 files"));
+    }
+
+    void cancelAfterSomeOfTwoThousandFiles()
+    {
+        // Cancel once the first N files' bytes are read (the progress is the share of all bytes): the import stops
+        // there, keeps no ranks, and its tally says how far it got. With one thread the files are read in name order;
+        // the file whose end brings the progress to N files' bytes may itself be stopped at its last check for a
+        // cancel (core/trace/KinetoImport.cpp, "the last chance to cancel").
+        QTemporaryDir dir;
+        const std::vector<std::int64_t> sizes = writeTwoThousandRanks(dir.path().toStdString());
+        std::int64_t total = 0;
+        for (std::int64_t s : sizes) total += s;
+        for (const std::size_t n : { std::size_t(1), std::size_t(500), std::size_t(1999) }) {
+            std::int64_t first = 0;
+            for (std::size_t i = 0; i < n; ++i) first += sizes[i];
+            std::atomic<bool> cancel { false };
+            std::atomic<int> reportsAfter { 0 };
+            TraceSetControl control;
+            control.threads = 1;
+            control.cancel = &cancel;
+            control.progress = [&](double f) {
+                if (cancel) ++reportsAfter;
+                if (f * double(total) >= double(first) - 0.5) cancel = true;
+            };
+            const TraceImport set = importTraces({ dir.path().toStdString() }, control);
+            QVERIFY(set.cancelled);
+            QVERIFY(set.ranks.empty());
+            const TraceFileTally& t = set.tally;
+            QCOMPARE(t.files, std::size_t(2000));
+            const std::size_t done = t.read + t.refused;
+            QVERIFY2(done == n || done + 1 == n, qPrintable(QStringLiteral("%1 files done after a cancel at %2").arg(done).arg(n)));
+            QCOMPARE(t.notRead, 2000 - done);
+            // Nothing more was read after the cancel: at most the one report of the file it stopped.
+            QVERIFY(reportsAfter <= 2);
+        }
+        // With two threads, a cancel half way stops both.
+        std::atomic<bool> cancel { false };
+        TraceSetControl control;
+        control.threads = 2;
+        control.cancel = &cancel;
+        control.progress = [&](double f) {
+            if (f >= 0.5) cancel = true;
+        };
+        const TraceImport set = importTraces({ dir.path().toStdString() }, control);
+        QVERIFY(set.cancelled);
+        QVERIFY(set.tally.read + set.tally.refused < 2000);
+        QVERIFY(set.tally.notRead > 0);
+    }
+
     void cancelledBeforeItStarts()
     {
         std::atomic<bool> cancel { true };
@@ -219,6 +358,8 @@ private slots:
         const TraceImport set = importTraces({ kTraces }, control);
         QVERIFY(set.cancelled);
         QVERIFY(set.ranks.empty());
+        QCOMPARE(set.tally.files, std::size_t(4));
+        QCOMPARE(set.tally.notRead, std::size_t(4));
     }
 };
 
