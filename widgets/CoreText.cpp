@@ -195,10 +195,21 @@ const Entry kCatalogue[] = {
     { QT_TRANSLATE_NOOP("CoreText", "unknown value \"%1\"; expected one of: %2"), false },
     { QT_TRANSLATE_NOOP("CoreText", "unknown field, ignored"), false },
     { QT_TRANSLATE_NOOP("CoreText", "unknown field, ignored; did you mean \"%1\"?"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "the number %1 is beyond the range of a double (about 1.8e308); write a finite value"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be a finite number >= %1, found %2"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 more errors, not listed: only the first %2 are"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 more unknown fields, ignored (only the first %2 warnings are listed)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 more warnings, not listed: only the first %2 are"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 more warnings (%2 of them unknown fields), not listed: only the first %3 are"), false },
 
     // core/io/PlanJson.cpp: loadPlanFile() and the readers, Issue.message
     { QT_TRANSLATE_NOOP("CoreText", "cannot open file"), false },
     { QT_TRANSLATE_NOOP("CoreText", "read error"), false },
+    // core/util/InputFile.cpp: what is opened before it is read (the system's reason in %1, from strerror_r)
+    { QT_TRANSLATE_NOOP("CoreText", "cannot open file: %1"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "read error: %1"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "is %1, not a regular file; not read"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "is a folder, not a file; not read"), false },
     { QT_TRANSLATE_NOOP("CoreText", "is %1 bytes (%2), more than the %3 this kind of file may have; not read"), false },
     { QT_TRANSLATE_NOOP("CoreText", "has more than %1 bytes (%2), the most this kind of file may have; not read"), false },
     { QT_TRANSLATE_NOOP("CoreText", "must be an array of %1 pairs"), false },
@@ -258,7 +269,17 @@ const Entry kCatalogue[] = {
     { QT_TRANSLATE_NOOP("CoreText", "%1 on %2 GPUs (%3 nodes), alpha %4, busBw %5"), true },
     { QT_TRANSLATE_NOOP("CoreText", "%1 on %2 GPUs, alpha %3, busBw %4"), true },
 
+    // core/calib/Profile.cpp: a profile's measurements that measure nothing, Issue.message
+    { QT_TRANSLATE_NOOP("CoreText", "must be > 0 (the out-of-place time in seconds)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be > 0 (the in-place time in seconds)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be > 0 (bytes/s)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "must be > 0 (bytes per second per GPU per direction)"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "needs seconds > 0 or tflops > 0: a GEMM without a time measured nothing"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "is too short for the shape: 2*m*n*k / seconds is more than 100000 TFLOP/s, beyond any GPU"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "%1 collective row(s) without a time left out: nothing to fit"), false },
+
     // core/calib/NcclTestsImport.cpp: importNcclTests(), Issue.message (the line in Issue.path)
+    { QT_TRANSLATE_NOOP("CoreText", "%1 row(s) print an algbw or busbw that is no bandwidth (negative, inf, nan, or above 100000 GB/s): computed from the time instead where the rank count allows (listed in derived)"), false },
     { QT_TRANSLATE_NOOP("CoreText", "no *_perf binary named: %1 from the rows (%2); give the op if not (planscope-cli import-nccl-tests --op OP)"), false },
     { QT_TRANSLATE_NOOP("CoreText", "redop %1 and busbw / algbw above 1, which only an all-reduce prints"), true },
     { QT_TRANSLATE_NOOP("CoreText", "redop %1 and busbw / algbw below 1, which of the reductions only a reduce-scatter prints"), true },

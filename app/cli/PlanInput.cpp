@@ -24,11 +24,21 @@ std::optional<LoadedPlan> loadPlanArg(const std::string& path, std::ostream& out
     auto loaded = loadPlanFile(path);
     if (loaded) return std::move(loaded).value();
     const Issues& errors = loaded.errors();
-    // A file that cannot be opened is an I/O problem, not an invalid plan.
-    if (errors.size() == 1 && errors[0].path == path && errors[0].message == "cannot open file") {
-        err << "planscope-cli: cannot open " << path << "\n";
-        code = 1;
-        return std::nullopt;
+    // A file that cannot be opened, or that is no file (a FIFO, a device, a folder: core/util/InputFile.h), is an
+    // I/O problem, not an invalid plan.
+    if (errors.size() == 1 && errors[0].path == path) {
+        const std::string& m = errors[0].message;
+        if (m == "cannot open file") {
+            err << "planscope-cli: cannot open " << path << "\n";
+            code = 1;
+            return std::nullopt;
+        }
+        if (m.starts_with("cannot open file: ") || m.ends_with(", not a regular file; not read")
+            || m == "is a folder, not a file; not read") {
+            err << "planscope-cli: " << path << ": " << m << "\n";
+            code = 1;
+            return std::nullopt;
+        }
     }
     if (jsonErrors) out << invalidToJson(errors).dump(2) << "\n";
     printIssues(errors, err);

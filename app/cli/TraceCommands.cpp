@@ -21,6 +21,8 @@ namespace planscope::cli {
 using nlohmann::json;
 
 namespace {
+// More files skipped or left out than this are summed up (tallyText) rather than listed one a line.
+constexpr std::size_t kPerFileLines = 8;
 
 std::string ms(double seconds)
 {
@@ -66,13 +68,20 @@ int cmdImport(const Args& a, std::ostream& out, std::ostream& err)
     TraceSetControl control;
     if (a.options.count("--job")) control.job = std::atoi(a.options.at("--job").c_str());
     const TraceImport traces = importTraces(inputs, control);
-    for (const SkippedRegion& s : traces.skipped) {
-        err << "planscope-cli: " << s.file << ": " << s.reason;
-        if (s.offset >= 0) err << " (byte offset " << s.offset << ")";
-        err << "\n";
-    }
-    // Files left out on purpose: other jobs' (one job is compared at a time; --job N keeps another) and repeated ranks.
-    for (const ExcludedTrace& x : traces.excluded) err << "planscope-cli: " << x.file << ": left out: " << x.text << "\n";
+    // A few files each get a line; a folder of thousands gets the counts and the reasons with their first files
+    // (tallyText, core/trace/TraceFiles.h), and --json lists every file.
+    const bool perFile = traces.skipped.size() + traces.excluded.size() <= kPerFileLines;
+    if (perFile) {
+        for (const SkippedRegion& s : traces.skipped) {
+            err << "planscope-cli: " << s.file << ": " << s.reason;
+            if (s.offset >= 0) err << " (byte offset " << s.offset << ")";
+            err << "\n";
+        }
+        // Files left out on purpose: other jobs' (one job is compared at a time; --job N keeps another) and repeated
+        // ranks.
+        for (const ExcludedTrace& x : traces.excluded) err << "planscope-cli: " << x.file << ": left out: " << x.text << "\n";
+    } else
+        for (const std::string& line : tallyText(traces.tally)) err << "planscope-cli: " << line << "\n";
     if (traces.jobs.size() > 1) {
         err << "planscope-cli: the files hold " << traces.jobs.size() << " jobs; keeping job " << traces.job
             << " (--job N keeps another):\n";
@@ -170,9 +179,12 @@ int cmdImport(const Args& a, std::ostream& out, std::ostream& err)
             out << "  " << overlay->summary << "\n";
             for (const OverlayNote& n : overlay->notes) out << "  note: " << n.text << "\n";
         }
-        for (const SkippedRegion& s : traces.skipped)
-            out << "skipped " << s.file << " at byte " << s.offset << ": " << s.reason << "\n";
-        for (const ExcludedTrace& x : traces.excluded) out << "left out " << x.file << ": " << x.text << "\n";
+        if (perFile) {
+            for (const SkippedRegion& s : traces.skipped)
+                out << "skipped " << s.file << " at byte " << s.offset << ": " << s.reason << "\n";
+            for (const ExcludedTrace& x : traces.excluded) out << "left out " << x.file << ": " << x.text << "\n";
+        } else
+            for (const std::string& line : tallyText(traces.tally)) out << line << "\n";
     }
     return ranks.empty() ? 2 : 0;
 }

@@ -1908,6 +1908,70 @@
         <source>the simulation was cancelled; the step time is the closed form&apos;s</source>
         <translation>模拟已取消；单步时间取解析式的结果</translation>
     </message>
+    <message>
+        <source>the number %1 is beyond the range of a double (about 1.8e308); write a finite value</source>
+        <translation>数字 %1 超出了 double 的范围（约 1.8e308）；请写一个有限值</translation>
+    </message>
+    <message>
+        <source>%1 more errors, not listed: only the first %2 are</source>
+        <translation>另有 %1 个错误未列出：只列出前 %2 个</translation>
+    </message>
+    <message>
+        <source>%1 more unknown fields, ignored (only the first %2 warnings are listed)</source>
+        <translation>另有 %1 个未知字段，已忽略（只列出前 %2 条警告）</translation>
+    </message>
+    <message>
+        <source>%1 more warnings, not listed: only the first %2 are</source>
+        <translation>另有 %1 条警告未列出：只列出前 %2 条</translation>
+    </message>
+    <message>
+        <source>%1 more warnings (%2 of them unknown fields), not listed: only the first %3 are</source>
+        <translation>另有 %1 条警告（其中 %2 条是未知字段）未列出：只列出前 %3 条</translation>
+    </message>
+    <message>
+        <source>cannot open file: %1</source>
+        <translation>无法打开文件：%1</translation>
+    </message>
+    <message>
+        <source>read error: %1</source>
+        <translation>读取错误：%1</translation>
+    </message>
+    <message>
+        <source>is %1, not a regular file; not read</source>
+        <translation>是%1，不是普通文件；未读取</translation>
+    </message>
+    <message>
+        <source>is a folder, not a file; not read</source>
+        <translation>是文件夹，不是文件；未读取</translation>
+    </message>
+    <message>
+        <source>must be &gt; 0 (the out-of-place time in seconds)</source>
+        <translation>必须 &gt; 0（out-of-place 时间，单位秒）</translation>
+    </message>
+    <message>
+        <source>must be &gt; 0 (the in-place time in seconds)</source>
+        <translation>必须 &gt; 0（in-place 时间，单位秒）</translation>
+    </message>
+    <message>
+        <source>must be &gt; 0 (bytes/s)</source>
+        <translation>必须 &gt; 0（字节/秒）</translation>
+    </message>
+    <message>
+        <source>needs seconds &gt; 0 or tflops &gt; 0: a GEMM without a time measured nothing</source>
+        <translation>需要 seconds &gt; 0 或 tflops &gt; 0：没有时间的 GEMM 什么也没测到</translation>
+    </message>
+    <message>
+        <source>is too short for the shape: 2*m*n*k / seconds is more than 100000 TFLOP/s, beyond any GPU</source>
+        <translation>对这个形状来说太短：2*m*n*k / seconds 超过 100000 TFLOP/s，超出任何 GPU 的能力</translation>
+    </message>
+    <message>
+        <source>%1 collective row(s) without a time left out: nothing to fit</source>
+        <translation>%1 行集合通信数据没有时间，已略去：没有可拟合的内容</translation>
+    </message>
+    <message>
+        <source>%1 row(s) print an algbw or busbw that is no bandwidth (negative, inf, nan, or above 100000 GB/s): computed from the time instead where the rank count allows (listed in derived)</source>
+        <translation>%1 行打印的 algbw 或 busbw 不是有效带宽（负数、inf、nan 或超过 100000 GB/s）：在 rank 数允许时改由时间计算（列在 derived 中）</translation>
+    </message>
 </context>
 <context>
     <name>MemorySegments</name>

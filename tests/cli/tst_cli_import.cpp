@@ -1,5 +1,6 @@
 // planscope-cli import: the docs/FORMATS.md section 5 JSON for a real Kineto trace, exit codes.
 #include "CliRunner.h"
+#include "TestUtil.h"
 
 #include <QDir>
 #include <QFile>
@@ -8,6 +9,7 @@
 #include <QTest>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sys/stat.h>
 
 using namespace planscope::test;
 using nlohmann::json;
@@ -164,6 +166,41 @@ private slots:
         const CliRun table = runCli({ "import", d });
         QVERIFY(table.out.find("alignment: 10 matched collectives") != std::string::npos);
         QVERIFY(table.out.find("straggler rank 1") != std::string::npos);
+    }
+
+    // A folder of 2,000 rank files, some cut short, some of another run (tests/TestUtil.h writeTwoThousandRanks): the
+    // command says what it read and refused in a few lines, not a line per file, and --json counts every file.
+    void aFolderOfTwoThousandRanksIsSummedUp()
+    {
+        QTemporaryDir dir;
+        planscope::test::writeTwoThousandRanks(dir.path().toStdString());
+        const CliRun r = runCli({ "import", dir.path() });
+        QCOMPARE(r.code, 0);
+        const QStringList lines = QString::fromStdString(r.err).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QVERIFY2(lines.size() <= 8, r.err.c_str());
+        QVERIFY2(r.err.find("planscope-cli: 2000 files: 1900 read (100 damaged, only their head kept), 100 refused, 200 left out; "
+                            "1700 ranks in the set") != std::string::npos, r.err.c_str());
+        QVERIFY(r.err.find("truncated: the file ends inside the top-level object") != std::string::npos);
+        const CliRun j = runCli({ "import", dir.path(), "--json" });
+        QCOMPARE(j.code, 0);
+        const nlohmann::json files = nlohmann::json::parse(j.out)["files"];
+        QCOMPARE(files["files"].get<int>(), 2000);
+        QCOMPARE(files["read"].get<int>() + files["refused"].get<int>(), 2000);
+    }
+
+    // A plan "file" that is a FIFO nobody writes, a device or a folder: refused at once by what it is, exit 1 (a file
+    // that cannot be read), never read or waited on.
+    void aPlanThatIsNoFileIsRefusedByWhatItIs()
+    {
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath(QStringLiteral("plan.fifo"));
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        for (const QString& path : { fifo, QStringLiteral("/dev/zero"), dir.path() }) {
+            const CliRun r = runCli({ "evaluate", path });
+            QCOMPARE(r.code, 1);
+            QVERIFY2(r.err.find(path.toStdString() + ": is ") != std::string::npos && r.err.find("; not read") != std::string::npos,
+                r.err.c_str());
+        }
     }
 
     void aFolderOfSeveralJobsKeepsOne()

@@ -2,6 +2,8 @@
 // (core/trace/TraceFiles.h): the one rule the app's drop/open and planscope-cli import share. Expected ranks,
 // world sizes and event counts were read with Python's gzip + json from samples/traces (distributedInfo.rank,
 // distributedInfo.world_size, len(traceEvents)).
+#include "TestUtil.h"
+
 #include "calib/Profile.h"
 #include "io/FileKind.h"
 #include "trace/TraceFiles.h"
@@ -26,49 +28,9 @@ const std::string kNccl = PLANSCOPE_SOURCE_DIR "/tests/data/nccl-tests/";
 std::string kindOf(const std::string& path) { return std::string(toString(fileKindOf(path))); }
 std::string kindOfHead(std::string_view head) { return std::string(toString(fileKindOfHead(head))); }
 
-void writeFile(const std::string& path, const std::string& text)
-{
-    std::ofstream f(path, std::ios::binary);
-    f << text;
-}
-
-// A small rank trace: distributedInfo first, as the PyTorch profiler writes it, then one kernel at `ts` us
-// (docs/FORMATS.md section 5).
-std::string rankTrace(int rank, int worldSize, std::int64_t ts)
-{
-    return "{\"schemaVersion\": 1, \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": " + std::to_string(rank)
-        + ", \"world_size\": " + std::to_string(worldSize) + "}, \"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", "
-          "\"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": " + std::to_string(ts) + ", \"dur\": 10}, {\"ph\": \"X\", "
-          "\"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": " + std::to_string(ts + 20) + ", \"dur\": 10}]}";
-}
-
-// 2,000 rank files in `dir`: 1,800 of one run (world size 1800, traced from 1 s), of which ranks 1600..1699 are cut
-// inside their second event (their head holds distributedInfo and one event) and ranks 1700..1799 cut 30 bytes in
-// (before distributedInfo); and 200
-// of another run (world size 8, traced 1,000 s later). Returns the files' sizes, in name order.
-std::vector<std::int64_t> writeTwoThousandRanks(const std::string& dir)
-{
-    std::vector<std::pair<std::string, std::string>> files;
-    for (int i = 0; i < 200; ++i) {
-        char name[32];
-        std::snprintf(name, sizeof name, "/other-%03d.json", i);
-        files.emplace_back(dir + name, rankTrace(i % 8, 8, 1'000'000'000 + i));
-    }
-    for (int r = 0; r < 1800; ++r) {
-        char name[32];
-        std::snprintf(name, sizeof name, "/rank-%04d.json", r);
-        std::string text = rankTrace(r, 1800, 1'000'000 + r);
-        if (r >= 1700) text.resize(30);
-        else if (r >= 1600) text.resize(text.find("}, {") + 10); // inside the second event
-        files.emplace_back(dir + name, text);
-    }
-    std::vector<std::int64_t> sizes;
-    for (const auto& [path, text] : files) {
-        writeFile(path, text);
-        sizes.push_back(std::int64_t(text.size()));
-    }
-    return sizes;
-}
+using test::rankTrace;
+using test::writeFile;
+using test::writeTwoThousandRanks;
 } // namespace
 
 class TestTraceFiles : public QObject {
