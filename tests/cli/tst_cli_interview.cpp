@@ -7,6 +7,7 @@
 #include "lessons/Lessons.h"
 
 #include <QObject>
+#include <QStringList>
 #include <QTemporaryDir>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -46,6 +47,36 @@ private slots:
                 QString::fromLatin1(topic), QStringLiteral("--seed=11"), QStringLiteral("--json") });
             QCOMPARE(again.out, r.out);
         }
+    }
+
+    // One plan, one answer: `planscope-cli lessons --json` analyses every lesson step's plan in one process; each
+    // step's answer is what `evaluate` gives that plan alone, in another process (simulated or --analytic as the
+    // question says).
+    void everyLessonAnswerIsItsPlanAlone()
+    {
+        QTemporaryDir dir;
+        const test::CliRun r = test::runCli({ QStringLiteral("lessons"), QStringLiteral("--json") });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const json j = json::parse(r.out);
+        int checked = 0;
+        for (const json& lesson : j["lessons"])
+            for (const json& step : lesson["steps"]) {
+                if (!step.contains("question") || !step["question"].is_object()) continue;
+                const json& q = step["question"];
+                const QString plan = dir.filePath(QStringLiteral("step-%1.plan.json").arg(checked));
+                std::ofstream(plan.toStdString()) << step["plan"].dump(2);
+                QStringList args { QStringLiteral("evaluate"), plan };
+                if (q["figure"] == "analytic") args << QStringLiteral("--analytic");
+                const test::CliRun e = test::runCli(args);
+                QVERIFY2(e.code == 0, e.err.c_str());
+                const auto v = valueAtPath(json::parse(e.out), q["field"].get<std::string>());
+                QVERIFY2(v, q["field"].get<std::string>().c_str());
+                QVERIFY2(q["answer"].get<double>() == *v,
+                    (lesson["id"].get<std::string>() + " " + q["field"].get<std::string>()).c_str());
+                ++checked;
+            }
+        QVERIFY(checked >= 5);
+        qInfo("%d lesson answers, each equal to evaluate of its plan alone", checked);
     }
 
     void textFormAndChinese()
