@@ -6495,6 +6495,12 @@ of %3</source>
             <numerusform>这些文件来自 %n 个不同的作业；每次只对比一个作业：秩最多的那个，或在“作业”中选定的那个。</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>… and %n more file(s) left out, damaged or refused</source>
+        <translation>
+            <numerusform>… 另有 %n 个文件被略去、损坏或拒绝</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>planscope::TraceSet</name>
@@ -6515,15 +6521,27 @@ of %3</source>
         </translation>
     </message>
     <message numerus="yes">
-        <source>; %n file(s) damaged or unreadable</source>
-        <translation>
-            <numerusform>；%n 个文件损坏或无法读取</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>; %n file(s) left out</source>
         <translation>
             <numerusform>；已略去 %n 个文件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> from %n file(s)</source>
+        <translation>
+            <numerusform>，来自 %n 个文件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n file(s) damaged, only their head kept</source>
+        <translation>
+            <numerusform>；%n 个文件已损坏，只保留了开头部分</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n file(s) refused</source>
+        <translation>
+            <numerusform>；%n 个文件被拒绝</numerusform>
         </translation>
     </message>
 </context>

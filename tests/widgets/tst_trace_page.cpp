@@ -156,6 +156,24 @@ private slots:
         QVERIFY(ranks == (std::vector<int> { 0, 1 }));
     }
 
+    // A folder of 2,000 rank files, some cut short, some of another run (tests/TestUtil.h): the status counts them
+    // all and names the first few, not a line per file.
+    void aFolderOfTwoThousandRanksIsCountedNotListed()
+    {
+        QTemporaryDir dir;
+        planscope::test::writeTwoThousandRanks(dir.path().toStdString());
+        Wired w;
+        w.traces.importPaths({ dir.path() });
+        w.traces.waitForImport();
+        QCOMPARE(w.traces.traces()->ranks.size(), std::size_t(1700));
+        const QString status = w.page.statusText();
+        QVERIFY2(status.startsWith(QLatin1String("1700 rank(s) imported from 2000 file(s); 100 file(s) damaged, only their "
+                                                 "head kept; 100 file(s) refused; 200 file(s) left out")),
+            qPrintable(status.left(300)));
+        QVERIFY2(status.contains(QStringLiteral("… and 392 more file(s) left out, damaged or refused")), qPrintable(status.right(300)));
+        QVERIFY(status.count(QLatin1Char('\n')) <= 12);
+    }
+
     void aFolderOfSeveralJobsShowsOneAndNamesTheRest()
     {
         // samples/traces holds three jobs (tests/core/tst_trace_files.cpp): the 128-rank pair is shown, the other

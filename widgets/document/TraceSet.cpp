@@ -94,9 +94,14 @@ void TraceSet::published()
         return;
     }
     m_traces = std::move(result);
+    // Every file accounted for (core/trace/TraceFiles.h TraceFileTally): read, damaged with its head kept, refused,
+    // left out.
+    const TraceFileTally& t = m_traces->tally;
     m_status = tr("%n rank(s) imported", nullptr, int(m_traces->ranks.size()));
+    if (t.files > 1) m_status += tr(" from %n file(s)", nullptr, int(t.files));
+    if (t.damaged > 0) m_status += tr("; %n file(s) damaged, only their head kept", nullptr, int(t.damaged));
+    if (t.refused > 0) m_status += tr("; %n file(s) refused", nullptr, int(t.refused));
     if (!m_traces->excluded.empty()) m_status += tr("; %n file(s) left out", nullptr, int(m_traces->excluded.size()));
-    if (!m_traces->skipped.empty()) m_status += tr("; %n file(s) damaged or unreadable", nullptr, int(m_traces->skipped.size()));
     emit tracesChanged();
     rebuildOverlay();
 }

@@ -383,7 +383,13 @@ void TracePage::rebuild()
         status += QLatin1Char('\n')
             + tr("The files come from %n different jobs; one job is compared at a time: the one with the most ranks, or the one picked under Job.",
                 nullptr, int(traces->jobs.size()));
-    for (const QString& line : leftOutLines()) status += QLatin1Char('\n') + line;
+    // A few files each get a line; a folder of thousands gets the first few and a count (the status above has the
+    // totals; planscope-cli import --json lists every file).
+    const QStringList leftOut = leftOutLines();
+    constexpr int kShownFiles = 8;
+    for (int i = 0; i < std::min(int(leftOut.size()), kShownFiles); ++i) status += QLatin1Char('\n') + leftOut[i];
+    if (leftOut.size() > kShownFiles)
+        status += QLatin1Char('\n') + tr("… and %n more file(s) left out, damaged or refused", nullptr, int(leftOut.size()) - kShownFiles);
     m_status->setText(status);
 
     // Summary: how far off and where, with the caveats; without a plan, what the traces hold.
