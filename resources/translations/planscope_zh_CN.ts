@@ -6501,6 +6501,18 @@ of %3</source>
             <numerusform>… 另有 %n 个文件被略去、损坏或拒绝</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n rank(s) (%1) have no GPU kernels in the step and are left out</source>
+        <translation>
+            <numerusform>%n 个秩（%1）在该步中没有 GPU kernel，已略去</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s) (%1) have no ProfilerStep: the whole trace is taken as one step</source>
+        <translation>
+            <numerusform>%n 个秩（%1）没有 ProfilerStep：整个跟踪被视为一步</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>planscope::TraceSet</name>

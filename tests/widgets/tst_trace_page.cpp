@@ -172,6 +172,12 @@ private slots:
             qPrintable(status.left(300)));
         QVERIFY2(status.contains(QStringLiteral("… and 392 more file(s) left out, damaged or refused")), qPrintable(status.right(300)));
         QVERIFY(status.count(QLatin1Char('\n')) <= 12);
+        // With a plan, the overlay's notes name the ranks as ranges, one line for all of them.
+        loadDefault(w.doc);
+        QTRY_VERIFY_WITH_TIMEOUT(w.traces.overlay() != nullptr, 60000);
+        const QString summary = w.page.summaryText();
+        QVERIFY2(summary.contains(QStringLiteral("1700 rank(s) (0–1699) have no ProfilerStep")), qPrintable(summary.left(600)));
+        QVERIFY(summary.count(QStringLiteral("<br/>")) <= 6);
     }
 
     void aFolderOfSeveralJobsShowsOneAndNamesTheRest()

@@ -28,10 +28,31 @@
 #include <QVBoxLayout>
 #include <cmath>
 #include <qcustomplot.h>
+#include <map>
+#include <set>
+#include <algorithm>
 
 namespace planscope {
 
 namespace {
+
+// Ranks as ranges, "0-1699" or "3, 5, 8-11", at most the first six ranges and then "…".
+QString rankRanges(std::vector<int> ranks)
+{
+    std::sort(ranks.begin(), ranks.end());
+    QStringList parts;
+    for (std::size_t i = 0; i < ranks.size();) {
+        std::size_t j = i;
+        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+        if (parts.size() == 6) {
+            parts << QStringLiteral("…");
+            break;
+        }
+        parts << (j == i ? QString::number(ranks[i]) : QStringLiteral("%1–%2").arg(ranks[i]).arg(ranks[j]));
+        i = j + 1;
+    }
+    return parts.join(QStringLiteral(", "));
+}
 
 const auto ms = display::seconds;
 const auto signedMs = display::signedSeconds;
@@ -155,10 +176,9 @@ TracePage::TracePage(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(m_summary);
-    auto* statusRow = new QHBoxLayout;
-    statusRow->addWidget(m_status, 1);
-    statusRow->addWidget(m_legend, 0, Qt::AlignRight | Qt::AlignTop);
-    layout->addLayout(statusRow);
+    // The status across the page (it may name several files, one a line), the legend under it on the right.
+    layout->addWidget(m_status);
+    layout->addWidget(m_legend, 0, Qt::AlignRight);
     layout->addWidget(m_split, 1);
 
     connect(m_open, &QPushButton::clicked, this, [this] {
@@ -342,8 +362,23 @@ QString TracePage::overlaySummary(const Overlay& overlay) const
     QString text = QStringLiteral("<b>%1</b>").arg(reading.toHtmlEscaped());
     if (!overlay.stepName.empty())
         text += QLatin1Char(' ') + tr("Aligned at the start of %1's GPU work on the earliest rank.").arg(QString::fromStdString(overlay.stepName));
+    // The per-rank notes of one kind become one line naming the ranks (a folder of thousands of ranks would give a
+    // line each).
+    std::map<OverlayNote::Kind, std::vector<int>> perRank;
+    for (const OverlayNote& n : overlay.notes)
+        if (n.kind == OverlayNote::NoKernels || n.kind == OverlayNote::NoSteps) perRank[n.kind].push_back(n.rank);
+    std::set<OverlayNote::Kind> said;
     for (const OverlayNote& n : overlay.notes) {
         QString note;
+        const std::vector<int>* ranks = perRank.count(n.kind) ? &perRank.at(n.kind) : nullptr;
+        if (ranks && ranks->size() > 1) {
+            if (!said.insert(n.kind).second) continue;
+            note = n.kind == OverlayNote::NoKernels
+                ? tr("%n rank(s) (%1) have no GPU kernels in the step and are left out", nullptr, int(ranks->size())).arg(rankRanges(*ranks))
+                : tr("%n rank(s) (%1) have no ProfilerStep: the whole trace is taken as one step", nullptr, int(ranks->size())).arg(rankRanges(*ranks));
+            text += QStringLiteral("<br/><small>• %1</small>").arg(note.toHtmlEscaped());
+            continue;
+        }
         switch (n.kind) {
         case OverlayNote::NoKernels: note = tr("rank %1 has no GPU kernels in the step and is left out").arg(n.rank); break;
         case OverlayNote::NoSteps: note = tr("rank %1 has no ProfilerStep: the whole trace is taken as one step").arg(n.rank); break;
