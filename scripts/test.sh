@@ -30,10 +30,10 @@ case "$mode" in
     CC=clang CXX=clang++ cmake -S . -B "$dir" -G Ninja "${launcher[@]}" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O0 -gline-tables-only" \
       -DPLANSCOPE_WERROR=ON -DPLANSCOPE_SANITIZE="$sanitizers" -DPLANSCOPE_BUILD_BENCH=OFF >/dev/null
     # ThreadSanitizer runs the tests that keep work in flight on other threads (document loads and edits, trace
-    # import with cancel, the planner's search with cancel, thousands of analyses on four threads against the per-thread
-    # memos); only those are built for it. The threaded tests that also
-    # start a process (tst_kill, tst_one_analysis, tst_compare_page, tst_planner_page) run under ASan only: in the
-    # child of Qt's vfork-style QProcess the clang 14 TSan runtime fails its own check (tsan_rtl.cpp:234, ForkAfter).
+    # import with cancel, the planner's search with cancel, thousands of analyses on four threads against the
+    # per-thread memos); only those are built for it. The threaded tests that also start a process (tst_kill,
+    # tst_one_analysis, tst_compare_page, tst_planner_page) run under ASan only: in the child of Qt's vfork-style
+    # QProcess the clang 14 TSan runtime fails its own check (tsan_rtl.cpp:234, ForkAfter).
     threaded=(app_tst_mainwindow widgets_tst_trace_page core_tst_search core_tst_purity)
     if [ "$mode" = --sanitize ]; then
       cmake --build "$dir" --parallel "$jobs"
