@@ -5,8 +5,6 @@
 #include <QFile>
 #include <QSaveFile>
 
-#include <sys/stat.h>
-
 namespace planscope {
 
 QString whyWriteFailed(const QString& path, const QString& qtError)
@@ -18,22 +16,14 @@ QString whyWriteFailed(const QString& path, const QString& qtError)
     return QStringLiteral("%1 (%2)").arg(system, qtError);
 }
 
-bool commitSaveFile(QSaveFile& file)
-{
-    // Not committed, the temporary file is discarded when `file` is destroyed, and errorString() keeps the flush's reason.
-    if (file.error() != QFileDevice::NoError || !file.flush()) return false;
-    // Every byte written through the device is in the file: a short write that a writer (an image or PDF encoder)
-    // did not check shows as a file shorter than the device's position (fstat(2)).
-    struct stat st {};
-    if (file.handle() >= 0 && ::fstat(file.handle(), &st) == 0 && st.st_size != file.pos()) return false;
-    return file.commit();
-}
-
 bool saveBytes(const QString& path, const QByteArray& bytes, QString* why)
 {
     QSaveFile file(path);
-    // A short write (a full disk, a file size limit) is a failure too.
-    if (file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size() && commitSaveFile(file)) return true;
+    // One write whose length is checked (a short write: a full disk, a file size limit), then an explicit flush before
+    // commit(): Qt 6.4's commit() flushes what is still buffered while closing and renames the file over the target
+    // even when that flush failed, leaving a truncated file under the final name. Not committed, the temporary file
+    // is discarded when `file` goes, and errorString() keeps the reason.
+    if (file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size() && file.flush() && file.commit()) return true;
     if (why) *why = whyWriteFailed(path, file.errorString());
     return false;
 }

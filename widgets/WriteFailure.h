@@ -1,9 +1,8 @@
 // Why a file could not be written, for a message that names the reason a user can act on.
 #pragma once
 
+#include <QByteArray>
 #include <QString>
-
-class QSaveFile;
 
 namespace planscope {
 
@@ -12,14 +11,8 @@ namespace planscope {
 // Qt's alone otherwise.
 QString whyWriteFailed(const QString& path, const QString& qtError);
 
-// QSaveFile::commit() that fails when the bytes still in its buffer cannot be written. Qt 6.4's commit() flushes that
-// buffer while closing and renames the file over the target even when the flush failed (a full disk, a file size
-// limit), leaving a truncated file under the final name; this flushes first and does not commit on failure, so the
-// target keeps its old bytes. errorString() says why.
-bool commitSaveFile(QSaveFile& file);
-
-// Writes `bytes` to `path` atomically (QSaveFile, commitSaveFile()): the file holds the old bytes or all the new ones.
-// On failure returns false with `why` (whyWriteFailed()).
+// Writes `bytes` to `path` atomically (QSaveFile, with the flush Qt 6.4 does not check): the file holds the old bytes
+// or all the new ones. On failure returns false with `why` (whyWriteFailed()).
 bool saveBytes(const QString& path, const QByteArray& bytes, QString* why);
 
 } // namespace planscope

@@ -704,15 +704,18 @@ bool MainWindow::save()
         case OverwriteChoice::Cancel: return false;
         }
     }
-    if (!saved) {
-        // The edits stay in the window and in the autosave; the file keeps what it held.
-        const QString text = tr("%1\nThe file is unchanged; your edits are kept.").arg(m_document->errorString());
-        showMessage(text);
-        if (m_warn) m_warn(tr("Save failed"), text);
-        return false;
-    }
+    if (!saved) return saveFailed();
     statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(m_document->filePath())), 5000);
     return true;
+}
+
+bool MainWindow::saveFailed()
+{
+    // The edits stay in the window and in the autosave; the file keeps what it held.
+    const QString text = tr("%1\nThe file is unchanged; your edits are kept.").arg(m_document->errorString());
+    showMessage(text);
+    if (m_warn) m_warn(tr("Save failed"), text);
+    return false;
 }
 
 bool MainWindow::saveAs()
@@ -721,12 +724,7 @@ bool MainWindow::saveAs()
         this, tr("Save Plan As"), m_document->filePath(), tr("PlanScope plans (*.plan.json)"));
     if (path.isEmpty()) return false;
     // A file chosen in the dialog was confirmed there (its own overwrite question).
-    if (!m_document->save(path, PlanDocument::SaveMode::Overwrite)) {
-        const QString text = tr("%1\nThe file is unchanged; your edits are kept.").arg(m_document->errorString());
-        showMessage(text);
-        if (m_warn) m_warn(tr("Save failed"), text);
-        return false;
-    }
+    if (!m_document->save(path, PlanDocument::SaveMode::Overwrite)) return saveFailed();
     statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
     return true;
 }

@@ -121,6 +121,8 @@ private:
     void openTracesInteractively();
     bool save();
     bool saveAs();
+    // A save that failed: the reason in the message bar and the warning; returns false.
+    bool saveFailed();
     void exportViewInteractively();
     void exportReportInteractively();
     void showMessage(const QString& text);
