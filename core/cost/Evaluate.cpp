@@ -545,10 +545,12 @@ void explainLayer(Explainer& ex, const OperatorList& ops)
         { "time.layer.weightGradSeconds", { KernelPass::BackwardWeight }, "The weight-gradient GEMMs of one layer." },
     };
     for (const Pass& pass : passes) {
-        double gemm = 0, attention = 0, memory = 0, comm = 0;
+        double gemm = 0, attention = 0, memory = 0, comm = 0, host = 0, cpu = 0;
         std::string list;
         for (const KernelOp& op : ops.layer) {
             if (std::find(pass.passes.begin(), pass.passes.end(), op.pass) == pass.passes.end()) continue;
+            host += op.hostWaitSeconds;
+            cpu += op.hostSeconds;
             switch (op.kind) {
             case KernelKind::Gemm: gemm += op.exposedSeconds; break;
             case KernelKind::Attention: attention += op.exposedSeconds; break;
@@ -559,13 +561,14 @@ void explainLayer(Explainer& ex, const OperatorList& ops)
                 + units::formatSeconds(op.exposedSeconds) + " (" + std::string(toString(op.bound))
                 + (op.efficiency > 0 ? ", " + units::formatNumber(std::round(op.efficiency * 1000) / 10) + "% of peak" : "") + ")";
         }
-        ex.add({ pass.field, gemm + attention + memory + comm, "seconds", "gemm + attention + memory + comm",
-            { { "gemm", gemm }, { "attention", attention }, { "memory", memory }, { "comm", comm } },
+        ex.add({ pass.field, gemm + attention + memory + comm + host, "seconds", "gemm + attention + memory + comm + host",
+            { { "gemm", gemm }, { "attention", attention }, { "memory", memory }, { "comm", comm }, { "host", host } },
             "docs/MODEL.md section 7; NVIDIA Matrix Multiplication Background User's Guide (GEMM waves); docs/HARDWARE.md",
             {},
             std::string(pass.what) + " Each op takes the slower of its FLOPs at the shape's achievable rate and its bytes "
-                "at the achievable HBM bandwidth, plus a launch; comm counts only what overlap leaves exposed. Ops: " + list
-                + "." });
+                "at the achievable HBM bandwidth, plus a launch; comm counts only what overlap leaves exposed; host is the "
+                "GPU's wait for the CPU to issue the next kernel (the CPU spends " + units::formatSeconds(cpu)
+                + " issuing this pass; docs/MODEL.md section 7.4). Ops: " + list + "." });
     }
 }
 

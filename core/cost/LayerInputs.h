@@ -33,6 +33,8 @@ struct LayerTraining {
     bool splitBackward = false; // the schedule runs the weight gradient apart (ZB-H1, ZB-H2, ZB-V, DualPipe, DualPipeV)
     Fp8Recipe fp8Recipe = Fp8Recipe::Delayed;
     bool fp8ParamGather = false;
+    HostSpec host;
+    bool overlapMoeComm = false;
     bool operator==(const LayerTraining&) const = default;
 };
 

@@ -102,9 +102,25 @@ public:
         op.groupSize = size;
         op.hiddenBy = hiddenBy;
         op.repeat = repeat;
+        op.launches = std::max(1, repeat);
         return push(op);
     }
     int size() const { return int(ops.size()); }
+    // Sets the kernels the CPU issues for op i (from the op as Megatron-Core and Transformer Engine run it) and its
+    // capture region; i < 0 (an op not added) is ignored.
+    int launches(int i, int n, OpRegion region = OpRegion::Layer)
+    {
+        if (i >= 0) {
+            ops[std::size_t(i)].launches = std::max(1, n);
+            ops[std::size_t(i)].region = region;
+        }
+        return i;
+    }
+    int region(int i, OpRegion region)
+    {
+        if (i >= 0) ops[std::size_t(i)].region = region;
+        return i;
+    }
 
     const Shape& S;
     std::vector<KernelOp>& ops;
@@ -213,31 +229,49 @@ void qkvForward(Builder& B, KernelPass pass)
     if (M.positionEmbedding == PositionEmbedding::Rope) B.memory("rotary", pass, 2.0 * e * T * (S.qWidth + S.kWidth) / t);
 }
 
-// The routed experts of an MoE layer (Megatron-Core megatron/core/transformer/moe): the router on this GPU's own
-// (sequence-parallel) tokens, the dispatch over ep (an all-to-all of Tn*topK token copies, or an all-gather of every
-// rank's tokens), the expert-tp all-gather, the local experts' GEMMs (grouped, or one GEMM each), and the mirror
-// image. Balanced routing; under a capacity factor the experts take cf times the balanced share (padded to capacity).
+// The routed experts of an MoE layer as Megatron-Core runs them (megatron/core/transformer/moe: router.py,
+// token_dispatcher.py, experts.py, moe_utils.py; docs/MODEL.md section 7.5): the router on this GPU's own
+// (sequence-parallel) tokens (the gating GEMM, the score function and top-k, the auxiliary loss), the dispatcher's
+// preprocess (each expert's token count, all-gathered over ep, copied to the host: a dropless dispatcher's sync), the
+// permutation of topK copies of every token by expert, the dispatch over ep (an all-to-all of the copies and of their
+// probabilities, or an all-gather of every rank's tokens), the expert-tp all-gather, the sort of the received chunks
+// by local expert, the fp8 padding of every expert's tokens to the quantisation alignment, the local experts' grouped
+// GEMMs (Transformer Engine GroupedLinear: one GEMM per local expert), and the mirror image back to the unpermute.
+// Under capacity routing the experts take cf times the balanced share (padded to capacity); dropless, the busiest
+// rank's experts take imbalance times it (1 = the force-balanced routing of the published benchmarks).
 struct MoeShape {
-    double local, perExpert, copies, routed, gathered, dispatch, fe, cf;
+    double local, perExpert, copies, routed, gathered, dispatch, fe, cf, load, experts;
     int etp;
-    bool grouped, allGather;
+    bool grouped, allGather, syncs;
 };
+
+// Transformer Engine pads each expert's tokens to this many rows for fp8 GEMMs: 16, 32 under MXFP8
+// (megatron/core/transformer/moe/moe_utils.py get_align_size_for_quantization).
+double fp8Align(const Shape& S)
+{
+    if (S.prec != Precision::FP8) return 1.0;
+    return S.in.training.fp8Recipe == Fp8Recipe::MxFp8 ? 32.0 : 16.0;
+}
 
 MoeShape moeShape(const Shape& S)
 {
     const MoeSpec& moe = S.in.model.moe;
     MoeShape m {};
     m.cf = moe.capacityFactor > 0 ? moe.capacityFactor : 1.0;
+    m.load = moe.capacityFactor > 0 ? moe.capacityFactor : std::max(1.0, moe.imbalance);
     m.etp = S.etp;
     m.fe = double(moe.expertFfnHidden);
+    m.experts = double(moe.experts);
     m.local = std::max(1.0, double(moe.experts) / S.ep);
-    m.copies = S.Tn * moe.topK * m.etp * m.cf;       // token copies one GPU's experts compute on
-    m.perExpert = m.copies / m.local;
-    m.routed = S.e * S.Tn * moe.topK * S.h * m.cf;   // one GPU's dispatched copies
-    m.gathered = S.e * m.copies * S.h;               // after the expert-tp all-gather
+    m.copies = S.Tn * moe.topK * m.etp * m.load;      // token copies the busiest GPU's experts compute on
+    const double align = fp8Align(S);
+    m.perExpert = std::ceil(m.copies / m.local / align) * align;
+    m.routed = S.e * S.Tn * moe.topK * S.h * m.load;  // one GPU's dispatched copies (what the busiest receives)
+    m.gathered = S.e * m.copies * S.h;                // after the expert-tp all-gather
     m.allGather = moe.dispatcher == MoeDispatcher::AllGather;
     m.dispatch = m.allGather ? S.e * S.Tn * S.ep * S.h : m.routed;
     m.grouped = moe.groupedGemm;
+    m.syncs = moeSyncsHost(moe);
     return m;
 }
 
@@ -246,17 +280,42 @@ void moeForward(Builder& B, KernelPass pass)
     const Shape& S = B.S;
     const ModelSpec& M = S.in.model;
     const MoeShape m = moeShape(S);
+    const OpRegion X = OpRegion::Experts;
     const double e = S.e, h = S.h, up = M.gatedMlp ? 2.0 : 1.0, act = M.gatedMlp ? 3.0 : 2.0;
+    const double Tn = S.Tn, k = double(M.moe.topK), E = m.experts, copies = m.copies;
     const int batch = m.grouped ? int(m.local) : 1, repeat = m.grouped ? 1 : int(m.local);
-    B.gemm("router", pass, S.Tn, M.moe.experts, h, 1, false);
-    B.collective("ep.dispatch", pass, m.allGather ? Collective::AllGather : Collective::AllToAll, GroupKind::EP, S.ep, m.dispatch);
-    B.collective("tp.allgather.experts", pass, Collective::AllGather, GroupKind::TP, m.etp, m.gathered);
-    B.gemm("experts.fc1", pass, m.perExpert, up * m.fe / m.etp, h, batch, true, repeat);
-    B.memory("experts.activation", pass, act * e * m.copies * m.fe / m.etp);
-    B.gemm("experts.fc2", pass, m.perExpert, h, m.fe / m.etp, batch, true, repeat);
-    B.collective("tp.reducescatter.experts", pass, Collective::ReduceScatter, GroupKind::TP, m.etp, m.gathered);
-    B.collective("ep.combine", pass, m.allGather ? Collective::ReduceScatter : Collective::AllToAll, GroupKind::EP, S.ep,
-        m.dispatch);
+    const int perExpertLaunches = int(m.local); // GroupedLinear issues one GEMM per local expert
+    const bool recompute = pass == KernelPass::Recompute;
+    B.gemm("router", pass, Tn, E, h, 1, false);
+    // fp32 scores: read the logits, write the scores, top-k reads them; the routing map and probabilities written.
+    B.launches(B.memory("router.topk", pass, 4.0 * Tn * E * 3.0 + Tn * E * 5.0), 4);
+    // The load-balancing loss recomputes the scores over all experts and sums them and the counts per expert.
+    B.launches(B.memory("router.aux_loss", pass, 4.0 * Tn * E * 2.0), 5);
+    int counts = -1;
+    if (!m.allGather && S.ep * m.etp > 1) {
+        counts = B.collective("ep.token_counts", pass, Collective::AllGather, GroupKind::EP, S.ep, 8.0 * E * S.ep);
+        if (counts >= 0 && m.syncs && !recompute) B.ops[std::size_t(counts)].syncAfter = true;
+    }
+    // The permutation gathers topK copies of every token (and their probabilities) into expert order.
+    B.launches(B.memory("moe.permute", pass, e * Tn * h + e * copies / m.etp * h + 12.0 * Tn * k), 3, X);
+    const int dispatch = B.region(B.collective("ep.dispatch", pass, m.allGather ? Collective::AllGather : Collective::AllToAll,
+        GroupKind::EP, S.ep, m.dispatch), X);
+    if (m.allGather && dispatch >= 0 && m.syncs && !recompute) B.ops[std::size_t(dispatch)].syncAfter = true;
+    if (!m.allGather) B.region(B.collective("ep.dispatch.probs", pass, Collective::AllToAll, GroupKind::EP, S.ep, 4.0 * Tn * k * m.load), X);
+    B.region(B.collective("tp.allgather.experts", pass, Collective::AllGather, GroupKind::TP, m.etp, m.gathered), X);
+    const bool sorts = m.local > 1 && S.ep > 1;
+    if (sorts) B.launches(B.memory("moe.sort_chunks", pass, 2.0 * e * copies * h), 1, X);
+    if (fp8Align(S) > 1) B.launches(B.memory("experts.fp8_pad", pass, 2.0 * e * copies * h), 2, X);
+    B.launches(B.gemm("experts.fc1", pass, m.perExpert, up * m.fe / m.etp, h, batch, true, repeat), perExpertLaunches, X);
+    B.launches(B.memory("experts.activation", pass, act * e * copies * m.fe / m.etp), 1, X);
+    B.launches(B.gemm("experts.fc2", pass, m.perExpert, h, m.fe / m.etp, batch, true, repeat), perExpertLaunches, X);
+    if (fp8Align(S) > 1) B.launches(B.memory("experts.fp8_unpad", pass, 2.0 * e * copies * h), 2, X);
+    if (sorts) B.launches(B.memory("moe.unsort_chunks", pass, 2.0 * e * copies * h), 1, X);
+    B.region(B.collective("tp.reducescatter.experts", pass, Collective::ReduceScatter, GroupKind::TP, m.etp, m.gathered), X);
+    B.region(B.collective("ep.combine", pass, m.allGather ? Collective::ReduceScatter : Collective::AllToAll, GroupKind::EP, S.ep,
+        m.dispatch), X);
+    // The unpermute scatter-adds the copies back to their tokens.
+    B.launches(B.memory("moe.unpermute", pass, e * copies / m.etp * h + 2.0 * e * Tn * h), 2, X);
 }
 
 // The forward of one layer, appended with `pass` (Forward, or Recompute when re-run in backward).
@@ -296,15 +355,17 @@ void layerForward(Builder& B, KernelPass pass)
         // MoE with tp needs sequence parallelism in Megatron-Core, so Tn = T/t there. Shared experts are a dense MLP
         // beside the routed ones, with the usual tp collectives.
         moeForward(B, pass);
+        const int first = B.size();
         if (M.moe.sharedExperts > 0)
             mlpForward(B, pass, double(M.moe.sharedExperts) * double(M.moe.sharedExpertFfnHidden), kSharedExperts);
+        for (int i = first; i < B.size(); ++i) B.region(i, OpRegion::Experts);
     } else {
         mlpForward(B, pass, double(M.ffnHidden), kDenseMlp);
     }
     B.memory("bias_dropout_add", pass, (3.0 * e + mask) * Tn * h);
     if (S.in.training.precision == Precision::FP8) {
         // Transformer Engine casts each GEMM input to fp8 (read 2 bytes, write 1): QKV, proj, fc1, fc2 inputs.
-        B.memory("fp8_casts", pass, 3.0 * T * fp8CastWidths(S, false));
+        B.launches(B.memory("fp8_casts", pass, 3.0 * T * fp8CastWidths(S, false)), 4);
     }
 }
 
@@ -398,19 +459,35 @@ void moeBackward(Builder& B)
     const Shape& S = B.S;
     const ModelSpec& M = S.in.model;
     const MoeShape m = moeShape(S);
-    const KernelPass bi = KernelPass::BackwardInput;
+    const OpRegion X = OpRegion::Experts;
+    const KernelPass bi = KernelPass::BackwardInput, bw = KernelPass::BackwardWeight;
     const double e = S.e, h = S.h, up = M.gatedMlp ? 2.0 : 1.0, actBwd = M.gatedMlp ? 5.0 : 3.0;
+    const double Tn = S.Tn, k = double(M.moe.topK), E = m.experts, copies = m.copies;
     const int batch = m.grouped ? int(m.local) : 1, repeat = m.grouped ? 1 : int(m.local);
-    B.collective("ep.combine.bwd", bi, m.allGather ? Collective::AllGather : Collective::AllToAll, GroupKind::EP, S.ep, m.dispatch);
-    B.collective("tp.allgather.experts.bwd", bi, Collective::AllGather, GroupKind::TP, m.etp, m.gathered);
-    B.gemm("experts.fc2.dgrad", bi, m.perExpert, m.fe / m.etp, h, batch, true, repeat);
-    B.gemm("experts.fc2.wgrad", KernelPass::BackwardWeight, m.fe / m.etp, h, m.perExpert, batch, true, repeat);
-    B.memory("experts.activation.bwd", bi, actBwd * e * m.copies * m.fe / m.etp);
-    B.gemm("experts.fc1.dgrad", bi, m.perExpert, h, up * m.fe / m.etp, batch, true, repeat);
-    B.gemm("experts.fc1.wgrad", KernelPass::BackwardWeight, h, up * m.fe / m.etp, m.perExpert, batch, true, repeat);
-    B.collective("tp.reducescatter.experts.bwd", bi, Collective::ReduceScatter, GroupKind::TP, m.etp, m.gathered);
-    B.collective("ep.dispatch.bwd", bi, m.allGather ? Collective::ReduceScatter : Collective::AllToAll, GroupKind::EP, S.ep,
-        m.dispatch);
+    const int perExpertLaunches = int(m.local);
+    // The unpermute's backward gathers each token's gradient to its copies.
+    B.launches(B.memory("moe.unpermute.bwd", bi, e * Tn * h + e * copies / m.etp * h), 1, X);
+    B.region(B.collective("ep.combine.bwd", bi, m.allGather ? Collective::AllGather : Collective::AllToAll, GroupKind::EP, S.ep,
+        m.dispatch), X);
+    B.region(B.collective("tp.allgather.experts.bwd", bi, Collective::AllGather, GroupKind::TP, m.etp, m.gathered), X);
+    const bool sorts = m.local > 1 && S.ep > 1;
+    if (sorts) B.launches(B.memory("moe.sort_chunks.bwd", bi, 2.0 * e * copies * h), 1, X);
+    if (fp8Align(S) > 1) B.launches(B.memory("experts.fp8_pad.bwd", bi, 2.0 * e * copies * h), 2, X);
+    B.launches(B.gemm("experts.fc2.dgrad", bi, m.perExpert, m.fe / m.etp, h, batch, true, repeat), perExpertLaunches, X);
+    B.launches(B.gemm("experts.fc2.wgrad", bw, m.fe / m.etp, h, m.perExpert, batch, true, repeat), perExpertLaunches, X);
+    B.launches(B.memory("experts.activation.bwd", bi, actBwd * e * copies * m.fe / m.etp), 1, X);
+    B.launches(B.gemm("experts.fc1.dgrad", bi, m.perExpert, h, up * m.fe / m.etp, batch, true, repeat), perExpertLaunches, X);
+    B.launches(B.gemm("experts.fc1.wgrad", bw, h, up * m.fe / m.etp, m.perExpert, batch, true, repeat), perExpertLaunches, X);
+    if (fp8Align(S) > 1) B.launches(B.memory("experts.fp8_unpad.bwd", bi, 2.0 * e * copies * h), 2, X);
+    if (sorts) B.launches(B.memory("moe.unsort_chunks.bwd", bi, 2.0 * e * copies * h), 1, X);
+    B.region(B.collective("tp.reducescatter.experts.bwd", bi, Collective::ReduceScatter, GroupKind::TP, m.etp, m.gathered), X);
+    B.region(B.collective("ep.dispatch.bwd", bi, m.allGather ? Collective::ReduceScatter : Collective::AllToAll, GroupKind::EP,
+        S.ep, m.dispatch), X);
+    if (!m.allGather) B.region(B.collective("ep.dispatch.probs.bwd", bi, Collective::AllToAll, GroupKind::EP, S.ep, 4.0 * Tn * k * m.load), X);
+    // The permutation's backward scatter-adds the copies' gradients to their tokens.
+    B.launches(B.memory("moe.permute.bwd", bi, e * copies / m.etp * h + 2.0 * e * Tn * h), 2, X);
+    B.launches(B.memory("router.aux_loss.bwd", bi, 4.0 * Tn * E * 2.0), 3);
+    B.launches(B.memory("router.topk.bwd", bi, 4.0 * Tn * E * 3.0), 3);
     linearBackward(B, "router.dgrad", "router.wgrad", S.Tn, M.moe.experts, h, 1, false);
 }
 
@@ -424,7 +501,7 @@ void layerBackward(Builder& B)
     const double mask = S.dropout ? 1.0 : 0.0;
     if (S.in.training.precision == Precision::FP8) {
         // In backward the output gradients of the same GEMMs are cast.
-        B.memory("fp8_casts.bwd", bi, 3.0 * T * fp8CastWidths(S, true));
+        B.launches(B.memory("fp8_casts.bwd", bi, 3.0 * T * fp8CastWidths(S, true)), 4);
     }
     B.memory("bias_dropout_add.bwd", bi, (2.0 * e + mask) * Tn * h);
     // The row-parallel output's reduce-scatter (SP) comes back as an all-gather of the gradient; an all-reduce's
@@ -432,8 +509,10 @@ void layerBackward(Builder& B)
     int back = -1;
     if (M.isMoe()) {
         // The dispatcher's collectives in reverse, shared experts as a dense MLP.
+        const int first = B.size();
         if (M.moe.sharedExperts > 0)
             mlpBackward(B, double(M.moe.sharedExperts) * double(M.moe.sharedExpertFfnHidden), kSharedExperts);
+        for (int i = first; i < B.size(); ++i) B.region(i, OpRegion::Experts);
         moeBackward(B);
     } else {
         mlpBackward(B, double(M.ffnHidden), kDenseMlp);
@@ -450,7 +529,9 @@ void layerBackward(Builder& B)
         // Reads Q, K, V, O, dO and the log-sum-exp; writes dQ, dK, dV.
         const double bytes = e * T * (S.qWidth + 2.0 * S.oWidth + S.kWidth + S.vWidth) / t
             + e * T * (S.qWidth + S.kWidth + S.vWidth) / t;
-        core = B.attention("attention.bwd", bi, flops, bytes);
+        // Three kernels: the softmax statistics' preprocess, the main pass, the query gradient's conversion
+        // (FlashAttention-2's backward).
+        core = B.launches(B.attention("attention.bwd", bi, flops, bytes), 3);
     } else {
         const double heads = S.b * S.a / t, scores = heads * S.sl * S.s;
         // O = P V: dP = dO V^T (sl x s, inner d), dV = P^T dO (s x d, inner sl).
@@ -524,9 +605,9 @@ void outputLayer(Builder& B)
     B.gemm("logits", f, T, V / t, h, 1, false);
     // Vocab-parallel cross entropy (megatron/core/tensor_parallel/cross_entropy.py): logits to fp32, max, exp and sum
     // over the local vocabulary, three small all-reduces over TP (max, predicted logit, sum of exponentials).
-    B.memory("cross_entropy", f, e * T * V / t + 3.0 * 4.0 * T * V / t);
+    B.launches(B.memory("cross_entropy", f, e * T * V / t + 3.0 * 4.0 * T * V / t), 8);
     B.collective("tp.allreduce.loss", f, Collective::AllReduce, GroupKind::TP, S.t, 4.0 * T, -1, 3);
-    B.memory("cross_entropy.bwd", bi, (4.0 + e) * T * V / t);
+    B.launches(B.memory("cross_entropy.bwd", bi, (4.0 + e) * T * V / t), 4);
     columnBackward(B, "logits.dgrad", "logits.wgrad", "tp.allgather.logits.input",
         S.sp ? "tp.reducescatter.logits.dgrad" : "tp.allreduce.logits.dgrad", T, V / t, h, 1, false);
     B.memory("final_norm.bwd", bi, 3.0 * e * Tn * h);
@@ -580,13 +661,151 @@ void cost(std::vector<KernelOp>& ops, const Shape& S)
             op.exposedSeconds = std::max(0.0, op.seconds - ops[std::size_t(op.hiddenBy)].seconds);
 }
 
+// CUDA-graph capture (Megatron-Core --cuda-graph-impl, --cuda-graph-modules): a per-layer graph holds the layer's
+// ops but, where the MoE dispatcher syncs with the host, not the experts' part from the permutation to the
+// unpermute (the scopes "attn moe_router moe_preprocess" Megatron-Core recommends for dropless MoE); a full-iteration
+// graph holds every op. The output layer is not a transformer layer: only a full-iteration graph holds it.
+void markGraphs(std::vector<KernelOp>& ops, CudaGraphs graphs, bool layer, bool syncs)
+{
+    for (KernelOp& op : ops) {
+        switch (graphs) {
+        case CudaGraphs::None: op.graphed = false; break;
+        case CudaGraphs::PerLayer: op.graphed = layer && !(syncs && op.region == OpRegion::Experts); break;
+        case CudaGraphs::FullIteration: op.graphed = true; break;
+        }
+    }
+}
+
+// --overlap-moe-expert-parallel-comm (Megatron-Core's combined 1F1B, docs/MODEL.md section 7.5): the forward of one
+// microbatch runs beside the backward of another, layer by layer, each all-to-all of one beside the other's compute:
+// the forward's dispatch beside the backward's expert GEMMs, its combine beside the backward's attention, the
+// backward's combine beside the forward's attention, its dispatch beside the forward's expert GEMMs.
+void overlapMoeComm(std::vector<KernelOp>& ops)
+{
+    auto find = [&](const char* name, KernelPass pass) {
+        for (std::size_t i = 0; i < ops.size(); ++i)
+            if (ops[i].pass == pass && std::string_view(ops[i].name) == name) return int(i);
+        return -1;
+    };
+    const KernelPass f = KernelPass::Forward, bi = KernelPass::BackwardInput;
+    const int fwdAttention = find("attention", f) >= 0 ? find("attention", f) : find("attn.scores", f);
+    const int bwdAttention = find("attention.bwd", bi) >= 0 ? find("attention.bwd", bi) : find("attn.values.dgrad", bi);
+    const std::pair<const char*, int> pairs[] = {
+        { "ep.dispatch", find("experts.fc1.dgrad", bi) },
+        { "ep.combine", bwdAttention },
+    };
+    const std::pair<const char*, int> back[] = {
+        { "ep.combine.bwd", fwdAttention },
+        { "ep.dispatch.bwd", find("experts.fc1", f) },
+    };
+    for (const auto& [name, by] : pairs) {
+        const int i = find(name, f);
+        if (i >= 0 && by >= 0) ops[std::size_t(i)].hiddenBy = by;
+    }
+    for (const auto& [name, by] : back) {
+        const int i = find(name, bi);
+        if (i >= 0 && by >= 0) ops[std::size_t(i)].hiddenBy = by;
+    }
+}
+
+// The ops of a list by the passes a schedule runs apart: the forward, the recomputed forward with the input
+// gradients (and the weight gradients unless the schedule splits them off), the weight gradients.
+std::vector<std::vector<std::size_t>> hostPasses(const std::vector<KernelOp>& ops, bool splitBackward)
+{
+    std::vector<std::vector<std::size_t>> passes(3);
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        const KernelPass p = ops[i].pass;
+        const int at = p == KernelPass::Forward ? 0 : (p == KernelPass::BackwardWeight && splitBackward ? 2 : 1);
+        passes[std::size_t(at)].push_back(i);
+    }
+    return passes;
+}
+
+void hostLanes(std::vector<KernelOp>& ops, HostParams host, bool splitBackward)
+{
+    // A full-iteration graph is launched once per step, not once per pass of a layer: no launch is charged here.
+    if (host.graphs == CudaGraphs::FullIteration) host.graphLaunch = 0;
+    for (const auto& pass : hostPasses(ops, splitBackward))
+        if (!pass.empty()) hostLane(ops, pass, host);
+}
+
 } // namespace
+
+HostParams hostParams(const HostSpec& h)
+{
+    HostParams p;
+    if (h.kernelSeconds > 0) p.kernel = p.sync = p.graphLaunch = h.kernelSeconds;
+    if (h.syncSeconds > 0) p.sync = h.syncSeconds;
+    if (h.graphLaunchSeconds > 0) p.graphLaunch = h.graphLaunchSeconds;
+    if (h.launchQueue > 0) p.queue = h.launchQueue;
+    p.graphs = h.cudaGraphs;
+    return p;
+}
+
+bool moeSyncsHost(const MoeSpec& moe)
+{
+    return moe.experts > 0 && moe.capacityFactor <= 0 && !moe.syncFree;
+}
+
+double hostLane(std::vector<KernelOp>& ops, const std::vector<std::size_t>& pass, const HostParams& host)
+{
+    // What each op holds the GPU for: its exposed time plus the exposed rest of the collectives beside it.
+    std::vector<double> extra(ops.size(), 0.0);
+    for (std::size_t i : pass)
+        if (isOverlapped(ops, i)) extra[std::size_t(ops[i].hiddenBy)] += ops[i].exposedSeconds;
+    // The pass is run three times over (as the layers of a stage repeat it); the third is the steady state.
+    constexpr int kRepeats = 3;
+    double cpu = 0, gpu = 0, origin = 0;
+    std::vector<std::pair<double, double>> issued; // {kernels issued so far, the GPU start of the op that made it}
+    double kernelsIssued = 0;
+    std::size_t queueHead = 0;
+    for (int rep = 0; rep < kRepeats; ++rep) {
+        const bool last = rep == kRepeats - 1;
+        if (last) origin = gpu;
+        bool inGraph = false;
+        for (std::size_t i : pass) {
+            KernelOp& op = ops[i];
+            double issue = op.graphed ? 0.0 : op.launches * host.kernel;
+            if (op.graphed && !inGraph) issue += host.graphLaunch;
+            inGraph = op.graphed;
+            // The CPU blocks while the queue holds `queue` kernels the GPU has not started.
+            if (!op.graphed) {
+                while (queueHead < issued.size() && issued[queueHead].first <= kernelsIssued + op.launches - host.queue) {
+                    cpu = std::max(cpu, issued[queueHead].second);
+                    ++queueHead;
+                }
+            }
+            const double begin = cpu;
+            cpu += issue;
+            if (!op.graphed) kernelsIssued += op.launches;
+            if (last) {
+                op.hostSeconds = issue;
+                op.hostStart = begin - origin;
+                op.hostWaitSeconds = 0;
+            }
+            if (isOverlapped(ops, i)) continue; // runs beside the op that hides it
+            const double d = op.exposedSeconds + extra[i];
+            // Its first kernel can run once issued; its last once the CPU has issued everything.
+            const double firstIssued = begin + issue / std::max(1, op.launches);
+            const double ready = std::max(firstIssued, cpu + d / std::max(1, op.launches) - d);
+            const double start = std::max(gpu, ready);
+            if (last) op.hostWaitSeconds = start - gpu;
+            gpu = start + d;
+            issued.emplace_back(kernelsIssued, start);
+            if (op.syncAfter) cpu = std::max(cpu, gpu) + host.sync;
+        }
+    }
+    return gpu - origin;
+}
 
 PassTotals sumPasses(const std::vector<KernelOp>& ops)
 {
     PassTotals p;
     for (const KernelOp& op : ops) {
-        const double x = op.exposedSeconds;
+        const double x = op.exposedSeconds + op.hostWaitSeconds;
+        const bool fwd = op.pass == KernelPass::Forward;
+        (fwd ? p.hostWaitForward : p.hostWaitBackward) += op.hostWaitSeconds;
+        (fwd ? p.hostForward : p.hostBackward) += op.hostSeconds;
         switch (op.pass) {
         case KernelPass::Forward: p.forward += x; break;
         case KernelPass::Recompute: p.recompute += x; break;
@@ -627,6 +846,7 @@ std::vector<double> opStartTimes(const std::vector<KernelOp>& ops, double* end)
     double cursor = 0;
     for (std::size_t i = 0; i < n; ++i) {
         if (isOverlapped(ops, i)) continue;
+        cursor += ops[i].hostWaitSeconds;
         start[i] = cursor;
         cursor += ops[i].exposedSeconds + extra[i];
     }
@@ -707,8 +927,15 @@ OperatorList operatorList(const LayerInputs& in)
     layerBackward(L);
     Builder O(S, out.output);
     outputLayer(O);
+    if (Tr.overlapMoeComm && M.isMoe() && P.ep > 1) overlapMoeComm(out.layer);
     cost(out.layer, S);
     cost(out.output, S);
+    const HostParams host = hostParams(Tr.host);
+    const bool syncs = M.isMoe() && moeSyncsHost(M.moe);
+    markGraphs(out.layer, host.graphs, true, syncs);
+    markGraphs(out.output, host.graphs, false, syncs);
+    hostLanes(out.layer, host, Tr.splitBackward);
+    hostLanes(out.output, host, Tr.splitBackward);
     out.layerTotals = sumPasses(out.layer);
     out.outputTotals = sumPasses(out.output);
     return out;

@@ -23,6 +23,9 @@ namespace planscope {
 enum class KernelKind { Gemm, Attention, Memory, Collective };
 // Recompute: a forward op run again during backward (full or selective recomputation).
 enum class KernelPass { Forward, Recompute, BackwardInput, BackwardWeight };
+// Where an op sits for CUDA-graph capture: the MoE experts' part (from the dispatch to the combine) is what a syncing
+// dropless dispatcher keeps out of a per-layer graph.
+enum class OpRegion { Layer, Experts };
 
 std::string_view toString(KernelKind k);
 std::string_view toString(KernelPass p);
@@ -48,6 +51,16 @@ struct KernelOp {
     OpBound bound = OpBound::Compute;
     bool measured = false;          // timed from the calibration profile's GEMM table
     bool fp8 = true;                // a GEMM that runs in fp8 under an fp8 plan (not the output layer, router, unfused attention)
+    // The host (docs/MODEL.md section 7.4): the kernels the CPU issues for this op, the CPU time that takes (0 where a
+    // CUDA graph holds the op), where in the pass the CPU issues it, the GPU's wait for it before the op can start,
+    // and whether the CPU waits for this op to finish (a device-to-host copy that sizes the next buffers).
+    int launches = 1;
+    OpRegion region = OpRegion::Layer;
+    bool syncAfter = false;
+    bool graphed = false;
+    double hostSeconds = 0;
+    double hostStart = 0;           // seconds from the pass's start (the pass repeated, in its steady state)
+    double hostWaitSeconds = 0;     // GPU idle before this op: the CPU had not issued it yet
     bool operator==(const KernelOp&) const = default;
 };
 
@@ -55,6 +68,8 @@ struct PassTotals {
     double forward = 0, recompute = 0, backwardInput = 0, backwardWeight = 0; // exposed seconds
     double commForward = 0, commBackward = 0;  // exposed collective seconds (backward includes recompute)
     double flopsForward = 0, flopsBackward = 0;
+    double hostWaitForward = 0, hostWaitBackward = 0; // GPU idle waiting for the CPU (included in the pass sums)
+    double hostForward = 0, hostBackward = 0;         // CPU issue time of the pass's ops
     double backward() const { return recompute + backwardInput + backwardWeight; }
 };
 
@@ -73,6 +88,30 @@ OperatorList operatorList(const LayerInputs& inputs);
 OperatorList operatorList(const Plan& plan, const RankLayout& layout);
 
 PassTotals sumPasses(const std::vector<KernelOp>& ops);
+
+// Host defaults (docs/MODEL.md section 7.4, docs/HARDWARE.md "Host"): the CPU time of one eagerly issued kernel, the
+// median over the files of the median duration of a CPU op that encloses exactly one cudaLaunchKernel in the real PyTorch-profiler traces the repo holds
+// (samples/traces: 100.8 us A100 ResNet DDP, 36 us V100 DDP, 41 and 41 us the two ranks of a recommendation model;
+// tests/core/tst_host.cpp reads them), profiler overhead included; a CUDA graph launch and a device-to-host sync cost
+// one such issue; the launch queue holds about 1,000 kernels per stream (NVIDIA developer forums, "CUDA stream are
+// blocked when launch lots of kernels (>1000)", 2018: 4-5 us per launch until 1,000 are pending).
+inline constexpr double kDefaultKernelIssueSeconds = 41e-6;
+inline constexpr int kDefaultLaunchQueue = 1000;
+struct HostParams {
+    double kernel = kDefaultKernelIssueSeconds, sync = kDefaultKernelIssueSeconds, graphLaunch = kDefaultKernelIssueSeconds;
+    int queue = kDefaultLaunchQueue;
+    CudaGraphs graphs = CudaGraphs::None;
+};
+HostParams hostParams(const HostSpec& host);
+
+// Whether an MoE layer's forward waits on the host for its token counts: a dropless dispatcher without sync-free
+// dispatch (capacity routing pads to fixed sizes).
+bool moeSyncsHost(const MoeSpec& moe);
+
+// The two lanes of one pass of ops (the CPU issuing, the GPU running), the pass repeated as layers repeat it, in its
+// steady state: each op's hostStart and hostWaitSeconds. The GPU waits where the CPU is behind (a host-bound layer)
+// and after each sync (the CPU issues the next ops only once the GPU has drained). Returns the pass's GPU span.
+double hostLane(std::vector<KernelOp>& ops, const std::vector<std::size_t>& pass, const HostParams& host);
 
 // The distinct single (batch 1) GEMM shapes {m, n, k} of a plan's layer and output layer, in first-seen order: what
 // planscope-profile --plan times so that a calibration replaces exactly those ops.

@@ -94,8 +94,17 @@ void readModel(const json& j, const std::string& path, ModelSpec& m, Issues& iss
         }
         mr.enumeration("dispatcher", m.moe.dispatcher, { MoeDispatcher::AllToAll, MoeDispatcher::AllGather });
         mr.boolean("groupedGemm", m.moe.groupedGemm);
+        mr.boolean("syncFree", m.moe.syncFree);
+        double imbalance = m.moe.imbalance;
+        if (mr.number("imbalance", imbalance, 0, 1e6)) {
+            if (imbalance != 0 && imbalance < 1)
+                mr.error(join(path, "moe.imbalance"), "must be at least 1 (the busiest rank's tokens over the balanced share; "
+                                                      "1 = balanced)");
+            else
+                m.moe.imbalance = imbalance == 0 ? 1.0 : imbalance;
+        }
         mr.rejectUnknown({ "experts", "topK", "expertFfnHidden", "sharedExperts", "sharedExpertFfnHidden", "denseLayers",
-            "routerBias", "capacityFactor", "dispatcher", "groupedGemm" });
+            "routerBias", "capacityFactor", "dispatcher", "groupedGemm", "syncFree", "imbalance" });
     }
     r.integer("headDim", m.headDim, 0, 1e6);
     r.boolean("qkNorm", m.qkNorm);
@@ -398,6 +407,16 @@ void readTraining(const json& j, Plan& plan, Issues& issues, bool& batchGiven)
         }
     }
     r.integer("recomputeLayers", t.recomputeLayers, 0, 1e6);
+    r.boolean("overlapMoeComm", t.overlapMoeComm);
+    if (const auto* host = r.find("host")) {
+        ObjectReader hr(*host, "training.host", issues);
+        hr.enumeration("cudaGraphs", t.host.cudaGraphs, { CudaGraphs::None, CudaGraphs::PerLayer, CudaGraphs::FullIteration });
+        hr.number("kernelSeconds", t.host.kernelSeconds, 0, 1);
+        hr.number("syncSeconds", t.host.syncSeconds, 0, 1);
+        hr.number("graphLaunchSeconds", t.host.graphLaunchSeconds, 0, 1);
+        hr.integer("launchQueue", t.host.launchQueue, 0, 1e7);
+        hr.rejectUnknown({ "cudaGraphs", "kernelSeconds", "syncSeconds", "graphLaunchSeconds", "launchQueue" });
+    }
     std::string method;
     if (r.string("recomputeMethod", method)) {
         if (method == "block" || method == "uniform")
@@ -407,7 +426,7 @@ void readTraining(const json& j, Plan& plan, Issues& issues, bool& batchGiven)
     }
     r.rejectUnknown({ "microBatch", "globalBatch", "precision", "gradDtype", "optimizer", "recompute", "schedule",
         "flashAttention", "overlapGradReduce", "tpCommOverlap", "overlapP2pComm", "tokens", "fp8Recipe", "fp8ParamGather",
-        "optimizerStateDtype", "offload", "recomputeModules", "recomputeLayers", "recomputeMethod" });
+        "optimizerStateDtype", "offload", "recomputeModules", "recomputeLayers", "recomputeMethod", "overlapMoeComm", "host" });
 }
 
 void readOverheads(const json& j, Plan& plan, Issues& issues)
@@ -564,6 +583,8 @@ json modelToJson(const ModelSpec& m)
         moe["capacityFactor"] = m.moe.capacityFactor;
         moe["dispatcher"] = toString(m.moe.dispatcher);
         moe["groupedGemm"] = m.moe.groupedGemm;
+        moe["syncFree"] = m.moe.syncFree;
+        moe["imbalance"] = m.moe.imbalance;
     }
     if (m.headDim > 0) j["headDim"] = m.headDim;
     if (m.qkNorm) j["qkNorm"] = true;
@@ -646,6 +667,12 @@ json planToJson(const Plan& p)
         tj["recomputeLayers"] = t.recomputeLayers;
         tj["recomputeMethod"] = t.recomputeBlock ? "block" : "uniform";
     }
+    if (t.overlapMoeComm) tj["overlapMoeComm"] = true;
+    tj["host"] = { { "cudaGraphs", toString(t.host.cudaGraphs) } };
+    if (t.host.kernelSeconds > 0) tj["host"]["kernelSeconds"] = t.host.kernelSeconds;
+    if (t.host.syncSeconds > 0) tj["host"]["syncSeconds"] = t.host.syncSeconds;
+    if (t.host.graphLaunchSeconds > 0) tj["host"]["graphLaunchSeconds"] = t.host.graphLaunchSeconds;
+    if (t.host.launchQueue > 0) tj["host"]["launchQueue"] = t.host.launchQueue;
     const MemoryOverheads& mo = p.overheads;
     j["memoryOverheads"] = { { "cudaContextBytes", mo.cudaContextBytes }, { "workspaceBytes", mo.workspaceBytes },
         { "ncclBufferBytesPerGroup", mo.ncclBufferBytesPerGroup }, { "ncclBuffSize", mo.ncclBuffSize },

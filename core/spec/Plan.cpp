@@ -75,6 +75,8 @@ constexpr Names<MoeDispatcher, 2> kDispatcher { { { MoeDispatcher::AllToAll, "al
     { MoeDispatcher::AllGather, "allgather" } } };
 constexpr Names<Fp8Recipe, 4> kFp8Recipe { { { Fp8Recipe::Delayed, "delayed" }, { Fp8Recipe::Current, "current" },
     { Fp8Recipe::MxFp8, "mxfp8" }, { Fp8Recipe::Blockwise, "blockwise" } } };
+constexpr Names<CudaGraphs, 3> kCudaGraphs { { { CudaGraphs::None, "none" }, { CudaGraphs::PerLayer, "per-layer" },
+    { CudaGraphs::FullIteration, "full-iteration" } } };
 
 template<typename E, std::size_t N>
 std::string_view name(const Names<E, N>& names, E e)
@@ -104,6 +106,7 @@ std::string_view toString(NormKind e) { return name(kNorm, e); }
 std::string_view toString(Fsdp e) { return name(kFsdp, e); }
 std::string_view toString(MoeDispatcher e) { return name(kDispatcher, e); }
 std::string_view toString(Fp8Recipe e) { return name(kFp8Recipe, e); }
+std::string_view toString(CudaGraphs e) { return name(kCudaGraphs, e); }
 bool fromString(std::string_view s, Precision& e) { return parse(kPrecision, s, e); }
 bool fromString(std::string_view s, Optimizer& e) { return parse(kOptimizer, s, e); }
 bool fromString(std::string_view s, Recompute& e) { return parse(kRecompute, s, e); }
@@ -113,5 +116,6 @@ bool fromString(std::string_view s, NormKind& e) { return parse(kNorm, s, e); }
 bool fromString(std::string_view s, Fsdp& e) { return parse(kFsdp, s, e); }
 bool fromString(std::string_view s, MoeDispatcher& e) { return parse(kDispatcher, s, e); }
 bool fromString(std::string_view s, Fp8Recipe& e) { return parse(kFp8Recipe, s, e); }
+bool fromString(std::string_view s, CudaGraphs& e) { return parse(kCudaGraphs, s, e); }
 
 } // namespace planscope

@@ -25,6 +25,11 @@ enum class MoeDispatcher { AllToAll, AllGather };
 // Transformer Engine's fp8 scaling recipes: delayed (amax history), current (per-tensor, this step), mxfp8 (32-element
 // blocks with e8m0 scales, Blackwell), blockwise (1x128 / 128x128 blocks, DeepSeek-V3's recipe).
 enum class Fp8Recipe { Delayed, Current, MxFp8, Blockwise };
+// CUDA graphs as Megatron-Core captures them (--cuda-graph-impl, --cuda-graph-scope): none (every kernel issued by the
+// CPU), per layer (each transformer layer's forward and backward one graph; with a dropless MoE dispatcher that syncs
+// with the host, only the part before the sync: Megatron-Core's "attn moe_router moe_preprocess" scopes), or the whole
+// iteration (needs a step without host syncs).
+enum class CudaGraphs { None, PerLayer, FullIteration };
 
 // Bytes one element takes when stored in this dtype.
 int bytesPerElement(Precision p);
@@ -38,6 +43,7 @@ std::string_view toString(NormKind);
 std::string_view toString(Fsdp);
 std::string_view toString(MoeDispatcher);
 std::string_view toString(Fp8Recipe);
+std::string_view toString(CudaGraphs);
 bool fromString(std::string_view, Precision&);
 bool fromString(std::string_view, Optimizer&);
 bool fromString(std::string_view, Recompute&);
@@ -47,6 +53,7 @@ bool fromString(std::string_view, NormKind&);
 bool fromString(std::string_view, Fsdp&);
 bool fromString(std::string_view, MoeDispatcher&);
 bool fromString(std::string_view, Fp8Recipe&);
+bool fromString(std::string_view, CudaGraphs&);
 
 struct MoeSpec {
     int experts = 0;               // routed experts per MoE layer; 0 = dense model
@@ -59,6 +66,13 @@ struct MoeSpec {
     double capacityFactor = 0;     // tokens an expert takes, over the balanced share; 0 = dropless
     MoeDispatcher dispatcher = MoeDispatcher::AllToAll;
     bool groupedGemm = true;       // the local experts' GEMMs in one grouped kernel (--moe-grouped-gemm)
+    // A dropless dispatcher learns each expert's token count on the GPU and copies it to the host to size its buffers
+    // (a device-to-host sync every MoE layer forward); syncFree: the counts stay on the device (sync-free dispatch).
+    // Capacity routing (capacityFactor > 0, padded to capacity) has fixed sizes and no sync either way.
+    bool syncFree = false;
+    // Tokens the busiest expert-parallel rank's experts take over the balanced share (1 = balanced, the default: the
+    // published Megatron-Core benchmarks force-balance the routing). 0 in a file = 1.
+    double imbalance = 1.0;
     bool operator==(const MoeSpec&) const = default;
 };
 
@@ -211,6 +225,17 @@ struct OffloadSpec {
     bool operator==(const OffloadSpec&) const = default;
 };
 
+// The host: the CPU issues every kernel (framework dispatch and the launch) and the GPU runs what has been issued; a
+// synchronisation makes the CPU wait for the GPU (docs/MODEL.md section 7.4). A 0 means the documented default.
+struct HostSpec {
+    CudaGraphs cudaGraphs = CudaGraphs::None;
+    double kernelSeconds = 0;      // CPU time to issue one kernel eagerly; 0 = kDefaultKernelIssueSeconds
+    double syncSeconds = 0;        // CPU time of a device-to-host copy and its wait, beyond the GPU's drain; 0 = default
+    double graphLaunchSeconds = 0; // CPU time to launch one CUDA graph; 0 = default
+    int launchQueue = 0;           // kernels issued ahead of the GPU before the CPU blocks; 0 = default
+    bool operator==(const HostSpec&) const = default;
+};
+
 struct TrainingSpec {
     int microBatch = 1;
     std::int64_t globalBatch = 0;
@@ -234,6 +259,10 @@ struct TrainingSpec {
     std::vector<std::string> recomputeModules;
     int recomputeLayers = 0;       // full recompute: --recompute-num-layers (0 = every layer)
     bool recomputeBlock = false;   // full recompute: --recompute-method block (else uniform)
+    HostSpec host;
+    // Megatron-Core --overlap-moe-expert-parallel-comm: the expert-parallel all-to-alls of one microbatch run beside
+    // the compute of another (the forward of one and the backward of the next merged, as DualPipe does).
+    bool overlapMoeComm = false;
     bool operator==(const TrainingSpec&) const = default;
 };
 

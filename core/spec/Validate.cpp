@@ -123,6 +123,18 @@ Issues validate(const Plan& plan)
     if (p.etp < 0) c.error("parallel.etp", "must be >= 0 (0 = tp)");
     if (m.isMoe() && etp > 0 && m.moe.expertFfnHidden % etp != 0)
         c.error("parallel.etp", "etp " + str(etp) + " does not divide expertFfnHidden " + str(m.moe.expertFfnHidden));
+    // The host (docs/MODEL.md section 7.4): a full-iteration graph cannot hold a host sync; Megatron-Core's combined
+    // 1F1B that overlaps the expert-parallel all-to-alls needs ep > 1, and the interleaved schedule when pp > 1.
+    if (t.host.cudaGraphs == CudaGraphs::FullIteration && m.isMoe() && m.moe.capacityFactor <= 0 && !m.moe.syncFree)
+        c.error("training.host.cudaGraphs", "a full-iteration CUDA graph needs a step without host syncs, and this dropless "
+                                            "MoE dispatcher copies its token counts to the host every layer; set "
+                                            "model.moe.syncFree or a capacity factor, or use per-layer graphs");
+    if (t.overlapMoeComm && !(m.isMoe() && p.ep > 1))
+        c.warning("training.overlapMoeComm", "overlaps the expert-parallel all-to-alls and needs an MoE model with ep > 1; "
+                                             "ignored");
+    else if (t.overlapMoeComm && p.pp > 1 && p.vpp <= 1)
+        c.warning("training.overlapMoeComm", "Megatron-Core runs the all-to-all overlap with pp > 1 only under the "
+                                             "interleaved schedule (vpp > 1)");
     if (p.ep > 1 && etp == p.tp && (p.dp * p.cp) % p.ep != 0)
         c.error("parallel.ep", "ep " + str(p.ep) + " must divide dp*cp = " + str(p.dp * p.cp)
                 + " (experts are spread over the data-parallel ranks, as in Megatron)");

@@ -251,7 +251,8 @@ private slots:
         // Mixtral 8x7B (h = 4096, 8 experts of f = 14336, top-2, gated), s = 32768, TP 2 with SP, EP 4. Megatron-
         // Core's all-to-all dispatcher: each GPU routes its T/t = 16384 tokens, the all-to-all moves 16384*2 token
         // copies of h bf16 values over EP, the expert-TP group all-gathers them to T*topK = 65536 copies; each GPU
-        // holds 8/4 = 2 experts with 32768 tokens each (balanced routing) and f/t of their width.
+        // holds 8/4 = 2 experts with 32768 tokens each (balanced routing) and f/t of their width. Before the dispatch
+        // the per-expert counts are all-gathered, beside it the routing probabilities (token_dispatcher.py).
         nlohmann::json j = nlohmann::json::parse(R"({
           "schema": "planscope/plan/v1", "name": "mixtral ops",
           "model": { "preset": "mixtral-8x7b" },
@@ -264,8 +265,8 @@ private slots:
         const OperatorList ops = operatorList(plan, rankLayout(plan));
         const auto& L = ops.layer;
         QCOMPARE(join(names(L, KernelKind::Collective, KernelPass::Forward)),
-            QStringLiteral("tp.allgather.qkv, tp.reducescatter.proj, ep.dispatch, tp.allgather.experts, "
-                           "tp.reducescatter.experts, ep.combine"));
+            QStringLiteral("tp.allgather.qkv, tp.reducescatter.proj, ep.token_counts, ep.dispatch, ep.dispatch.probs, "
+                           "tp.allgather.experts, tp.reducescatter.experts, ep.combine"));
         const KernelOp* router = find(L, "router", KernelPass::Forward);
         QVERIFY(router && router->m == 16384 && router->n == 8 && router->k == 4096);
         const KernelOp* dispatch = find(L, "ep.dispatch", KernelPass::Forward);
@@ -285,7 +286,7 @@ private slots:
         // Backward mirrors the dispatcher: combine, all-gather, experts, reduce-scatter, dispatch.
         QCOMPARE(join(names(L, KernelKind::Collective, KernelPass::BackwardInput)),
             QStringLiteral("tp.allgather.proj.bwd, tp.allgather.qkv.input, tp.reducescatter.qkv.dgrad")
-                .prepend(QStringLiteral("ep.combine.bwd, tp.allgather.experts.bwd, tp.reducescatter.experts.bwd, ep.dispatch.bwd, ")));
+                .prepend(QStringLiteral("ep.combine.bwd, tp.allgather.experts.bwd, tp.reducescatter.experts.bwd, ep.dispatch.bwd, ep.dispatch.probs.bwd, ")));
     }
 
     void contextParallel()

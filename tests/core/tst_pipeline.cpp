@@ -25,6 +25,7 @@ Plan equalStagesPlan(int layers, int pp, std::int64_t m, const std::string& sche
         { "tiedEmbeddings", true }, { "positionEmbedding", "rope" }, { "norm", "layernorm" }, { "bias", true },
         { "dropout", true } };
     const int perNode = std::min(pp, 8);
+    // Free links and a full-iteration CUDA graph (no per-op host cost): the schedule alone sets the step.
     const json free { { "bandwidth", 1e18 }, { "latency", 0.0 } };
     json j { { "schema", "planscope/plan/v1" }, { "name", "pipeline" }, { "model", model },
         { "cluster",
@@ -33,7 +34,7 @@ Plan equalStagesPlan(int layers, int pp, std::int64_t m, const std::string& sche
         { "parallel", { { "dp", 1 }, { "tp", 1 }, { "pp", pp }, { "vpp", vpp }, { "zero", 0 } } },
         { "training",
             { { "microBatch", 1 }, { "globalBatch", m }, { "precision", "bf16" }, { "recompute", "none" },
-                { "schedule", schedule }, { "tokens", 1e9 } } } };
+                { "schedule", schedule }, { "tokens", 1e9 }, { "host", { { "cudaGraphs", "full-iteration" } } } } } };
     return planscope::test::planFromText(j.dump());
 }
 

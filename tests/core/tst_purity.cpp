@@ -130,6 +130,14 @@ std::vector<Mutation> mutations()
     add("overlapGradReduce", [](Plan& p, Rng&) { p.training.overlapGradReduce = !p.training.overlapGradReduce; });
     add("tpCommOverlap", [](Plan& p, Rng&) { p.training.tpCommOverlap = !p.training.tpCommOverlap; });
     add("overlapP2pComm", [](Plan& p, Rng&) { p.training.overlapP2pComm = !p.training.overlapP2pComm; });
+    add("overlapMoeComm", [](Plan& p, Rng&) { p.training.overlapMoeComm = !p.training.overlapMoeComm; });
+    add("host", [](Plan& p, Rng& r) {
+        p.training.host.cudaGraphs = pick(r, { CudaGraphs::None, CudaGraphs::PerLayer, CudaGraphs::FullIteration });
+        p.training.host.kernelSeconds = pick(r, { 0.0, 5e-6, 2e-4 });
+        p.training.host.syncSeconds = pick(r, { 0.0, 1e-4 });
+        p.training.host.graphLaunchSeconds = pick(r, { 0.0, 1e-5 });
+        p.training.host.launchQueue = pick(r, { 0, 4, 1000 });
+    });
     add("fp8Recipe", [](Plan& p, Rng& r) {
         p.training.precision = Precision::FP8;
         p.training.fp8Recipe = pick(r, { Fp8Recipe::Delayed, Fp8Recipe::Current, Fp8Recipe::MxFp8, Fp8Recipe::Blockwise });
@@ -162,6 +170,8 @@ std::vector<Mutation> mutations()
         p.model.moe.sharedExperts = pick(r, { 0, 1 });
         p.model.moe.denseLayers = pick(r, { 0, 1, 3 });
         p.model.moe.routerBias = r() % 2;
+        p.model.moe.syncFree = r() % 2;
+        p.model.moe.imbalance = pick(r, { 1.0, 1.2, 2.0 });
     });
     add("mla", [](Plan& p, Rng& r) {
         if (p.model.mla.enabled() && r() % 2) {

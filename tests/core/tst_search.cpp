@@ -22,6 +22,8 @@ using nlohmann::json;
 namespace {
 
 // A 6-layer, 6-head model small enough that every plan of it fits an 80 GB GPU.
+// A full-iteration CUDA graph: a model this small would otherwise be host-bound (tst_host.cpp), and these tests
+// are about the search over degrees.
 Plan tinyPlan(int gpus, std::int64_t globalBatch)
 {
     const json j = {
@@ -30,7 +32,7 @@ Plan tinyPlan(int gpus, std::int64_t globalBatch)
                        { "vocab", 1024 }, { "seqLength", 512 } } },
         { "cluster", { { "gpu", "a100-sxm4-80gb" }, { "nodes", 1 }, { "gpusPerNode", gpus } } },
         { "parallel", { { "dp", gpus }, { "tp", 1 }, { "pp", 1 } } },
-        { "training", { { "microBatch", 1 }, { "globalBatch", globalBatch }, { "schedule", "1f1b" }, { "tokens", 1e9 } } },
+        { "training", { { "microBatch", 1 }, { "globalBatch", globalBatch }, { "schedule", "1f1b" }, { "tokens", 1e9 }, { "host", { { "cudaGraphs", "full-iteration" } } } } },
     };
     return test::planFromText(j.dump());
 }

@@ -17,6 +17,7 @@ using planscope::test::near;
 namespace {
 // Equal stages, no communication: one node, tp = dp = 1, an effectively free link, a tiny vocabulary so the
 // output layer is negligible.
+// Free links and a full-iteration CUDA graph (the CPU issues nothing per op): the schedule alone sets the step.
 Plan equalStages(const std::string& schedule, int pp, int microbatches, int vpp = 1)
 {
     json j = {
@@ -27,7 +28,7 @@ Plan equalStages(const std::string& schedule, int pp, int microbatches, int vpp 
                 { "intraNode", { { "bandwidth", 1e30 }, { "latency", 0 } } },
                 { "interNode", { { "bandwidth", 1e30 }, { "latency", 0 } } } } },
         { "parallel", { { "dp", 1 }, { "tp", 1 }, { "pp", pp }, { "vpp", vpp } } },
-        { "training", { { "microBatch", 1 }, { "globalBatch", microbatches }, { "schedule", schedule }, { "tokens", 1e9 } } },
+        { "training", { { "microBatch", 1 }, { "globalBatch", microbatches }, { "schedule", schedule }, { "tokens", 1e9 }, { "host", { { "cudaGraphs", "full-iteration" } } } } },
     };
     return test::planFromText(j.dump());
 }
@@ -249,7 +250,7 @@ private slots:
             { "model", test::gptModel(16, 1024, 16, 8, 1024) },
             { "cluster", { { "gpu", "a100-sxm4-80gb" }, { "nodes", 1 }, { "gpusPerNode", 8 } } },
             { "parallel", { { "dp", 2 }, { "tp", 1 }, { "pp", 4 }, { "vpp", vpp }, { "zero", zero } } },
-            { "training", { { "microBatch", 1 }, { "globalBatch", 16 }, { "schedule", schedule.toStdString() }, { "tokens", 1e9 } } },
+            { "training", { { "microBatch", 1 }, { "globalBatch", 16 }, { "schedule", schedule.toStdString() }, { "tokens", 1e9 }, { "host", { { "cudaGraphs", "full-iteration" } } } } },
         };
         const Plan plan = test::planFromText(j.dump());
         const Prediction pred = evaluate(plan);
@@ -279,7 +280,7 @@ private slots:
             { "model", test::gptModel(16, 1024, 16, 8, 1024) },
             { "cluster", { { "gpu", "a100-sxm4-80gb" }, { "nodes", 1 }, { "gpusPerNode", 8 } } },
             { "parallel", { { "dp", 2 }, { "tp", 1 }, { "pp", 4 }, { "zero", 3 } } },
-            { "training", { { "microBatch", 1 }, { "globalBatch", 16 }, { "schedule", "dualpipe" }, { "tokens", 1e9 } } },
+            { "training", { { "microBatch", 1 }, { "globalBatch", 16 }, { "schedule", "dualpipe" }, { "tokens", 1e9 }, { "host", { { "cudaGraphs", "full-iteration" } } } } },
         };
         const Plan plan = test::planFromText(j.dump());
         const Prediction pred = evaluate(plan);
