@@ -21,6 +21,7 @@
 #   mfu               = flops.modelPerStep / step seconds / GPUs / peak, peak = the plan GPU preset's
 #                       dense peak for the plan's training.precision (`presets gpus --json`, peakFlops)
 #   tokensPerSecond   = globalBatch * seqLength / step seconds (= time.tokensPerSecond)
+#   tokensPerSecondPerGpu = tokensPerSecond / GPUs (Megatron-Bridge's "Tokens / sec / GPU")
 #   error             = (predicted - published) / published: positive = optimistic (more throughput
 #                       than the run achieved), negative = pessimistic
 set -euo pipefail
@@ -71,6 +72,8 @@ def predict(entry, plan, pred, step):
         return pred["flops"]["modelPerStep"] / step / n / peak
     if metric == "tokensPerSecond":
         return pred["time"]["tokensPerSecond"] * pred["time"]["stepSeconds"] / step
+    if metric == "tokensPerSecondPerGpu":
+        return pred["time"]["tokensPerSecond"] * pred["time"]["stepSeconds"] / step / n
     sys.exit(f"scripts/accuracy.sh: unknown metric {metric} in runs.json ({entry['id']})")
 
 rows = []
@@ -82,6 +85,7 @@ for e in runs:
     pub = e["value"]
     err, err_a = (sim - pub) / pub, (ana - pub) / pub
     rows.append({"id": e["id"], "name": e["name"], "gpu": e["gpu"], "metric": e["metric"],
+                 "set": e.get("set", "dense"), "configuration": e.get("configuration", "published"),
                  "flops": e.get("flops"), "published": pub, "range": e.get("range"),
                  "predicted": sim, "error": err,
                  "side": "optimistic" if err > 0 else "pessimistic" if err < 0 else "exact",
@@ -89,22 +93,23 @@ for e in runs:
                  "stepSeconds": pred["time"]["simulatedStepSeconds"],
                  "analyticStepSeconds": pred["time"]["analyticStepSeconds"]})
 
-def mae(key, gpu=None):
-    xs = [abs(r[key]) for r in rows if gpu is None or r["gpu"] == gpu]
-    return sum(xs) / len(xs) if xs else None
+# Groups: all runs, each GPU, each set (dense, moe), and the MoE runs whose configuration is fully published.
+groups = [("all", lambda r: True)]
+groups += [(g, (lambda g: lambda r: r["gpu"] == g)(g)) for g in dict.fromkeys(r["gpu"] for r in rows)]
+groups += [(f"set {k}", (lambda k: lambda r: r["set"] == k)(k)) for k in dict.fromkeys(r["set"] for r in rows)]
+groups += [("moe, configuration published", lambda r: r["set"] == "moe" and r["configuration"].startswith("published"))]
 
-def bias(key, gpu=None):
-    xs = [r[key] for r in rows if gpu is None or r["gpu"] == gpu]
-    if all(x > 0 for x in xs): return "optimistic on every run"
-    if all(x < 0 for x in xs): return "pessimistic on every run"
-    return "mixed"
+def stats(pick):
+    sel = [r for r in rows if pick(r)]
+    if not sel: return None
+    xs = [r["error"] for r in sel]
+    side = ("optimistic on every run" if all(x > 0 for x in xs) else
+            "pessimistic on every run" if all(x < 0 for x in xs) else "mixed")
+    return {"runs": len(sel), "meanAbsError": sum(abs(x) for x in xs) / len(sel),
+            "meanAbsErrorAnalytic": sum(abs(r["errorAnalytic"]) for r in sel) / len(sel),
+            "meanError": sum(xs) / len(sel), "bias": side}
 
-summary = {g or "all": {"runs": sum(1 for r in rows if g is None or r["gpu"] == g),
-                        "meanAbsError": mae("error", g), "meanAbsErrorAnalytic": mae("errorAnalytic", g),
-                        "meanError": sum(r["error"] for r in rows if g is None or r["gpu"] == g) /
-                                     max(1, sum(1 for r in rows if g is None or r["gpu"] == g)),
-                        "bias": bias("error", g)}
-           for g in (None, "A100", "H100")}
+summary = {k: v for k, v in ((k, stats(f)) for k, f in groups) if v}
 
 if as_json:
     json.dump({"schema": "planscope/accuracy/v1", "runs": rows, "summary": summary}, sys.stdout, indent=2)
@@ -114,14 +119,15 @@ if as_json:
 def fmt(metric, v, flops=None):
     if metric == "mfu": return f"MFU {100 * v:.1f}%"
     if metric == "tflopsPerGpu": return f"{v:.0f} TFLOP/s ({flops})"
+    if metric == "tokensPerSecondPerGpu": return f"{v:.0f} tok/s/GPU"
     return f"{v:.0f} tok/s"
 
-print("| run | published | predicted (simulated) | error | side | predicted (closed form) | error |")
-print("|---|---|---|---|---|---|---|")
+print("| run | configuration | published | predicted (simulated) | error | side | predicted (closed form) | error |")
+print("|---|---|---|---|---|---|---|---|")
 for r in rows:
     pub = fmt(r["metric"], r["published"], r["flops"])
     if r["range"]: pub += f" (range {100 * r['range'][0]:.0f}-{100 * r['range'][1]:.0f}%)" if r["metric"] == "mfu" else f" (range {r['range'][0]}-{r['range'][1]})"
-    print(f"| {r['name']} (`{r['id']}`) | {pub} | {fmt(r['metric'], r['predicted'], r['flops'])} | "
+    print(f"| {r['name']} (`{r['id']}`) | {r['configuration']} | {pub} | {fmt(r['metric'], r['predicted'], r['flops'])} | "
           f"{100 * r['error']:+.1f}% | {r['side']} | {fmt(r['metric'], r['predictedAnalytic'], r['flops'])} | "
           f"{100 * r['errorAnalytic']:+.1f}% |")
 print()

@@ -24,15 +24,16 @@ namespace {
 
 // ---------------------------------------------------------------------------------------------- helpers
 
-const char* algorithmName(const GroupPlacement& g)
+const char* algorithmName(const GroupPlacement& placed)
 {
+    const GroupPlacement g = placed.fabric();
     if (!g.crossesNodes) return "ring (intra-node)";
     return g.perNode > 1 ? "hierarchical (intra ring + inter-node ring)" : "ring (inter-node)";
 }
 
 double slowestLink(const GroupPlacement& g, const ClusterSpec& cl)
 {
-    return g.crossesNodes ? cl.interNode.bandwidth : cl.intraNode.bandwidth;
+    return g.crossesDomains ? cl.interNode.bandwidth : cl.intraNode.bandwidth;
 }
 
 // A formula and the inputs it names.
@@ -83,8 +84,9 @@ std::string shareName(const LinkSpec& link, double bytes, const std::string& nam
 
 // groupSeconds() written out: the alpha-beta terms of one collective on a group (Thakur et al.), its input
 // names suffixed with `tag` so that two collectives can share one formula.
-Term collectiveTerm(Collective c, const GroupPlacement& g, double bytes, const ClusterSpec& cl, const std::string& tag = "")
+Term collectiveTerm(Collective c, const GroupPlacement& placed, double bytes, const ClusterSpec& cl, const std::string& tag = "")
 {
+    const GroupPlacement g = placed.fabric();
     if (g.size <= 1 || bytes <= 0) return { "0", {} };
     const std::string n = "n" + tag, S = "S" + tag;
     const int nodes = g.crossesNodes && g.perNode > 1 ? (g.size + g.perNode - 1) / g.perNode : 1;
@@ -139,7 +141,9 @@ Term sumTerms(Term a, Term b)
 
 std::string linkNote(const GroupPlacement& g)
 {
-    return std::string(algorithmName(g)) + (g.crossesNodes ? ", the group crosses nodes" : ", inside one node")
+    return std::string(algorithmName(g))
+        + (g.crossesDomains ? (g.domainsSpanned < g.nodesSpanned ? ", the group crosses NVLink domains" : ", the group crosses nodes")
+                            : (g.crossesNodes ? ", inside one NVLink domain" : ", inside one node"))
         + ". alpha: seconds per step; bw: bytes/s per GPU per direction times the link's efficiency (the all-reduce's own "
           "where the link has one); q: the share of that bus bandwidth the link's published curve gives a buffer of S bytes; "
           "hierarchical: g GPUs of the group per node, k = ceil(n/g) nodes.";
@@ -598,8 +602,8 @@ LayerTimes computeStage(Inputs& in, Prediction& out, Explainer* ex)
     const PassTotals& O = lt.ops.outputTotals;
     // Pipeline p2p: one activation tensor per microbatch per chunk boundary each way (/t with SP).
     lt.ppBytes = in.e * in.b * in.sl * in.h / (in.P.sp ? in.t : 1);
-    lt.ppLink = in.layout.ppNeighboursCrossNodes ? &in.C.interNode : &in.C.intraNode;
-    lt.p2p = in.p > 1 ? p2pSeconds(lt.ppBytes, in.layout.ppNeighboursCrossNodes, in.C) : 0.0;
+    lt.ppLink = in.layout.ppNeighboursCrossDomains ? &in.C.interNode : &in.C.intraNode;
+    lt.p2p = in.p > 1 ? p2pSeconds(lt.ppBytes, in.layout.ppNeighboursCrossDomains, in.C) : 0.0;
     out.opCosts = { L.forward, L.backward(), L.backwardWeight, O.forward, O.backward(), O.backwardWeight, lt.p2p,
         L.forward, L.backward(), L.backwardWeight };
     if (in.M.isMoe() && (in.pc.denseLayers > 0)) {
@@ -1415,6 +1419,9 @@ void addGroup(Prediction& out, Explainer* ex, GroupKind kind, int size, const Gr
     gr.crossesNodes = where.crossesNodes;
     gr.nodesSpanned = where.nodesSpanned;
     gr.perNode = where.perNode;
+    gr.crossesDomains = where.crossesDomains;
+    gr.domainsSpanned = where.domainsSpanned;
+    gr.perDomain = where.perDomain;
     gr.collective = std::move(collective);
     gr.algorithm = std::move(algorithm);
     gr.linkBandwidth = link;

@@ -34,8 +34,9 @@ std::string_view toString(KernelPass p)
     return "?";
 }
 
-double groupSeconds(Collective c, const GroupPlacement& g, double bytes, const ClusterSpec& cl)
+double groupSeconds(Collective c, const GroupPlacement& placed, double bytes, const ClusterSpec& cl)
 {
+    const GroupPlacement g = placed.fabric();
     if (g.size <= 1 || bytes <= 0) return 0.0;
     if (!g.crossesNodes) return ringSeconds(c, g.size, bytes, cl.intraNode);
     return hierarchicalSeconds(c, g.size, g.perNode, bytes, cl.intraNode, cl.interNode);
@@ -640,7 +641,7 @@ void cost(std::vector<KernelOp>& ops, const Shape& S)
         case KernelKind::Memory: k = kernels::memoryOp(C.gpu, op.bytes); break;
         case KernelKind::Collective: {
             const GroupPlacement& g = S.layout.of(op.group);
-            const double one = op.collective == Collective::SendRecv ? p2pSeconds(op.bytes, g.crossesNodes, C)
+            const double one = op.collective == Collective::SendRecv ? p2pSeconds(op.bytes, g.crossesDomains, C)
                                                                      : groupSeconds(op.collective, g, op.bytes, C);
             k.seconds = op.repeat * one;
             // Below the published curves' first point (1 MiB) a collective's time is its latency steps.

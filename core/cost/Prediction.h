@@ -135,6 +135,8 @@ struct CommGroup {
     GroupKind kind = GroupKind::DPCP;    // printed as dp, tp, pp, cp, ep (toString)
     int size = 1;
     bool crossesNodes = false;
+    bool crossesDomains = false; // the NVLink domain (= crossesNodes where the node is the domain)
+    int domainsSpanned = 1, perDomain = 1;
     int nodesSpanned = 1;
     int perNode = 1;
     std::string collective;              // what runs on it, e.g. "AllReduce" or "ReduceScatter+AllGather"

@@ -163,9 +163,9 @@ GroupPlacement placement(int size, int stride, const Span& sp)
     g.size = size;
     g.stride = stride;
     if (size <= 1) return g;
-    g.nodesSpanned = sp.nodes;
-    g.perNode = sp.fullest;
-    g.crossesNodes = sp.nodes > 1;
+    g.nodesSpanned = g.domainsSpanned = sp.nodes;
+    g.perNode = g.perDomain = sp.fullest;
+    g.crossesNodes = g.crossesDomains = sp.nodes > 1;
     return g;
 }
 
@@ -256,9 +256,9 @@ GroupPlacement placeRanks(std::vector<long> ranks, int gpusPerNode)
         }
         maxRun = std::max(maxRun, ++run);
     }
-    g.nodesSpanned = nodes;
-    g.perNode = maxRun;
-    g.crossesNodes = nodes > 1;
+    g.nodesSpanned = g.domainsSpanned = nodes;
+    g.perNode = g.perDomain = maxRun;
+    g.crossesNodes = g.crossesDomains = nodes > 1;
     return g;
 }
 
@@ -268,12 +268,14 @@ GroupPlacement placeRanks(std::vector<long> ranks, int gpusPerNode)
 LayoutInputs layoutInputs(const Plan& plan)
 {
     const ParallelSpec& p = plan.parallel;
-    return LayoutInputs { p.tp, p.cp, p.dp, p.pp, p.ep, p.etp, plan.cluster.gpusPerNode, p.order };
+    return LayoutInputs { p.tp, p.cp, p.dp, p.pp, p.ep, p.etp, plan.cluster.gpusPerNode, p.order,
+        plan.cluster.nvlinkDomainNodes };
 }
 #pragma GCC diagnostic pop
 
 namespace {
 RankLayout computeLayout(const LayoutInputs& in);
+RankLayout computeAt(const LayoutInputs& in, int groupGpus);
 }
 
 // validate() and evaluate() both ask for the same plan's layout: the last one per thread, keyed by all it reads.
@@ -283,7 +285,23 @@ RankLayout rankLayout(const Plan& plan) { return rankLayout(layoutInputs(plan));
 
 namespace {
 
+// The node tier, and the NVLink-domain tier as the same layout over domains of gpusPerNode * nvlinkDomainNodes GPUs.
 RankLayout computeLayout(const LayoutInputs& p)
+{
+    RankLayout out = computeAt(p, p.gpusPerNode);
+    const int domain = p.nvlinkDomainNodes > 1 ? p.gpusPerNode * p.nvlinkDomainNodes : 0;
+    const RankLayout d = domain > 0 ? computeAt(p, domain) : out;
+    for (auto [g, dg] : { std::pair { &out.tp, &d.tp }, std::pair { &out.cp, &d.cp }, std::pair { &out.dpCp, &d.dpCp },
+             std::pair { &out.pp, &d.pp }, std::pair { &out.ep, &d.ep }, std::pair { &out.expertDp, &d.expertDp } }) {
+        g->domainsSpanned = dg->nodesSpanned;
+        g->perDomain = dg->perNode;
+        g->crossesDomains = dg->crossesNodes;
+    }
+    out.ppNeighboursCrossDomains = d.ppNeighboursCrossNodes;
+    return out;
+}
+
+RankLayout computeAt(const LayoutInputs& p, int groupGpus)
 {
     std::vector<Dim> dims;
     std::string message;
@@ -307,7 +325,7 @@ RankLayout computeLayout(const LayoutInputs& p)
     out.epDegree = ep;
 
     Lattice l;
-    l.G = p.gpusPerNode > 0 ? p.gpusPerNode : std::max(1, tp * cp * dp * pp);
+    l.G = groupGpus > 0 ? groupGpus : std::max(1, tp * cp * dp * pp);
     l.tp = tp, l.cp = cp, l.dp = dp, l.pp = pp, l.ep = ep;
     l.sTp = out.strideTp, l.sCp = out.strideCp, l.sDp = out.strideDp, l.sPp = out.stridePp;
     if (out.cpFasterThanDp) {

@@ -25,7 +25,23 @@ struct GroupPlacement {
     int nodesSpanned = 1;
     int perNode = 1;          // members on one node (the fullest node)
     bool crossesNodes = false;
+    // The same at the NVLink-domain tier (ClusterSpec::nvlinkDomainNodes nodes each); equal to the node values where
+    // the node is the domain.
+    int domainsSpanned = 1;
+    int perDomain = 1;
+    bool crossesDomains = false;
     bool operator==(const GroupPlacement&) const = default;
+
+    // The group as the links see it: NVLink reaches the whole domain, so its "nodes" are the NVLink domains. The cost
+    // of a collective (groupSeconds, the explained formulas, NCCL's connections) takes this view.
+    GroupPlacement fabric() const
+    {
+        GroupPlacement f = *this;
+        f.nodesSpanned = domainsSpanned;
+        f.perNode = perDomain;
+        f.crossesNodes = crossesDomains;
+        return f;
+    }
 };
 
 struct RankLayout {
@@ -35,6 +51,7 @@ struct RankLayout {
     // The worst group of each kind (see above).
     GroupPlacement tp, cp, dpCp, pp, ep, expertDp;
     bool ppNeighboursCrossNodes = false; // some stage boundary of some pipeline crosses a node
+    bool ppNeighboursCrossDomains = false; // ... an NVLink domain
 
     const GroupPlacement& of(GroupKind kind) const;
     bool operator==(const RankLayout&) const = default;
@@ -46,6 +63,7 @@ struct LayoutInputs {
     int tp = 1, cp = 1, dp = 1, pp = 1, ep = 1, etp = 0;
     int gpusPerNode = 8;
     std::string order = "tp-cp-ep-dp-pp";
+    int nvlinkDomainNodes = 1;
     bool operator==(const LayoutInputs&) const = default;
 };
 LayoutInputs layoutInputs(const Plan& plan);

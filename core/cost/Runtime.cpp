@@ -66,23 +66,23 @@ std::vector<Communicator> rankCommunicators(const Plan& plan, const RankLayout& 
         list.push_back({ group, size, true, crosses, peers, kNcclP2pChannelsPerPeer, 0 });
     };
     const int dpcp = P.dp * P.cp;
-    collective("tp", P.tp, layout.tp.crossesNodes);
+    collective("tp", P.tp, layout.tp.crossesDomains);
     // Context parallelism's ring attention passes K and V to the next rank and receives from the previous one.
-    p2p("cp", P.cp, layout.cp.crossesNodes, std::min(2, P.cp - 1));
-    collective("dp-cp", dpcp, layout.dpCp.crossesNodes);
+    p2p("cp", P.cp, layout.cp.crossesDomains, std::min(2, P.cp - 1));
+    collective("dp-cp", dpcp, layout.dpCp.crossesDomains);
     // Pipeline sends go to the next stage and come from the previous one; the first and last rank have one
     // neighbour unless chunks wrap around (interleaved and V schedules).
     const bool end = stage == 0 || stage == P.pp - 1;
-    p2p("pp", P.pp, layout.pp.crossesNodes, end && plan.chunksPerRank() <= 1 ? 1 : std::min(2, P.pp - 1));
+    p2p("pp", P.pp, layout.pp.crossesDomains, end && plan.chunksPerRank() <= 1 ? 1 : std::min(2, P.pp - 1));
     if (plan.model.isMoe()) {
         // The token all-to-all sends to and receives from every other rank of the expert group.
-        if (P.ep > 1) p2p("ep", P.ep, layout.ep.crossesNodes, P.ep - 1);
+        if (P.ep > 1) p2p("ep", P.ep, layout.ep.crossesDomains, P.ep - 1);
         // The expert data-parallel group: tp*dp*cp/(etp*ep) ranks hold the same experts (dp*cp/ep when etp = tp).
         const int expertDp = std::max(1, int((1LL * P.tp * dpcp) / std::max(1LL, 1LL * P.expertTp() * std::max(1, P.ep))));
-        if (expertDp != dpcp) collective("expert-dp", expertDp, layout.expertDp.crossesNodes);
+        if (expertDp != dpcp) collective("expert-dp", expertDp, layout.expertDp.crossesDomains);
     }
     // Megatron's embedding group: the first and last stage all-reduce the tied embedding's gradient.
-    if (plan.model.tiedEmbeddings && P.pp > 1 && end) collective("embedding", 2, layout.pp.crossesNodes);
+    if (plan.model.tiedEmbeddings && P.pp > 1 && end) collective("embedding", 2, layout.pp.crossesDomains);
     for (Communicator& c : list) c.bytes = o.ncclBuffSize * c.channels * c.connections;
     return list;
 }

@@ -290,6 +290,7 @@ void readCluster(const json& j, Plan& plan, const PresetCatalog& presets, Issues
     if (const auto* n = presets.node(nodeId)) {
         c.nodePreset = n->id;
         c.gpusPerNode = n->gpusPerNode;
+        c.nvlinkDomainNodes = n->nvlinkDomainNodes;
         c.intraNode = n->intraNode;
         c.interNode = n->interNode;
     } else {
@@ -298,13 +299,14 @@ void readCluster(const json& j, Plan& plan, const PresetCatalog& presets, Issues
     if (!r.integer("nodes", c.nodes, 1, 1e6))
         if (!r.has("nodes")) r.error("cluster.nodes", "missing: number of nodes");
     r.integer("gpusPerNode", c.gpusPerNode, 1, 1024);
+    r.integer("nvlinkDomainNodes", c.nvlinkDomainNodes, 1, 1024);
     readLink(r, "intraNode", c.intraNode, issues);
     readLink(r, "interNode", c.interNode, issues);
     if (c.intraNode.bandwidth <= 0)
         r.error("cluster.intraNode.bandwidth", "missing: no node preset gives it; set bytes/s per direction");
     if (c.interNode.bandwidth <= 0 && c.nodes > 1)
         r.error("cluster.interNode.bandwidth", "missing: no node preset gives it; set bytes/s per direction");
-    r.rejectUnknown({ "gpu", "node", "nodes", "gpusPerNode", "intraNode", "interNode" });
+    r.rejectUnknown({ "gpu", "node", "nodes", "gpusPerNode", "nvlinkDomainNodes", "intraNode", "interNode" });
 }
 
 void readParallel(const json& j, Plan& plan, Issues& issues, bool& dpGiven)
@@ -633,6 +635,7 @@ json planToJson(const Plan& p)
     };
     j["cluster"] = { { "gpu", gpu }, { "nodes", p.cluster.nodes }, { "gpusPerNode", p.cluster.gpusPerNode },
         { "intraNode", link(p.cluster.intraNode) }, { "interNode", link(p.cluster.interNode) } };
+    if (p.cluster.nvlinkDomainNodes > 1) j["cluster"]["nvlinkDomainNodes"] = p.cluster.nvlinkDomainNodes;
     if (!p.cluster.nodePreset.empty()) j["cluster"]["node"] = p.cluster.nodePreset;
     const ParallelSpec& q = p.parallel;
     j["parallel"] = { { "dp", q.dp }, { "tp", q.tp }, { "pp", q.pp }, { "cp", q.cp }, { "ep", q.ep }, { "vpp", q.vpp },

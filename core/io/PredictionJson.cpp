@@ -82,7 +82,9 @@ json predictionToJson(const Prediction& p)
             json o = { { "name", op.name }, { "kind", std::string(toString(op.kind)) }, { "pass", std::string(toString(op.pass)) },
                 { "flops", op.flops }, { "bytes", op.bytes }, { "seconds", op.seconds }, { "exposedSeconds", op.exposedSeconds },
                 { "computeSeconds", op.computeSeconds }, { "memorySeconds", op.memorySeconds }, { "efficiency", op.efficiency },
-                { "bound", std::string(toString(op.bound)) } };
+                { "bound", std::string(toString(op.bound)) },
+                { "host", { { "launches", op.launches }, { "seconds", op.hostSeconds }, { "start", op.hostStart },
+                              { "gpuWaitSeconds", op.hostWaitSeconds }, { "graphed", op.graphed }, { "syncAfter", op.syncAfter } } } };
             if (op.kind == KernelKind::Gemm) {
                 o["shape"] = { { "m", op.m }, { "n", op.n }, { "k", op.k }, { "batch", op.batch } };
                 o["measured"] = op.measured;
@@ -112,7 +114,8 @@ json predictionToJson(const Prediction& p)
     json groups = json::array();
     for (const CommGroup& g : p.comm)
         groups.push_back({ { "kind", std::string(toString(g.kind)) }, { "size", g.size }, { "crossesNodes", g.crossesNodes },
-            { "nodesSpanned", g.nodesSpanned }, { "perNode", g.perNode }, { "collective", g.collective },
+            { "nodesSpanned", g.nodesSpanned }, { "perNode", g.perNode }, { "crossesDomains", g.crossesDomains },
+            { "domainsSpanned", g.domainsSpanned }, { "perDomain", g.perDomain }, { "collective", g.collective },
             { "algorithm", g.algorithm }, { "linkBandwidth", g.linkBandwidth }, { "bytesPerStep", g.bytesPerStep },
             { "seconds", g.seconds }, { "exposedSeconds", g.exposedSeconds } });
     j["comm"] = { { "groups", groups } };

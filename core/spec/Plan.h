@@ -174,6 +174,9 @@ struct ClusterSpec {
     std::string nodePreset;        // node preset the links came from
     int nodes = 0;
     int gpusPerNode = 8;
+    // Nodes one NVLink domain joins (a rack-scale system: GB200 NVL72 is 18 compute trays of 4 GPUs); 1 = the node is
+    // the NVLink domain. intraNode is the NVLink fabric: inside a node, and across the nodes of a domain.
+    int nvlinkDomainNodes = 1;
     LinkSpec intraNode;
     LinkSpec interNode;
     bool operator==(const ClusterSpec&) const = default;

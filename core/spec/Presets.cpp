@@ -71,6 +71,7 @@ PresetCatalog PresetCatalog::fromJson(std::string_view models, std::string_view 
             r.string("name", n.name);
             r.string("gpu", n.gpu);
             r.integer("gpusPerNode", n.gpusPerNode, 1, 1024);
+            r.integer("nvlinkDomainNodes", n.nvlinkDomainNodes, 1, 1024);
             for (auto [key, link] : { std::pair { "intraNode", &n.intraNode }, std::pair { "interNode", &n.interNode } }) {
                 if (const json* l = r.find(key)) readLinkSpec(*l, jsonio::join(path, key), *link, c.m_issues);
             }

@@ -28,6 +28,7 @@ struct NodePreset {
     std::string name;
     std::string gpu;
     int gpusPerNode = 8;
+    int nvlinkDomainNodes = 1; // nodes per NVLink domain (18 trays of an NVL72 rack)
     LinkSpec intraNode;
     LinkSpec interNode;
     Sources sources;

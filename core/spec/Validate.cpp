@@ -172,8 +172,17 @@ Issues validate(const Plan& plan)
         const RankLayout layout = rankLayout(plan);
         for (GroupKind kind : { GroupKind::TP, GroupKind::CP, GroupKind::EP }) {
             const GroupPlacement& g = layout.of(kind);
-            if (!g.crossesNodes || (kind == GroupKind::EP && !m.isMoe())) continue;
+            if (!g.crossesDomains || (kind == GroupKind::EP && !m.isMoe())) continue;
             const std::string name(toString(kind));
+            if (cl.nvlinkDomainNodes > 1) {
+                const int domainGpus = cl.gpusPerNode * cl.nvlinkDomainNodes;
+                c.warning("parallel." + name, name + " " + str(g.size)
+                        + (g.size > domainGpus ? " is larger than an NVLink domain (" + str(domainGpus) + " GPUs)"
+                                               : " does not fit the " + str(domainGpus) + "-GPU NVLink domains")
+                        + ": some " + name + " group spans " + str(g.domainsSpanned) + " domains under the order " + p.order
+                        + "; its per-layer collectives run over the network between domains");
+                continue;
+            }
             c.warning("parallel." + name, name + " " + str(g.size)
                     + (g.size > cl.gpusPerNode ? " is larger than a node (" + str(cl.gpusPerNode) + " GPUs)"
                                                : " does not fit the " + str(cl.gpusPerNode) + "-GPU nodes")

@@ -73,7 +73,8 @@ private slots:
             QVERIFY2(e.contains(k) && e[k].is_string() && !e[k].get<std::string>().empty(), k);
         }
         const std::string metric = e["metric"];
-        QVERIFY2(metric == "tflopsPerGpu" || metric == "mfu" || metric == "tokensPerSecond", metric.c_str());
+        QVERIFY2(metric == "tflopsPerGpu" || metric == "mfu" || metric == "tokensPerSecond" || metric == "tokensPerSecondPerGpu",
+            metric.c_str());
         if (metric == "tflopsPerGpu") {
             const std::string flops = e.value("flops", std::string());
             QVERIFY2(flops == "hardware" || flops == "model", "tflopsPerGpu says which FLOPs the source counts");
@@ -121,6 +122,7 @@ private slots:
         QTest::addColumn<QString>("id");
         QTest::newRow("tflops, hardware") << QStringLiteral("gpt3-175b-1024xa100");
         QTest::newRow("mfu") << QStringLiteral("llama3-405b-8k-h100");
+        QTest::newRow("tokens/s/GPU") << QStringLiteral("bridge-2511-b200-qwen3-30b-a3b-mxfp8");
     }
     void predictedIsEvaluateConverted()
     {
@@ -144,6 +146,11 @@ private slots:
             const double f = pred["flops"][entry["flops"] == "hardware" ? "hardwarePerStep" : "modelPerStep"];
             perSim = f / sim / gpus / 1e12;
             perAna = f / ana / gpus / 1e12;
+        } else if (entry["metric"] == "tokensPerSecondPerGpu") {
+            // globalBatch * seqLength tokens per step, over the step and the GPUs (Megatron-Bridge's tokens/sec/GPU).
+            const double tokens = plan["training"]["globalBatch"].get<double>() * plan["model"]["seqLength"].get<double>();
+            perSim = tokens / sim / gpus;
+            perAna = tokens / ana / gpus;
         } else {
             QCOMPARE(entry["metric"].get<std::string>(), std::string("mfu"));
             const planscope::test::CliRun g = planscope::test::runCli({ QStringLiteral("presets"), QStringLiteral("gpus"), QStringLiteral("--json") });

@@ -5,6 +5,10 @@
 #include "TestUtil.h"
 
 #include "cost/Collective.h"
+#include "cost/Evaluate.h"
+#include "cost/Operators.h"
+#include "cost/RankLayout.h"
+#include "spec/Validate.h"
 
 #include <QObject>
 #include <cmath>
@@ -320,6 +324,57 @@ private slots:
                                         : m * f * (g + 2 * w) / g;
         const bool ok = dp->bytesPerStep <= factor * gradBytes * (1 + 1e-6) && dp->bytesPerStep >= factor * gradBytesMin * (1 - 1e-6);
         QVERIFY2(ok, qPrintable(QStringLiteral("dp %1 expected %2 .. %3 (ratio to max %4)").arg(dp->bytesPerStep).arg(factor * gradBytesMin).arg(factor * gradBytes).arg(dp->bytesPerStep / (factor * gradBytes))));
+    }
+
+    // The NVLink-domain tier (issue 29): on GB200 NVL72 (4-GPU trays, 18 per domain) an expert-parallel group of 64
+    // spans 16 trays but one domain, and its all-to-all runs over NVLink as a ring inside a node would: the same
+    // seconds as a flat ring of 64 on the NVLink link. With domains of 16 trays every group is one domain; with 18
+    // some straddle two and the group goes hierarchical over the NICs.
+    void nvlinkDomainTier()
+    {
+        auto plan = [](int domainNodes) {
+            nlohmann::json j = { { "schema", "planscope/plan/v1" }, { "name", "nvl72" }, { "model", { { "preset", "deepseek-v3" }, { "mtpLayers", 0 } } },
+                { "cluster", { { "gpu", "gb200" }, { "node", "gb200-nvl72" }, { "nodes", 64 }, { "gpusPerNode", 4 },
+                                 { "nvlinkDomainNodes", domainNodes } } },
+                { "parallel", { { "dp", 64 }, { "tp", 1 }, { "pp", 4 }, { "vpp", 4 }, { "ep", 64 }, { "etp", 1 }, { "layout", "Et*3|(t*4|)*14ttL" } } },
+                { "training", { { "microBatch", 1 }, { "globalBatch", 4096 }, { "precision", "bf16" }, { "flashAttention", true },
+                                  { "schedule", "interleaved-1f1b" } } } };
+            return test::planFromText(j.dump());
+        };
+        const Plan p16 = plan(16), p18 = plan(18);
+        QCOMPARE(p18.cluster.nvlinkDomainNodes, 18); // the node preset's value is overridden by the file
+        const RankLayout l16 = rankLayout(p16), l18 = rankLayout(p18);
+        QVERIFY(l16.ep.crossesNodes && l16.ep.nodesSpanned == 16 && l16.ep.perNode == 4);
+        QVERIFY(!l16.ep.crossesDomains);
+        QCOMPARE(l16.ep.perDomain, 64);
+        QVERIFY(l18.ep.crossesDomains);
+        QCOMPARE(l18.ep.domainsSpanned, 2);
+        // The worst group (RankLayout's rule: the most domains, then the fewest on its fullest): ranks 192-255 put 24 in
+        // the domain of ranks 144-215 and 40 in the next.
+        QCOMPARE(l18.ep.perDomain, 40);
+        const double S = 256e6;
+        const LinkSpec& nv = p16.cluster.intraNode;
+        QVERIFY(near(groupSeconds(Collective::AllToAll, l16.ep, S, p16.cluster), planscope::ringSeconds(Collective::AllToAll, 64, S, nv), 1e-12));
+        QVERIFY(near(groupSeconds(Collective::AllToAll, l18.ep, S, p18.cluster),
+            planscope::hierarchicalSeconds(Collective::AllToAll, 64, 40, S, nv, p18.cluster.interNode), 1e-12));
+        // Inside a domain the pipeline's neighbours (64 ranks apart, 16 trays) cross domains only with pp ranks in
+        // other racks: the p2p link follows the domain, not the tray.
+        QVERIFY(l16.ppNeighboursCrossNodes && l16.ppNeighboursCrossDomains);
+        // The validator names the domain, not the node, when a group leaves it.
+        bool named = false;
+        for (const Issue& i : validate(p18))
+            named = named || (i.path == "parallel.ep" && i.message.find("NVLink domain") != std::string::npos);
+        QVERIFY(named);
+        for (const Issue& i : validate(p16)) QVERIFY2(i.path != "parallel.ep", i.message.c_str());
+        // The JSON says both.
+        const Prediction pr = evaluate(p16);
+        bool found = false;
+        for (const CommGroup& g : pr.comm)
+            if (g.kind == GroupKind::EP) {
+                found = true;
+                QVERIFY(g.crossesNodes && !g.crossesDomains);
+            }
+        QVERIFY(found);
     }
 
     void names()
