@@ -616,10 +616,6 @@
         <translation>一层的权重梯度 GEMM。</translation>
     </message>
     <message>
-        <source>Each op takes the slower of its FLOPs at the shape&apos;s achievable rate and its bytes at the achievable HBM bandwidth, plus a launch; comm counts only what overlap leaves exposed.</source>
-        <translation>每个算子的耗时取两者中较慢者：以该形状可达的算力完成其 FLOPs，或以可达的 HBM 带宽传输其字节，再加一次 kernel 启动开销；通信只计入重叠后仍暴露的部分。</translation>
-    </message>
-    <message>
         <source>Ops: %1.</source>
         <translation>算子：%1。</translation>
     </message>
@@ -1971,6 +1967,26 @@
     <message>
         <source>%1 row(s) print an algbw or busbw that is no bandwidth (negative, inf, nan, or above 100000 GB/s): computed from the time instead where the rank count allows (listed in derived)</source>
         <translation>%1 行打印的 algbw 或 busbw 不是有效带宽（负数、inf、nan 或超过 100000 GB/s）：在 rank 数允许时改由时间计算（列在 derived 中）</translation>
+    </message>
+    <message>
+        <source>a full-iteration CUDA graph needs a step without host syncs, and this dropless MoE dispatcher copies its token counts to the host every layer; set model.moe.syncFree or a capacity factor, or use per-layer graphs</source>
+        <translation>整个迭代的 CUDA graph 要求一步中没有主机同步，而这个不丢弃 token 的 MoE 分发器每层都要把 token 计数拷贝到主机；请设置 model.moe.syncFree 或容量因子，或改用逐层 CUDA graph</translation>
+    </message>
+    <message>
+        <source>overlaps the expert-parallel all-to-alls and needs an MoE model with ep &gt; 1; ignored</source>
+        <translation>重叠的是专家并行的 all-to-all，需要 ep &gt; 1 的 MoE 模型；已忽略</translation>
+    </message>
+    <message>
+        <source>Megatron-Core runs the all-to-all overlap with pp &gt; 1 only under the interleaved schedule (vpp &gt; 1)</source>
+        <translation>pp &gt; 1 时，Megatron-Core 只在交错调度（vpp &gt; 1）下执行 all-to-all 重叠</translation>
+    </message>
+    <message>
+        <source>must be at least 1 (the busiest rank&apos;s tokens over the balanced share; 1 = balanced)</source>
+        <translation>必须至少为 1（最忙 rank 的 token 数与均衡份额之比；1 = 均衡）</translation>
+    </message>
+    <message>
+        <source>Each op takes the slower of its FLOPs at the shape&apos;s achievable rate and its bytes at the achievable HBM bandwidth, plus a launch; comm counts only what overlap leaves exposed; host is the GPU&apos;s wait for the CPU to issue the next kernel (the CPU spends %1 issuing this pass; docs/MODEL.md section 7.4).</source>
+        <translation>每个算子的耗时取两者中较慢者：以该形状可达的算力完成其 FLOPs，或以可达的 HBM 带宽传输其字节，再加一次 kernel 启动开销；通信只计入重叠后仍暴露的部分；host 是 GPU 等待 CPU 发出下一个 kernel 的时间（CPU 发出这一遍的 kernel 共耗时 %1；docs/MODEL.md 第 7.4 节）。</translation>
     </message>
 </context>
 <context>
@@ -4669,6 +4685,86 @@ of %3</source>
     <message>
         <source>Layers per rank (E embedding, L loss, | between chunks): %1</source>
         <translation>各 rank 的层（E 嵌入层，L 损失，| 分隔 chunk）：%1</translation>
+    </message>
+    <message>
+        <source>Host (kernel issue)</source>
+        <translation>主机（发出 kernel）</translation>
+    </message>
+    <message>
+        <source>Sync-free dispatch</source>
+        <translation>免同步分发</translation>
+    </message>
+    <message>
+        <source>The dispatcher keeps each expert&apos;s token count on the device; off, a dropless dispatcher copies the counts to the host every MoE layer forward (a host sync). Capacity routing never syncs (Megatron-Core HybridEP with --moe-expert-rank-capacity-factor)</source>
+        <translation>分发器把每个专家的 token 计数留在设备上；关闭时，不丢弃 token 的分发器在每个 MoE 层的前向中都把计数拷贝到主机（一次主机同步）。按容量路由从不同步（Megatron-Core HybridEP 配合 --moe-expert-rank-capacity-factor）</translation>
+    </message>
+    <message>
+        <source>Expert load imbalance</source>
+        <translation>专家负载不均衡度</translation>
+    </message>
+    <message>
+        <source>Tokens the busiest expert-parallel rank&apos;s experts take, as a multiple of the balanced share; at least 1. 1 = balanced, as the published Megatron-Core benchmarks force the routing</source>
+        <translation>最忙的专家并行秩上的专家接收的 token 数，以均衡份额的倍数表示；至少为 1。1 = 均衡，与公开的 Megatron-Core 基准测试强制均衡路由的做法一致</translation>
+    </message>
+    <message>
+        <source>Overlap expert-parallel all-to-alls</source>
+        <translation>专家并行 all-to-all 与计算重叠</translation>
+    </message>
+    <message>
+        <source>The expert-parallel all-to-alls of one microbatch run beside another microbatch&apos;s compute (the forward of one and the backward of the next merged, as DualPipe does). Needs an MoE model with ep &gt; 1, and the interleaved schedule when pp &gt; 1 (Megatron-Core --overlap-moe-expert-parallel-comm)</source>
+        <translation>一个微批次的专家并行 all-to-all 与另一个微批次的计算同时进行（像 DualPipe 那样把一个微批次的前向与下一个的反向合并）。需要 ep &gt; 1 的 MoE 模型，pp &gt; 1 时还需要交错调度（Megatron-Core --overlap-moe-expert-parallel-comm）</translation>
+    </message>
+    <message>
+        <source>CUDA graphs</source>
+        <translation>CUDA graph</translation>
+    </message>
+    <message>
+        <source>none: the CPU issues every kernel; per-layer: each layer&apos;s forward and backward is one graph (with a dropless MoE dispatcher that syncs with the host, only the part before the sync); full-iteration: the whole step is one graph and needs a step without host syncs (Megatron-Core --cuda-graph-impl, --cuda-graph-scope)</source>
+        <translation>none：每个 kernel 都由 CPU 发出；per-layer：每层的前向和反向各为一个 graph（若不丢弃 token 的 MoE 分发器要与主机同步，则只含同步之前的部分）；full-iteration：整步为一个 graph，要求一步中没有主机同步（Megatron-Core --cuda-graph-impl、--cuda-graph-scope）</translation>
+    </message>
+    <message>
+        <source>CPU time per kernel, µs</source>
+        <translation>每个 kernel 的 CPU 时间，µs</translation>
+    </message>
+    <message>
+        <source>CPU time to issue one kernel eagerly (framework dispatch and the launch); 0 = 41 µs, read from real PyTorch-profiler traces (docs/HARDWARE.md, &quot;Host&quot;)</source>
+        <translation>以 eager 方式发出一个 kernel 的 CPU 时间（框架分派加上启动）；0 = 41 µs，取自真实的 PyTorch Profiler 跟踪（docs/HARDWARE.md，“Host”一节）</translation>
+    </message>
+    <message>
+        <source>Host sync, µs</source>
+        <translation>主机同步，µs</translation>
+    </message>
+    <message>
+        <source>CPU time of a device-to-host copy and its wait, beyond the GPU&apos;s drain; 0 = one kernel&apos;s issue. Only a dropless MoE dispatcher without sync-free dispatch syncs</source>
+        <translation>一次设备到主机的拷贝及其等待所用的 CPU 时间，不含 GPU 排空的时间；0 = 发出一个 kernel 的时间。只有未启用免同步分发的不丢弃 token 的 MoE 分发器会同步</translation>
+    </message>
+    <message>
+        <source>CUDA graph launch, µs</source>
+        <translation>CUDA graph 启动，µs</translation>
+    </message>
+    <message>
+        <source>CPU time to launch one CUDA graph; 0 = one kernel&apos;s issue</source>
+        <translation>启动一个 CUDA graph 的 CPU 时间；0 = 发出一个 kernel 的时间</translation>
+    </message>
+    <message>
+        <source>Launch queue (kernels)</source>
+        <translation>启动队列（kernel 数）</translation>
+    </message>
+    <message>
+        <source>Kernels the CPU issues ahead of the GPU before it blocks; 0 = 1,000 (about what a CUDA stream holds)</source>
+        <translation>CPU 在阻塞之前可领先 GPU 发出的 kernel 数；0 = 1,000（约为一个 CUDA stream 能容纳的数量）</translation>
+    </message>
+    <message>
+        <source>= one kernel&apos;s issue (%1 µs)</source>
+        <translation>= 发出一个 kernel 的时间（%1 µs）</translation>
+    </message>
+    <message>
+        <source>default (%1 µs)</source>
+        <translation>默认（%1 µs）</translation>
+    </message>
+    <message>
+        <source>default (%1)</source>
+        <translation>默认（%1）</translation>
     </message>
 </context>
 <context>

@@ -190,6 +190,15 @@ class TestCoreText : public QObject {
                      { "/model/preset", "llama2-70b" } }),
                  variant({ { "/model/preset", "mixtral-8x7b" }, { "/parallel/ep", 2 }, { "/parallel/pp", 4 },
                      { "/parallel/tp", 2 }, { "/parallel/dp", 2 } }),
+                 // The host and the MoE layer as Megatron-Core runs it: the all-to-all overlap without experts and
+                 // with pp > 1 but no interleaving, a full-iteration graph over a dispatcher that syncs, an
+                 // imbalance under 1.
+                 variant("/training/overlapMoeComm", true),
+                 variant({ { "/model/preset", "mixtral-8x7b" }, { "/parallel/ep", 2 }, { "/parallel/pp", 4 },
+                     { "/parallel/tp", 2 }, { "/parallel/dp", 2 }, { "/training/overlapMoeComm", true } }),
+                 variant({ { "/model/preset", "mixtral-8x7b" }, { "/parallel/ep", 2 }, { "/parallel/pp", 4 },
+                     { "/parallel/tp", 2 }, { "/parallel/dp", 2 }, { "/training/host/cudaGraphs", "full-iteration" } }),
+                 variant({ { "/model/preset", "mixtral-8x7b" }, { "/model/moe/imbalance", 0.5 } }),
                  // A pipeline layout (Megatron-Core's pipeline_model_parallel_layout): unparsable, or not
                  // this shape.
                  variant("/parallel/layout", "(Et|t"),

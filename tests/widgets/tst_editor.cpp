@@ -87,6 +87,8 @@ QString planValue(const Plan& p, const QString& path)
     if (path == QLatin1String("model.moe.capacityFactor")) return n(m.moe.capacityFactor);
     if (path == QLatin1String("model.moe.dispatcher")) return e(m.moe.dispatcher);
     if (path == QLatin1String("model.moe.groupedGemm")) return b(m.moe.groupedGemm);
+    if (path == QLatin1String("model.moe.syncFree")) return b(m.moe.syncFree);
+    if (path == QLatin1String("model.moe.imbalance")) return n(m.moe.imbalance);
     if (path == QLatin1String("parallel.etp")) return n(p.parallel.etp);
     if (path == QLatin1String("training.precision")) return e(t.precision);
     if (path == QLatin1String("training.recompute")) return e(t.recompute);
@@ -99,6 +101,13 @@ QString planValue(const Plan& p, const QString& path)
     if (path == QLatin1String("training.offload.hostBandwidth")) return n(t.offload.hostBandwidth);
     if (path == QLatin1String("training.recomputeLayers")) return n(t.recomputeLayers);
     if (path == QLatin1String("training.recomputeMethod")) return t.recomputeBlock ? QStringLiteral("block") : QStringLiteral("uniform");
+    if (path == QLatin1String("training.overlapMoeComm")) return b(t.overlapMoeComm);
+    if (path == QLatin1String("training.host.cudaGraphs")) return e(t.host.cudaGraphs);
+    // The host's times in microseconds, as the editor shows them (the plan keeps seconds).
+    if (path == QLatin1String("training.host.kernelSeconds")) return n(t.host.kernelSeconds * 1e6);
+    if (path == QLatin1String("training.host.syncSeconds")) return n(t.host.syncSeconds * 1e6);
+    if (path == QLatin1String("training.host.graphLaunchSeconds")) return n(t.host.graphLaunchSeconds * 1e6);
+    if (path == QLatin1String("training.host.launchQueue")) return n(t.host.launchQueue);
     return QStringLiteral("(no such field: %1)").arg(path);
 }
 
@@ -503,7 +512,8 @@ private Q_SLOTS:
         QCOMPARE(check->isChecked(), !before);
     }
 
-    // The fields the plan file gained with MoE as Megatron-Core runs it, MLA, fp8 recipes and offload (docs/PLAN-FILE.md):
+    // The fields the plan file gained with MoE as Megatron-Core runs it, MLA, fp8 recipes, offload and the host
+    // (docs/PLAN-FILE.md):
     // each shows the sample's value, sits in its group with a label and a tooltip, and setting it changes that field of
     // the document's plan in one undo step that gives the plan back.
     void newFieldsEditAndUndo_data()
@@ -519,7 +529,7 @@ private Q_SLOTS:
         const QString deepseek = QStringLiteral("deepseek-v3-1024xh100-fp8.plan.json");
         const QString model = QStringLiteral("Model"), mla = QStringLiteral("Multi-head latent attention (MLA)"),
                       moe = QStringLiteral("Mixture of experts (MoE)"), training = QStringLiteral("Training"),
-                      offload = QStringLiteral("Host offload");
+                      offload = QStringLiteral("Host offload"), host = QStringLiteral("Host (kernel issue)");
         struct Row {
             const QString& sample;
             const char* path;
@@ -545,12 +555,20 @@ private Q_SLOTS:
             { deepseek, "model.moe.capacityFactor", "1.25", moe },
             { deepseek, "model.moe.dispatcher", "allgather", moe },
             { deepseek, "model.moe.groupedGemm", "false", moe },
+            { deepseek, "model.moe.syncFree", "true", moe },
+            { deepseek, "model.moe.imbalance", "1.5", moe },
             { deepseek, "parallel.etp", "2", QStringLiteral("Parallelism") },
             { deepseek, "training.fp8Recipe", "delayed", training },
             { deepseek, "training.fp8ParamGather", "false", training },
             { deepseek, "training.optimizerStateDtype", "fp16", training },
             { deepseek, "training.recomputeLayers", "4", training, "training.recompute", "full" },
             { deepseek, "training.recomputeMethod", "block", training, "training.recompute", "full" },
+            { deepseek, "training.overlapMoeComm", "true", training },
+            { deepseek, "training.host.cudaGraphs", "per-layer", host },
+            { deepseek, "training.host.kernelSeconds", "20", host },
+            { deepseek, "training.host.syncSeconds", "100", host },
+            { deepseek, "training.host.graphLaunchSeconds", "10", host, "training.host.cudaGraphs", "per-layer" },
+            { deepseek, "training.host.launchQueue", "256", host },
             { deepseek, "training.offload.optimizerFraction", "0.5", offload },
             { deepseek, "training.offload.activationLayers", "2", offload },
             { deepseek, "training.offload.pcieBandwidth", "5e+10", offload, "training.offload.optimizerFraction", "0.25" },
@@ -603,6 +621,67 @@ private Q_SLOTS:
         QCOMPARE(shownValue(w), planValue(before, path));
         editor.undoStack()->redo();
         QCOMPARE(planValue(doc.plan(), path), value);
+    }
+
+    // The host's times are typed in microseconds and kept in seconds; a 0 shows the default it stands for, and a sync or
+    // a graph launch left at 0 follows the kernel's time. A full-iteration graph over a dropless dispatcher that syncs
+    // with the host is validate's error under the choice, until sync-free dispatch takes the sync away.
+    void hostFieldsInMicroseconds()
+    {
+        PlanDocument doc;
+        PlanEditorPage editor;
+        editor.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, "deepseek-v3-1024xh100-fp8.plan.json"));
+        const Plan original = doc.plan();
+        QVERIFY(original.training.host == HostSpec {});
+        QDoubleSpinBox* kernel = editor.doubleSpinBox(QStringLiteral("training.host.kernelSeconds"));
+        QDoubleSpinBox* sync = editor.doubleSpinBox(QStringLiteral("training.host.syncSeconds"));
+        QDoubleSpinBox* launch = editor.doubleSpinBox(QStringLiteral("training.host.graphLaunchSeconds"));
+        QSpinBox* queue = editor.spinBox(QStringLiteral("training.host.launchQueue"));
+        QVERIFY(kernel && sync && launch && queue);
+        QCOMPARE(kernel->text(), QString::fromUtf8("default (41 µs)"));
+        QCOMPARE(sync->text(), QString::fromUtf8("= one kernel's issue (41 µs)"));
+        QCOMPARE(launch->text(), QString::fromUtf8("= one kernel's issue (41 µs)"));
+        QCOMPARE(queue->text(), QStringLiteral("default (1000)"));
+
+        kernel->setValue(25.5);
+        QVERIFY(qFuzzyCompare(doc.plan().training.host.kernelSeconds, 25.5e-6));
+        QCOMPARE(sync->text(), QString::fromUtf8("= one kernel's issue (25.5 µs)"));
+        sync->setValue(120);
+        QVERIFY(qFuzzyCompare(doc.plan().training.host.syncSeconds, 120e-6));
+        queue->setValue(64);
+        QCOMPARE(doc.plan().training.host.launchQueue, 64);
+        QCOMPARE(editor.undoStack()->count(), 3);
+
+        // Graph launches only with graphs; the sync only while the dispatcher syncs.
+        QVERIFY(!launch->isEnabled());
+        QVERIFY(sync->isEnabled());
+        QVERIFY(setField(editor, QStringLiteral("training.host.cudaGraphs"), QStringLiteral("full-iteration")));
+        QVERIFY(doc.plan().training.host.cudaGraphs == CudaGraphs::FullIteration);
+        QVERIFY(launch->isEnabled());
+        launch->setValue(8);
+        QVERIFY(qFuzzyCompare(doc.plan().training.host.graphLaunchSeconds, 8e-6));
+        const QString graphError = editor.fieldError(QStringLiteral("training.host.cudaGraphs"));
+        QVERIFY2(graphError.contains(QStringLiteral("model.moe.syncFree")), qPrintable(graphError));
+        QCOMPARE(graphError, issuesAt(doc.plan(), "training.host.cudaGraphs"));
+        QVERIFY(setField(editor, QStringLiteral("model.moe.syncFree"), QStringLiteral("true")));
+        QVERIFY(editor.fieldError(QStringLiteral("training.host.cudaGraphs")).isEmpty());
+        QVERIFY(!sync->isEnabled());
+
+        // The imbalance stops at 1 (balanced): below it there is nothing to type.
+        QDoubleSpinBox* imbalance = editor.doubleSpinBox(QStringLiteral("model.moe.imbalance"));
+        QVERIFY(imbalance);
+        QCOMPARE(imbalance->minimum(), 1.0);
+        const int steps = editor.undoStack()->count();
+        imbalance->setValue(0.5);
+        QCOMPARE(doc.plan().model.moe.imbalance, 1.0);
+        QCOMPARE(editor.undoStack()->count(), steps);
+
+        while (editor.undoStack()->canUndo())
+            editor.undoStack()->undo();
+        QCOMPARE(doc.plan(), original);
+        QCOMPARE(kernel->text(), QString::fromUtf8("default (41 µs)"));
+        QVERIFY(!launch->isEnabled() && sync->isEnabled());
     }
 
     // The bandwidths take scientific notation typed over the "default" that 0 shows.
@@ -695,7 +774,8 @@ private Q_SLOTS:
 
     // A field that does not apply to the plan is disabled: the fp8 recipe outside fp8, the modules outside selective
     // recompute, the layer count and method outside full recompute, the MoE settings of a dense model, the MLA sizes
-    // without a latent, the host rates with nothing offloaded.
+    // without a latent, the host rates with nothing offloaded, the all-to-all overlap without ep > 1, the host sync
+    // without a dispatcher that syncs and the graph launch without graphs.
     void fieldsThatDoNotApplyAreDisabled()
     {
         PlanDocument doc;
@@ -713,8 +793,10 @@ private Q_SLOTS:
         QVERIFY(!enabled("training.recomputeLayers") && !enabled("training.recomputeMethod"));
         for (const char* path : { "model.moe.topK", "model.moe.sharedExperts", "model.moe.sharedExpertFfnHidden",
                  "model.moe.denseLayers", "model.moe.routerBias", "model.moe.capacityFactor", "model.moe.dispatcher",
-                 "model.moe.groupedGemm", "parallel.etp", "model.mla.qLoraRank", "model.mla.vHeadDim",
-                 "training.offload.pcieBandwidth", "training.offload.hostBandwidth" })
+                 "model.moe.groupedGemm", "model.moe.syncFree", "model.moe.imbalance", "parallel.etp",
+                 "model.mla.qLoraRank", "model.mla.vHeadDim", "training.offload.pcieBandwidth",
+                 "training.offload.hostBandwidth", "training.overlapMoeComm", "training.host.syncSeconds",
+                 "training.host.graphLaunchSeconds" })
             QVERIFY2(!enabled(path), path);
         QVERIFY(enabled("model.moe.experts") && enabled("model.mla.kvLoraRank") && enabled("model.headDim"));
         // 0 names what it stands for: llama2-7b's 4096 / 32.
@@ -742,6 +824,20 @@ private Q_SLOTS:
         QVERIFY(enabled("training.fp8Recipe") && enabled("model.moe.denseLayers") && enabled("parallel.etp"));
         QVERIFY(enabled("model.mla.qLoraRank") && enabled("model.moe.sharedExpertFfnHidden"));
         QVERIFY(!enabled("model.headDim"));
+        QVERIFY(enabled("model.moe.syncFree") && enabled("model.moe.imbalance") && enabled("training.overlapMoeComm"));
+        QVERIFY(enabled("training.host.cudaGraphs") && enabled("training.host.kernelSeconds"));
+        QVERIFY(enabled("training.host.syncSeconds") && !enabled("training.host.graphLaunchSeconds"));
+        QVERIFY(setField(editor, QStringLiteral("model.moe.syncFree"), QStringLiteral("true")));
+        QVERIFY(!enabled("training.host.syncSeconds"));
+        QVERIFY(setField(editor, QStringLiteral("training.host.cudaGraphs"), QStringLiteral("per-layer")));
+        QVERIFY(enabled("training.host.graphLaunchSeconds"));
+        QVERIFY(setField(editor, QStringLiteral("parallel.ep"), QStringLiteral("1")));
+        QVERIFY(!enabled("training.overlapMoeComm"));
+        editor.undoStack()->undo();
+        editor.undoStack()->undo();
+        editor.undoStack()->undo();
+        QVERIFY(enabled("training.host.syncSeconds") && !enabled("training.host.graphLaunchSeconds"));
+        QVERIFY(enabled("training.overlapMoeComm"));
         QCOMPARE(editor.comboBox(QStringLiteral("training.fp8Recipe"))->currentData().toString(), QStringLiteral("blockwise"));
         QVERIFY(setField(editor, QStringLiteral("training.precision"), QStringLiteral("bf16")));
         QVERIFY(!enabled("training.fp8Recipe") && !enabled("training.fp8ParamGather"));

@@ -9,6 +9,7 @@
 #include "document/PlanDocument.h"
 #include "charts/RealityCheckBox.h"
 #include "cost/AutoBalance.h"
+#include "cost/Operators.h"
 #include "spec/SplitText.h"
 #include "spec/Presets.h"
 #include "spec/Validate.h"
@@ -176,6 +177,10 @@ PlanEditorPage::PlanEditorPage(QWidget* parent)
     buildParallel(*parallel);
     Section* training = addSection(QT_TR_NOOP("Training"));
     buildTraining(*training);
+    // The CPU that issues the kernels, as a subsection of training (docs/MODEL.md section 7.4).
+    Section* host = addSection(QT_TR_NOOP("Host (kernel issue)"));
+    buildHost(*host);
+    training->grid->addWidget(host->box, training->row++, 0, 1, 2);
     Section* offload = addSection(QT_TR_NOOP("Host offload"));
     buildOffload(*offload);
 
@@ -544,6 +549,24 @@ void PlanEditorPage::buildMoe(Section& s)
         QT_TR_NOOP("The local experts' GEMMs run as one grouped kernel; off, one GEMM and one launch per expert "
                    "(Megatron-Core --moe-grouped-gemm)"),
         [](const Plan& p) { return p.model.moe.groupedGemm; }, [](Plan& p, bool v) { p.model.moe.groupedGemm = v; });
+    addCheck(
+        s, QStringLiteral("model.moe.syncFree"), QT_TR_NOOP("Sync-free dispatch"),
+        QT_TR_NOOP("The dispatcher keeps each expert's token count on the device; off, a dropless dispatcher copies "
+                   "the counts to the host every MoE layer forward (a host sync). Capacity routing never syncs "
+                   "(Megatron-Core HybridEP with --moe-expert-rank-capacity-factor)"),
+        [](const Plan& p) { return p.model.moe.syncFree; }, [](Plan& p, bool v) { p.model.moe.syncFree = v; });
+    QDoubleSpinBox* imbalance = addScaled(
+        s, QStringLiteral("model.moe.imbalance"), QT_TR_NOOP("Expert load imbalance"),
+        QT_TR_NOOP("Tokens the busiest expert-parallel rank's experts take, as a multiple of the balanced share; at "
+                   "least 1. 1 = balanced, as the published Megatron-Core benchmarks force the routing"),
+        1, 2, 1000, [](const Plan& p) { return p.model.moe.imbalance; },
+        [](Plan& p, double v) { p.model.moe.imbalance = v; });
+    {
+        // Balanced is the least there is; the first show() puts the plan's value in.
+        const QSignalBlocker block(imbalance);
+        imbalance->setMinimum(1);
+    }
+    imbalance->setSingleStep(0.1);
 }
 
 void PlanEditorPage::buildCluster(Section& s)
@@ -916,6 +939,14 @@ void PlanEditorPage::buildTraining(Section& s)
                    "waits for each send to finish before its next op"),
         [](const Plan& p) { return p.training.overlapP2pComm; },
         [](Plan& p, bool v) { p.training.overlapP2pComm = v; });
+    addCheck(
+        s, QStringLiteral("training.overlapMoeComm"), QT_TR_NOOP("Overlap expert-parallel all-to-alls"),
+        QT_TR_NOOP("The expert-parallel all-to-alls of one microbatch run beside another microbatch's compute (the "
+                   "forward of one and the backward of the next merged, as DualPipe does). Needs an MoE model with "
+                   "ep > 1, and the interleaved schedule when pp > 1 (Megatron-Core "
+                   "--overlap-moe-expert-parallel-comm)"),
+        [](const Plan& p) { return p.training.overlapMoeComm; },
+        [](Plan& p, bool v) { p.training.overlapMoeComm = v; });
 
     auto* tokens = new FieldScientificSpinBox(s.box);
     const int tokensIndex = addRow(s, QStringLiteral("training.tokens"), QT_TR_NOOP("Training tokens"),
@@ -925,6 +956,46 @@ void PlanEditorPage::buildTraining(Section& s)
     };
     connect(tokens, &QDoubleSpinBox::valueChanged, this,
         [this, tokensIndex](double v) { edit(tokensIndex, [&](Plan& p) { p.training.tokens = v; }); });
+}
+
+// The host (docs/MODEL.md section 7.4): the CPU issues every kernel and the GPU runs what has been issued. The times
+// are shown in microseconds (the plan keeps seconds); 0 is the documented default.
+void PlanEditorPage::buildHost(Section& s)
+{
+    QStringList graphs;
+    for (CudaGraphs g : { CudaGraphs::None, CudaGraphs::PerLayer, CudaGraphs::FullIteration })
+        graphs << fromStd(toString(g));
+    addChoice(
+        s, QStringLiteral("training.host.cudaGraphs"), QT_TR_NOOP("CUDA graphs"),
+        QT_TR_NOOP("none: the CPU issues every kernel; per-layer: each layer's forward and backward is one graph "
+                   "(with a dropless MoE dispatcher that syncs with the host, only the part before the sync); "
+                   "full-iteration: the whole step is one graph and needs a step without host syncs (Megatron-Core "
+                   "--cuda-graph-impl, --cuda-graph-scope)"),
+        graphs, [](const Plan& p) { return nameOf(p.training.host.cudaGraphs); },
+        [](Plan& p, const std::string& v) { parseInto(v, p.training.host.cudaGraphs); });
+    addScaled(
+        s, QStringLiteral("training.host.kernelSeconds"), QT_TR_NOOP("CPU time per kernel, µs"),
+        QT_TR_NOOP("CPU time to issue one kernel eagerly (framework dispatch and the launch); 0 = 41 µs, read from "
+                   "real PyTorch-profiler traces (docs/HARDWARE.md, \"Host\")"),
+        1e-6, 1, 1e6, [](const Plan& p) { return p.training.host.kernelSeconds; },
+        [](Plan& p, double v) { p.training.host.kernelSeconds = v; });
+    addScaled(
+        s, QStringLiteral("training.host.syncSeconds"), QT_TR_NOOP("Host sync, µs"),
+        QT_TR_NOOP("CPU time of a device-to-host copy and its wait, beyond the GPU's drain; 0 = one kernel's issue. "
+                   "Only a dropless MoE dispatcher without sync-free dispatch syncs"),
+        1e-6, 1, 1e6, [](const Plan& p) { return p.training.host.syncSeconds; },
+        [](Plan& p, double v) { p.training.host.syncSeconds = v; });
+    addScaled(
+        s, QStringLiteral("training.host.graphLaunchSeconds"), QT_TR_NOOP("CUDA graph launch, µs"),
+        QT_TR_NOOP("CPU time to launch one CUDA graph; 0 = one kernel's issue"), 1e-6, 1, 1e6,
+        [](const Plan& p) { return p.training.host.graphLaunchSeconds; },
+        [](Plan& p, double v) { p.training.host.graphLaunchSeconds = v; });
+    addInt(
+        s, QStringLiteral("training.host.launchQueue"), QT_TR_NOOP("Launch queue (kernels)"),
+        QT_TR_NOOP("Kernels the CPU issues ahead of the GPU before it blocks; 0 = 1,000 (about what a CUDA stream "
+                   "holds)"),
+        0, 10000000, [](const Plan& p) { return p.training.host.launchQueue; },
+        [](Plan& p, int v) { p.training.host.launchQueue = v; });
 }
 
 // Megatron-Core's --recompute-modules as one box per module, in a grid that fits the field's column.
@@ -1201,8 +1272,13 @@ void PlanEditorPage::updateDependentFields()
     // Routing settings mean nothing for a dense model.
     enable({ "model.moe.topK", "model.moe.expertFfnHidden", "model.moe.sharedExperts", "model.moe.denseLayers",
                "model.moe.routerBias", "model.moe.capacityFactor", "model.moe.dispatcher", "model.moe.groupedGemm",
-               "parallel.etp" },
+               "model.moe.syncFree", "model.moe.imbalance", "parallel.etp" },
         p.model.isMoe());
+    // The all-to-alls it overlaps exist only with experts spread over ep > 1 ranks.
+    enable({ "training.overlapMoeComm" }, p.model.isMoe() && p.parallel.ep > 1);
+    // The host: only a dropless dispatcher without sync-free dispatch syncs, and only graphs are launched as graphs.
+    enable({ "training.host.syncSeconds" }, p.model.isMoe() && moeSyncsHost(p.model.moe));
+    enable({ "training.host.graphLaunchSeconds" }, p.training.host.cudaGraphs != CudaGraphs::None);
     enable({ "model.moe.sharedExpertFfnHidden" }, p.model.isMoe() && p.model.moe.sharedExperts > 0);
     // The latent's rank switches MLA on; its other sizes wait for it, and its head sizes replace the model's.
     enable({ "model.mla.qLoraRank", "model.mla.qkNopeHeadDim", "model.mla.qkRopeHeadDim", "model.mla.vHeadDim" },
@@ -1221,6 +1297,12 @@ void PlanEditorPage::updateDependentFields()
     spinBox(QStringLiteral("model.headDim"))
         ->setSpecialValueText(p.model.mla.enabled() ? tr("set by MLA") : tr("= hidden / heads (%1)").arg(perHead));
     spinBox(QStringLiteral("parallel.etp"))->setSpecialValueText(tr("= tp (%1)").arg(p.parallel.tp));
+    // A sync and a graph launch cost one kernel's issue unless given: the kernel's time as it stands.
+    const double kernelMicroseconds
+        = (p.training.host.kernelSeconds > 0 ? p.training.host.kernelSeconds : kDefaultKernelIssueSeconds) * 1e6;
+    for (const char* path : { "training.host.syncSeconds", "training.host.graphLaunchSeconds" })
+        doubleSpinBox(QLatin1String(path))
+            ->setSpecialValueText(tr("= one kernel's issue (%1 µs)").arg(kernelMicroseconds, 0, 'g', 4));
 }
 
 void PlanEditorPage::showIssues()
@@ -1340,6 +1422,9 @@ void PlanEditorPage::retranslate()
     spinBox(QStringLiteral("training.offload.activationLayers"))->setSpecialValueText(tr("none"));
     for (const char* path : { "training.offload.pcieBandwidth", "training.offload.hostBandwidth" })
         doubleSpinBox(QLatin1String(path))->setSpecialValueText(tr("default"));
+    doubleSpinBox(QStringLiteral("training.host.kernelSeconds"))
+        ->setSpecialValueText(tr("default (%1 µs)").arg(kDefaultKernelIssueSeconds * 1e6, 0, 'g', 4));
+    spinBox(QStringLiteral("training.host.launchQueue"))->setSpecialValueText(tr("default (%1)").arg(kDefaultLaunchQueue));
     for (const ModuleBox& m : m_recomputeModules)
         m.box->setToolTip(tr(m.tip));
     m_autoDp->setText(tr("auto"));

@@ -128,6 +128,7 @@ private:
     void buildCluster(Section& section);
     void buildParallel(Section& section);
     void buildTraining(Section& section);
+    void buildHost(Section& section);
     void buildRecomputeModules(Section& section);
     void buildOffload(Section& section);
 
