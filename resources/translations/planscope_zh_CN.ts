@@ -1988,6 +1988,22 @@
         <source>Each op takes the slower of its FLOPs at the shape&apos;s achievable rate and its bytes at the achievable HBM bandwidth, plus a launch; comm counts only what overlap leaves exposed; host is the GPU&apos;s wait for the CPU to issue the next kernel (the CPU spends %1 issuing this pass; docs/MODEL.md section 7.4).</source>
         <translation>每个算子的耗时取两者中较慢者：以该形状可达的算力完成其 FLOPs，或以可达的 HBM 带宽传输其字节，再加一次 kernel 启动开销；通信只计入重叠后仍暴露的部分；host 是 GPU 等待 CPU 发出下一个 kernel 的时间（CPU 发出这一遍的 kernel 共耗时 %1；docs/MODEL.md 第 7.4 节）。</translation>
     </message>
+    <message>
+        <source>%1 %2 is larger than an NVLink domain (%3 GPUs): some %4 group spans %5 domains under the order %6; its per-layer collectives run over the network between domains</source>
+        <translation>%1 %2 大于一个 NVLink 域（%3 块 GPU）：在顺序 %6 下，有 %4 组跨越 %5 个域；其每层的集合通信走域间网络</translation>
+    </message>
+    <message>
+        <source>%1 %2 does not fit the %3-GPU NVLink domains: some %4 group spans %5 domains under the order %6; its per-layer collectives run over the network between domains</source>
+        <translation>%1 %2 无法放进 %3 块 GPU 的 NVLink 域：在顺序 %6 下，有 %4 组跨越 %5 个域；其每层的集合通信走域间网络</translation>
+    </message>
+    <message>
+        <source>%1, the group crosses NVLink domains.</source>
+        <translation>%1，该组跨 NVLink 域。</translation>
+    </message>
+    <message>
+        <source>%1, inside one NVLink domain.</source>
+        <translation>%1，位于单个 NVLink 域内。</translation>
+    </message>
 </context>
 <context>
     <name>MemorySegments</name>
