@@ -75,13 +75,14 @@ KernelTime gemm(const GpuSpec& gpu, Precision precision, std::int64_t m, std::in
     double compute = flops / (rate > 0 ? rate : 1.0);
     if (gpu.sms > 0 && rate > 0) {
         // Tile shapes cuBLAS and CUTLASS pick among on Ampere and Hopper; the smallest time wins.
-        static constexpr std::array<std::array<double, 2>, 6> kTiles { { { 256, 128 }, { 128, 256 }, { 128, 128 },
-            { 128, 64 }, { 64, 128 }, { 64, 64 } } };
+        // {tm, tn, throughput share}: kSmallTilePenalty per halving of the area below 128 x 128.
+        static constexpr std::array<std::array<double, 3>, 6> kTiles { { { 256, 128, 1.0 }, { 128, 256, 1.0 },
+            { 128, 128, 1.0 }, { 128, 64, kSmallTilePenalty }, { 64, 128, kSmallTilePenalty },
+            { 64, 64, kSmallTilePenalty * kSmallTilePenalty } } };
         const double perSm = rate / gpu.sms;
         compute = std::numeric_limits<double>::infinity();
-        for (const auto& [tm, tn] : kTiles) {
-            const double area = tm * tn;
-            const double tileRate = area >= 128.0 * 128.0 ? perSm : perSm * std::pow(kSmallTilePenalty, std::log2(128.0 * 128.0 / area));
+        for (const auto& [tm, tn, share] : kTiles) {
+            const double tileRate = perSm * share;
             const double tiles = std::ceil(M / tm) * std::ceil(N / tn) * B;
             const double waves = std::ceil(tiles / gpu.sms);
             compute = std::min(compute, waves * 2.0 * tm * tn * (K + kTileFillK) / tileRate);

@@ -751,13 +751,25 @@ bool moeSyncsHost(const MoeSpec& moe)
 double hostLane(std::vector<KernelOp>& ops, const std::vector<std::size_t>& pass, const HostParams& host)
 {
     // What each op holds the GPU for: its exposed time plus the exposed rest of the collectives beside it.
-    std::vector<double> extra(ops.size(), 0.0);
-    for (std::size_t i : pass)
-        if (isOverlapped(ops, i)) extra[std::size_t(ops[i].hiddenBy)] += ops[i].exposedSeconds;
+    thread_local std::vector<double> extra;
+    thread_local std::vector<char> overlapped;
+    extra.assign(ops.size(), 0.0);
+    overlapped.assign(ops.size(), 0);
+    double launchesPerPass = 0;
+    for (std::size_t i : pass) {
+        launchesPerPass += ops[i].launches;
+        if (isOverlapped(ops, i)) {
+            overlapped[i] = 1;
+            extra[std::size_t(ops[i].hiddenBy)] += ops[i].exposedSeconds;
+        }
+    }
     // The pass is run three times over (as the layers of a stage repeat it); the third is the steady state.
     constexpr int kRepeats = 3;
     double cpu = 0, gpu = 0, origin = 0;
-    std::vector<std::pair<double, double>> issued; // {kernels issued so far, the GPU start of the op that made it}
+    // {kernels issued so far, the GPU start of the op that made it}: only kept where the queue can fill.
+    const bool queueBinds = kRepeats * launchesPerPass >= host.queue;
+    thread_local std::vector<std::pair<double, double>> issued;
+    issued.clear();
     double kernelsIssued = 0;
     std::size_t queueHead = 0;
     for (int rep = 0; rep < kRepeats; ++rep) {
@@ -770,7 +782,7 @@ double hostLane(std::vector<KernelOp>& ops, const std::vector<std::size_t>& pass
             if (op.graphed && !inGraph) issue += host.graphLaunch;
             inGraph = op.graphed;
             // The CPU blocks while the queue holds `queue` kernels the GPU has not started.
-            if (!op.graphed) {
+            if (!op.graphed && queueBinds) {
                 while (queueHead < issued.size() && issued[queueHead].first <= kernelsIssued + op.launches - host.queue) {
                     cpu = std::max(cpu, issued[queueHead].second);
                     ++queueHead;
@@ -784,7 +796,7 @@ double hostLane(std::vector<KernelOp>& ops, const std::vector<std::size_t>& pass
                 op.hostStart = begin - origin;
                 op.hostWaitSeconds = 0;
             }
-            if (isOverlapped(ops, i)) continue; // runs beside the op that hides it
+            if (overlapped[i]) continue; // runs beside the op that hides it
             const double d = op.exposedSeconds + extra[i];
             // Its first kernel can run once issued; its last once the CPU has issued everything.
             const double firstIssued = begin + issue / std::max(1, op.launches);
@@ -792,7 +804,7 @@ double hostLane(std::vector<KernelOp>& ops, const std::vector<std::size_t>& pass
             const double start = std::max(gpu, ready);
             if (last) op.hostWaitSeconds = start - gpu;
             gpu = start + d;
-            issued.emplace_back(kernelsIssued, start);
+            if (queueBinds) issued.emplace_back(kernelsIssued, start);
             if (op.syncAfter) cpu = std::max(cpu, gpu) + host.sync;
         }
     }

@@ -1,5 +1,7 @@
 #include "PipelineLayout.h"
 
+#include "util/Memo.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
@@ -189,6 +191,12 @@ Result<ParsedLayout> parsePipelineLayout(std::string_view text)
 }
 
 namespace {
+// parsePipelineLayout of a plan's layout string, remembered per thread (validate() and virtualStages() both read it on
+// every evaluation; core/util/Memo.h).
+std::optional<Result<ParsedLayout>> parseLayoutOnce(const std::string& text) { return parsePipelineLayout(text); }
+} // namespace
+
+namespace {
 
 // Which of each stage's layers are dense: the model's first moe.denseLayers in forward order.
 std::vector<VirtualStage> markDenseLayers(std::vector<VirtualStage> stages, const ModelSpec& model)
@@ -221,7 +229,7 @@ std::vector<VirtualStage> virtualStages(const Plan& plan)
     const SplitKind split = splitKind(plan);
     bool done = false;
     if (split == SplitKind::Layout && customSplitAllowed(kind)) {
-        auto parsed = parsePipelineLayout(plan.parallel.layout);
+        const auto& parsed = *memoLast<std::string, std::optional<Result<ParsedLayout>>, parseLayoutOnce>(plan.parallel.layout);
         if (parsed && parsed->stages.size() == stages.size()) {
             for (int k = 0; k < S; ++k) {
                 VirtualStage& v = stages[std::size_t(k)];
@@ -295,7 +303,7 @@ Issues checkPipelineSplit(const Plan& plan)
                          "lossInSplit (Megatron-Core refuses the combination)");
         if (!customSplitAllowed(kind))
             error(kPath, "a layout is not supported with the " + std::string(toString(kind)) + " schedule");
-        auto parsed = parsePipelineLayout(P.layout);
+        const auto& parsed = *memoLast<std::string, std::optional<Result<ParsedLayout>>, parseLayoutOnce>(P.layout);
         if (!parsed) {
             issues.insert(issues.end(), parsed.errors().begin(), parsed.errors().end());
             return issues;
