@@ -504,7 +504,7 @@ void parameterStage(Inputs& in, Prediction& out, Explainer* ex)
     in.g = bytesPerElement(T.gradDtype);
     in.master = in.w < 4.0 ? 4.0 : 0.0;
     in.moment = bytesPerElement(T.optimizerStateDtype);
-    in.o = in.master + (T.optimizer == Optimizer::Adam ? 2.0 : 1.0) * in.moment;
+    in.o = in.master + (T.optimizer == Optimizer::Adam ? 2.0 : 1.0) * in.moment; // Muon: master + momentum (+ Adam's second moment on its Adam share)
     if (T.precision == Precision::FP8) {
         // Transformer Engine keeps, for every fp8 GEMM weight, its fp8 cast for the forward and a transposed fp8 copy
         // for the backward's dgrad (Hopper's fp8 tensor cores take only the TN layout); with fp8ParamGather the
@@ -630,6 +630,62 @@ LayerTimes computeStage(Inputs& in, Prediction& out, Explainer* ex)
     return lt;
 }
 
+// Muon (Megatron-Core TensorParallelMuon over the emerging_optimizers package, docs/MODEL.md section 2 and 7.3):
+// the FLOPs of its Newton-Schulz orthogonalisation of one m x n matrix, 5 quintic steps of X X^T, A A and B X in
+// bf16: steps*(4 m^2 n + 2 m^3) with m <= n.
+constexpr int kMuonNewtonSchulzSteps = 5;
+double newtonSchulzFlops(double rows, double cols)
+{
+    const double m = std::min(rows, cols), n = std::max(rows, cols);
+    return kMuonNewtonSchulzSteps * (4.0 * m * m * n + 2.0 * m * m * m);
+}
+
+// The orthogonalised matrices of one layer, whole (the default tp mode, duplicated, all-gathers each shard and runs
+// the full matrix on every tp rank): Q, K and V apart (--muon-split-qkv), the output projection, a gated fc1 as one
+// matrix, fc2; an MoE layer's router and shared experts with the dense part, each routed expert's fc1 and fc2 apart.
+struct NewtonSchulz {
+    double dense = 0;     // FLOPs of the layer's non-expert matrices
+    double perExpert = 0; // FLOPs of one routed expert's two matrices
+};
+NewtonSchulz newtonSchulzLayer(const ModelSpec& M, bool moeLayer)
+{
+    NewtonSchulz ns;
+    const double h = double(M.hidden), a = double(M.heads), kv = double(M.kvHeads > 0 ? M.kvHeads : M.heads);
+    const double d = double(M.headDimension()), up = M.gatedMlp ? 2.0 : 1.0;
+    if (M.mla.enabled()) {
+        const MlaSpec& x = M.mla;
+        const double dq = x.qkNopeHeadDim + x.qkRopeHeadDim;
+        if (x.qLoraRank > 0) ns.dense += newtonSchulzFlops(x.qLoraRank, h) + newtonSchulzFlops(a * dq, x.qLoraRank);
+        else ns.dense += newtonSchulzFlops(a * dq, h);
+        ns.dense += newtonSchulzFlops(x.kvLoraRank + x.qkRopeHeadDim, h)
+            + newtonSchulzFlops(a * (x.qkNopeHeadDim + x.vHeadDim), x.kvLoraRank) + newtonSchulzFlops(h, a * x.vHeadDim);
+    } else {
+        ns.dense += newtonSchulzFlops(a * d, h) + 2.0 * newtonSchulzFlops(kv * d, h) + newtonSchulzFlops(h, a * d);
+    }
+    if (!moeLayer || !M.isMoe()) {
+        const double f = double(M.ffnHidden);
+        ns.dense += newtonSchulzFlops(up * f, h) + newtonSchulzFlops(h, f);
+        return ns;
+    }
+    const double fe = double(M.moe.expertFfnHidden), fs = double(M.moe.sharedExperts) * double(M.moe.sharedExpertFfnHidden);
+    ns.dense += newtonSchulzFlops(double(M.moe.experts), h);
+    if (fs > 0) ns.dense += newtonSchulzFlops(up * fs, h) + newtonSchulzFlops(h, fs);
+    ns.perExpert = newtonSchulzFlops(up * fe, h) + newtonSchulzFlops(h, fe);
+    return ns;
+}
+
+// The parameters Muon leaves to Adam on one GPU of stage r: the embedding (first stage) and the output layer (last
+// stage; a tied embedding's copy there when pp > 1), after tp. Norms and biases (well under 0.1% of a layer) are counted
+// with Muon's state.
+double muonAdamParams(const Inputs& in, int r)
+{
+    const RankShape& sh = in.shapes[std::size_t(r)];
+    const ParameterCounts& pc = in.pc;
+    double a = sh.embedding ? pc.embedding + pc.positions : 0.0;
+    if (sh.output) a += in.M.tiedEmbeddings ? (in.p > 1 ? pc.embedding : 0.0) : pc.outputLayer;
+    return a / in.t;
+}
+
 // ---------------------------------------------------------------------------------------------- memory (per stage)
 
 void memoryStage(const Inputs& in, int r, int groupsOfRank, Prediction& out, Explainer* ex)
@@ -707,7 +763,10 @@ void memoryStage(const Inputs& in, int r, int groupsOfRank, Prediction& out, Exp
     // with --optimizer-offload-fraction; ZeRO-Offload, Ren et al., USENIX ATC 2021): the host also keeps an fp32 copy
     // of the offloaded share's gradients.
     const double off = std::clamp(T.offload.optimizerFraction, 0.0, 1.0);
-    st.optimizerBytes = std::llround((1.0 - off) * o * shardO);
+    // Muon keeps Adam's second moment for what it leaves to Adam (the embedding, the output layer).
+    const double adamShare = T.optimizer == Optimizer::Muon ? muonAdamParams(in, r) / (P.zero >= 1 ? in.nShard : 1) : 0.0;
+    const double moment2 = T.optimizer == Optimizer::Muon ? in.moment : 0.0;
+    st.optimizerBytes = std::llround((1.0 - off) * (o * shardO + moment2 * adamShare));
     st.offloadedOptimizerBytes = std::llround(off * o * shardO);
     st.hostBytes = std::llround(off * (o + 4.0) * shardO);
     // Explanations are recorded under memory.stages.<r>. (built only when explaining).
@@ -757,11 +816,17 @@ void memoryStage(const Inputs& in, int r, int groupsOfRank, Prediction& out, Exp
         ex->add({ base + "gradientsBytes", double(st.gradientsBytes), "bytes", "floor(" + shard(P.zero >= 2, "g") + " + 0.5)",
             inputs, sources::kZero, {}, "g = " + units::formatNumber(g) + " bytes per gradient (gradDtype "
                 + std::string(toString(T.gradDtype)) + "; Megatron keeps fp32 main grads under bf16). " + zeroNote });
+        const bool muon = T.optimizer == Optimizer::Muon;
         ex->add({ base + "optimizerBytes", double(st.optimizerBytes), "bytes",
-            "floor((1 - f)*" + shard(P.zero >= 1, "o") + " + 0.5)", with(inputs, { { "f", off } }),
+            muon ? "floor((1 - f)*(" + shard(P.zero >= 1, "o") + " + m2*A) + 0.5)" : "floor((1 - f)*" + shard(P.zero >= 1, "o") + " + 0.5)",
+            muon ? with(inputs, { { "f", off }, { "m2", moment2 }, { "A", adamShare } }) : with(inputs, { { "f", off } }),
             std::string(sources::kZero) + "; " + sources::kMegatronOptimizer, {},
-            "o = " + units::formatNumber(in.master) + " (fp32 master weights) + "
-                + (T.optimizer == Optimizer::Adam ? "2 Adam moments" : "1 SGD momentum") + " of "
+            (muon ? std::string("Muon (Megatron-Core TensorParallelMuon): one momentum per 2-D weight; the embedding and the "
+                                "output layer take Adam, whose second moment m2 adds for their A parameters on this GPU "
+                                "(after tp and ZeRO). ")
+                  : std::string())
+                + "o = " + units::formatNumber(in.master) + " (fp32 master weights) + "
+                + (T.optimizer == Optimizer::Adam ? "2 Adam moments" : muon ? "1 Muon momentum" : "1 SGD momentum") + " of "
                 + units::formatNumber(in.moment) + " bytes (optimizerStateDtype " + std::string(toString(T.optimizerStateDtype))
                 + (T.optimizerStateDtype != Precision::FP32 ? ": Megatron-Core's precision-aware optimizer, --exp-avg-dtype" : "")
                 + "); f = the share offloaded to the host (training.offload.optimizerFraction). " + zeroNote });
@@ -1078,15 +1143,47 @@ void timeStage(const Inputs& in, const LayerTimes& lt, int r, Prediction& out, E
     // its weights up over PCIe, the update at the host's memory bandwidth.
     const double params = optimizerParams(in, r);
     const double f = std::clamp(T.offload.optimizerFraction, 0.0, 1.0);
-    const double onGpu = (1.0 - f) * params * (2.0 * in.o + 2.0 * in.w + in.g) / in.hbm;
+    double onGpu = (1.0 - f) * params * (2.0 * in.o + 2.0 * in.w + in.g) / in.hbm;
+    if (T.optimizer == Optimizer::Muon) {
+        // Newton-Schulz on this rank's matrices: with the distributed optimizer (ZeRO >= 1: Megatron-Core's
+        // LayerWiseDistributedOptimizer) each matrix on one rank of the data-parallel group (the expert
+        // data-parallel group for experts), else every rank runs all of its own; whole matrices on every tp rank
+        // (tp mode duplicated). In bf16 at the GEMM rate.
+        const RankShape& sh = in.shapes[std::size_t(r)];
+        const NewtonSchulz moe = newtonSchulzLayer(in.M, true), dense = newtonSchulzLayer(in.M, false);
+        const int moeHeld = sh.layersHeld - sh.denseLayersHeld;
+        const double localExperts = in.M.isMoe() ? double(in.M.moe.experts) / std::max(1, in.ep) : 0.0;
+        const double denseFlops = moeHeld * moe.dense + sh.denseLayersHeld * dense.dense
+            + sh.mtpHeld * ((in.M.isMoe() ? moe.dense : dense.dense) + newtonSchulzFlops(in.h, 2.0 * in.h));
+        const double expertFlops = (moeHeld + (in.M.isMoe() ? sh.mtpHeld : 0)) * localExperts * moe.perExpert;
+        const bool spread = P.zero >= 1;
+        const double flops = denseFlops / (spread ? in.nShard : 1) + expertFlops / (spread ? in.nExpert : 1);
+        const GpuSpec& gpu = in.C.gpu;
+        const double rate = gpu.peakFlops.forPrecision(Precision::BF16) * (gpu.gemmEfficiency > 0 ? gpu.gemmEfficiency : 0.75);
+        tm.newtonSchulzSeconds = (1.0 - f) * flops / (rate > 0 ? rate : 1.0);
+        onGpu += tm.newtonSchulzSeconds;
+        if (ex)
+            ex->add({ "time.stages." + std::to_string(r) + ".newtonSchulzSeconds", tm.newtonSchulzSeconds, "seconds",
+                "(1 - f)*(D/n + X/ne)/rate",
+                { { "f", f }, { "D", denseFlops }, { "n", double(spread ? in.nShard : 1) }, { "X", expertFlops },
+                    { "ne", double(spread ? in.nExpert : 1) }, { "rate", rate } },
+                "Megatron-Core megatron/core/optimizer/emerging_optimizers.py (TensorParallelMuon) and layer_wise_optimizer.py; "
+                "Jordan et al., Muon (2024): 5 quintic Newton-Schulz steps of X X^T, A A and B X",
+                {},
+                "D: FLOPs of this stage's non-expert matrices, 5*(4*m^2*n + 2*m^3) each (m <= n): Q, K, V apart, the output "
+                "projection, fc1 and fc2, the router and shared experts; X: the local experts' fc1 and fc2. With the "
+                "distributed optimizer each matrix is orthogonalised on one rank of the data-parallel group (n) or the "
+                "expert data-parallel group (ne); whole matrices on every tp rank (tp mode duplicated, whose all-gather of "
+                "the momentum is not counted). rate: the bf16 GEMM rate (peak x gemmEfficiency)." });
+    }
     tm.offloadTransferSeconds = f * params * (in.g + in.w) / in.pcie;
     tm.hostOptimizerSeconds = f * params * (2.0 * in.o + 2.0 * 4.0) / in.hostBandwidth;
     tm.optimizerSeconds = std::max(onGpu, tm.offloadTransferSeconds + tm.hostOptimizerSeconds);
     if (ex && f > 0)
         ex->add({ "time.stages." + std::to_string(r) + ".optimizerSeconds", tm.optimizerSeconds, "seconds",
-            "max((1 - f)*P*(2*o + 2*w + g)/hbm, f*P*(g + w)/pcie + f*P*(2*o + 8)/host)",
-            { { "f", f }, { "P", params }, { "o", in.o }, { "w", in.w }, { "g", in.g }, { "hbm", in.hbm }, { "pcie", in.pcie },
-                { "host", in.hostBandwidth } },
+            "max((1 - f)*P*(2*o + 2*w + g)/hbm + ns, f*P*(g + w)/pcie + f*P*(2*o + 8)/host)",
+            { { "f", f }, { "P", params }, { "o", in.o }, { "w", in.w }, { "g", in.g }, { "hbm", in.hbm }, { "ns", tm.newtonSchulzSeconds },
+                { "pcie", in.pcie }, { "host", in.hostBandwidth } },
             sources::kZeroOffload, {},
             "The GPU steps its share while the host steps the offloaded one: gradients down and weights up over PCIe "
             "(pcie: bytes/s per direction, training.offload.pcieBandwidth), the update reading and writing master "

@@ -89,6 +89,7 @@ struct StageTime {
     double dpExposedSeconds = 0;
     double dpLastBucketShare = 1;        // share of the gradient in the last DDP bucket (reduced after backward ends)
     double optimizerSeconds = 0;
+    double newtonSchulzSeconds = 0;      // Muon: the orthogonalisation of this rank's share of the matrices (in optimizerSeconds)
     double offloadTransferSeconds = 0;   // the offloaded optimizer share's gradients down and weights up over PCIe
     double hostOptimizerSeconds = 0;     // the host's step of that share
     double offloadExposedSeconds = 0;    // per microbatch: activation offload transfers the compute does not hide (in

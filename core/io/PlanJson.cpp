@@ -352,7 +352,7 @@ void readTraining(const json& j, Plan& plan, Issues& issues, bool& batchGiven)
     r.enumeration("precision", t.precision, precisions);
     if (t.precision == Precision::FP32) t.gradDtype = Precision::FP32;
     r.enumeration("gradDtype", t.gradDtype, precisions);
-    r.enumeration("optimizer", t.optimizer, { Optimizer::Adam, Optimizer::SGD });
+    r.enumeration("optimizer", t.optimizer, { Optimizer::Adam, Optimizer::SGD, Optimizer::Muon });
     r.enumeration("recompute", t.recompute, { Recompute::None, Recompute::Selective, Recompute::Full });
     r.enumeration("schedule", t.schedule,
         { ScheduleKind::GPipe, ScheduleKind::OneFOneB, ScheduleKind::Interleaved1F1B, ScheduleKind::LoopedBFS,

@@ -74,6 +74,7 @@ json predictionToJson(const Prediction& p)
             { "backwardSeconds", t.backwardSeconds }, { "weightGradSeconds", t.weightGradSeconds },
             { "p2pSeconds", t.p2pSeconds }, { "p2pTransferSeconds", t.p2pTransferSeconds }, { "p2pSendSeconds", t.p2pSendSeconds }, { "layerCommSeconds", t.layerCommSeconds }, { "zeroExposedSeconds", t.zeroExposedSeconds }, { "dpSeconds", t.dpSeconds }, { "dpReduceSeconds", t.dpReduceSeconds }, { "dpGatherSeconds", t.dpGatherSeconds }, { "zeroGatherSeconds", t.zeroGatherSeconds },
             { "dpExposedSeconds", t.dpExposedSeconds }, { "optimizerSeconds", t.optimizerSeconds },
+            { "newtonSchulzSeconds", t.newtonSchulzSeconds },
             { "offloadTransferSeconds", t.offloadTransferSeconds }, { "hostOptimizerSeconds", t.hostOptimizerSeconds },
             { "offloadExposedSeconds", t.offloadExposedSeconds } });
     auto opsJson = [](const std::vector<KernelOp>& ops) {

@@ -59,7 +59,8 @@ using Names = std::array<std::pair<E, std::string_view>, N>;
 
 constexpr Names<Precision, 4> kPrecision { { { Precision::FP32, "fp32" }, { Precision::FP16, "fp16" },
     { Precision::BF16, "bf16" }, { Precision::FP8, "fp8" } } };
-constexpr Names<Optimizer, 2> kOptimizer { { { Optimizer::Adam, "adam" }, { Optimizer::SGD, "sgd" } } };
+constexpr Names<Optimizer, 3> kOptimizer { { { Optimizer::Adam, "adam" }, { Optimizer::SGD, "sgd" },
+    { Optimizer::Muon, "muon" } } };
 constexpr Names<Recompute, 3> kRecompute { { { Recompute::None, "none" }, { Recompute::Selective, "selective" },
     { Recompute::Full, "full" } } };
 constexpr Names<ScheduleKind, 9> kSchedule { { { ScheduleKind::GPipe, "gpipe" }, { ScheduleKind::OneFOneB, "1f1b" },

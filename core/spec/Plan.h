@@ -13,7 +13,10 @@
 namespace planscope {
 
 enum class Precision { FP32, FP16, BF16, FP8 };
-enum class Optimizer { Adam, SGD };
+// Muon (Megatron-Core --optimizer muon: megatron/core/optimizer/emerging_optimizers.py, TensorParallelMuon): the
+// 2-D weights take a momentum and a Newton-Schulz orthogonalised step; embeddings, the output layer, norms and biases
+// take Adam.
+enum class Optimizer { Adam, SGD, Muon };
 enum class Recompute { None, Selective, Full };
 enum class ScheduleKind { GPipe, OneFOneB, Interleaved1F1B, LoopedBFS, ZBH1, ZBH2, ZBV, DualPipe, DualPipeV };
 enum class PositionEmbedding { None, Learned, Rope, Alibi };

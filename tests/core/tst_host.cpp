@@ -315,6 +315,40 @@ private slots:
         QVERIFY(pr.opCosts.layerForward + pr.opCosts.layerBackward < base.opCosts.layerForward + base.opCosts.layerBackward);
     }
 
+    // Muon (Megatron-Core TensorParallelMuon): one fp32 momentum instead of Adam's two moments for the 2-D weights,
+    // Adam's second moment kept for the embedding and the output layer; the Newton-Schulz step written out from the
+    // model's matrices: Llama-2 7B (h 4096, 32 heads of 128, MHA, SwiGLU f 11008) on the default plan's stages of 8
+    // layers, ZeRO-1 over dp 2, so each matrix on one of the 2 ranks, 5 steps of 4 m^2 n + 2 m^3 in bf16 at the A100's
+    // GEMM rate.
+    void muonStateAndStep()
+    {
+        Plan adam = loadSample("default.plan.json");
+        Plan muon = adam;
+        muon.training.optimizer = Optimizer::Muon;
+        const Prediction pa = evaluate(adam), pm = evaluate(muon);
+        QVERIFY(pa.valid && pm.valid);
+        // A middle stage: all of it Muon: (4 + 4) / (4 + 4 + 4) of Adam's state.
+        const double middle = double(pa.stages[1].optimizerBytes) * 8.0 / 12.0;
+        QVERIFY2(std::abs(double(pm.stages[1].optimizerBytes) - middle) <= 1.0, qPrintable(num(pm.stages[1].optimizerBytes)));
+        // The first stage adds the embedding's second moment: 4 bytes * V*h/tp / dp.
+        const double V = double(adam.model.vocab), h = 4096;
+        const double first = double(pa.stages[0].optimizerBytes) * 8.0 / 12.0 + 4.0 * V * h / 2 / 2;
+        QVERIFY2(std::abs(double(pm.stages[0].optimizerBytes) - first) <= 2.0, qPrintable(num(pm.stages[0].optimizerBytes) + " vs " + num(first)));
+        auto ns = [](double a, double b) {
+            const double m = std::min(a, b), n = std::max(a, b);
+            return 5.0 * (4.0 * m * m * n + 2.0 * m * m * m);
+        };
+        const double f = 11008;
+        const double perLayer = 4.0 * ns(h, h) + ns(2 * f, h) + ns(h, f);
+        const double rate = adam.cluster.gpu.peakFlops.bf16 * adam.cluster.gpu.gemmEfficiency;
+        const double expected = 8.0 * perLayer / 2.0 / rate;
+        QVERIFY2(near(pm.stageTimes[1].newtonSchulzSeconds, expected, 1e-9), qPrintable(num(pm.stageTimes[1].newtonSchulzSeconds) + " vs " + num(expected)));
+        QCOMPARE(pa.stageTimes[1].newtonSchulzSeconds, 0.0);
+        QVERIFY(pm.stageTimes[1].optimizerSeconds > pa.stageTimes[1].optimizerSeconds);
+        const Plan back = planFromText(serializePlan(muon));
+        QVERIFY(back.training.optimizer == Optimizer::Muon);
+    }
+
     void fieldsRoundTripAndAreValidated()
     {
         const Plan plan = planFromText(qwen30b({ { "model", { { "moe", { { "syncFree", true }, { "imbalance", 1.2 } } } } },

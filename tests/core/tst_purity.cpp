@@ -107,7 +107,7 @@ std::vector<Mutation> mutations()
         p.training.precision = pick(r, { Precision::BF16, Precision::FP16, Precision::FP8, Precision::FP32 });
     });
     add("gradDtype", [](Plan& p, Rng& r) { p.training.gradDtype = pick(r, { Precision::FP32, Precision::BF16 }); });
-    add("optimizer", [](Plan& p, Rng& r) { p.training.optimizer = pick(r, { Optimizer::Adam, Optimizer::SGD }); });
+    add("optimizer", [](Plan& p, Rng& r) { p.training.optimizer = pick(r, { Optimizer::Adam, Optimizer::SGD, Optimizer::Muon }); });
     add("optimizerStateDtype", [](Plan& p, Rng& r) { p.training.optimizerStateDtype = pick(r, { Precision::FP32, Precision::BF16 }); });
     add("recompute", [](Plan& p, Rng& r) { p.training.recompute = pick(r, { Recompute::None, Recompute::Selective, Recompute::Full }); });
     add("recomputeModules", [](Plan& p, Rng& r) {

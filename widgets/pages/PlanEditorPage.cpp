@@ -874,7 +874,7 @@ void PlanEditorPage::buildTraining(Section& s)
         [](Plan& p, const std::string& v) { parseInto(v, p.training.gradDtype); });
     addChoice(
         s, QStringLiteral("training.optimizer"), QT_TR_NOOP("Optimizer"), nullptr,
-        { fromStd(toString(Optimizer::Adam)), fromStd(toString(Optimizer::SGD)) },
+        { fromStd(toString(Optimizer::Adam)), fromStd(toString(Optimizer::SGD)), fromStd(toString(Optimizer::Muon)) },
         [](const Plan& p) { return nameOf(p.training.optimizer); },
         [](Plan& p, const std::string& v) { parseInto(v, p.training.optimizer); });
     addChoice(
