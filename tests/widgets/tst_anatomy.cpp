@@ -2,7 +2,9 @@
 // through PlanDocument: one bar per op of Prediction::layerOps, as long as the op takes (one scale for all),
 // placed on the critical path (an overlapped collective beside the op it overlaps with), coloured by what
 // bounds it, in the picture too; the output layer behind the switch; PNG, SVG and PDF; and the table's rows
-// are the same ops.
+// are the same ops. The CPU lanes: on Qwen3-30B-A3B (MoE, B200, no CUDA graphs) one CPU bar per op at the
+// op's hostStart, as long as its hostSeconds, the syncs, the GPU's waits and the host-bound caption; the
+// dense GPT-3 plan is not host-bound.
 #include "ImageUtil.h"
 #include "TestUtil.h"
 
@@ -22,6 +24,8 @@
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <algorithm>
+#include <cmath>
 #include <set>
 
 using namespace planscope;
@@ -184,6 +188,113 @@ private slots:
                 QVERIFY(bytes.contains("fc1.wgrad")); // names stay text
             }
         }
+    }
+
+    void denseLargePlanIsNotHostBound()
+    {
+        const LayerAnatomyView* view = m_page->view();
+        QVERIFY(view->hostBoundCaption().isEmpty());
+        const LayerAnatomyView::Layout L = view->layoutFor(QRectF(0, 0, 1400, 900));
+        // Its lanes are there (the host issues every op), one per pass, under the pass's rows.
+        std::size_t passes = 0;
+        for (std::size_t i = 0; i < layerOps().size(); ++i)
+            passes += i == 0
+                || OperatorText::phase(layerOps()[i].pass) != OperatorText::phase(layerOps()[i - 1].pass);
+        QCOMPARE(L.hostLanes.size(), passes);
+        QCOMPARE(L.rows, int(layerOps().size() + L.hostLanes.size()));
+        for (const AnatomyHostLane& lane : L.hostLanes) QVERIFY(L.chart.contains(lane.rect.center()));
+    }
+
+    void cpuLanesOfAHostBoundMoePlan()
+    {
+        Plan plan = test::loadSample("published/bridge-2511-b200-qwen3-30b-a3b-mxfp8.plan.json");
+        plan.training.host.cudaGraphs = CudaGraphs::None;
+        PlanDocument doc;
+        AnatomyPage page;
+        page.setDocument(&doc);
+        QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
+        doc.setPlan(plan);
+        QVERIFY(spy.count() > 0 || spy.wait(60000));
+        QVERIFY(doc.prediction() && doc.prediction()->valid);
+        page.resize(1400, 900);
+        const LayerAnatomyView* view = page.view();
+        const std::vector<KernelOp>& ops = view->ops();
+        QCOMPARE(&ops, &doc.prediction()->layerOps);
+        const LayerAnatomyView::Layout L = view->layoutFor(QRectF(0, 0, 1400, 900));
+        QVERIFY(!L.hostLanes.empty());
+
+        // One CPU bar per op (no graphs), at the op's hostStart from its pass's start, hostSeconds long, on
+        // the GPU bars' scale, in the lane under the op's pass.
+        std::size_t next = 0, syncs = 0;
+        for (const AnatomyHostLane& lane : L.hostLanes) {
+            for (const AnatomyHostBar& b : lane.bars) {
+                QCOMPARE(b.op, int(next));
+                QCOMPARE(b.lastOp, b.op);
+                const KernelOp& op = ops[next];
+                QVERIFY(!b.graph && !op.graphed);
+                QCOMPARE(b.hostStart, op.hostStart);
+                QCOMPARE(b.seconds, op.hostSeconds);
+                QVERIFY(op.hostSeconds > 0);
+                QVERIFY2(test::near(b.rect.width(), op.hostSeconds * L.pixelsPerSecond, 1e-9), op.name);
+                QVERIFY(test::near(b.rect.left(), L.chart.left() + b.start * L.pixelsPerSecond, 1e-9));
+                QVERIFY(b.rect.top() > L.bars[next].rect.top()); // under the op's own row
+                QCOMPARE(OperatorText::phase(op.pass), OperatorText::Phase(lane.phase));
+                ++next;
+            }
+            for (const AnatomySync& s : lane.syncs) {
+                QVERIFY(ops[std::size_t(s.op)].syncAfter);
+                QVERIFY(s.gpuEnd >= s.cpuEnd - 1e-12); // the CPU waits for the GPU
+                ++syncs;
+            }
+            // The CPU issues the pass's ops in order: each bar starts where the one before it ends, or later.
+            for (std::size_t k = 1; k < lane.bars.size(); ++k)
+                if (ops[std::size_t(lane.bars[k].op)].pass == ops[std::size_t(lane.bars[k - 1].op)].pass)
+                    QVERIFY(lane.bars[k].start >= lane.bars[k - 1].start + lane.bars[k - 1].seconds - 1e-12);
+        }
+        QCOMPARE(next, ops.size());
+        QCOMPARE(syncs, std::size_t(std::count_if(ops.begin(), ops.end(), [](const KernelOp& op) { return op.syncAfter; })));
+        QVERIFY(syncs > 0); // the dropless dispatcher waits for its token counts
+
+        // The forward's first op starts its pass: its CPU bar begins at the chart's time of its GPU start
+        // less the GPU's wait, plus its hostStart.
+        const AnatomyHostBar& first = L.hostLanes.front().bars.front();
+        QVERIFY(std::abs(first.start - (L.bars[0].start - ops[0].hostWaitSeconds + ops[0].hostStart)) < 1e-12);
+
+        // The GPU's waits: one grey gap per op that waits, ending where the op starts.
+        double waited = 0;
+        for (const AnatomyWait& w : L.waits) {
+            QCOMPARE(w.seconds, ops[std::size_t(w.op)].hostWaitSeconds);
+            QVERIFY(test::near(w.start + w.seconds, L.bars[std::size_t(w.op)].start, 1e-9));
+            waited += w.seconds;
+        }
+        const PassTotals t = sumPasses(ops);
+        QVERIFY(test::near(waited, t.hostWaitForward + t.hostWaitBackward, 1e-9));
+        QVERIFY(t.hostWaitForward > 0.05 * t.forward); // host-bound
+
+        // The caption says so, and the picture has it.
+        const QString caption = view->hostBoundCaption();
+        QVERIFY2(caption.contains(QStringLiteral("Host-bound")), qPrintable(caption));
+        QVERIFY(caption.contains(OperatorText::milliseconds(t.hostWaitForward)));
+        QVERIFY(caption.contains(OperatorText::milliseconds(t.forward)));
+        QImage image(1400, 900, QImage::Format_ARGB32_Premultiplied);
+        {
+            QPainter p(&image);
+            view->paint(p, QRectF(0, 0, 1400, 900));
+        }
+        // A CPU bar wide enough is painted light and hatched: mostly not in the GPU bar's solid colour.
+        int sampled = 0;
+        for (const AnatomyHostLane& lane : L.hostLanes)
+            for (const AnatomyHostBar& b : lane.bars) {
+                if (b.rect.width() < 12 || b.start < 0 || b.rect.right() > L.chart.right()) continue;
+                int solid = 0, all = 0;
+                const QRect inner = b.rect.toAlignedRect().adjusted(2, 2, -2, -2);
+                for (int y = inner.top(); y <= inner.bottom(); ++y)
+                    for (int x = inner.left(); x <= inner.right(); ++x, ++all)
+                        solid += image.pixelColor(x, y).rgb() == b.color.rgb();
+                QVERIFY2(all > 0 && solid < all / 2, ops[std::size_t(b.op)].name);
+                ++sampled;
+            }
+        QVERIFY(sampled > 0);
     }
 
     void metricsTableRowsAreTheOps()

@@ -8,6 +8,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QStringList>
 #include <QToolTip>
 #include <algorithm>
 #include <array>
@@ -47,6 +48,68 @@ double niceStep(double raw)
     return mag * (r <= 1 ? 1 : r <= 2 ? 2 : r <= 5 ? 5 : 10);
 }
 
+// Whether the ops carry the host's lane at all (a prediction read from an older file has none).
+bool hasHost(const std::vector<KernelOp>& ops)
+{
+    return std::any_of(
+        ops.begin(), ops.end(), [](const KernelOp& op) { return op.hostSeconds > 0 || op.graphed; });
+}
+
+// The passes of core's host lanes (Operators.cpp hostPasses): the forward, then the backward with its
+// recompute; a schedule that runs the weight gradient apart issues it as a pass of its own, which shows as
+// the CPU's clock starting over at the first weight-gradient op (within a pass the CPU only moves forward).
+std::vector<int> hostPassOf(const std::vector<KernelOp>& ops)
+{
+    bool split = false;
+    for (std::size_t i = 1; i < ops.size() && !split; ++i) {
+        const KernelOp &a = ops[i - 1], &b = ops[i];
+        split = b.pass == KernelPass::BackwardWeight && a.pass != KernelPass::BackwardWeight
+            && a.pass != KernelPass::Forward && b.hostStart < a.hostStart + a.hostSeconds - 1e-12;
+    }
+    std::vector<int> pass(ops.size());
+    for (std::size_t i = 0; i < ops.size(); ++i)
+        pass[i] = ops[i].pass == KernelPass::Forward ? 0
+            : ops[i].pass == KernelPass::BackwardWeight && split ? 2
+                                                                 : 1;
+    return pass;
+}
+
+// What each op holds the GPU for beyond its exposed time: the exposed rest of the collectives beside it.
+std::vector<double> besideSeconds(const std::vector<KernelOp>& ops)
+{
+    std::vector<double> extra(ops.size(), 0.0);
+    for (std::size_t i = 0; i < ops.size(); ++i)
+        if (isOverlapped(ops, i)) extra[std::size_t(ops[i].hiddenBy)] += ops[i].exposedSeconds;
+    return extra;
+}
+
+QColor hostFill(const QColor& c)
+{
+    return Theme::mix(c, Theme::background(), 0.6);
+}
+
+QColor waitFill()
+{
+    return Theme::mix(Theme::background(), Theme::text(), 0.16);
+}
+
+QColor graphColor()
+{
+    return Theme::mix(Theme::text(), Theme::background(), 0.35);
+}
+
+// A CPU bar: the op's colour, light, hatched, outlined where it is wide enough.
+void paintHostBar(QPainter& p, const QRectF& r, const QColor& c)
+{
+    p.fillRect(r, hostFill(c));
+    p.fillRect(r, QBrush(c, Qt::BDiagPattern));
+    if (r.width() >= 4) {
+        p.setPen(QPen(c, 1));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(r.adjusted(0, 0, -1, -1));
+    }
+}
+
 struct PhaseGroup {
     OperatorText::Phase phase;
     int first = 0, last = 0; // rows
@@ -65,9 +128,11 @@ struct LayerAnatomyView::Header {
         QRectF swatch, text;
         QString label;
         QColor color;
-        bool hidden = false;
+        enum Style { Solid, Hidden, Host, Wait, Sync, Graph } style = Solid;
     };
     std::vector<Item> legend;
+    QRectF hostRect;
+    QString host; // the host-bound caption
     double bottom = 0;
 };
 
@@ -122,6 +187,26 @@ QString LayerAnatomyView::title() const
         : tr("Output layer anatomy (last pipeline stage): final norm, logits and loss, one microbatch, on "
              "one GPU");
     return m_subject.isEmpty() ? what : tr("%1 — %2").arg(what, m_subject);
+}
+
+QString LayerAnatomyView::hostBoundCaption() const
+{
+    const std::vector<KernelOp>& list = ops();
+    QStringList lines;
+    for (const OperatorText::Phase phase :
+        { OperatorText::Phase::Forward, OperatorText::Phase::Recompute, OperatorText::Phase::Backward }) {
+        double wait = 0, total = 0;
+        for (const KernelOp& op : list) {
+            if (OperatorText::phase(op.pass) != phase) continue;
+            wait += op.hostWaitSeconds;
+            total += op.exposedSeconds + op.hostWaitSeconds;
+        }
+        if (total > 0 && wait > 0.05 * total)
+            lines << tr("Host-bound %1 pass: the GPU waits %2 ms of %3 ms (%4) for the CPU to issue its kernels.")
+                         .arg(OperatorText::phaseName(phase), OperatorText::milliseconds(wait),
+                             OperatorText::milliseconds(total), OperatorText::efficiency(wait / total));
+    }
+    return lines.join(QLatin1Char(' '));
 }
 
 LayerAnatomyView::Header LayerAnatomyView::header(const QRectF& rect, QPaintDevice* device) const
@@ -189,13 +274,23 @@ LayerAnatomyView::Header LayerAnatomyView::header(const QRectF& rect, QPaintDevi
     y = h.summaryRect.bottom() + 6;
 
     // The legend, flowing into as many lines as the width needs.
-    const std::pair<QString, std::pair<OpBound, bool>> items[] = {
-        { tr("compute-bound"), { OpBound::Compute, false } },
-        { tr("memory-bound"), { OpBound::Memory, false } },
-        { tr("communication, exposed"), { OpBound::Communication, false } },
-        { tr("communication hidden behind compute"), { OpBound::Communication, true } },
-        { tr("latency-bound"), { OpBound::Latency, false } },
+    using Style = Header::Item::Style;
+    std::vector<std::pair<QString, std::pair<OpBound, Style>>> items = {
+        { tr("compute-bound"), { OpBound::Compute, Style::Solid } },
+        { tr("memory-bound"), { OpBound::Memory, Style::Solid } },
+        { tr("communication, exposed"), { OpBound::Communication, Style::Solid } },
+        { tr("communication hidden behind compute"), { OpBound::Communication, Style::Hidden } },
+        { tr("latency-bound"), { OpBound::Latency, Style::Solid } },
     };
+    if (hasHost(list)) {
+        items.push_back({ tr("CPU issuing the op (the lane under each pass)"), { OpBound::Compute, Style::Host } });
+        if (std::any_of(list.begin(), list.end(), [](const KernelOp& op) { return op.graphed; }))
+            items.push_back({ tr("CUDA graph launch"), { OpBound::Compute, Style::Graph } });
+        if (std::any_of(list.begin(), list.end(), [](const KernelOp& op) { return op.hostWaitSeconds > 0; }))
+            items.push_back({ tr("GPU waiting for the CPU"), { OpBound::Compute, Style::Wait } });
+        if (std::any_of(list.begin(), list.end(), [](const KernelOp& op) { return op.syncAfter; }))
+            items.push_back({ tr("sync: the CPU waits for the GPU"), { OpBound::Compute, Style::Sync } });
+    }
     const double sw = 16, sh = std::max(8.0, fm.height() * 0.6), gap = 5, spacing = 18;
     double x = rect.left() + kMargin;
     const double lineH = fm.height() + 2;
@@ -210,11 +305,19 @@ LayerAnatomyView::Header LayerAnatomyView::header(const QRectF& rect, QPaintDevi
         item.text = QRectF(x + sw + gap, y, w - sw - gap + 1, lineH);
         item.label = label;
         item.color = OperatorText::boundColor(style.first);
-        item.hidden = style.second;
+        item.style = style.second;
         h.legend.push_back(item);
         x += w + spacing;
     }
     h.bottom = y + lineH;
+    h.host = hostBoundCaption();
+    if (!h.host.isEmpty()) {
+        y = h.bottom + 2;
+        h.hostRect
+            = fm.boundingRect(QRectF(rect.left() + kMargin, y, width, 1e6), Qt::TextWordWrap, h.host);
+        h.hostRect.setWidth(width);
+        h.bottom = h.hostRect.bottom() + 2;
+    }
     return h;
 }
 
@@ -229,6 +332,34 @@ QFont LayerAnatomyView::rowFont(double rowHeight, QPaintDevice* device) const
     return f;
 }
 
+namespace {
+
+// The rows: the ops in order, a CPU lane after the last op of each pass (when the ops carry the host's lane).
+// opRows[i] is op i's row; laneRows[g] the lane of the g-th pass.
+struct Rows {
+    std::vector<int> opRows, laneRows, lanePhases;
+    int count = 0;
+};
+
+Rows rowsOf(const std::vector<KernelOp>& list)
+{
+    Rows R;
+    const bool lanes = hasHost(list);
+    const int n = int(list.size());
+    for (int i = 0; i < n; ++i) {
+        R.opRows.push_back(R.count++);
+        const OperatorText::Phase ph = OperatorText::phase(list[std::size_t(i)].pass);
+        const bool lastOfPass = i + 1 == n || OperatorText::phase(list[std::size_t(i + 1)].pass) != ph;
+        if (lanes && lastOfPass) {
+            R.laneRows.push_back(R.count++);
+            R.lanePhases.push_back(int(ph));
+        }
+    }
+    return R;
+}
+
+} // namespace
+
 LayerAnatomyView::Layout LayerAnatomyView::layoutFor(const QRectF& rect, QPaintDevice* device) const
 {
     if (!device) device = const_cast<LayerAnatomyView*>(this);
@@ -240,21 +371,27 @@ LayerAnatomyView::Layout LayerAnatomyView::layoutFor(const QRectF& rect, QPaintD
     const double strip = fm.height() + 8; // the passes' names over the chart
     const double axis = 2 * fm.height() + 14; // tick labels and the axis title
     const int n = int(list.size());
+    const Rows R = rowsOf(list);
+    L.rows = R.count;
+    L.opRows = R.opRows;
 
-    double nameWidth = 0;
+    double nameWidth = fm.horizontalAdvance(tr("CPU"));
     for (const KernelOp& op : list)
         nameWidth = std::max(nameWidth, fm.horizontalAdvance(QString::fromUtf8(op.name)));
     const double gutter = std::min(nameWidth + 14, std::max(80.0, rect.width() * 0.3));
 
     const double top = h.bottom + 8 + strip;
     const double available = rect.bottom() - kMargin - axis - top;
-    L.rowHeight = std::clamp(available / n, kMinRow, kMaxRow);
-    L.gutter = QRectF(rect.left() + kMargin, top, gutter, L.rowHeight * n);
-    L.chart = QRectF(
-        L.gutter.right(), top, std::max(40.0, rect.right() - kMargin - L.gutter.right()), L.rowHeight * n);
+    L.rowHeight = std::clamp(available / L.rows, kMinRow, kMaxRow);
+    L.gutter = QRectF(rect.left() + kMargin, top, gutter, L.rowHeight * L.rows);
+    L.chart = QRectF(L.gutter.right(), top, std::max(40.0, rect.right() - kMargin - L.gutter.right()),
+        L.rowHeight * L.rows);
 
     const std::vector<double> starts = opStartTimes(list, &L.span);
     L.pixelsPerSecond = L.span > 0 ? L.chart.width() / L.span : 0;
+    const double barH = std::max(4.0, L.rowHeight * 0.66);
+    auto xAt = [&](double t) { return L.chart.left() + t * L.pixelsPerSecond; };
+    auto barTop = [&](int row) { return L.chart.top() + row * L.rowHeight + (L.rowHeight - barH) / 2; };
     L.bars.reserve(list.size());
     for (int i = 0; i < n; ++i) {
         const KernelOp& op = list[std::size_t(i)];
@@ -264,10 +401,67 @@ LayerAnatomyView::Layout LayerAnatomyView::layoutFor(const QRectF& rect, QPaintD
         b.seconds = op.seconds;
         b.hidden = isOverlapped(list, std::size_t(i));
         b.color = OperatorText::boundColor(op.bound);
-        const double barH = std::max(4.0, L.rowHeight * 0.66);
-        b.rect = QRectF(L.chart.left() + b.start * L.pixelsPerSecond,
-            L.chart.top() + i * L.rowHeight + (L.rowHeight - barH) / 2, op.seconds * L.pixelsPerSecond, barH);
+        b.rect = QRectF(xAt(b.start), barTop(R.opRows[std::size_t(i)]), op.seconds * L.pixelsPerSecond, barH);
         L.bars.push_back(b);
+        if (op.hostWaitSeconds > 0 && !b.hidden) {
+            AnatomyWait w { i, b.start - op.hostWaitSeconds, op.hostWaitSeconds, {} };
+            w.rect = QRectF(xAt(w.start), b.rect.top(), w.seconds * L.pixelsPerSecond, barH);
+            L.waits.push_back(w);
+        }
+    }
+    if (R.laneRows.empty()) return L;
+
+    // The CPU lanes: each op's issue on the chart's time axis, its pass's GPU start (where the pass's first
+    // op on the critical path starts, less the GPU's wait for it) + hostStart.
+    const std::vector<int> hostPass = hostPassOf(list);
+    std::array<double, 3> origin { -1, -1, -1 };
+    for (int i = 0; i < n; ++i) {
+        double& o = origin[std::size_t(hostPass[std::size_t(i)])];
+        if (o < 0 && !isOverlapped(list, std::size_t(i)))
+            o = starts[std::size_t(i)] - list[std::size_t(i)].hostWaitSeconds;
+    }
+    for (double& o : origin) o = std::max(0.0, o);
+    const std::vector<double> extra = besideSeconds(list);
+    const double hostH = std::max(4.0, L.rowHeight * 0.56);
+    std::size_t lane = 0;
+    for (std::size_t g = 0; g < R.laneRows.size(); ++g) {
+        AnatomyHostLane hl;
+        hl.row = R.laneRows[g];
+        hl.phase = R.lanePhases[g];
+        hl.rect = QRectF(L.chart.left(), L.chart.top() + hl.row * L.rowHeight, L.chart.width(), L.rowHeight);
+        L.hostLanes.push_back(hl);
+    }
+    const double laneTop = (L.rowHeight - hostH) / 2;
+    for (int i = 0; i < n; ++i) {
+        const KernelOp& op = list[std::size_t(i)];
+        // The lane of this op's pass: the first lane below its row.
+        while (lane + 1 < L.hostLanes.size() && L.hostLanes[lane].row < R.opRows[std::size_t(i)]) ++lane;
+        AnatomyHostLane& hl = L.hostLanes[lane];
+        const double o = origin[std::size_t(hostPass[std::size_t(i)])];
+        const bool continues = op.graphed && i > 0 && !hl.bars.empty() && hl.bars.back().graph
+            && hl.bars.back().lastOp == i - 1 && hostPass[std::size_t(i - 1)] == hostPass[std::size_t(i)];
+        if (continues) {
+            AnatomyHostBar& b = hl.bars.back();
+            b.lastOp = i;
+            b.seconds += op.hostSeconds;
+            b.rect.setWidth(b.seconds * L.pixelsPerSecond);
+        } else {
+            AnatomyHostBar b;
+            b.op = b.lastOp = i;
+            b.hostStart = op.hostStart;
+            b.start = o + op.hostStart;
+            b.seconds = op.hostSeconds;
+            b.graph = op.graphed;
+            b.color = op.graphed ? graphColor() : OperatorText::boundColor(op.bound);
+            b.rect = QRectF(xAt(b.start), hl.rect.top() + laneTop, b.seconds * L.pixelsPerSecond, hostH);
+            hl.bars.push_back(b);
+        }
+        if (op.syncAfter) {
+            const bool hidden = isOverlapped(list, std::size_t(i));
+            const double gpuEnd = starts[std::size_t(i)]
+                + (hidden ? op.seconds : op.exposedSeconds + extra[std::size_t(i)]);
+            hl.syncs.push_back({ i, o + op.hostStart + op.hostSeconds, gpuEnd });
+        }
     }
     return L;
 }
@@ -280,7 +474,7 @@ int LayerAnatomyView::heightForWidth(int width) const
     if (list.empty()) return int(std::ceil(h.bottom + kMargin));
     const QFontMetricsF fm(font());
     const double strip = fm.height() + 8, axis = 2 * fm.height() + 14;
-    return int(std::ceil(h.bottom + 8 + strip + kMinRow * double(list.size()) + axis + kMargin));
+    return int(std::ceil(h.bottom + 8 + strip + kMinRow * double(rowsOf(list).count) + axis + kMargin));
 }
 
 QSize LayerAnatomyView::sizeHint() const
@@ -325,16 +519,41 @@ void LayerAnatomyView::paintHeader(QPainter& p, const Header& h) const
     p.setPen(Theme::text());
     p.drawText(h.summaryRect, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, h.summary);
     for (const Header::Item& item : h.legend) {
-        if (item.hidden) {
+        switch (item.style) {
+        case Header::Item::Hidden:
             p.fillRect(item.swatch, Theme::mix(item.color, Theme::background(), 0.62));
             p.setPen(QPen(item.color, 1, Qt::DashLine));
             p.setBrush(Qt::NoBrush);
             p.drawRect(item.swatch.adjusted(0, 0, -1, -1));
-        } else {
+            break;
+        case Header::Item::Host:
+            paintHostBar(p, item.swatch, item.color);
+            break;
+        case Header::Item::Graph:
+            paintHostBar(p, item.swatch, graphColor());
+            break;
+        case Header::Item::Wait:
+            p.fillRect(item.swatch, waitFill());
+            break;
+        case Header::Item::Sync: {
+            const double x = item.swatch.center().x();
+            p.setPen(QPen(Theme::alarmText(), 2));
+            p.drawLine(QPointF(x, item.swatch.top() - 2), QPointF(x, item.swatch.bottom() + 2));
+            p.setPen(QPen(Theme::alarmText(), 1, Qt::DotLine));
+            p.drawLine(QPointF(item.swatch.left(), item.swatch.center().y()),
+                QPointF(x, item.swatch.center().y()));
+            break;
+        }
+        case Header::Item::Solid:
             p.fillRect(item.swatch, item.color);
+            break;
         }
         p.setPen(Theme::text());
         p.drawText(item.text, Qt::AlignLeft | Qt::AlignVCenter, item.label);
+    }
+    if (!h.host.isEmpty()) {
+        p.setPen(Theme::alarmText());
+        p.drawText(h.hostRect, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, h.host);
     }
 }
 
@@ -348,6 +567,7 @@ void LayerAnatomyView::paintChart(QPainter& p, const Layout& L) const
     const QFontMetricsF sfm(small, p.device());
     auto xAt = [&](double t) { return L.chart.left() + t * L.pixelsPerSecond; };
     auto rowTop = [&](int r) { return L.chart.top() + r * L.rowHeight; };
+    auto opTop = [&](int i) { return rowTop(L.opRows[std::size_t(i)]); };
     const double stripTop = L.chart.top() - (fm.height() + 8);
 
     // Ticks and grid lines, every 1, 2 or 5 × 10^k ms, about every 90 px.
@@ -379,15 +599,15 @@ void LayerAnatomyView::paintChart(QPainter& p, const Layout& L) const
         groups[g].t1 = g + 1 < groups.size() ? groups[g + 1].t0 : L.span;
     const QColor band = Theme::mix(Theme::background(), Theme::separator(), 0.32);
     for (const PhaseGroup& g : groups) {
-        const QRectF r(QPointF(xAt(g.t0), rowTop(g.first)), QPointF(xAt(g.t1), rowTop(g.last + 1)));
+        const QRectF r(QPointF(xAt(g.t0), opTop(g.first)), QPointF(xAt(g.t1), opTop(g.last) + L.rowHeight));
         p.fillRect(r, band);
     }
     p.setPen(QPen(Theme::gridLine(), 1));
     for (double t = 0; t <= L.span * (1 + 1e-9); t += step)
         p.drawLine(QPointF(xAt(t), L.chart.top()), QPointF(xAt(t), L.chart.bottom()));
     if (m_hoverRow >= 0 && m_hoverRow < int(list.size()))
-        p.fillRect(QRectF(QPointF(L.gutter.left(), rowTop(m_hoverRow)),
-                       QPointF(L.chart.right(), rowTop(m_hoverRow + 1))),
+        p.fillRect(QRectF(QPointF(L.gutter.left(), opTop(m_hoverRow)),
+                       QPointF(L.chart.right(), opTop(m_hoverRow) + L.rowHeight)),
             Theme::mix(Theme::background(), Theme::text(), 0.08));
     p.setFont(base);
     for (std::size_t g = 0; g < groups.size(); ++g) {
@@ -398,7 +618,7 @@ void LayerAnatomyView::paintChart(QPainter& p, const Layout& L) const
             p.drawLine(QPointF(x0, stripTop), QPointF(x0, L.chart.bottom()));
             p.setPen(QPen(Theme::separator(), 1));
             p.drawLine(
-                QPointF(L.gutter.left(), rowTop(gr.first)), QPointF(L.chart.right(), rowTop(gr.first)));
+                QPointF(L.gutter.left(), opTop(gr.first)), QPointF(L.chart.right(), opTop(gr.first)));
         }
         const QString full
             = tr("%1 · %2 ms").arg(OperatorText::phaseName(gr.phase), OperatorText::milliseconds(gr.exposed));
@@ -415,6 +635,14 @@ void LayerAnatomyView::paintChart(QPainter& p, const Layout& L) const
             Qt::AlignLeft | Qt::AlignVCenter, label);
         p.setFont(base);
     }
+
+    // The GPU waiting for the CPU: a grey gap before the op, in its row.
+    for (const AnatomyWait& w : L.waits) {
+        QRectF r = w.rect;
+        if (r.width() < 1.5) r.setWidth(1.5);
+        p.fillRect(r, waitFill());
+    }
+    paintHostLanes(p, L);
 
     // Bars; a hidden collective pale with a dashed outline, the part it is not hidden (exposed) solid.
     for (const AnatomyBar& b : L.bars) {
@@ -440,7 +668,7 @@ void LayerAnatomyView::paintChart(QPainter& p, const Layout& L) const
     p.setFont(small);
     for (const AnatomyBar& b : L.bars) {
         const KernelOp& op = list[std::size_t(b.op)];
-        const QRectF row(L.gutter.left(), rowTop(b.op), L.gutter.width() - 8, L.rowHeight);
+        const QRectF row(L.gutter.left(), opTop(b.op), L.gutter.width() - 8, L.rowHeight);
         p.setPen(b.hidden ? Theme::mutedText() : Theme::text());
         p.drawText(row, Qt::AlignRight | Qt::AlignVCenter,
             sfm.elidedText(QString::fromUtf8(op.name), Qt::ElideMiddle, row.width()));
@@ -462,7 +690,7 @@ void LayerAnatomyView::paintChart(QPainter& p, const Layout& L) const
         const double tw = sfm.horizontalAdvance(value);
         const double rightRoom = L.chart.right() - (b.rect.right() + kLabelGap);
         const double leftRoom = b.rect.left() - kLabelGap - L.chart.left();
-        const QRectF rowRect(L.chart.left(), rowTop(b.op), L.chart.width(), L.rowHeight);
+        const QRectF rowRect(L.chart.left(), opTop(b.op), L.chart.width(), L.rowHeight);
         // Where a label crosses a pass boundary's dashed line, the line goes behind it.
         auto backdrop = [&](const QRectF& r) {
             for (std::size_t g = 1; g < groups.size(); ++g) {
@@ -527,6 +755,100 @@ void LayerAnatomyView::paintChart(QPainter& p, const Layout& L) const
         Qt::AlignHCenter | Qt::AlignVCenter, fm.elidedText(axisTitle, Qt::ElideRight, L.chart.width()));
 }
 
+void LayerAnatomyView::paintHostLanes(QPainter& p, const Layout& L) const
+{
+    if (L.hostLanes.empty()) return;
+    const QFont small = rowFont(L.rowHeight, p.device());
+    const QFontMetricsF sfm(small, p.device());
+    QFont bold = small;
+    bold.setBold(true);
+    const QFontMetricsF bfm(bold, p.device());
+    auto xAt = [&](double t) { return L.chart.left() + t * L.pixelsPerSecond; };
+    for (const AnatomyHostLane& hl : L.hostLanes) {
+        // The lane: a tinted row, its name in the gutter.
+        p.fillRect(QRectF(QPointF(L.gutter.left(), hl.rect.top()), hl.rect.bottomRight()),
+            Theme::mix(Theme::background(), Theme::surface(), 0.7));
+        p.setPen(QPen(Theme::separator(), 1, Qt::DotLine));
+        p.drawLine(QPointF(L.gutter.left(), hl.rect.top()), QPointF(L.chart.right(), hl.rect.top()));
+        p.setFont(bold);
+        p.setPen(Theme::mutedText());
+        p.drawText(QRectF(L.gutter.left(), hl.rect.top(), L.gutter.width() - 8, L.rowHeight),
+            Qt::AlignRight | Qt::AlignVCenter, tr("CPU"));
+
+        p.save();
+        p.setClipRect(hl.rect);
+        bool before = false;
+        for (const AnatomyHostBar& b : hl.bars) {
+            QRectF r = b.rect;
+            if (r.width() < 1.5) r.setWidth(1.5);
+            before = before || b.start < 0;
+            paintHostBar(p, r, b.color);
+        }
+        // A graph's launch, named where it fits.
+        p.setFont(small);
+        for (const AnatomyHostBar& b : hl.bars) {
+            if (!b.graph) continue;
+            const QString label = tr("CUDA graph launch");
+            const double w = sfm.horizontalAdvance(label);
+            const double x = std::max(hl.rect.left(), b.rect.right()) + kLabelGap;
+            if (x + w > hl.rect.right()) continue;
+            const QRectF r(x, hl.rect.top(), w + 2, hl.rect.height());
+            p.fillRect(r.adjusted(0, 2, 0, -2), Theme::labelBackdrop());
+            p.setPen(Theme::text());
+            p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, label);
+        }
+        // The syncs: the CPU blocked (dotted) from the end of its issue to the op's end on the GPU, a tick
+        // there, and "sync" beside the tick where it does not run into the previous label.
+        double lastLabel = -1e9;
+        for (const AnatomySync& sy : hl.syncs) {
+            const double x0 = xAt(sy.cpuEnd), x1 = xAt(sy.gpuEnd), y = hl.rect.center().y();
+            p.setPen(QPen(Theme::alarmText(), 1, Qt::DotLine));
+            if (x1 > x0 + 1) p.drawLine(QPointF(x0, y), QPointF(x1, y));
+            p.setPen(QPen(Theme::alarmText(), 2));
+            p.drawLine(QPointF(x1, hl.rect.top() + 1), QPointF(x1, hl.rect.bottom() - 1));
+            const QString label = tr("sync");
+            const double w = sfm.horizontalAdvance(label);
+            if (x1 + 3 < lastLabel + 4 || x1 + 3 + w > hl.rect.right()) continue;
+            const QRectF r(x1 + 3, hl.rect.top(), w + 2, hl.rect.height());
+            p.fillRect(r.adjusted(0, 2, 0, -2), Theme::labelBackdrop());
+            p.setPen(Theme::alarmText());
+            p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, label);
+            lastLabel = r.right();
+        }
+        // A CPU far ahead of the GPU (a GPU-bound layer) issued the whole pass before the chart starts: say
+        // so in the lane, which would be empty otherwise.
+        const bool none = std::none_of(hl.bars.begin(), hl.bars.end(),
+            [&](const AnatomyHostBar& b) { return b.rect.right() > hl.rect.left() && b.rect.left() < hl.rect.right(); });
+        if (none && !hl.bars.empty()) {
+            double from = hl.bars.front().start, to = from;
+            for (const AnatomyHostBar& b : hl.bars) {
+                from = std::min(from, b.start);
+                to = std::max(to, b.start + b.seconds);
+            }
+            p.setFont(small);
+            p.setPen(Theme::mutedText());
+            p.drawText(hl.rect.adjusted(12, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                sfm.elidedText(tr("the CPU runs ahead: it issued this pass's kernels from %1 ms to %2 ms, during "
+                                  "earlier layers, so the GPU never waits for it")
+                                   .arg(OperatorText::milliseconds(from), OperatorText::milliseconds(to)),
+                    Qt::ElideRight, hl.rect.width() - 16));
+        }
+        p.restore();
+        // The CPU issued part of this pass during the previous one: an arrow at the chart's left edge.
+        if (before) {
+            const double y = hl.rect.center().y(), h = std::min(5.0, L.rowHeight / 3);
+            QPainterPath arrow;
+            arrow.moveTo(hl.rect.left() - 1, y);
+            arrow.lineTo(hl.rect.left() + 2 * h - 1, y - h);
+            arrow.lineTo(hl.rect.left() + 2 * h - 1, y + h);
+            arrow.closeSubpath();
+            p.setRenderHint(QPainter::Antialiasing, true);
+            p.fillPath(arrow, Theme::mutedText());
+            p.setRenderHint(QPainter::Antialiasing, false);
+        }
+    }
+}
+
 int LayerAnatomyView::rowAt(const QPointF& pos) const
 {
     const Layout L = currentLayout();
@@ -535,7 +857,45 @@ int LayerAnatomyView::rowAt(const QPointF& pos) const
         || pos.y() >= L.chart.bottom())
         return -1;
     const int row = int((pos.y() - L.chart.top()) / L.rowHeight);
-    return row >= 0 && row < int(L.bars.size()) ? row : -1;
+    const auto it = std::find(L.opRows.begin(), L.opRows.end(), row);
+    return it == L.opRows.end() ? -1 : int(it - L.opRows.begin());
+}
+
+QString LayerAnatomyView::hostToolTip(const QPointF& pos) const
+{
+    const Layout L = currentLayout();
+    const std::vector<KernelOp>& list = ops();
+    for (const AnatomyHostLane& hl : L.hostLanes) {
+        if (pos.y() < hl.rect.top() || pos.y() >= hl.rect.bottom()) continue;
+        const AnatomyHostBar* best = nullptr;
+        double distance = 4; // px: a bar of a few µs is still found
+        for (const AnatomyHostBar& b : hl.bars) {
+            const double d = pos.x() < b.rect.left() ? b.rect.left() - pos.x()
+                : pos.x() > b.rect.right()           ? pos.x() - b.rect.right()
+                                                     : 0;
+            if (d < distance) {
+                distance = d;
+                best = &b;
+            }
+        }
+        if (!best) return tr("CPU lane of the %1 pass: the host issuing its kernels")
+                              .arg(OperatorText::phaseName(OperatorText::Phase(hl.phase)));
+        const KernelOp& op = list[std::size_t(best->op)];
+        const QString us = QString::number(best->seconds * 1e6, 'f', 1);
+        if (best->graph)
+            return tr("CUDA graph launch: %1 µs of CPU time for %2 ops (%3 … %4), from %5 ms")
+                .arg(us)
+                .arg(best->lastOp - best->op + 1)
+                .arg(QString::fromUtf8(op.name), QString::fromUtf8(list[std::size_t(best->lastOp)].name),
+                    OperatorText::milliseconds(best->start));
+        QString text = tr("CPU issues %1: %2 µs, %3 kernel launches, from %4 ms (%5 ms from the pass's start)")
+                           .arg(QString::fromUtf8(op.name), us)
+                           .arg(op.launches)
+                           .arg(OperatorText::milliseconds(best->start), OperatorText::milliseconds(op.hostStart));
+        if (op.syncAfter) text += QLatin1Char(' ') + tr("Then the CPU waits for it to finish (sync).");
+        return text;
+    }
+    return {};
 }
 
 void LayerAnatomyView::mouseMoveEvent(QMouseEvent* event)
@@ -545,11 +905,14 @@ void LayerAnatomyView::mouseMoveEvent(QMouseEvent* event)
         m_hoverRow = row;
         update();
     }
-    if (row < 0)
-        QToolTip::hideText();
-    else
+    const QString host = row < 0 ? hostToolTip(event->position()) : QString();
+    if (row >= 0)
         QToolTip::showText(
             event->globalPosition().toPoint(), OperatorText::toolTip(ops(), std::size_t(row)), this);
+    else if (!host.isEmpty())
+        QToolTip::showText(event->globalPosition().toPoint(), host, this);
+    else
+        QToolTip::hideText();
     QWidget::mouseMoveEvent(event);
 }
 

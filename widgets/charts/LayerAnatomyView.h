@@ -2,7 +2,9 @@
 // as long as the op takes, placed where it runs on the critical path (each op starts where the exposed time
 // of the ops before it ends; a collective overlapped with a GEMM runs beside it, on that GEMM's time range),
 // coloured by what bounds it, with the passes (forward | recompute | backward) marked, a legend and a time
-// axis in ms. Every number is the Prediction's (Prediction::layerOps, outputOps): the view only places and
+// axis in ms. Under each pass's rows a CPU lane: the host issuing the pass's ops (hostStart, hostSeconds; a run
+// of graphed ops as one CUDA graph launch), a tick where the CPU waits for the GPU (syncAfter), and where the
+// GPU waits for the CPU (hostWaitSeconds) a grey gap before the op; a host-bound pass gets a caption. Every number is the Prediction's (Prediction::layerOps, outputOps): the view only places and
 // paints them.
 #pragma once
 
@@ -31,6 +33,40 @@ struct AnatomyBar {
         = false; // a collective overlapped with ops[hiddenBy]: drawn pale, its exposed remainder solid
 };
 
+// One bar of a CPU lane: the host issuing one op (or launching a CUDA graph that holds a run of ops).
+struct AnatomyHostBar {
+    int op = -1; // the op issued (a graph: the first op it holds)
+    int lastOp = -1; // a graph: the last op it holds; else op
+    double hostStart = 0; // the op's hostStart: seconds from its pass's start on the GPU (may be negative)
+    double start = 0; // on the chart's time axis: the pass's start + hostStart
+    double seconds = 0; // the op's hostSeconds (a graph: the launch)
+    QRectF rect; // in pixels, not clipped to the chart (a negative start reaches left of it)
+    QColor color; // the op's bound colour (a graph: neutral); painted light and hatched
+    bool graph = false;
+};
+
+// Where the CPU waits for an op to finish (syncAfter): from the end of its issue to the op's end on the GPU.
+struct AnatomySync {
+    int op = -1;
+    double cpuEnd = 0, gpuEnd = 0; // chart seconds
+};
+
+// The CPU lane under one pass's rows.
+struct AnatomyHostLane {
+    int row = 0; // the lane's row in the chart
+    int phase = 0; // OperatorText::Phase of the pass, as an int
+    QRectF rect; // the row across the chart's width
+    std::vector<AnatomyHostBar> bars;
+    std::vector<AnatomySync> syncs;
+};
+
+// The GPU idle before an op because the CPU had not issued it yet (hostWaitSeconds), in the op's row.
+struct AnatomyWait {
+    int op = -1;
+    double start = 0, seconds = 0; // chart seconds: the gap before the op
+    QRectF rect;
+};
+
 class LayerAnatomyView : public QWidget {
     Q_OBJECT
 public:
@@ -46,6 +82,9 @@ public:
     // The ops shown: the prediction's layerOps or outputOps (empty without a valid prediction).
     const std::vector<KernelOp>& ops() const;
     QString title() const;
+    // Empty unless a pass is host-bound (the GPU waits for the CPU more than 5 % of the pass): then one
+    // sentence per such pass, "host-bound: the GPU waits X of Y for the CPU".
+    QString hostBoundCaption() const;
 
     // The chart laid out in `rect`, text measured on `device` (null: this widget). Bars in op order.
     struct Layout {
@@ -54,7 +93,11 @@ public:
         double pixelsPerSecond = 0;
         double span = 0; // seconds the chart spans
         double rowHeight = 0;
-        std::vector<AnatomyBar> bars;
+        int rows = 0; // ops plus CPU lanes
+        std::vector<AnatomyBar> bars; // in op order; bars[i].rect sits in row opRows[i]
+        std::vector<int> opRows;
+        std::vector<AnatomyHostLane> hostLanes; // one per pass, in pass order; none when no op has host data
+        std::vector<AnatomyWait> waits; // the GPU waiting for the CPU, in op order
     };
     Layout layoutFor(const QRectF& rect, QPaintDevice* device = nullptr) const;
     // The layout of the last paint at the widget's size (or of its current size when not yet painted).
@@ -80,7 +123,9 @@ private:
     void paintHeader(QPainter& p, const Header& h) const;
     void paintChart(QPainter& p, const Layout& layout) const;
     QFont rowFont(double rowHeight, QPaintDevice* device) const;
+    void paintHostLanes(QPainter& p, const Layout& layout) const;
     int rowAt(const QPointF& pos) const;
+    QString hostToolTip(const QPointF& pos) const;
     void refresh();
 
     std::shared_ptr<const Prediction> m_prediction;
