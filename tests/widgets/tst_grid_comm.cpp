@@ -20,6 +20,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <cmath>
 
 using namespace planscope;
 
@@ -141,6 +142,69 @@ private Q_SLOTS:
         comm.setDocument(&doc);
         QCOMPARE(comm.groupTable()->rowCount(), qMax(1, int(doc.prediction()->comm.size())));
         QVERIFY(inkPixels(comm.grab().toImage()) > 2000);
+    }
+
+    void nvl72DomainsFrameTheirTrays()
+    {
+        // DeepSeek-V3 on 1,152 GB200: 288 trays of 4 GPUs in 16 NVL72 domains of 18 trays; EP 32 (8 trays) fits
+        // a domain, but groups that straddle a domain boundary cross the network.
+        Plan plan = test::loadSample("published/bridge-2511-gb200-deepseek-v3-bf16.plan.json");
+        plan.cluster.nodes = 288;
+        plan.cluster.nvlinkDomainNodes = 18;
+        plan.parallel.dp = 1152 / (plan.parallel.tp * plan.parallel.pp * plan.parallel.cp);
+        plan.parallel.ep = 32;
+        plan.training.globalBatch = 4608;
+        PlanDocument doc;
+        GpuGridView view;
+        view.resize(1600, 1000);
+        view.setDocument(&doc);
+        QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
+        doc.setPlan(plan);
+        QVERIFY(spy.count() > 0 || spy.wait(60000));
+        QVERIFY(doc.analysis() && doc.prediction() && doc.prediction()->valid);
+        QCOMPARE(view.gpuCount(), 1152LL);
+        QCOMPARE(view.domainNodes(), 18);
+        const QImage image = view.grab().toImage();
+        const GridGeometry& g = view.geometry();
+        QVERIFY(g.hasDomains());
+        QCOMPARE(g.domains(), 16LL);
+        QCOMPARE(view.paintedDomainFrames(), 16);
+        // Every tray inside its own domain's frame (and no other), under the label strip; the frames apart.
+        for (long long n = 0; n < g.nodes(); ++n) {
+            const QRectF tray = g.nodeRect(n);
+            for (long long d = 0; d < g.domains(); ++d) {
+                QCOMPARE(g.domainRect(d).contains(tray), d == n / 18);
+                if (d == n / 18) QVERIFY(tray.top() >= g.domainLabelRect(d).bottom() - 1e-9);
+            }
+            QCOMPARE(g.nodeAt(tray.center()), n);
+        }
+        for (long long a = 0; a < g.domains(); ++a)
+            for (long long b = a + 1; b < g.domains(); ++b)
+                QVERIFY(!g.domainRect(a).intersects(g.domainRect(b)));
+        // At 1600 x 1000 every GPU is drawn (no aggregation) in cells of whole pixels at least 8 px tall.
+        QVERIFY(!view.isAggregated());
+        QVERIFY(g.cellSize().height() >= 8);
+        QCOMPARE(view.geometry().cellRect(0).toAlignedRect(), view.cellRect(0));
+        // Frames are painted: the top edge of every domain frame is darker than the paper around it.
+        for (long long d = 0; d < g.domains(); ++d) {
+            const QRectF r = g.domainRect(d);
+            const QPointF edge(std::round(r.center().x()), std::round(r.top()));
+            const QPoint at = view.canvas()->mapTo(&view, edge.toPoint());
+            QVERIFY2(qGray(image.pixel(at)) < 160, qPrintable(QString::number(d)));
+        }
+        // Crossings: inside a domain over NVLink, between domains over the network (and only those warn).
+        QVERIFY(!view.nvlinkCrossings().empty());
+        QVERIFY(!view.networkCrossings().empty());
+        for (const auto& [a, b] : view.nvlinkCrossings()) QCOMPARE(a / 18, b / 18);
+        for (const auto& [a, b] : view.networkCrossings()) QVERIFY(a / 18 != b / 18);
+        QCOMPARE(view.warnings().size(), 1);
+        QVERIFY2(view.warnings().front().startsWith(QStringLiteral("EP group of 32 spans 2 NVLink domains")),
+            qPrintable(view.warnings().front()));
+        // The export at another size fits the domains again.
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("nvl72.png"));
+        QVERIFY(view.exportTo(out, QSize(1600, 1000)));
+        QCOMPARE(QImage(out).size(), QSize(1600, 1000));
     }
 
     void hoverHighlightsGpu()

@@ -98,6 +98,12 @@ QPen groupPen(GroupKind kind, const QColor& colour, double width)
 constexpr std::array<GroupKind, 5> kOutlined { GroupKind::TP, GroupKind::CP, GroupKind::EP, GroupKind::DPCP,
     GroupKind::PP };
 
+// A group crossing trays inside an NVLink domain: still NVLink, so a calm colour, not the alarm's.
+QColor nvlinkColour()
+{
+    return palette::bluishGreen();
+}
+
 QString spanLetter(int kind)
 {
     switch (SpanKind(kind)) {
@@ -344,6 +350,8 @@ void GpuGridView::rebuild()
     m_warnings.clear();
     m_alarmNode.clear();
     m_alarmLinks.clear();
+    m_trayLinks.clear();
+    m_domainNodes = 1;
     m_compute.clear();
     m_title.clear();
     m_linkText.clear();
@@ -378,34 +386,70 @@ void GpuGridView::rebuild()
                   .arg(m_grid.nodes())
                   .arg(m_grid.gpusPerNode())
                   .arg(QString::fromStdString(P.order));
+    m_domainNodes = std::max(1, C.nvlinkDomainNodes);
+    const int dn = m_domainNodes;
+    if (dn > 1)
+        m_title += tr(", %L1 NVLink domains of %2 nodes")
+                       .arg((m_grid.nodes() + dn - 1) / dn)
+                       .arg(dn);
     if (m_grid.gpus() != 1LL * C.gpus()) m_title += tr(" (the cluster has %L1 GPUs)").arg(C.gpus());
-    m_linkText = tr("inter-node network: %1 GB/s per GPU per direction; inside a node %2 GB/s per direction")
-                     .arg(units::toGB(C.interNode.bandwidth), 0, 'f', 1)
-                     .arg(units::toGB(C.intraNode.bandwidth), 0, 'f', 0);
+    m_linkText = dn > 1
+        ? tr("network between NVLink domains: %1 GB/s per GPU per direction; inside a domain (NVLink) %2 GB/s "
+             "per direction")
+              .arg(units::toGB(C.interNode.bandwidth), 0, 'f', 1)
+              .arg(units::toGB(C.intraNode.bandwidth), 0, 'f', 0)
+        : tr("inter-node network: %1 GB/s per GPU per direction; inside a node %2 GB/s per direction")
+              .arg(units::toGB(C.interNode.bandwidth), 0, 'f', 1)
+              .arg(units::toGB(C.intraNode.bandwidth), 0, 'f', 0);
 
-    // Groups whose collectives run inside every layer must not cross nodes: mark their nodes and links red.
+    // Groups whose collectives run inside every layer must not leave NVLink: mark their nodes and links red.
+    // With NVLink domains of several nodes, NVLink reaches the whole domain: a group crossing trays inside
+    // one is fine (its links are drawn calm); only crossing domains is marked.
     m_alarmNode.assign(std::size_t(m_grid.nodes()), 0);
-    std::set<std::pair<int, int>> links;
+    std::set<std::pair<int, int>> links, trayLinks;
     const int perNode = m_grid.gpusPerNode();
     for (GroupKind kind : { GroupKind::TP, GroupKind::CP, GroupKind::EP }) {
         const int size = m_grid.size(kind);
         // Whether a group crosses, and how far, is RankLayout's rule (the cost model's and validation's);
         // the loop below only finds which nodes and links to mark.
         if (size <= 1 || (kind == GroupKind::EP && !plan.model.isMoe()) || !m_grid.anyGroupCrossesNodes(kind)) continue;
-        const int most = m_grid.maxNodesSpanned(kind);
+        const GroupPlacement& worst = m_grid.worstPlacement(kind);
+        const int most = dn > 1 ? worst.domainsSpanned : m_grid.maxNodesSpanned(kind);
         for (long long r = 0; r < m_grid.gpus(); ++r) {
             if (m_grid.indexInGroup(kind, int(r)) != 0) continue;
-            int previous = -1, spanned = 0;
+            int previous = -1, previousDomain = -1, domains = 0;
             for (int m : m_grid.members(kind, int(r))) {
                 const int node = m / perNode;
                 if (node == previous) continue;
-                if (previous >= 0) links.insert({ previous, node });
+                if (previous >= 0) (previous / dn == node / dn ? trayLinks : links).insert({ previous, node });
                 previous = node;
-                ++spanned;
+                if (node / dn != previousDomain) ++domains;
+                previousDomain = node / dn;
             }
-            if (spanned > 1)
+            if (domains > 1)
                 for (int m : m_grid.members(kind, int(r)))
                     m_alarmNode[std::size_t(m / perNode)] = 1;
+        }
+        if (dn > 1) {
+            if (!worst.crossesDomains) continue;
+            if (kind == GroupKind::TP)
+                m_warnings << tr("TP group of %1 spans %2 NVLink domains: every layer's all-reduce crosses the "
+                                 "network (%3 GB/s per GPU per direction instead of %4 GB/s over NVLink)")
+                                  .arg(size)
+                                  .arg(most)
+                                  .arg(units::toGB(C.interNode.bandwidth), 0, 'f', 1)
+                                  .arg(units::toGB(C.intraNode.bandwidth), 0, 'f', 0);
+            else if (kind == GroupKind::CP)
+                m_warnings << tr("CP group of %1 spans %2 NVLink domains: every layer's K/V exchange crosses "
+                                 "the network")
+                                  .arg(size)
+                                  .arg(most);
+            else
+                m_warnings << tr("EP group of %1 spans %2 NVLink domains: every MoE layer's all-to-all crosses "
+                                 "the network")
+                                  .arg(size)
+                                  .arg(most);
+            continue;
         }
         if (kind == GroupKind::TP)
             m_warnings << tr("TP group of %1 spans %2 nodes: every layer's all-reduce crosses InfiniBand "
@@ -424,6 +468,7 @@ void GpuGridView::rebuild()
                               .arg(most);
     }
     m_alarmLinks.assign(links.begin(), links.end());
+    m_trayLinks.assign(trayLinks.begin(), trayLinks.end());
     // Until the user picks a colour: TP shows the groups of a small grid; a grid too large to show every
     // GPU folds nodes into one cell each, where the pipeline stage tells more (a node holds a whole TP
     // group).
@@ -529,7 +574,7 @@ void GpuGridView::refit()
         m_canvas->update();
         return;
     }
-    m_geometry.setGrid(m_grid.nodes(), m_grid.gpusPerNode());
+    m_geometry.setGrid(m_grid.nodes(), m_grid.gpusPerNode(), m_domainNodes);
     m_geometry.fit(area);
     m_canvas->update();
 }
@@ -640,6 +685,20 @@ QString GpuGridView::hoverText() const
         return tr("Hover a GPU to outline its groups. Cells: rank, then (dp, tp, pp, cp, ep).");
     const RankCoords c = m_grid.coords(gpu);
     QStringList parts;
+    if (m_domainNodes > 1)
+        parts << tr("GPU %L1 on node %L2 (tray %3 of NVLink domain %4, GPU %5 there): dp %6, tp %7, pp %8, cp %9, "
+                    "ep %10")
+                     .arg(gpu)
+                     .arg(c.node)
+                     .arg(c.node % m_domainNodes)
+                     .arg(c.node / m_domainNodes)
+                     .arg(c.localGpu)
+                     .arg(c.dp)
+                     .arg(c.tp)
+                     .arg(c.pp)
+                     .arg(c.cp)
+                     .arg(c.ep);
+    else
     parts << tr("GPU %L1 on node %L2 (GPU %3 there): dp %4, tp %5, pp %6, cp %7, ep %8")
                  .arg(gpu)
                  .arg(c.node)
@@ -652,6 +711,15 @@ QString GpuGridView::hoverText() const
     for (GroupKind kind : kOutlined) {
         if (m_grid.size(kind) <= 1) continue;
         const GroupPlacement g = m_grid.placement(kind, gpu);
+        if (m_domainNodes > 1 && g.nodesSpanned > 1)
+            parts << (g.domainsSpanned == 1
+                    ? tr("%1 of %2 on %3 trays of one NVLink domain").arg(groupName(kind)).arg(g.size).arg(g.nodesSpanned)
+                    : tr("%1 of %2 on %3 nodes in %4 NVLink domains")
+                          .arg(groupName(kind))
+                          .arg(g.size)
+                          .arg(g.nodesSpanned)
+                          .arg(g.domainsSpanned));
+        else
         parts << (g.nodesSpanned == 1
                 ? tr("%1 of %2 inside one node").arg(groupName(kind)).arg(g.size)
                 : tr("%1 of %2 on %3 nodes").arg(groupName(kind)).arg(g.size).arg(g.nodesSpanned));
@@ -706,10 +774,19 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
     const double s = g.scale();
     const bool timeline = !m_compact && !m_compute.empty(); // compact: no playhead, every GPU at full colour
     const int perNode = m_grid.gpusPerNode();
+    long long firstDomainRow = 0, lastDomainRow = -1;
+    if (g.hasDomains()) g.visibleDomainRows(parts.grid, firstDomainRow, lastDomainRow);
+    m_paintedDomains = 0;
+    auto nodeShown = [&](long long node) {
+        const long long row = g.hasDomains() ? node / g.domainNodes() / g.domainsPerRow() : node / perRow;
+        return g.hasDomains() ? row >= firstDomainRow && row <= lastDomainRow : row >= firstRow && row <= lastRow;
+    };
 
+    const bool domains = g.hasDomains();
+    const QPen busPen(Theme::pick(QColor(0xA0, 0xA0, 0xA0), QColor(0x70, 0x70, 0x70)), s > 20 ? 2 : 1);
+    if (!domains) {
     // Inter-node links: a bus under each row of nodes with a stub from every node, and a spine on the left.
     p.setRenderHint(QPainter::Antialiasing, false);
-    const QPen busPen(Theme::pick(QColor(0xA0, 0xA0, 0xA0), QColor(0x70, 0x70, 0x70)), s > 20 ? 2 : 1);
     p.setPen(busPen);
     double spineTop = -1, spineBottom = -1;
     const double spineX = g.nodeRect(0).left() - GridGeometry::kGapX * 0.5 * s;
@@ -751,6 +828,8 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
     }
     p.setRenderHint(QPainter::Antialiasing, false);
 
+    }
+
     // Node boxes, then cells (or one cell per node when cells would be under ~6 px).
     const QColor boxFill = Theme::pick(QColor(0xEE, 0xEE, 0xEE), Theme::surface());
     const QColor boxEdge = Theme::pick(QColor(0x80, 0x80, 0x80), QColor(0x70, 0x70, 0x70));
@@ -758,95 +837,209 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
     const double dim = 0.62;
     p.setFont(small);
     const bool nodeLabels = !aggregated && GridGeometry::kGapY * 0.5 * s >= fmSmall.height() * 0.9;
-    for (long long row = firstRow; row <= lastRow; ++row) {
-        const long long first = row * perRow, last = std::min(nodes - 1, first + perRow - 1);
-        for (long long n = first; n <= last; ++n) {
-            const QRectF box = g.nodeRect(n);
-            if (box.right() < parts.grid.left() - kPad || box.left() > parts.grid.right() + kPad) continue;
-            const bool alarm = m_alarmNode.size() > std::size_t(n) && m_alarmNode[std::size_t(n)];
-            if (!aggregated) {
-                p.setPen(alarm ? alarmPen : boxPen);
-                p.setBrush(boxFill);
-                p.drawRect(box);
-                const double baseline = box.top() - fmSmall.descent() - 1;
-                if (nodeLabels && baseline - fmSmall.ascent() >= parts.grid.top()
-                    && baseline + fmSmall.descent() <= parts.grid.bottom()) {
-                    p.setPen(alarm ? Theme::alarmText() : quiet);
-                    p.drawText(QPointF(box.left(), baseline),
-                        fmSmall.elidedText(tr("node %L1").arg(n), Qt::ElideRight, box.width()));
-                }
-                const QSizeF cell = g.cellSize();
-                const bool twoLines = cell.height() >= 2 * fmSmall.lineSpacing() + 2;
-                for (int local = 0; local < perNode; ++local) {
-                    const long long rank = n * perNode + local;
-                    if (rank >= m_grid.gpus()) break;
-                    const QRectF r = g.cellRect(rank).adjusted(1, 1, -1, -1);
-                    const RankCoords c = m_grid.coords(int(rank));
-                    const bool busy = !timeline || m_busyStage[std::size_t(c.pp)];
-                    const QColor base = valueColour(colourValue(int(rank)));
-                    const QColor fill = busy ? base : blend(base, paper, dim);
-                    p.fillRect(r, fill);
-                    // Labels where they fit: the rank, then (dp,tp,pp,cp,ep).
-                    const QString rankText = QString::number(rank);
-                    if (fmSmall.horizontalAdvance(rankText) + 4 > r.width() || fmSmall.height() > r.height())
-                        continue;
-                    p.setPen(busy ? textOn(fill) : Theme::pick(QColor(0x60, 0x60, 0x60), QColor(0xB0, 0xB0, 0xB0)));
-                    const QString coordText = QStringLiteral("(%1,%2,%3,%4,%5)")
-                                                  .arg(c.dp)
-                                                  .arg(c.tp)
-                                                  .arg(c.pp)
-                                                  .arg(c.cp)
-                                                  .arg(c.ep);
-                    if (twoLines && fmSmall.horizontalAdvance(coordText) + 4 <= r.width()) {
-                        const double top = r.center().y() - fmSmall.lineSpacing();
-                        p.setFont(smallBold);
-                        p.drawText(QRectF(r.left(), top, r.width(), fmSmall.lineSpacing()), Qt::AlignCenter,
-                            rankText);
-                        p.setFont(small);
-                        p.drawText(
-                            QRectF(r.left(), top + fmSmall.lineSpacing(), r.width(), fmSmall.lineSpacing()),
-                            Qt::AlignCenter, coordText);
-                    } else {
-                        p.drawText(r, Qt::AlignCenter, rankText);
-                    }
-                }
-            } else {
-                // One cell per node: the most common value on it, dimmed by the share of its GPUs idle.
-                std::vector<int> values;
-                int busyCount = 0, ppMin = INT32_MAX, ppMax = -1;
-                const long long begin = n * perNode, end = std::min(m_grid.gpus(), begin + perNode);
-                for (long long rank = begin; rank < end; ++rank) {
-                    const RankCoords c = m_grid.coords(int(rank));
-                    values.push_back(colourValue(int(rank)));
-                    busyCount += !timeline || m_busyStage[std::size_t(c.pp)] ? 1 : 0;
-                    ppMin = std::min(ppMin, c.pp);
-                    ppMax = std::max(ppMax, c.pp);
-                }
-                int majority = values.empty() ? 0 : values.front(), best = 0;
-                for (int v : values) {
-                    const int k = int(std::count(values.begin(), values.end(), v));
-                    if (k > best) {
-                        best = k;
-                        majority = v;
-                    }
-                }
-                const double idleShare
-                    = values.empty() ? 1.0 : 1.0 - double(busyCount) / double(values.size());
-                const QColor base = valueColour(majority);
-                const QColor fill = blend(base, paper, dim * idleShare);
-                p.fillRect(box, fill);
-                if (alarm) {
-                    p.setPen(alarmPen);
-                    p.setBrush(Qt::NoBrush);
-                    p.drawRect(box);
-                }
-                const QString label
-                    = ppMin == ppMax ? tr("pp %1").arg(ppMin) : tr("pp %1–%2").arg(ppMin).arg(ppMax);
-                if (fmSmall.horizontalAdvance(label) + 4 <= box.width() && fmSmall.height() <= box.height()) {
-                    p.setPen(idleShare < 0.5 ? textOn(fill) : quiet);
-                    p.drawText(box, Qt::AlignCenter, label);
+    // In domain blocks, on whole pixels: a thousand cells of a fractional size alias into moiré otherwise.
+    auto px = [&](const QRectF& r) {
+        return domains ? QRectF(QPointF(std::round(r.left()), std::round(r.top())),
+                             QPointF(std::round(r.right()), std::round(r.bottom())))
+                       : r;
+    };
+    // Labels in domain blocks: on every cell or on none (cells a pixel apart in width must not alternate).
+    const bool rankLabels = fmSmall.horizontalAdvance(QString::number(std::max(0LL, m_grid.gpus() - 1))) + 6
+            <= g.cellSize().width() - 2
+        && fmSmall.height() <= g.cellSize().height() - 2;
+    // One node (tray): its box and its cells, or one cell for the node when cells are too small.
+    auto paintNode = [&](long long n, bool label) {
+        const QRectF box = px(g.nodeRect(n));
+        if (box.right() < parts.grid.left() - kPad || box.left() > parts.grid.right() + kPad) return;
+        const bool alarm = m_alarmNode.size() > std::size_t(n) && m_alarmNode[std::size_t(n)];
+        if (!aggregated) {
+            p.setPen(alarm ? alarmPen : boxPen);
+            p.setBrush(boxFill);
+            p.drawRect(box);
+            const double baseline = box.top() - fmSmall.descent() - 1;
+            if (label && baseline - fmSmall.ascent() >= parts.grid.top()
+                && baseline + fmSmall.descent() <= parts.grid.bottom()) {
+                p.setPen(alarm ? Theme::alarmText() : quiet);
+                p.drawText(QPointF(box.left(), baseline),
+                    fmSmall.elidedText(domains ? tr("tray %1").arg(n % g.domainNodes()) : tr("node %L1").arg(n),
+                        Qt::ElideRight, box.width()));
+            }
+            const QSizeF cell = g.cellSize();
+            const bool twoLines = cell.height() >= 2 * fmSmall.lineSpacing() + 2;
+            for (int local = 0; local < perNode; ++local) {
+                const long long rank = n * perNode + local;
+                if (rank >= m_grid.gpus()) break;
+                const QRectF r = px(g.cellRect(rank)).adjusted(1, 1, -1, -1);
+                const RankCoords c = m_grid.coords(int(rank));
+                const bool busy = !timeline || m_busyStage[std::size_t(c.pp)];
+                const QColor base = valueColour(colourValue(int(rank)));
+                const QColor fill = busy ? base : blend(base, paper, dim);
+                p.fillRect(r, fill);
+                // Labels where they fit: the rank, then (dp,tp,pp,cp,ep).
+                const QString rankText = QString::number(rank);
+                if (domains ? !rankLabels
+                            : fmSmall.horizontalAdvance(rankText) + 4 > r.width() || fmSmall.height() > r.height())
+                    continue;
+                p.setPen(busy ? textOn(fill) : Theme::pick(QColor(0x60, 0x60, 0x60), QColor(0xB0, 0xB0, 0xB0)));
+                const QString coordText = QStringLiteral("(%1,%2,%3,%4,%5)")
+                                              .arg(c.dp)
+                                              .arg(c.tp)
+                                              .arg(c.pp)
+                                              .arg(c.cp)
+                                              .arg(c.ep);
+                if (twoLines && fmSmall.horizontalAdvance(coordText) + 4 <= r.width()) {
+                    const double top = r.center().y() - fmSmall.lineSpacing();
+                    p.setFont(smallBold);
+                    p.drawText(QRectF(r.left(), top, r.width(), fmSmall.lineSpacing()), Qt::AlignCenter,
+                        rankText);
+                    p.setFont(small);
+                    p.drawText(
+                        QRectF(r.left(), top + fmSmall.lineSpacing(), r.width(), fmSmall.lineSpacing()),
+                        Qt::AlignCenter, coordText);
+                } else {
+                    p.drawText(r, Qt::AlignCenter, rankText);
                 }
             }
+        } else {
+            // One cell per node: the most common value on it, dimmed by the share of its GPUs idle.
+            std::vector<int> values;
+            int busyCount = 0, ppMin = INT32_MAX, ppMax = -1;
+            const long long begin = n * perNode, end = std::min(m_grid.gpus(), begin + perNode);
+            for (long long rank = begin; rank < end; ++rank) {
+                const RankCoords c = m_grid.coords(int(rank));
+                values.push_back(colourValue(int(rank)));
+                busyCount += !timeline || m_busyStage[std::size_t(c.pp)] ? 1 : 0;
+                ppMin = std::min(ppMin, c.pp);
+                ppMax = std::max(ppMax, c.pp);
+            }
+            int majority = values.empty() ? 0 : values.front(), best = 0;
+            for (int v : values) {
+                const int k = int(std::count(values.begin(), values.end(), v));
+                if (k > best) {
+                    best = k;
+                    majority = v;
+                }
+            }
+            const double idleShare
+                = values.empty() ? 1.0 : 1.0 - double(busyCount) / double(values.size());
+            const QColor base = valueColour(majority);
+            const QColor fill = blend(base, paper, dim * idleShare);
+            p.fillRect(box, fill);
+            if (alarm) {
+                p.setPen(alarmPen);
+                p.setBrush(Qt::NoBrush);
+                p.drawRect(box);
+            }
+            const QString label
+                = ppMin == ppMax ? tr("pp %1").arg(ppMin) : tr("pp %1–%2").arg(ppMin).arg(ppMax);
+            if (fmSmall.horizontalAdvance(label) + 4 <= box.width() && fmSmall.height() <= box.height()) {
+                p.setPen(idleShare < 0.5 ? textOn(fill) : quiet);
+                p.drawText(box, Qt::AlignCenter, label);
+            }
+        }
+    };
+    if (!domains) {
+        for (long long row = firstRow; row <= lastRow; ++row) {
+            const long long first = row * perRow, last = std::min(nodes - 1, first + perRow - 1);
+            for (long long n = first; n <= last; ++n)
+                paintNode(n, nodeLabels);
+        }
+    } else {
+        // NVLink domains: a labelled frame per domain with its trays inside. The network joins the domains
+        // (a bus under each row of domains); a group crossing trays inside a domain rides NVLink (a calm
+        // line), one crossing domains the network (red).
+        const long long count = g.domains();
+        const int perDomainRow = g.domainsPerRow();
+        const int dn = g.domainNodes();
+        auto domainShown = [&](long long d) {
+            const QRectF r = g.domainRect(d);
+            return d / perDomainRow >= firstDomainRow && d / perDomainRow <= lastDomainRow
+                && r.right() >= parts.grid.left() - kPad && r.left() <= parts.grid.right() + kPad;
+        };
+        p.setRenderHint(QPainter::Antialiasing, false);
+        p.setPen(busPen);
+        double spineTop = -1, spineBottom = -1;
+        const double spineX = std::round(g.domainRect(0).left() - GridGeometry::kDomainGapX * 0.5 * s);
+        for (long long row = firstDomainRow; row <= lastDomainRow; ++row) {
+            const long long first = row * perDomainRow, last = std::min(count - 1, first + perDomainRow - 1);
+            const QRectF a = g.domainRect(first), b = g.domainRect(last);
+            const double busY = std::round(a.bottom() + GridGeometry::kDomainGapY * 0.3 * s);
+            p.drawLine(QPointF(spineX, busY), QPointF(std::round(b.center().x()), busY));
+            for (long long d = first; d <= last; ++d) {
+                const double x = std::round(g.domainRect(d).center().x());
+                p.drawLine(QPointF(x, std::round(g.domainRect(d).bottom())), QPointF(x, busY));
+            }
+            if (spineTop < 0) spineTop = busY;
+            spineBottom = busY;
+        }
+        if (count > 1 && spineTop >= 0) p.drawLine(QPointF(spineX, spineTop), QPointF(spineX, spineBottom));
+
+        const QColor frameFill
+            = Theme::pick(QColor(0xF7, 0xF7, 0xF7), Theme::mix(Theme::background(), Theme::surface(), 0.5));
+        const QColor frameEdge = Theme::pick(QColor(0x60, 0x60, 0x60), QColor(0x98, 0x98, 0x98));
+        const QFontMetricsF lfm(smallBold, p.device());
+        for (long long d = 0; d < count; ++d) {
+            if (!domainShown(d)) continue;
+            const QRectF frame = px(g.domainRect(d));
+            p.setPen(QPen(frameEdge, 1));
+            p.setBrush(frameFill);
+            p.drawRect(frame.adjusted(0, 0, -1, -1));
+            ++m_paintedDomains;
+            const QRectF lr = g.domainLabelRect(d);
+            if (lfm.height() > lr.height() + 3) continue; // too small for a label: the frames still group
+            const long long t0 = d * dn, t1 = std::min(nodes, t0 + dn) - 1;
+            const QString name = tr("NVL domain %1").arg(d);
+            const QString trays = tr("nodes %L1–%L2").arg(t0).arg(t1);
+            p.setFont(smallBold);
+            p.setPen(ink);
+            p.drawText(lr, Qt::AlignLeft | Qt::AlignVCenter, lfm.elidedText(name, Qt::ElideRight, lr.width()));
+            if (lfm.horizontalAdvance(name) + fmSmall.horizontalAdvance(trays) + 12 <= lr.width()) {
+                p.setFont(small);
+                p.setPen(quiet);
+                p.drawText(lr, Qt::AlignRight | Qt::AlignVCenter, trays);
+            }
+        }
+        p.setFont(small);
+
+        // Links, under the trays (seen in the gaps between them).
+        p.setRenderHint(QPainter::Antialiasing, true);
+        auto linkPath = [&](long long a, long long b) {
+            const QRectF na = g.nodeRect(a), nb = g.nodeRect(b);
+            QPainterPath path;
+            if (std::abs(na.center().y() - nb.center().y()) < 1) {
+                path.moveTo(na.right(), na.center().y());
+                path.lineTo(nb.left(), nb.center().y());
+            } else {
+                // Down from one box into the gap under its row, along it, then into the other.
+                const bool sameDomain = a / dn == b / dn;
+                const double gapY = sameDomain
+                    ? na.bottom() + GridGeometry::kTrayGap * 0.5 * s
+                    : g.domainRect(a / dn).bottom() + GridGeometry::kDomainGapY * 0.62 * s;
+                path.moveTo(na.center().x(), na.bottom());
+                path.lineTo(na.center().x(), gapY);
+                path.lineTo(nb.center().x(), gapY);
+                path.lineTo(nb.center().x(), nb.top());
+            }
+            return path;
+        };
+        auto linkShown = [&](long long a, long long b) {
+            const long long ra = a / dn / perDomainRow, rb = b / dn / perDomainRow;
+            return std::max(ra, rb) >= firstDomainRow && std::min(ra, rb) <= lastDomainRow;
+        };
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(nvlinkColour(), std::clamp(s * 0.12, 1.5, 4.0), Qt::SolidLine, Qt::RoundCap));
+        for (const auto& [a, b] : m_trayLinks)
+            if (linkShown(a, b)) p.drawPath(linkPath(a, b));
+        p.setPen(QPen(palette::alarm(), std::clamp(s * 0.18, 2.0, 6.0), Qt::SolidLine, Qt::RoundCap));
+        for (const auto& [a, b] : m_alarmLinks)
+            if (linkShown(a, b)) p.drawPath(linkPath(a, b));
+        p.setRenderHint(QPainter::Antialiasing, false);
+
+        const bool trayLabels = !aggregated && GridGeometry::kTrayGap * s >= fmSmall.height() * 0.9;
+        for (long long d = 0; d < count; ++d) {
+            if (!domainShown(d)) continue;
+            for (long long n = d * dn; n < std::min(nodes, (d + 1) * dn); ++n)
+                paintNode(n, trayLabels);
         }
     }
 
@@ -867,7 +1060,7 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
             QList<QRectF> rects;
             for (int m : m_grid.members(kind, gpu)) {
                 const long long node = m / perNode;
-                if (node / perRow < firstRow || node / perRow > lastRow) continue;
+                if (!nodeShown(node)) continue;
                 if (aggregated) {
                     if (node == lastNode) continue;
                     lastNode = node;
@@ -954,8 +1147,14 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
         item(tr("computing at the playhead"), [&](const QRectF& r) { p.fillRect(r, palette::blue()); });
         item(tr("idle"), [&](const QRectF& r) { p.fillRect(r, blend(palette::blue(), paper, dim)); });
     }
+    if (!m_trayLinks.empty())
+        item(tr("group crossing trays inside an NVLink domain (NVLink)"), [&](const QRectF& r) {
+            p.setPen(QPen(nvlinkColour(), 3));
+            p.drawLine(QPointF(r.left(), r.center().y()), QPointF(r.right(), r.center().y()));
+        });
     if (!m_warnings.isEmpty())
-        item(tr("group crossing nodes"), [&](const QRectF& r) {
+        item(m_domainNodes > 1 ? tr("group crossing NVLink domains (network)") : tr("group crossing nodes"),
+            [&](const QRectF& r) {
             p.setPen(QPen(palette::alarm(), 3));
             p.drawLine(QPointF(r.left(), r.center().y()), QPointF(r.right(), r.center().y()));
         });
@@ -981,7 +1180,7 @@ bool GpuGridView::exportTo(const QString& path, QSize size, QString* error)
     // Another size than the screen's: the whole grid, fitted to it.
     GridGeometry geometry = m_geometry;
     if (!onScreen || size != m_canvas->size()) {
-        geometry.setGrid(m_hasGrid ? m_grid.nodes() : 0, m_hasGrid ? m_grid.gpusPerNode() : 8);
+        geometry.setGrid(m_hasGrid ? m_grid.nodes() : 0, m_hasGrid ? m_grid.gpusPerNode() : 8, m_domainNodes);
         geometry.fit(sceneParts(QRectF(QPointF(0, 0), QSizeF(size))).grid);
     }
     return WidgetExporter::exportPainted(

@@ -3,7 +3,10 @@
 // every view (ViewState::highlightedGpu); groups whose per-layer collectives cross nodes (TP, CP, EP) turn
 // red with a warning at the top; GPUs computing at the playhead are lit and idle ones dimmed, so the grid
 // animates with the timeline. 16K GPUs stay cheap: coordinates are arithmetic (RankGrid), only visible
-// nodes are painted, and when cells get smaller than ~6 px each node is drawn as one cell.
+// nodes are painted, and when cells get smaller than ~6 px each node is drawn as one cell. A cluster whose
+// NVLink domains hold several nodes (GB200/GB300 NVL72: 18 trays of 4 GPUs) is drawn by domain: a framed,
+// labelled block per domain with its trays inside; a group that crosses trays inside a domain stays on
+// NVLink (a calm line), one that crosses domains goes over the network (red, with a warning).
 #pragma once
 
 #include "pages/Page.h"
@@ -68,6 +71,16 @@ public:
     // A GPU's cell in canvas coordinates (empty when there is no grid).
     QRect cellRect(int rank) const;
     bool isAggregated() const { return m_geometry.aggregated(); }
+    // The layout on screen: nodes, and with NVLink domains of several nodes, the domain frames.
+    const GridGeometry& geometry() const { return m_geometry; }
+    // Nodes per NVLink domain in the shown plan (1: the node is the domain).
+    int domainNodes() const { return m_domainNodes; }
+    // Domain frames painted by the last paint (0 without a domain tier).
+    int paintedDomainFrames() const { return m_paintedDomains; }
+    // Node pairs joined by a TP/CP/EP group: across NVLink domains (the network; red) and, with domains of
+    // several nodes, across trays inside one domain (NVLink).
+    const std::vector<std::pair<int, int>>& networkCrossings() const { return m_alarmLinks; }
+    const std::vector<std::pair<int, int>>& nvlinkCrossings() const { return m_trayLinks; }
     // Computing (a compute span of its pipeline rank covers the playhead); false without a timeline.
     bool isBusy(int rank) const;
     int busyGpuCount() const;
@@ -135,6 +148,10 @@ private:
 
     std::vector<char> m_alarmNode; // a node holding a TP/CP/EP group that crosses nodes
     std::vector<std::pair<int, int>> m_alarmLinks; // node pairs joined by such a group
+    // With NVLink domains: node pairs of one domain joined by a TP/CP/EP group (NVLink, no alarm).
+    std::vector<std::pair<int, int>> m_trayLinks;
+    int m_domainNodes = 1;
+    mutable int m_paintedDomains = 0;
     std::vector<std::vector<Interval>> m_compute; // per pipeline rank, sorted by start
     std::vector<char> m_busyStage;
     double m_duration = 0;
