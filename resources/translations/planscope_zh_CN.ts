@@ -3112,6 +3112,58 @@ large ones the bandwidth term 2(n−1)/n × S / B. KiB = 2^10 bytes, GiB = 2^30.
         <source>PlanScope GPU grid</source>
         <translation>PlanScope GPU 网格</translation>
     </message>
+    <message>
+        <source>, %L1 NVLink domains of %2 nodes</source>
+        <translation>，%L1 个 NVLink 域（每域 %2 个节点）</translation>
+    </message>
+    <message>
+        <source>network between NVLink domains: %1 GB/s per GPU per direction; inside a domain (NVLink) %2 GB/s per direction</source>
+        <translation>NVLink 域之间的网络：每个 GPU 每方向 %1 GB/s；域内（NVLink）每方向 %2 GB/s</translation>
+    </message>
+    <message>
+        <source>TP group of %1 spans %2 NVLink domains: every layer&apos;s all-reduce crosses the network (%3 GB/s per GPU per direction instead of %4 GB/s over NVLink)</source>
+        <translation>大小为 %1 的 TP 组跨越 %2 个 NVLink 域：每一层的全归约都要经过网络（每个 GPU 每方向 %3 GB/s，而 NVLink 为 %4 GB/s）</translation>
+    </message>
+    <message>
+        <source>CP group of %1 spans %2 NVLink domains: every layer&apos;s K/V exchange crosses the network</source>
+        <translation>大小为 %1 的 CP 组跨越 %2 个 NVLink 域：每一层的 K/V 交换都要经过网络</translation>
+    </message>
+    <message>
+        <source>EP group of %1 spans %2 NVLink domains: every MoE layer&apos;s all-to-all crosses the network</source>
+        <translation>大小为 %1 的 EP 组跨越 %2 个 NVLink 域：每个 MoE 层的 all-to-all 都要经过网络</translation>
+    </message>
+    <message>
+        <source>GPU %L1 on node %L2 (tray %3 of NVLink domain %4, GPU %5 there): dp %6, tp %7, pp %8, cp %9, ep %10</source>
+        <translation>GPU %L1，位于节点 %L2（NVLink 域 %4 的第 %3 个托盘，该托盘的 GPU %5）：dp %6，tp %7，pp %8，cp %9，ep %10</translation>
+    </message>
+    <message>
+        <source>%1 of %2 on %3 trays of one NVLink domain</source>
+        <translation>%1，共 %2 个 GPU，分布在同一 NVLink 域的 %3 个托盘上</translation>
+    </message>
+    <message>
+        <source>%1 of %2 on %3 nodes in %4 NVLink domains</source>
+        <translation>%1，共 %2 个 GPU，分布在 %4 个 NVLink 域的 %3 个节点上</translation>
+    </message>
+    <message>
+        <source>tray %1</source>
+        <translation>托盘 %1</translation>
+    </message>
+    <message>
+        <source>NVL domain %1</source>
+        <translation>NVL 域 %1</translation>
+    </message>
+    <message>
+        <source>nodes %L1–%L2</source>
+        <translation>节点 %L1–%L2</translation>
+    </message>
+    <message>
+        <source>group crossing trays inside an NVLink domain (NVLink)</source>
+        <translation>在 NVLink 域内跨托盘的组（NVLink）</translation>
+    </message>
+    <message>
+        <source>group crossing NVLink domains (network)</source>
+        <translation>跨 NVLink 域的组（网络）</translation>
+    </message>
 </context>
 <context>
     <name>planscope::LayerAnatomyView</name>
@@ -3214,6 +3266,54 @@ large ones the bandwidth term 2(n−1)/n × S / B. KiB = 2^10 bytes, GiB = 2^30.
     <message>
         <source>ms on the critical path of the output layer (an overlapped collective is drawn beside the op it overlaps with)</source>
         <translation>输出层的关键路径时间 (ms)（重叠的集合通信画在与其重叠的算子旁）</translation>
+    </message>
+    <message>
+        <source>Host-bound %1 pass: the GPU waits %2 ms of %3 ms (%4) for the CPU to issue its kernels.</source>
+        <translation>%1阶段受主机限制：在 %3 ms 中 GPU 有 %2 ms（%4）在等待 CPU 发射 kernel。</translation>
+    </message>
+    <message>
+        <source>CPU issuing the op (the lane under each pass)</source>
+        <translation>CPU 发射该算子（每个阶段下方的一行）</translation>
+    </message>
+    <message>
+        <source>CUDA graph launch</source>
+        <translation>CUDA Graph 启动</translation>
+    </message>
+    <message>
+        <source>GPU waiting for the CPU</source>
+        <translation>GPU 等待 CPU</translation>
+    </message>
+    <message>
+        <source>sync: the CPU waits for the GPU</source>
+        <translation>同步：CPU 等待 GPU</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>sync</source>
+        <translation>同步</translation>
+    </message>
+    <message>
+        <source>the CPU runs ahead: it issued this pass&apos;s kernels from %1 ms to %2 ms, during earlier layers, so the GPU never waits for it</source>
+        <translation>CPU 领先：它在 %1 ms 到 %2 ms 之间（前面的层运行期间）就发射了本阶段的 kernel，因此 GPU 从不等待它</translation>
+    </message>
+    <message>
+        <source>CPU lane of the %1 pass: the host issuing its kernels</source>
+        <translation>%1阶段的 CPU 行：主机发射该阶段的 kernel</translation>
+    </message>
+    <message>
+        <source>CUDA graph launch: %1 µs of CPU time for %2 ops (%3 … %4), from %5 ms</source>
+        <translation>CUDA Graph 启动：%2 个算子（%3 … %4）共用 %1 µs CPU 时间，从 %5 ms 开始</translation>
+    </message>
+    <message>
+        <source>CPU issues %1: %2 µs, %3 kernel launches, from %4 ms (%5 ms from the pass&apos;s start)</source>
+        <translation>CPU 发射 %1：%2 µs，%3 次 kernel 启动，从 %4 ms 开始（距本阶段开始 %5 ms）</translation>
+    </message>
+    <message>
+        <source>Then the CPU waits for it to finish (sync).</source>
+        <translation>随后 CPU 等待它完成（同步）。</translation>
     </message>
 </context>
 <context>
