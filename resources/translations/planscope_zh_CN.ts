@@ -3315,6 +3315,10 @@ large ones the bandwidth term 2(n−1)/n × S / B. KiB = 2^10 bytes, GiB = 2^30.
         <source>Then the CPU waits for it to finish (sync).</source>
         <translation>随后 CPU 等待它完成（同步）。</translation>
     </message>
+    <message>
+        <source>, the GPU waiting for the CPU %1 ms (%2)</source>
+        <translation>，GPU 等待 CPU %1 ms（%2）</translation>
+    </message>
 </context>
 <context>
     <name>planscope::LessonPanel</name>

@@ -240,10 +240,12 @@ LayerAnatomyView::Header LayerAnatomyView::header(const QRectF& rect, QPaintDevi
 
     // The sums a student reads first: the passes, and where the time goes by what bounds each op.
     const PassTotals passes = sumPasses(list);
-    double total = 0, hiddenComm = 0;
+    double total = 0, hiddenComm = 0, hostWait = 0;
     std::array<double, 4> byBound {};
     for (const KernelOp& op : list) {
-        total += op.exposedSeconds;
+        // The critical path holds the GPU's waits for the CPU too (sumPasses counts them in the passes).
+        total += op.exposedSeconds + op.hostWaitSeconds;
+        hostWait += op.hostWaitSeconds;
         byBound[std::size_t(op.bound)] += op.exposedSeconds;
         if (op.kind == KernelKind::Collective) hiddenComm += op.seconds - op.exposedSeconds;
     }
@@ -265,6 +267,7 @@ LayerAnatomyView::Header LayerAnatomyView::header(const QRectF& rect, QPaintDevi
         bounds += tr(", latency-bound ops %1 ms (%2)")
                       .arg(ms(byBound[std::size_t(OpBound::Latency)]),
                           share(byBound[std::size_t(OpBound::Latency)]));
+    if (hostWait > 0) bounds += tr(", the GPU waiting for the CPU %1 ms (%2)").arg(ms(hostWait), share(hostWait));
     bounds += hiddenComm > 1e-12 ? tr("; %1 ms of communication hidden behind compute.").arg(ms(hiddenComm))
                                  : tr(".");
     h.summary = sums + QLatin1Char(' ') + bounds;
