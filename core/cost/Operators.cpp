@@ -879,9 +879,11 @@ std::string formatOperatorTable(const std::vector<KernelOp>& ops)
         std::snprintf(buf, sizeof buf, f, v...);
         return std::string(buf);
     };
-    std::string out = fmt("%-15s %-34s %-24s %9s %9s %-13s %6s %9s %9s\n", "pass", "op (~ overlaps with)", "shape / collective",
-        "GFLOP", "MB", "bound", "eff", "ms", "exposed");
-    double total[4] = {}, exposed[4] = {};
+    // cpu: the host's issue time of the op (0 inside a CUDA graph); wait: the GPU's idle before it, waiting for the
+    // CPU (docs/MODEL.md section 7.4); the pass totals add the waits to the exposed time.
+    std::string out = fmt("%-15s %-34s %-24s %9s %9s %-13s %6s %9s %9s %8s %8s\n", "pass", "op (~ overlaps with)",
+        "shape / collective", "GFLOP", "MB", "bound", "eff", "ms", "exposed", "cpu", "wait");
+    double total[4] = {}, exposed[4] = {}, cpu[4] = {}, wait[4] = {};
     for (const KernelOp& op : ops) {
         std::string shape;
         if (op.kind == KernelKind::Gemm)
@@ -892,16 +894,20 @@ std::string formatOperatorTable(const std::vector<KernelOp>& ops)
                 + (op.repeat > 1 ? " x" + std::to_string(op.repeat) : "");
         std::string name = std::string(op.measured ? "*" : "") + op.name;
         if (op.hiddenBy >= 0) name += " ~" + std::string(ops[std::size_t(op.hiddenBy)].name);
-        out += fmt("%-15s %-34s %-24s %9.1f %9.1f %-13s %5.1f%% %9.3f %9.3f\n", std::string(toString(op.pass)).c_str(),
+        if (op.graphed) name += " [graph]";
+        if (op.syncAfter) name += " [sync]";
+        out += fmt("%-15s %-34s %-24s %9.1f %9.1f %-13s %5.1f%% %9.3f %9.3f %8.3f %8.3f\n", std::string(toString(op.pass)).c_str(),
             name.c_str(), shape.c_str(), op.flops / 1e9, op.bytes / 1e6, std::string(toString(op.bound)).c_str(),
-            op.efficiency * 100, op.seconds * 1e3, op.exposedSeconds * 1e3);
+            op.efficiency * 100, op.seconds * 1e3, op.exposedSeconds * 1e3, op.hostSeconds * 1e3, op.hostWaitSeconds * 1e3);
         total[int(op.pass)] += op.seconds;
-        exposed[int(op.pass)] += op.exposedSeconds;
+        exposed[int(op.pass)] += op.exposedSeconds + op.hostWaitSeconds;
+        cpu[int(op.pass)] += op.hostSeconds;
+        wait[int(op.pass)] += op.hostWaitSeconds;
     }
     for (KernelPass p : { KernelPass::Forward, KernelPass::Recompute, KernelPass::BackwardInput, KernelPass::BackwardWeight })
         if (total[int(p)] > 0)
-            out += fmt("%-15s %-34s %-24s %9s %9s %-13s %6s %9.3f %9.3f\n", "total", std::string(toString(p)).c_str(), "", "",
-                "", "", "", total[int(p)] * 1e3, exposed[int(p)] * 1e3);
+            out += fmt("%-15s %-34s %-24s %9s %9s %-13s %6s %9.3f %9.3f %8.3f %8.3f\n", "total", std::string(toString(p)).c_str(), "",
+                "", "", "", "", total[int(p)] * 1e3, exposed[int(p)] * 1e3, cpu[int(p)] * 1e3, wait[int(p)] * 1e3);
     return out;
 }
 

@@ -125,8 +125,9 @@ bool isOverlapped(const std::vector<KernelOp>& ops, std::size_t i);
 // collective overlapped with op j starts with j. *end: where the last op ends.
 std::vector<double> opStartTimes(const std::vector<KernelOp>& ops, double* end = nullptr);
 
-// A fixed-width text table of ops (planscope-cli explain --ops): pass, name, shape or buffer, FLOPs, bytes, what
-// bounds it, efficiency, seconds and exposed seconds, with a total per pass.
+// A fixed-width text table of ops (planscope-cli explain --ops): pass, name (with [graph] inside a CUDA graph, [sync]
+// where the CPU waits for it), shape or buffer, FLOPs, bytes, what bounds it, efficiency, seconds, exposed seconds, the
+// CPU's issue time and the GPU's wait for the CPU, with a total per pass (exposed including the waits).
 std::string formatOperatorTable(const std::vector<KernelOp>& ops);
 
 // One collective on a group, ring inside a node or hierarchical across nodes (docs/MODEL.md section 6).

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <sstream>
 #include <zlib.h>
 
 using namespace planscope;
@@ -347,6 +348,28 @@ private slots:
         QVERIFY(pm.stageTimes[1].optimizerSeconds > pa.stageTimes[1].optimizerSeconds);
         const Plan back = planFromText(serializePlan(muon));
         QVERIFY(back.training.optimizer == Optimizer::Muon);
+    }
+
+    // explain --ops: the CPU and wait columns, the flags, and a forward total (exposed + waits) equal to the pass sum.
+    void operatorTableShowsTheHost()
+    {
+        const Prediction pr = evaluate(planFromText(qwen30b().dump()));
+        const std::string table = formatOperatorTable(pr.layerOps);
+        QVERIFY(table.find(" cpu ") != std::string::npos && table.find(" wait") != std::string::npos);
+        QVERIFY(table.find("ep.token_counts [sync]") != std::string::npos);
+        std::string totalLine;
+        std::size_t at = table.find("total           forward");
+        QVERIFY(at != std::string::npos);
+        totalLine = table.substr(at, table.find('\n', at) - at);
+        std::vector<double> nums;
+        std::istringstream in(totalLine.substr(std::string("total           forward").size()));
+        for (double x; in >> x;) nums.push_back(x);
+        QCOMPARE(int(nums.size()), 4); // ms, exposed, cpu, wait
+        QVERIFY2(std::abs(nums[1] - pr.opCosts.layerForward * 1e3) < 1.5e-3, qPrintable(QString::fromStdString(totalLine)));
+        double wait = 0;
+        for (const KernelOp& o : pr.layerOps)
+            if (o.pass == KernelPass::Forward) wait += o.hostWaitSeconds;
+        QVERIFY(std::abs(nums[3] - wait * 1e3) < 1.5e-3);
     }
 
     void fieldsRoundTripAndAreValidated()
