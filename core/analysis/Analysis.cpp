@@ -59,9 +59,17 @@ std::shared_ptr<const Analysis> analyse(const Plan& plan, const AnalysisOptions&
     } else if (predicted.valid && options.simulate) {
         const std::atomic<bool>* cancel = options.cancel.get();
         auto simulated = simulate(a->evaluatedPlan, predicted, cancel);
-        if (simulated && !(cancel && cancel->load())) {
-            a->timeline = std::make_shared<const Timeline>(std::move(simulated).value());
-            a->timelineIndex = std::make_shared<const TimelineIndex>(*a->timeline);
+        auto stopped = [&] { return cancel && cancel->load(); };
+        std::shared_ptr<const Timeline> timeline;
+        std::shared_ptr<const TimelineIndex> index;
+        if (simulated && !stopped()) {
+            timeline = std::make_shared<const Timeline>(std::move(simulated).value());
+            index = std::make_shared<const TimelineIndex>(*timeline);
+        }
+        // A Cancel while the index was built still counts: the simulation's result is dropped as a whole.
+        if (timeline && !stopped()) {
+            a->timeline = std::move(timeline);
+            a->timelineIndex = std::move(index);
             applySimulation(predicted, a->evaluatedPlan, *a->timeline, explainer.get());
         } else if (!simulated && simulated.errors().front().message != kSimulationCancelled) {
             a->timelineErrors = simulated.errors();

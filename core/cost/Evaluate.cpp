@@ -1138,6 +1138,36 @@ void timeStage(const Inputs& in, const LayerTimes& lt, int r, Prediction& out, E
             tm.dpExposedSeconds = T.overlapGradReduce ? std::max(lastBucket * ag, ag - tm.forwardSeconds) : ag;
         }
     }
+    // Compute beside a collective runs on the SMs the collective leaves it (communicationContentionShare): charged on
+    // the seconds each overlapped collective hides behind the compute, per microbatch for ZeRO-2/3 (with the exposure
+    // it adds to every backward) and per step otherwise (with the exposed tail).
+    const double share = communicationContentionShare(in.plan);
+    if (share > 0) {
+        double hiddenPerMb = 0, hiddenPerStep = 0;
+        if (P.zero >= 2) {
+            const double perMb = zeroShare(sh) * (tm.dpReduceSeconds + 2.0 * tm.zeroGatherSeconds);
+            hiddenPerMb = std::min(perMb, tm.forwardSeconds + tm.backwardSeconds);
+            if (P.zero == 2) hiddenPerStep = std::max(0.0, tm.dpGatherSeconds - tm.dpExposedSeconds);
+        } else {
+            hiddenPerStep = std::max(0.0, tm.dpSeconds - tm.dpExposedSeconds);
+        }
+        tm.zeroContentionSeconds = share * hiddenPerMb;
+        tm.zeroExposedSeconds += tm.zeroContentionSeconds;
+        tm.contentionSeconds = share * hiddenPerStep;
+        tm.dpExposedSeconds += tm.contentionSeconds;
+        const std::string base = "time.stages." + std::to_string(r) + ".";
+        const FormulaInputs kS { { "k", double(in.plan.overheads.ncclChannels) }, { "S", double(in.C.gpu.sms) } };
+        if (ex && tm.zeroContentionSeconds > 0)
+            ex->add({ base + "zeroContentionSeconds", tm.zeroContentionSeconds, "seconds", "min(k, S)/S*hidden",
+                with(kS, { { "hidden", hiddenPerMb } }), sources::kContention, {},
+                "hidden: the ZeRO-2/3 reduce-scatter and gathers of one microbatch that run beside its forward and "
+                "backward (at most F + B); charged to every backward, in zeroExposedSeconds." });
+        if (ex && tm.contentionSeconds > 0)
+            ex->add({ base + "contentionSeconds", tm.contentionSeconds, "seconds", "min(k, S)/S*hidden",
+                with(kS, { { "hidden", hiddenPerStep } }), sources::kContention, {},
+                "hidden: the seconds of the step's gradient reduction and parameter gather that run beside the backward "
+                "and forward; charged to the exposed data-parallel tail (dpExposedSeconds)." });
+    }
     // The optimizer step reads and writes its state, the weights and the gradients at the GPU's HBM rate; an offloaded
     // share f runs on the host at the same time (Megatron-Core's hybrid device optimizer): its gradients down and
     // its weights up over PCIe, the update at the host's memory bandwidth.
@@ -1211,6 +1241,9 @@ void memorySummary(const Inputs& in, Prediction& out, Explainer* ex)
             out.peakStage = st.stage;
         }
     out.fits = out.peakBytes <= out.capacityBytes;
+    const double headroom = std::clamp(in.plan.overheads.headroom, 0.0, 1.0);
+    out.usableBytes = std::llround(double(out.capacityBytes) * (1.0 - headroom));
+    out.fitsWithHeadroom = out.peakBytes <= out.usableBytes;
     std::int64_t host = 0;
     for (const StageMemory& st : out.stages) host = std::max(host, st.hostBytes);
     out.hostBytesPerNode = host * in.C.gpusPerNode;
@@ -1223,10 +1256,21 @@ void memorySummary(const Inputs& in, Prediction& out, Explainer* ex)
         out.warnings.push_back("memory: stage " + std::to_string(out.peakStage) + " needs "
             + units::formatBytes(double(out.peakBytes)) + ", more than the " + units::formatBytes(double(out.capacityBytes))
             + " of a " + gpu.id + " by " + units::formatBytes(double(out.peakBytes - out.capacityBytes)));
+    else if (!out.fitsWithHeadroom)
+        out.warnings.push_back("memory: stage " + std::to_string(out.peakStage) + " leaves "
+            + units::formatBytes(double(out.capacityBytes - out.peakBytes)) + " free, less than the "
+            + units::formatBytes(double(out.capacityBytes - out.usableBytes))
+            + " headroom (memoryOverheads.headroom) that covers the memory model's measured error; the planner does not "
+              "count it as fitting");
     if (!ex) return;
     ex->add({ "memory.capacityBytes", double(out.capacityBytes), "bytes", "memoryBytes",
         { { "memoryBytes", double(gpu.memoryBytes) } }, "GPU preset \"" + gpu.id + "\" (see resources/presets/gpus.json)",
         {}, "The GPU's memory (cluster.gpu.memoryBytes)." });
+    ex->add({ "memory.usableBytes", double(out.usableBytes), "bytes", "floor(capacity*(1 - headroom) + 0.5)",
+        { { "capacity", double(out.capacityBytes) }, { "headroom", headroom } }, "docs/MEMORY-ACCURACY.md (the headroom)",
+        { "memory.capacityBytes" },
+        "The peak a plan may reach and still leave the headroom (memoryOverheads.headroom) that covers what the memory "
+        "model missed on published runs; the planner counts a plan as fitting only below it." });
     std::vector<double> totals;
     for (const StageMemory& st : out.stages) totals.push_back(double(st.totalBytes));
     auto [formula, inputs] = maxOverFormula("stage", totals);
@@ -1697,7 +1741,8 @@ void commStage(const Inputs& in, const LayerTimes& lt, const StepTerms& step, Pr
                 explainCollective(*ex, gatherField, gather, dpTerm(in, Collective::AllGather, d.weightD, d.weightE, in.w), layout.dpCp);
             const FormulaInputs terms { { "m", md }, { "reduce", tm.dpReduceSeconds }, { "gather", gather },
                 { "F", tm.forwardSeconds }, { "B", tm.backwardSeconds }, { "q", lastBucketShare(in, rd) },
-                { "u", zeroShare(in.shapes[std::size_t(rd)]) } };
+                { "u", zeroShare(in.shapes[std::size_t(rd)]) }, { "c", tm.contentionSeconds },
+                { "cz", tm.zeroContentionSeconds } };
             seconds.term.inputs = exposed.term.inputs = terms;
             seconds.children = exposed.children = P.zero >= 1 ? std::vector<std::string> { reduceField, gatherField }
                                                                : std::vector<std::string> { reduceField };
@@ -1705,20 +1750,20 @@ void commStage(const Inputs& in, const LayerTimes& lt, const StepTerms& step, Pr
             switch (P.zero) {
             case 0:
                 seconds.term.formula = "reduce";
-                exposed.term.formula = overlap ? "max(q*reduce, reduce - B)" : "reduce";
+                exposed.term.formula = overlap ? "max(q*reduce, reduce - B) + c" : "reduce";
                 break;
             case 1:
                 seconds.term.formula = "reduce + gather";
-                exposed.term.formula = overlap ? "max(q*reduce, reduce - B) + max(q*gather, gather - F)" : "reduce + gather";
+                exposed.term.formula = overlap ? "max(q*reduce, reduce - B) + max(q*gather, gather - F) + c" : "reduce + gather";
                 break;
             case 2:
                 seconds.term.formula = "m*u*reduce + gather";
-                exposed.term.formula = overlap ? "max(q*gather, gather - F) + m*max(0, u*reduce - (F + B))"
-                                               : "gather + m*max(0, u*reduce - (F + B))";
+                exposed.term.formula = overlap ? "max(q*gather, gather - F) + c + m*(max(0, u*reduce - (F + B)) + cz)"
+                                               : "gather + c + m*(max(0, u*reduce - (F + B)) + cz)";
                 break;
             default:
                 seconds.term.formula = "m*u*(reduce + 2*gather)";
-                exposed.term.formula = "m*max(0, u*(reduce + 2*gather) - (F + B))";
+                exposed.term.formula = "m*(max(0, u*(reduce + 2*gather) - (F + B)) + cz)";
                 break;
             }
             seconds.note = "ZeRO-0/1 reduce once per step, ZeRO-2/3 every microbatch (u: the share of the rank's layers a "
@@ -1728,7 +1773,8 @@ void commStage(const Inputs& in, const LayerTimes& lt, const StepTerms& step, Pr
                 + "'s forward and backward of one microbatch. Gradient reduction overlaps the backward of the last "
                   "microbatch bucket by bucket when overlapGradReduce is on, except the last bucket, q of the gradient "
                   "(Megatron-Core DDP: buckets of max(4e7, 1e6*dp) elements); the parameter all-gather overlaps the "
-                  "next forward the same way; ZeRO-2/3's per-microbatch traffic hides behind F + B.";
+                  "next forward the same way; ZeRO-2/3's per-microbatch traffic hides behind F + B. c, cz: the compute "
+                  "the hidden part slows, per step and per microbatch (docs/MODEL.md section 7.3).";
         }
         addGroup(out, ex, GroupKind::DPCP, in.dpcp, layout.dpCp, slowestLink(layout.dpCp, C), collective, algorithmName(layout.dpCp),
             bytes, seconds, exposed, sources::kZeroComm);
@@ -1779,7 +1825,8 @@ Prediction evaluateWith(const Plan& plan, Explainer* ex, EvaluateCache* cache)
     commStage(in, lt, step, out, ex);
 
     out.warnings.push_back("not modelled: stragglers, data loading, the embedding lookup, the tied-embedding gradient "
-                           "all-reduce between the first and last stage, GEMMs slowed by communication kernels beside them");
+                           "all-reduce between the first and last stage, the memory-bandwidth share communication kernels "
+                           "take from the GEMMs beside them (their SMs are counted)");
     // One line per distinct warning (the first and last stage can raise the same one).
     std::vector<std::string> unique;
     for (auto& w : out.warnings)

@@ -64,8 +64,14 @@ double gemmOperandBytes(Precision p)
     return 2.0;
 }
 
+double smShare(const GpuSpec& gpu, int blocks)
+{
+    if (gpu.sms <= 0 || blocks <= 0) return 0.0;
+    return double(std::min(blocks, gpu.sms)) / gpu.sms;
+}
+
 KernelTime gemm(const GpuSpec& gpu, Precision precision, std::int64_t m, std::int64_t n, std::int64_t k,
-    std::int64_t batch)
+    std::int64_t batch, int reservedSms)
 {
     const double peak = gpu.peakFlops.forPrecision(precision);
     const double rate = gemmRate(gpu, precision);
@@ -80,11 +86,12 @@ KernelTime gemm(const GpuSpec& gpu, Precision precision, std::int64_t m, std::in
             { 128, 128, 1.0 }, { 128, 64, kSmallTilePenalty }, { 64, 128, kSmallTilePenalty },
             { 64, 64, kSmallTilePenalty * kSmallTilePenalty } } };
         const double perSm = rate / gpu.sms;
+        const double sms = double(std::max(1, gpu.sms - std::max(0, reservedSms)));
         compute = std::numeric_limits<double>::infinity();
         for (const auto& [tm, tn, share] : kTiles) {
             const double tileRate = perSm * share;
             const double tiles = std::ceil(M / tm) * std::ceil(N / tn) * B;
-            const double waves = std::ceil(tiles / gpu.sms);
+            const double waves = std::ceil(tiles / sms);
             compute = std::min(compute, waves * 2.0 * tm * tn * (K + kTileFillK) / tileRate);
         }
     }

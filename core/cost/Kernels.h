@@ -47,8 +47,14 @@ double gemmOperandBytes(Precision p);
 // tile shapes: waves = ceil(tiles/SMs), each wave 2*tm*tn*(k + kTileFillK) FLOPs per SM at peak*gemmEfficiency/SMs
 // (NVIDIA, Matrix Multiplication Background User's Guide, DU-09799-001, sections 2.3, 3.1, 3.2). Without an SM
 // count, flops/(peak*gemmEfficiency). A shape the GPU's measuredGemms hold (batch 1, same dtype) takes its measured time.
+// reservedSms: SMs a communication kernel holds beside the GEMM (Transformer Engine's set_sm_margin); the GEMM's waves
+// run on the others.
 KernelTime gemm(const GpuSpec& gpu, Precision precision, std::int64_t m, std::int64_t n, std::int64_t k,
-    std::int64_t batch = 1);
+    std::int64_t batch = 1, int reservedSms = 0);
+
+// The share of a GPU's SMs a communication kernel of `blocks` CUDA blocks (one per NCCL channel, or Transformer
+// Engine's num_sm) takes: min(blocks, S)/S; 0 without an SM count.
+double smShare(const GpuSpec& gpu, int blocks);
 
 // Flash attention over `flops` (the non-causal count 4*b*s_q*s_kv*h/t of the forward) at the preset's measured
 // forward+backward throughput for this sequence length (interpolated in log2 of the length); a causal mask halves

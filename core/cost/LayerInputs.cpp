@@ -21,7 +21,8 @@ LayerInputs layerInputs(const Plan& plan, const RankLayout& layout)
         plan.cluster,
         LayerParallel { P.tp, P.cp, P.ep, P.etp, P.sp },
         LayerTraining { T.microBatch, T.precision, T.recompute, T.recomputeModules, T.flashAttention, T.tpCommOverlap,
-            splitsBackward(T.schedule), T.fp8Recipe, T.fp8ParamGather, T.host, T.overlapMoeComm },
+            splitsBackward(T.schedule), T.fp8Recipe, T.fp8ParamGather, T.host, T.overlapMoeComm,
+            plan.overheads.ncclChannels },
         layout,
     };
 }

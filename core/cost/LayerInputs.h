@@ -35,6 +35,7 @@ struct LayerTraining {
     bool fp8ParamGather = false;
     HostSpec host;
     bool overlapMoeComm = false;
+    int ncclChannels = 16; // memoryOverheads.ncclChannels: the SMs a collective hidden behind an op takes from it
     bool operator==(const LayerTraining&) const = default;
 };
 

@@ -70,6 +70,10 @@ struct Shape {
     double qWidth = 0, kWidth = 0, vWidth = 0, oWidth = 0;
 };
 
+// Transformer Engine's userbuffers defaults (transformer_engine/pytorch/module/base.py, get_default_config).
+constexpr int kTePipelineSplits = 4;
+constexpr int kTeCommSms = 16;
+
 class Builder {
 public:
     Builder(const Shape& sh, std::vector<KernelOp>& ops) : S(sh), ops(ops) { }
@@ -107,6 +111,29 @@ public:
         return push(op);
     }
     int size() const { return int(ops.size()); }
+    // Transformer Engine's default TP overlap for a GEMM and the collective it hides (transformer_engine/pytorch/
+    // module/base.py, initialize_ub, get_default_config): ring exchange runs tp GEMMs of the shard each rank holds
+    // while copy engines pass the shards on (num_splits = tp, use_ce); pipeline runs 4 GEMMs and bulk one, each on the
+    // SMs the 16 SMs of the communication kernel leave (num_sm 16, set_sm_margin).
+    enum class TeOverlap { RingExchange, Pipeline, Bulk };
+    void teOverlap(int gemmIndex, int collectiveIndex, TeOverlap method)
+    {
+        if (gemmIndex < 0) return;
+        KernelOp& g = ops[std::size_t(gemmIndex)];
+        switch (method) {
+        case TeOverlap::RingExchange: g.splits = std::max(1, S.t); break;
+        case TeOverlap::Pipeline:
+            g.splits = kTePipelineSplits;
+            g.reservedSms = kTeCommSms;
+            break;
+        case TeOverlap::Bulk: g.reservedSms = kTeCommSms; break;
+        }
+        g.launches = std::max(g.launches, g.splits);
+        if (collectiveIndex >= 0) {
+            ops[std::size_t(collectiveIndex)].hiddenBy = gemmIndex;
+            ops[std::size_t(collectiveIndex)].commSms = 0;
+        }
+    }
     // Sets the kernels the CPU issues for op i (from the op as Megatron-Core and Transformer Engine run it) and its
     // capture region; i < 0 (an op not added) is ignored.
     int launches(int i, int n, OpRegion region = OpRegion::Layer)
@@ -188,11 +215,12 @@ void mlpForward(Builder& B, KernelPass pass, double f, const MlpNames& n)
     const bool gated = S.in.model.gatedMlp;
     const int gather = S.sp ? B.collective(n.gather, pass, Collective::AllGather, GroupKind::TP, S.t, e * T * h) : -1;
     const int fc1 = B.gemm(n.fc1, pass, T, (gated ? 2.0 : 1.0) * f / t, h);
-    if (gather >= 0 && tpOverlap) B.ops[std::size_t(gather)].hiddenBy = fc1;
+    if (gather >= 0 && tpOverlap) B.teOverlap(fc1, gather, Builder::TeOverlap::RingExchange);
     B.memory(n.act, pass, (gated ? 3.0 : 2.0) * e * T * f / t);
     const int fc2 = B.gemm(n.fc2, pass, T, h, f / t);
-    B.collective(S.sp ? n.reduceScatter : n.allReduce, pass, S.sp ? Collective::ReduceScatter : Collective::AllReduce,
-        GroupKind::TP, S.t, e * T * h, tpOverlap ? fc2 : -1);
+    const int reduce = B.collective(S.sp ? n.reduceScatter : n.allReduce, pass,
+        S.sp ? Collective::ReduceScatter : Collective::AllReduce, GroupKind::TP, S.t, e * T * h);
+    if (tpOverlap) B.teOverlap(fc2, reduce, Builder::TeOverlap::Pipeline);
 }
 
 // The projections into Q, K and V. Standard attention: one column-parallel GEMM (after SP's all-gather) and rotary.
@@ -225,7 +253,7 @@ void qkvForward(Builder& B, KernelPass pass)
     int gather = -1;
     if (S.sp) gather = B.collective("tp.allgather.qkv", pass, Collective::AllGather, GroupKind::TP, S.t, e * T * h);
     const int qkv = B.gemm("qkv", pass, T, (S.qWidth + S.kWidth + S.vWidth) / t, h);
-    if (gather >= 0 && tpOverlap) B.ops[std::size_t(gather)].hiddenBy = qkv;
+    if (gather >= 0 && tpOverlap) B.teOverlap(qkv, gather, Builder::TeOverlap::RingExchange);
     if (M.qkNorm) B.memory("qk_norm", pass, 2.0 * e * T * (S.qWidth + S.kWidth) / t);
     if (M.positionEmbedding == PositionEmbedding::Rope) B.memory("rotary", pass, 2.0 * e * T * (S.qWidth + S.kWidth) / t);
 }
@@ -348,8 +376,9 @@ void layerForward(Builder& B, KernelPass pass)
             S.cp - 1);
     }
     const int proj = B.gemm("proj", pass, T, h, S.oWidth / t);
-    B.collective(S.sp ? "tp.reducescatter.proj" : "tp.allreduce.proj", pass,
-        S.sp ? Collective::ReduceScatter : Collective::AllReduce, GroupKind::TP, S.t, e * T * h, tpOverlap ? proj : -1);
+    const int projReduce = B.collective(S.sp ? "tp.reducescatter.proj" : "tp.allreduce.proj", pass,
+        S.sp ? Collective::ReduceScatter : Collective::AllReduce, GroupKind::TP, S.t, e * T * h);
+    if (tpOverlap) B.teOverlap(proj, projReduce, Builder::TeOverlap::Pipeline);
     B.memory("bias_dropout_add", pass, (3.0 * e + mask) * Tn * h);
     B.memory("post_attn_norm", pass, 2.0 * e * Tn * h);
     if (M.isMoe()) {
@@ -396,13 +425,16 @@ LinearBwd columnBackward(Builder& B, const char* dgradName, const char* wgradNam
                             : -1;
     LinearBwd r;
     r.dgrad = B.gemm(dgradName, KernelPass::BackwardInput, m, k, n, batch, fp8);
+    const bool teBulk = S.in.training.tpCommOverlap && S.sp;
     if (gather >= 0) B.ops[std::size_t(gather)].hiddenBy = r.dgrad;
+    if (gather >= 0 && teBulk) B.teOverlap(r.dgrad, gather, Builder::TeOverlap::Bulk);
     const int red = B.collective(reduce, KernelPass::BackwardInput, S.sp ? Collective::ReduceScatter : Collective::AllReduce,
         GroupKind::TP, S.t, bytes);
     r.wgrad = B.gemm(wgradName, KernelPass::BackwardWeight, k, n, m, batch, fp8);
     // Schedules that split the backward (zero bubble, DualPipe) run the weight gradient later: nothing hides the
     // reduction then.
     if (red >= 0 && !S.splitBackward) B.ops[std::size_t(red)].hiddenBy = r.wgrad;
+    if (red >= 0 && !S.splitBackward && teBulk) B.teOverlap(r.wgrad, red, Builder::TeOverlap::Bulk);
     return r;
 }
 
@@ -417,7 +449,7 @@ void mlpBackward(Builder& B, double f, const MlpNames& n)
     const KernelPass bi = KernelPass::BackwardInput;
     const int back = S.sp ? B.collective(n.gatherBwd, bi, Collective::AllGather, GroupKind::TP, S.t, e * T * h) : -1;
     const LinearBwd fc2 = linearBackward(B, n.fc2Dgrad, n.fc2Wgrad, T, h, f / t);
-    if (back >= 0 && tpOverlap) B.ops[std::size_t(back)].hiddenBy = fc2.dgrad;
+    if (back >= 0 && tpOverlap) B.teOverlap(fc2.dgrad, back, Builder::TeOverlap::RingExchange);
     // Element-wise backward reads the saved input and the incoming gradient and writes the input gradient.
     B.memory(n.actBwd, bi, (gated ? 5.0 : 3.0) * e * T * f / t);
     columnBackward(B, n.fc1Dgrad, n.fc1Wgrad, n.regather, S.sp ? n.reduceScatterBwd : n.allReduceBwd, T,
@@ -523,7 +555,7 @@ void layerBackward(Builder& B)
     back = -1;
     if (S.sp) back = B.collective("tp.allgather.proj.bwd", bi, Collective::AllGather, GroupKind::TP, S.t, e * T * h);
     const LinearBwd proj = linearBackward(B, "proj.dgrad", "proj.wgrad", T, h, S.oWidth / t);
-    if (back >= 0 && tpOverlap) B.ops[std::size_t(back)].hiddenBy = proj.dgrad;
+    if (back >= 0 && tpOverlap) B.teOverlap(proj.dgrad, back, Builder::TeOverlap::RingExchange);
     int core = -1;
     if (S.flash) {
         const double flops = 2.0 * S.b * S.sl * S.s * (S.qWidth + S.oWidth) / t;
@@ -621,15 +653,21 @@ void cost(std::vector<KernelOp>& ops, const Shape& S)
     for (KernelOp& op : ops) {
         KernelTime k;
         switch (op.kind) {
-        case KernelKind::Gemm:
-            k = kernels::gemm(C.gpu, prec == Precision::FP8 && !op.fp8 ? Precision::BF16 : prec, op.m, op.n, op.k, op.batch);
-            // Experts without grouped GEMM run one GEMM (and one launch) each.
-            k.seconds *= op.repeat;
-            k.computeSeconds *= op.repeat;
-            k.memorySeconds *= op.repeat;
-            k.bytes *= op.repeat;
+        case KernelKind::Gemm: {
+            // Experts without grouped GEMM run one GEMM (and one launch) each; TE's TP overlap runs `splits` GEMMs of
+            // m/splits rows, beside `reservedSms` SMs of communication.
+            const int splits = std::max(1, op.splits);
+            const std::int64_t rows = std::max<std::int64_t>(1, std::llround(double(op.m) / splits));
+            k = kernels::gemm(C.gpu, prec == Precision::FP8 && !op.fp8 ? Precision::BF16 : prec, rows, op.n, op.k, op.batch,
+                op.reservedSms);
+            const double times = double(op.repeat) * splits;
+            k.seconds *= times;
+            k.computeSeconds *= times;
+            k.memorySeconds *= times;
+            k.bytes *= times;
             op.bytes = k.bytes;
             break;
+        }
         case KernelKind::Attention:
             // op.flops holds the forward's non-causal count until costed; then what the kernel executes: half of it
             // under the causal mask, and 2.5 times that in backward.
@@ -656,6 +694,18 @@ void cost(std::vector<KernelOp>& ops, const Shape& S)
         op.bound = k.bound;
         op.measured = k.measured;
         op.exposedSeconds = op.seconds;
+    }
+    // A collective hidden behind an op runs beside it on SMs of its own (NCCL: one CUDA block per channel), so the op
+    // loses that share of the GPU while they overlap (docs/MODEL.md section 7.2); then the collective shows what the
+    // slowed op does not hide.
+    for (KernelOp& op : ops) {
+        if (op.kind != KernelKind::Collective || op.hiddenBy < 0) continue;
+        KernelOp& host = ops[std::size_t(op.hiddenBy)];
+        const double share = kernels::smShare(C.gpu, op.commSms < 0 ? S.in.training.ncclChannels : op.commSms);
+        const double extra = share * std::min(op.seconds, host.seconds);
+        host.contentionSeconds += extra;
+        host.seconds += extra;
+        host.exposedSeconds += extra;
     }
     for (KernelOp& op : ops)
         if (op.kind == KernelKind::Collective && op.hiddenBy >= 0)

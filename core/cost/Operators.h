@@ -42,6 +42,13 @@ struct KernelOp {
     int groupSize = 1;
     int repeat = 1;                 // collectives run this many times (ring-attention steps, loss all-reduces)
     int hiddenBy = -1;              // index of the compute op a collective overlaps with, -1 = exposed
+    // Transformer Engine's TP overlap (userbuffers): a GEMM run as `splits` GEMMs of m/splits rows, on the SMs its
+    // communication kernel leaves it (reservedSms, set_sm_margin); a collective's SMs beside the op that hides it
+    // (commSms: -1 = the plan's NCCL channels, 0 = copy engines or already held by reservedSms).
+    int splits = 1;
+    int reservedSms = 0;
+    int commSms = -1;
+    double contentionSeconds = 0;   // compute time this op lost to a collective beside it (inside seconds)
     // Cost.
     double seconds = 0;
     double computeSeconds = 0;

@@ -87,6 +87,10 @@ struct StageTime {
     double dpGatherSeconds = 0;          // parameter all-gather after the optimizer step (ZeRO-1/2)
     double zeroGatherSeconds = 0;        // ZeRO-3: one all-gather of the rank's weights, before every F and every B
     double dpExposedSeconds = 0;
+    // Compute slowed by the collectives that run beside it (communicationContentionShare of the seconds they hide):
+    // per step, in dpExposedSeconds; and per microbatch for ZeRO-2/3, in zeroExposedSeconds.
+    double contentionSeconds = 0;
+    double zeroContentionSeconds = 0;
     double dpLastBucketShare = 1;        // share of the gradient in the last DDP bucket (reduced after backward ends)
     double optimizerSeconds = 0;
     double newtonSchulzSeconds = 0;      // Muon: the orthogonalisation of this rank's share of the matrices (in optimizerSeconds)
@@ -163,6 +167,10 @@ struct Prediction {
     std::int64_t peakBytes = 0;
     int peakStage = 0;
     bool fits = false;
+    // The peak a plan may reach to leave the headroom real runs keep free (capacity*(1 - memoryOverheads.headroom)),
+    // and whether it does: the planner's fit.
+    std::int64_t usableBytes = 0;
+    bool fitsWithHeadroom = false;
     // Host memory offload takes on one node: its GPUs' hostBytes, taken as gpusPerNode times the largest stage's (the
     // GPUs of a node share a stage under Megatron's order, pipeline slowest).
     std::int64_t hostBytesPerNode = 0;

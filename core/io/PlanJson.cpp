@@ -441,7 +441,8 @@ void readOverheads(const json& j, Plan& plan, Issues& issues)
     r.integer("workspaceBytes", o.workspaceBytes, 0, 1e13);
     r.integer("ncclBuffSize", o.ncclBuffSize, 0, 1e13);
     r.integer("ncclChannels", o.ncclChannels, 1, 1024);
-    for (auto [key, share] : { std::pair { "fragmentation", &o.fragmentation }, std::pair { "allocatorSlack", &o.allocatorSlack } }) {
+    for (auto [key, share] : { std::pair { "fragmentation", &o.fragmentation }, std::pair { "allocatorSlack", &o.allocatorSlack },
+             std::pair { "headroom", &o.headroom } }) {
         double f = *share;
         if (!r.number(key, f, 0)) continue;
         if (f >= 1)
@@ -450,7 +451,7 @@ void readOverheads(const json& j, Plan& plan, Issues& issues)
             *share = f;
     }
     r.rejectUnknown({ "cudaContextBytes", "workspaceBytes", "ncclBufferBytesPerGroup", "ncclBuffSize", "ncclChannels",
-        "fragmentation", "allocatorSlack" });
+        "fragmentation", "allocatorSlack", "headroom" });
 }
 
 } // namespace
@@ -679,7 +680,8 @@ json planToJson(const Plan& p)
     const MemoryOverheads& mo = p.overheads;
     j["memoryOverheads"] = { { "cudaContextBytes", mo.cudaContextBytes }, { "workspaceBytes", mo.workspaceBytes },
         { "ncclBufferBytesPerGroup", mo.ncclBufferBytesPerGroup }, { "ncclBuffSize", mo.ncclBuffSize },
-        { "ncclChannels", mo.ncclChannels }, { "fragmentation", mo.fragmentation }, { "allocatorSlack", mo.allocatorSlack } };
+        { "ncclChannels", mo.ncclChannels }, { "fragmentation", mo.fragmentation }, { "allocatorSlack", mo.allocatorSlack },
+        { "headroom", mo.headroom } };
     if (p.claim.days > 0 || p.claim.tokens > 0 || p.claim.mfu > 0) {
         j["claim"] = { { "days", p.claim.days }, { "tokens", p.claim.tokens }, { "mfu", p.claim.mfu } };
         if (!p.claim.source.empty()) j["claim"]["source"] = p.claim.source;

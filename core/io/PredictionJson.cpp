@@ -64,7 +64,8 @@ json predictionToJson(const Prediction& p)
     }
     j["params"]["perGpu"] = perGpu;
     j["memory"] = { { "capacityBytes", p.capacityBytes }, { "stages", stages }, { "peakBytes", p.peakBytes },
-        { "peakStage", p.peakStage }, { "fits", p.fits }, { "hostBytesPerNode", p.hostBytesPerNode },
+        { "peakStage", p.peakStage }, { "fits", p.fits }, { "usableBytes", p.usableBytes }, { "fitsWithHeadroom", p.fitsWithHeadroom },
+        { "hostBytesPerNode", p.hostBytesPerNode },
         { "simulatedPeakBytes", p.simulatedPeakBytes > 0 ? json(p.simulatedPeakBytes) : json(nullptr) } };
     j["flops"] = { { "modelPerStep", p.modelFlopsPerStep }, { "hardwarePerStep", p.hardwareFlopsPerStep },
         { "modelPerToken", p.modelFlopsPerToken } };
@@ -73,7 +74,7 @@ json predictionToJson(const Prediction& p)
         times.push_back({ { "stage", t.stage }, { "forwardSeconds", t.forwardSeconds },
             { "backwardSeconds", t.backwardSeconds }, { "weightGradSeconds", t.weightGradSeconds },
             { "p2pSeconds", t.p2pSeconds }, { "p2pTransferSeconds", t.p2pTransferSeconds }, { "p2pSendSeconds", t.p2pSendSeconds }, { "layerCommSeconds", t.layerCommSeconds }, { "zeroExposedSeconds", t.zeroExposedSeconds }, { "dpSeconds", t.dpSeconds }, { "dpReduceSeconds", t.dpReduceSeconds }, { "dpGatherSeconds", t.dpGatherSeconds }, { "zeroGatherSeconds", t.zeroGatherSeconds },
-            { "dpExposedSeconds", t.dpExposedSeconds }, { "optimizerSeconds", t.optimizerSeconds },
+            { "dpExposedSeconds", t.dpExposedSeconds }, { "contentionSeconds", t.contentionSeconds }, { "zeroContentionSeconds", t.zeroContentionSeconds }, { "optimizerSeconds", t.optimizerSeconds },
             { "newtonSchulzSeconds", t.newtonSchulzSeconds },
             { "offloadTransferSeconds", t.offloadTransferSeconds }, { "hostOptimizerSeconds", t.hostOptimizerSeconds },
             { "offloadExposedSeconds", t.offloadExposedSeconds } });
@@ -89,7 +90,10 @@ json predictionToJson(const Prediction& p)
             if (op.kind == KernelKind::Gemm) {
                 o["shape"] = { { "m", op.m }, { "n", op.n }, { "k", op.k }, { "batch", op.batch } };
                 o["measured"] = op.measured;
+                if (op.splits > 1) o["splits"] = op.splits;
+                if (op.reservedSms > 0) o["reservedSms"] = op.reservedSms;
             }
+            if (op.contentionSeconds > 0) o["contentionSeconds"] = op.contentionSeconds;
             if (op.kind == KernelKind::Collective) {
                 o["collective"] = std::string(toString(op.collective));
                 o["group"] = std::string(toString(op.group));

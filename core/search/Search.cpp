@@ -472,7 +472,9 @@ enum Reason : int {
     kSameTpOverlap,
     kSameOneStage,
     kSameFlashSelective,
+    kZeroWithPp,
     kOutOfMemory,
+    kUnderHeadroom,
     kReasonCount
 };
 
@@ -503,7 +505,9 @@ constexpr const char* kReasonText[kReasonCount] = {
     "same plan: tp comm overlap needs tp > 1 with sp",
     "same plan: one pipeline stage runs no pipeline schedule",
     "same plan: selective recompute of core attention is none under flash attention",
+    "no framework: ZeRO-2/3 with pp > 1 as modelled",
     "out of memory",
+    "less free memory than the headroom (memoryOverheads.headroom)",
 };
 
 // Template facts the checks read.
@@ -590,6 +594,11 @@ int quickReject(Candidate& c, const Facts& f, const SearchSpace& s)
     constexpr std::uint8_t coreAttn = 1; // bit 0: kRecomputeModules[0] = "core_attn"
     if (f.flashSelectiveIsNone && c.recompute.mode == Recompute::Selective && (c.recompute.modules & ~coreAttn) == 0)
         return kSameFlashSelective;
+    // ZeRO-2/3 under a pipeline as modelled (weights and gradients sharded, gathered and reduced every microbatch) is
+    // run by no framework: DeepSpeed's pipeline engine refuses ZeRO-2/3, Megatron-Core offers the distributed optimizer
+    // (ZeRO-1), and torch.distributed.pipelining with FSDP (torchtitan) keeps the weights gathered from a microbatch's
+    // forward to its backward and the gradients whole until the last backward (validate() warns on parallel.zero).
+    if (c.zero >= 2 && c.pp > 1) return kZeroWithPp;
     return -1;
 }
 
@@ -703,6 +712,12 @@ std::string outOfMemoryText(const Prediction& pr)
         + " of " + units::formatBytes(double(pr.capacityBytes)) + ")";
 }
 
+std::string underHeadroomText(const Prediction& pr)
+{
+    return "stage " + std::to_string(pr.peakStage) + " leaves " + units::formatBytes(double(pr.capacityBytes - pr.peakBytes))
+        + " free, less than the " + units::formatBytes(double(pr.capacityBytes - pr.usableBytes)) + " headroom";
+}
+
 } // namespace
 
 SearchResult search(const SearchSpace& space, const SearchOptions& options)
@@ -742,10 +757,11 @@ SearchResult search(const SearchSpace& space, const SearchOptions& options)
         c.overlap = overlapMask(templ.training);
         c.offload = templ.training.offload.optimizerFraction;
         result.given.valid = pr.valid;
-        result.given.fits = pr.valid && pr.fits;
+        result.given.fits = pr.valid && pr.fitsWithHeadroom;
         result.given.entry = entryOf(pr, c, -1);
         if (!pr.valid) result.given.reason = pr.errors.empty() ? "invalid" : pr.errors.front().path + ": " + pr.errors.front().message;
         else if (!pr.fits) result.given.reason = outOfMemoryText(pr);
+        else if (!pr.fitsWithHeadroom) result.given.reason = underHeadroomText(pr);
     }
     const double givenValue = objectiveValue(objective, result.given.entry);
     const bool rankGiven = result.given.valid;
@@ -822,8 +838,8 @@ SearchResult search(const SearchSpace& space, const SearchOptions& options)
                 SearchEntry e = entryOf(pr, c, index);
                 const double value = objectiveValue(objective, e);
                 if (rankGiven && value < givenValue) w.betterValid += 1;
-                if (!pr.fits) {
-                    w.counts[kOutOfMemory] += 1;
+                if (!pr.fits || !pr.fitsWithHeadroom) {
+                    w.counts[pr.fits ? kUnderHeadroom : kOutOfMemory] += 1;
                     continue;
                 }
                 if (rankGiven && value < givenValue) w.betterFit += 1;

@@ -209,6 +209,8 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred, const std::a
                 }
             }
         }
+        // The compute the step's overlapped data-parallel collectives slowed (contentionSeconds) ends the step later.
+        dpEnd += st.contentionSeconds;
         const double optEnd = dpEnd + st.optimizerSeconds;
         double end = optEnd;
         if (st.dpGatherSeconds > 0) {

@@ -210,6 +210,7 @@ struct ParallelSpec {
 // Named terms outside model state and activations (docs/MODEL.md section 4), each with an editable default.
 // What the GPU holds besides model states and activations (docs/MODEL.md section 4, core/cost/Runtime.h). A 0 in
 // an override field means "derive it": the user's value wins where one is given.
+inline constexpr double kDefaultMemoryHeadroom = 0.06;
 struct MemoryOverheads {
     std::int64_t cudaContextBytes = 805306368;   // 768 MiB: the CUDA context, outside PyTorch's allocator
     std::int64_t workspaceBytes = 0;             // one cuBLAS/cuBLASLt/TE workspace; 0: 32 MiB on GPUs with fp8, else 4 MiB
@@ -218,6 +219,9 @@ struct MemoryOverheads {
     int ncclChannels = 16;                       // channels of a collective communicator (NCCL_MIN/MAX_NCHANNELS)
     double fragmentation = 0;                    // > 0: reserved = (1 + f) * allocated; 0: the allocator model below
     double allocatorSlack = 0.1;                 // reserved - allocated as a share of the bytes allocated inside the step
+    // The share of the GPU's memory a plan must leave free to count as one to run (the planner's fit): what the memory
+    // model's measured error on published runs does not cover (docs/MEMORY-ACCURACY.md, "The headroom").
+    double headroom = kDefaultMemoryHeadroom;
     bool operator==(const MemoryOverheads&) const = default;
 };
 

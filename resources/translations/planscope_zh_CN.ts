@@ -4,6 +4,50 @@
 <context>
     <name>CoreText</name>
     <message>
+        <source>c, cz: the compute the hidden part slows, per step and per microbatch (docs/MODEL.md section 7.3).</source>
+        <translation>c、cz：被隐藏部分拖慢的计算，分别按每步与每个微批次计（docs/MODEL.md 第 7.3 节）。</translation>
+    </message>
+    <message>
+        <source>no framework: ZeRO-2/3 with pp &gt; 1 as modelled</source>
+        <translation>无框架支持：按此模型的 ZeRO-2/3 与 pp &gt; 1 组合</translation>
+    </message>
+    <message>
+        <source>docs/MEMORY-ACCURACY.md (the headroom)</source>
+        <translation>docs/MEMORY-ACCURACY.md（余量）</translation>
+    </message>
+    <message>
+        <source>The peak a plan may reach and still leave the headroom (memoryOverheads.headroom) that covers what the memory model missed on published runs; the planner counts a plan as fitting only below it.</source>
+        <translation>方案峰值可达到的上限，同时仍保留余量（memoryOverheads.headroom），以覆盖显存模型在已发表运行上的遗漏；规划器只把低于此值的方案计为可容纳。</translation>
+    </message>
+    <message>
+        <source>NVIDIA NCCL user guide, environment variables: NCCL_MIN_CTAS and NCCL_MAX_CTAS (a collective kernel runs one CUDA block per channel, each on an SM)</source>
+        <translation>NVIDIA NCCL 用户指南，环境变量：NCCL_MIN_CTAS 与 NCCL_MAX_CTAS（集合通信内核每个通道运行一个 CUDA 线程块，各占一个 SM）</translation>
+    </message>
+    <message>
+        <source>Lee et al., Characterizing Compute-Communication Overlap in GPU-Accelerated Distributed Deep Learning (arXiv 2507.03114): overlapped compute 18.9 % slower on average, up to 40 %, on A100, H100, MI250 and MI210</source>
+        <translation>Lee 等，Characterizing Compute-Communication Overlap in GPU-Accelerated Distributed Deep Learning（arXiv 2507.03114）：与通信重叠时计算平均变慢 18.9 %，最多 40 %（A100、H100、MI250、MI210）</translation>
+    </message>
+    <message>
+        <source>hidden: the ZeRO-2/3 reduce-scatter and gathers of one microbatch that run beside its forward and backward (at most F + B); charged to every backward, in zeroExposedSeconds.</source>
+        <translation>hidden：一个微批次中与其前向、反向并行运行的 ZeRO-2/3 reduce-scatter 与 all-gather（至多 F + B）；计入每次反向，即 zeroExposedSeconds。</translation>
+    </message>
+    <message>
+        <source>hidden: the seconds of the step&apos;s gradient reduction and parameter gather that run beside the backward and forward; charged to the exposed data-parallel tail (dpExposedSeconds).</source>
+        <translation>hidden：本步梯度归约与参数收集中与反向、前向并行运行的秒数；计入暴露的数据并行尾部（dpExposedSeconds）。</translation>
+    </message>
+    <message>
+        <source>stage %1 leaves %2 free, less than the %3 headroom (memoryOverheads.headroom) that covers the memory model&apos;s measured error; the planner does not count it as fitting</source>
+        <translation>阶段 %1 仅剩 %2 空闲，少于 %3 的余量（memoryOverheads.headroom，用于覆盖显存模型实测误差）；规划器不将其计为可容纳</translation>
+    </message>
+    <message>
+        <source>stage %1 leaves %2 free, less than the %3 headroom</source>
+        <translation>阶段 %1 仅剩 %2 空闲，少于 %3 的余量</translation>
+    </message>
+    <message>
+        <source>less free memory than the headroom (memoryOverheads.headroom)</source>
+        <translation>空闲显存少于余量（memoryOverheads.headroom）</translation>
+    </message>
+    <message>
         <source>must be &gt; 0</source>
         <translation>必须大于 0</translation>
     </message>
@@ -580,8 +624,8 @@
         <translation>未设置；trainingDays 为 0</translation>
     </message>
     <message>
-        <source>not modelled: stragglers, data loading, the embedding lookup, the tied-embedding gradient all-reduce between the first and last stage, GEMMs slowed by communication kernels beside them</source>
-        <translation>未建模：慢节点（straggler）、数据加载、嵌入查表、首尾阶段之间共享嵌入梯度的 all-reduce、被并行运行的通信 kernel 拖慢的 GEMM</translation>
+        <source>not modelled: stragglers, data loading, the embedding lookup, the tied-embedding gradient all-reduce between the first and last stage, the memory-bandwidth share communication kernels take from the GEMMs beside them (their SMs are counted)</source>
+        <translation>未建模：慢节点（straggler）、数据加载、嵌入查表、首尾阶段之间共享嵌入梯度的 all-reduce、并行运行的通信 kernel 占用的显存带宽对 GEMM 的拖慢（其占用的 SM 已计入）</translation>
     </message>
     <message>
         <source>give --days and --tokens (or training.tokens / a claim in the plan) to check a claim</source>
@@ -1169,8 +1213,8 @@
         <translation>PyTorch 文档，CUDA 语义（内存管理，expandable_segments）</translation>
     </message>
     <message>
-        <source>Guo et al., GMLake (ASPLOS 2024): the caching allocator&apos;s fragmentation on eight LLMs, 15 % on average and up to 33 %</source>
-        <translation>Guo 等，GMLake（ASPLOS 2024）：缓存分配器在八个大模型上的碎片，平均 15 %，最高 33 %</translation>
+        <source>Guo et al., GMLake (ASPLOS 2024): on eight LLMs its virtual-memory stitching cuts the caching allocator&apos;s fragmentation by 15 % on average and up to 33 %</source>
+        <translation>Guo 等，GMLake（ASPLOS 2024）：在八个大模型上，其虚拟内存拼接将缓存分配器的碎片平均减少 15 %，最多 33 %</translation>
     </message>
     <message>
         <source>List-scheduling simulation of the schedule&apos;s op order (docs/SCHEDULES.md section 1.8)</source>

@@ -873,13 +873,24 @@ private slots:
         }
         QVERIFY(commAfter > commBefore);
         QVERIFY(after.stepSeconds >= before.stepSeconds);
-        // Compute is untouched: every stage's forward and backward without its collectives. (computeSeconds is the
-        // slowest slot's, and slower sends can make another rank the slowest: the middle ranks send twice per chunk.)
+        // Compute is untouched but for what the slower collectives take from the GEMMs beside them (docs/MODEL.md
+        // section 7.2): every GEMM's own time is the same, its contention no smaller; every stage's forward and
+        // backward without its collectives no faster. (computeSeconds is the slowest slot's, and slower sends can make
+        // another rank the slowest: the middle ranks send twice per chunk.)
+        const Plan calibrated = applyCalibration(plan, cal);
+        const OperatorList opsBefore = operatorList(flat, rankLayout(flat)), opsAfter = operatorList(calibrated, rankLayout(calibrated));
+        QCOMPARE(opsBefore.layer.size(), opsAfter.layer.size());
+        for (std::size_t i = 0; i < opsBefore.layer.size(); ++i) {
+            const KernelOp &b = opsBefore.layer[i], &a = opsAfter.layer[i];
+            if (b.kind != KernelKind::Gemm) continue;
+            QVERIFY2(near(a.seconds - a.contentionSeconds, b.seconds - b.contentionSeconds, 1e-12), b.name);
+            QVERIFY2(a.contentionSeconds >= b.contentionSeconds, b.name);
+        }
         QCOMPARE(before.stageTimes.size(), after.stageTimes.size());
         for (std::size_t r = 0; r < before.stageTimes.size(); ++r) {
             const StageTime &b = before.stageTimes[r], &a = after.stageTimes[r];
-            QVERIFY2(near(a.forwardSeconds + a.backwardSeconds - a.layerCommSeconds,
-                         b.forwardSeconds + b.backwardSeconds - b.layerCommSeconds, 1e-12),
+            QVERIFY2(a.forwardSeconds + a.backwardSeconds - a.layerCommSeconds
+                    >= (b.forwardSeconds + b.backwardSeconds - b.layerCommSeconds) * (1 - 1e-12),
                 qPrintable(QStringLiteral("stage %1").arg(r)));
         }
     }

@@ -6,6 +6,7 @@
 #include "TestUtil.h"
 
 #include "cost/Evaluate.h"
+#include "cost/Kernels.h"
 #include "cost/Operators.h"
 #include "cost/Parameters.h"
 #include "cost/RankLayout.h"
@@ -191,6 +192,59 @@ private slots:
         for (const KernelOp& op : ops.layer)
             if (op.kind == KernelKind::Collective) QVERIFY2(op.hiddenBy >= 0, op.name);
         QVERIFY(ops.layerTotals.commForward < sumPasses(operatorList(gpt3(true, "none"), rankLayout(gpt3(true, "none"))).layer).commForward);
+    }
+
+    // Transformer Engine's userbuffers defaults (transformer_engine/pytorch/module/base.py, get_default_config): ring
+    // exchange for the all-gathers before qkv and fc1 (num_splits = tp, copy engines), pipeline for the reduce-scatters
+    // after proj and fc2 (4 splits, 16 SMs held by the communication kernel), bulk beside the backward's dgrad and
+    // wgrad (16 SMs). Each GEMM is the GEMM model at the split shape on the SMs left.
+    void tpCommOverlapRunsTransformerEngineSplits()
+    {
+        Plan plan = gpt3(true, "none");
+        plan.training.tpCommOverlap = true;
+        const GpuSpec& gpu = plan.cluster.gpu;
+        const int t = plan.parallel.tp;
+        const OperatorList ops = operatorList(plan, rankLayout(plan));
+        struct Row { const char* name; KernelPass pass; int splits, sms; };
+        const KernelPass f = KernelPass::Forward, bi = KernelPass::BackwardInput, bw = KernelPass::BackwardWeight;
+        for (const Row& r : { Row { "qkv", f, t, 0 }, Row { "fc1", f, t, 0 }, Row { "proj", f, 4, 16 }, Row { "fc2", f, 4, 16 },
+                 Row { "proj.dgrad", bi, t, 0 }, Row { "fc2.dgrad", bi, t, 0 }, Row { "qkv.dgrad", bi, 1, 16 },
+                 Row { "fc1.dgrad", bi, 1, 16 }, Row { "qkv.wgrad", bw, 1, 16 }, Row { "fc1.wgrad", bw, 1, 16 } }) {
+            const KernelOp* op = find(ops.layer, r.name, r.pass);
+            QVERIFY2(op, r.name);
+            QCOMPARE(op->splits, r.splits);
+            QCOMPARE(op->reservedSms, r.sms);
+            const double one = kernels::gemm(gpu, Precision::BF16, op->m / r.splits, op->n, op->k, op->batch, r.sms).seconds;
+            QVERIFY2(test::near(op->seconds, r.splits * one, 1e-12), r.name);
+            QCOMPARE(op->contentionSeconds, 0.0); // copy engines, or SMs already held for the whole GEMM
+        }
+        // The split GEMMs cost more than the whole ones: the overlap is not free.
+        const OperatorList plain = operatorList(gpt3(true, "none"), rankLayout(gpt3(true, "none")));
+        QVERIFY(find(ops.layer, "fc1", f)->seconds > find(plain.layer, "fc1", f)->seconds);
+        QVERIFY(find(ops.layer, "proj", f)->seconds > find(plain.layer, "proj", f)->seconds);
+    }
+
+    // Without TE's overlap, Megatron-Core still hides the backward's input all-gather behind the input-gradient GEMM and
+    // the gradient's reduce-scatter behind the weight-gradient GEMM, as NCCL kernels of one CUDA block per channel: the
+    // GEMM loses k/S of the SMs for the seconds they overlap.
+    void hiddenNcclCollectivesSlowTheirGemm()
+    {
+        const Plan plan = gpt3(true, "none");
+        const GpuSpec& gpu = plan.cluster.gpu;
+        const double k = plan.overheads.ncclChannels, S = gpu.sms;
+        const OperatorList ops = operatorList(plan, rankLayout(plan));
+        int checked = 0;
+        for (const KernelOp& c : ops.layer) {
+            if (c.kind != KernelKind::Collective || c.hiddenBy < 0) continue;
+            const KernelOp& g = ops.layer[std::size_t(c.hiddenBy)];
+            QVERIFY(g.kind == KernelKind::Gemm);
+            const double alone = kernels::gemm(gpu, Precision::BF16, g.m, g.n, g.k, g.batch).seconds;
+            QVERIFY2(test::near(g.contentionSeconds, k / S * std::min(c.seconds, alone), 1e-9), g.name);
+            QVERIFY(test::near(g.seconds, alone + g.contentionSeconds, 1e-12));
+            QVERIFY(test::near(c.exposedSeconds, std::max(0.0, c.seconds - g.seconds), 1e-12));
+            ++checked;
+        }
+        QCOMPARE(checked, 4); // qkv and fc1: the input regathered behind dgrad, the reduce-scatter behind wgrad
     }
 
     void recompute()

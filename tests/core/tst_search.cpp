@@ -10,6 +10,7 @@
 #include "spec/Validate.h"
 
 #include <QObject>
+#include <algorithm>
 #include <atomic>
 #include <limits>
 #include <map>
@@ -90,7 +91,7 @@ Brute bruteForce(const SearchSpace& s)
         const Prediction pr = evaluate(applyCandidate(s.templ, c));
         if (!pr.valid) continue;
         b.valid += 1;
-        if (pr.fits) b.fit.push_back(entryOf(pr, c, i));
+        if (pr.fitsWithHeadroom) b.fit.push_back(entryOf(pr, c, i)); // the planner's fit: within the memory headroom
     }
     return b;
 }
@@ -196,15 +197,16 @@ private Q_SLOTS:
         }
     }
 
-    // Every "same plan:" rejection has its representative in the space; every other rejection is an error of
-    // validate() on that plan (the search never turns away a plan validate accepts).
+    // Every "same plan:" rejection has its representative in the space; a "no framework:" rejection is a plan validate()
+    // accepts with a warning on the field no framework runs so; every other rejection is an error of validate() on
+    // that plan (the search never turns away a plan validate accepts without a word).
     void rejectionsAreValidationErrors()
     {
         for (const Plan& templ : { tinyPlan(8, 16), smallMoePlan() }) {
             const SearchSpace s = spaceOf(templ, { Knob::TP, Knob::PP, Knob::DP, Knob::CP, Knob::EP, Knob::VPP, Knob::SP,
-                                                     Knob::MicroBatch, Knob::Schedule });
+                                                     Knob::MicroBatch, Knob::Schedule, Knob::Zero });
             const std::int64_t n = std::int64_t(s.size());
-            int checked = 0, same = 0;
+            int checked = 0, same = 0, framework = 0;
             for (std::int64_t i = 0; i < n; i += 7) {
                 Candidate c = candidateAt(s, i);
                 const char* why = rejectionBeforeEvaluation(s, c);
@@ -215,11 +217,20 @@ private Q_SLOTS:
                     QVERIFY2(!hasErrors(validate(p)), why); // an ignored value, not an error
                     continue;
                 }
+                if (std::string(why).rfind("no framework:", 0) == 0) {
+                    ++framework;
+                    QVERIFY(c.zero >= 2 && c.pp > 1);
+                    const auto issues = validate(p);
+                    QVERIFY2(!hasErrors(issues), why); // valid in principle, warned about
+                    QVERIFY(std::any_of(issues.begin(), issues.end(), [](const Issue& i) { return i.path == "parallel.zero"; }));
+                    continue;
+                }
                 ++checked;
                 QVERIFY2(hasErrors(validate(p)), (std::string(why) + " but validate() accepts the plan").c_str());
             }
             QVERIFY(checked > 100);
             QVERIFY(same > 10);
+            QVERIFY(framework > 0);
         }
     }
 
