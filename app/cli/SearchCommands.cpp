@@ -65,7 +65,7 @@ void printText(const SearchResult& r, Objective objective, const std::vector<Ter
     std::ostream& out)
 {
     char buf[512];
-    std::snprintf(buf, sizeof buf, "%.0f plans, %.0f valid, %.0f fit in memory; %.0f evaluated; %.2f s on %d threads%s\n",
+    std::snprintf(buf, sizeof buf, "%.0f plans, %.0f valid, %.0f fit with the memory headroom; %.0f evaluated; %.2f s on %d threads%s\n",
         r.plans, r.valid, r.fit, r.evaluated, r.seconds, r.threads, r.cancelled ? " (cancelled)" : "");
     out << buf;
     for (const std::string& n : r.notes) out << "note: " << n << "\n";

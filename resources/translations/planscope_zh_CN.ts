@@ -3883,6 +3883,10 @@ The file is unchanged; your edits are kept.</source>
 <context>
     <name>planscope::MemoryBarsView</name>
     <message>
+        <source>Planner&apos;s fit: %1 % of the GPU left free</source>
+        <translation>规划器的容纳线：留出 GPU 的 %1 % 空闲</translation>
+    </message>
+    <message>
         <source>GPU capacity</source>
         <translation>GPU 显存容量</translation>
     </message>
@@ -4958,12 +4962,12 @@ of %3</source>
         <translation>勾选要变化的参数并按“搜索”：将评估当前方案空间中的每个方案，并列出最佳方案。</translation>
     </message>
     <message>
-        <source>%1 plans, %2 valid, %3 fit in memory; %4 s on one thread.</source>
-        <translation>%1 个方案，%2 个有效，%3 个可放入显存；用 1 个线程耗时 %4 秒。</translation>
+        <source>%1 plans, %2 valid, %3 fit with the memory headroom; %4 s on one thread.</source>
+        <translation>%1 个方案，%2 个有效，%3 个在保留显存余量后可放入；用 1 个线程耗时 %4 秒。</translation>
     </message>
     <message>
-        <source>%1 plans, %2 valid, %3 fit in memory; %4 s on %5 threads.</source>
-        <translation>%1 个方案，%2 个有效，%3 个可放入显存；用 %5 个线程耗时 %4 秒。</translation>
+        <source>%1 plans, %2 valid, %3 fit with the memory headroom; %4 s on %5 threads.</source>
+        <translation>%1 个方案，%2 个有效，%3 个在保留显存余量后可放入；用 %5 个线程耗时 %4 秒。</translation>
     </message>
     <message>
         <source>Cancelled: the figures count the plans searched before the cancel.</source>
@@ -5294,8 +5298,8 @@ of %3</source>
         <translation>GPU 时</translation>
     </message>
     <message>
-        <source>Plans of this GPU count that fit in memory</source>
-        <translation>该 GPU 数下可放入显存的方案数</translation>
+        <source>Plans of this GPU count that fit with the memory headroom</source>
+        <translation>该 GPU 数下保留显存余量后可放入的方案数</translation>
     </message>
     <message>
         <source>Days to train the tokens with the fastest plan</source>
@@ -5320,6 +5324,10 @@ of %3</source>
 </context>
 <context>
     <name>planscope::PlannerScatter</name>
+    <message>
+        <source>planner&apos;s fit: %1 % left free</source>
+        <translation>规划器的容纳线：留出 %1 % 空闲</translation>
+    </message>
     <message>
         <source>on</source>
         <translation>开</translation>

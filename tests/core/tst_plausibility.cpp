@@ -22,7 +22,7 @@ class TestPlausibility : public QObject {
     Q_OBJECT
 
 private slots:
-    // ZeRO-1 with the gradient reduction overlapped: the exposed tail is MODEL.md section 7.3's
+    // ZeRO-1 with the gradient reduction overlapped: the exposed tail is docs/MODEL.md section 7.3's
     // max(q*rs, rs - B) + max(q*ag, ag - F), and the compute beside the hidden rest loses k of the GPU's S SMs.
     void zeroOneChargesTheHiddenReduction()
     {

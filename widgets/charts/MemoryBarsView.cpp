@@ -88,6 +88,8 @@ MemoryBarsView::MemoryBarsView(QWidget* parent)
     }
     m_capacity = m_plot->addGraph();
     m_capacity->setPen(QPen(palette::capacityLine(), 2, Qt::DashLine));
+    m_usable = m_plot->addGraph();
+    m_usable->setPen(QPen(palette::capacityLine(), 1, Qt::DotLine));
     // Legend entries of the per-stage marks (drawn as items across each bar): no data of their own.
     m_simulatedPeakKey = m_plot->addGraph();
     m_steadyKey = m_plot->addGraph();
@@ -159,6 +161,7 @@ void MemoryBarsView::setCompact(bool compact)
     // Out of the legend, which QCustomPlot lays out (and makes room for) even while it is hidden.
     for (QCPBars* bars : m_bars) compact ? bars->removeFromLegend() : bars->addToLegend();
     compact ? m_capacity->removeFromLegend() : m_capacity->addToLegend();
+    compact ? m_usable->removeFromLegend() : m_usable->addToLegend();
     rebuild();
 }
 
@@ -179,9 +182,11 @@ void MemoryBarsView::rebuild()
     for (QCPBars* bars : m_bars)
         bars->data()->clear();
     m_capacity->data()->clear();
+    m_usable->data()->clear();
     m_capacityGiB = 0;
     styleCustomPlot(m_plot);
     m_capacity->setPen(QPen(Theme::capacityLine(), 2, Qt::DashLine));
+    m_usable->setPen(QPen(Theme::capacityLine(), 1, Qt::DotLine));
     m_simulatedPeakKey->setPen(simulatedPeakPen());
     m_steadyKey->setPen(steadyPen());
     m_simulatedPeakKey->setName(tr("Simulated peak inside the step"));
@@ -323,6 +328,15 @@ void MemoryBarsView::rebuild()
 
     const double left = -0.6, right = stages - 0.4; // the x range; SVG export does not clip, so not beyond it
     m_capacity->setData({ left, right }, { capacity, capacity });
+    // The planner's fit: a plan leaves the headroom free below this line (memoryOverheads.headroom).
+    const double usable = units::toGiB(double(pr->usableBytes));
+    const bool showUsable = pr->usableBytes > 0 && pr->usableBytes < pr->capacityBytes;
+    m_usable->setData(showUsable ? QVector<double> { left, right } : QVector<double> {},
+        showUsable ? QVector<double> { usable, usable } : QVector<double> {});
+    m_usable->setName(tr("Planner's fit: %1 % of the GPU left free")
+                          .arg(100.0 * (1.0 - double(pr->usableBytes) / double(pr->capacityBytes)), 0, 'f', 0));
+    if (!showUsable || m_compact) m_usable->removeFromLegend();
+    else m_usable->addToLegend();
     m_capacityLabel = tr("GPU capacity\n%1 GB = %2")
                           .arg(units::toGB(double(pr->capacityBytes)), 0, 'f', 1)
                           .arg(gib(capacity));

@@ -95,6 +95,7 @@ private:
     QCPTextElement* m_title = nullptr;
     QList<QCPBars*> m_bars; // one per MemorySegment, in kMemorySegments order
     QCPGraph* m_capacity = nullptr;
+    QCPGraph* m_usable = nullptr; // capacity less the headroom: the planner's fit
     QCPGraph* m_simulatedPeakKey = nullptr; // legend entries of the marks across the bars
     QCPGraph* m_steadyKey = nullptr;
     QList<double> m_simulatedPeaks;         // GiB per stage, -1 where not simulated

@@ -308,6 +308,13 @@ void PlannerScatter::addCapacity(double xLow, double xHigh)
     graph->setName(tr("GPU memory (%1 GiB)").arg(gib, 0, 'f', 0));
     graph->setPen(QPen(Theme::capacityLine(), 2, Qt::DashLine));
     graph->setData({ xLow, xHigh }, { gib, gib });
+    // The planner's fit: plans above this line leave less than the headroom free (memoryOverheads.headroom).
+    const double headroom = std::clamp(m_result->space.templ.overheads.headroom, 0.0, 1.0);
+    if (headroom <= 0) return;
+    QCPGraph* usable = m_plot->addGraph();
+    usable->setName(tr("planner's fit: %1 % left free").arg(headroom * 100.0, 0, 'f', 0));
+    usable->setPen(QPen(Theme::capacityLine(), 1, Qt::DotLine));
+    usable->setData({ xLow, xHigh }, { gib * (1.0 - headroom), gib * (1.0 - headroom) });
 }
 
 void PlannerScatter::fitRanges()

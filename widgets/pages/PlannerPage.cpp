@@ -648,8 +648,8 @@ void PlannerPage::showSummary()
                                                    : tr("Open a plan to search its space.");
     } else {
         const SearchResult& r = *m_result;
-        text = (r.threads == 1 ? tr("%1 plans, %2 valid, %3 fit in memory; %4 s on one thread.")
-                               : tr("%1 plans, %2 valid, %3 fit in memory; %4 s on %5 threads."))
+        text = (r.threads == 1 ? tr("%1 plans, %2 valid, %3 fit with the memory headroom; %4 s on one thread.")
+                               : tr("%1 plans, %2 valid, %3 fit with the memory headroom; %4 s on %5 threads."))
                    .arg(count(r.plans), count(r.valid), count(r.fit))
                    .arg(r.seconds, 0, 'f', 2);
         if (r.threads != 1) text = text.arg(r.threads);
@@ -1073,7 +1073,7 @@ void PlannerPage::retranslateTables()
         tr("peak memory") });
     m_rejected->setHorizontalHeaderLabels({ tr("Reason"), tr("Plans") });
     m_sizingTable->setHorizontalHeaderLabels({ tr("GPUs"), tr("fit"), tr("fastest plan"), tr("step time"), tr("days"), tr("GPU-hours") });
-    m_sizingTable->horizontalHeaderItem(1)->setToolTip(tr("Plans of this GPU count that fit in memory"));
+    m_sizingTable->horizontalHeaderItem(1)->setToolTip(tr("Plans of this GPU count that fit with the memory headroom"));
     m_sizingTable->horizontalHeaderItem(4)->setToolTip(tr("Days to train the tokens with the fastest plan"));
     m_sizingTable->horizontalHeaderItem(5)->setToolTip(tr("GPUs × hours to train the tokens with the fastest plan"));
 }
