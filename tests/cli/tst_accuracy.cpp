@@ -169,6 +169,44 @@ private slots:
         QVERIFY2(near(row["predicted"].get<double>(), perSim), qPrintable(QString::number(row["predicted"].get<double>())));
         QVERIFY(near(row["predictedAnalytic"].get<double>(), perAna));
     }
+
+    // scripts/first-choice.sh (docs/ACCURACY.md, "The planner's first choice"): its row for a sample is the plan
+    // `search --top 1` ranks first, with the MFU and the free memory of that entry, and the ceilings as
+    // samples/published/mfu-ceilings.json gives them for the plan's GPU and precision, each with a source.
+    void firstChoiceIsTheSearchsFirst()
+    {
+        const json ceilings = readJson(root() + QStringLiteral("/samples/published/mfu-ceilings.json"));
+        QVERIFY(ceilings["ceilings"].is_array() && !ceilings["ceilings"].empty());
+        for (const json& c : ceilings["ceilings"])
+            for (const char* k : { "any", "largeModel" }) {
+                QVERIFY(c[k]["mfu"].get<double>() > 0 && c[k]["mfu"].get<double>() < 1);
+                QVERIFY(!c[k]["source"].get<std::string>().empty() && !c[k]["run"].get<std::string>().empty());
+            }
+        const QString plan = root() + QStringLiteral("/samples/plans/interview-10b-8xa100.plan.json");
+        QProcess p;
+        p.setWorkingDirectory(root());
+        p.start(QStringLiteral("bash"), { root() + QStringLiteral("/scripts/first-choice.sh"), QStringLiteral("--json"),
+                                            QStringLiteral("--cli"), QStringLiteral(PLANSCOPE_CLI), plan });
+        QVERIFY(p.waitForFinished(300000));
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, p.readAllStandardError().constData());
+        const json out = json::parse(p.readAllStandardOutput().toStdString(), nullptr, false);
+        QVERIFY(!out.is_discarded());
+        QCOMPARE(out["schema"].get<std::string>(), std::string("planscope/first-choice/v1"));
+        QCOMPARE(out["rows"].size(), std::size_t(1));
+        const json row = out["rows"][0];
+        const planscope::test::CliRun s
+            = planscope::test::runCli({ QStringLiteral("search"), plan, QStringLiteral("--top"), QStringLiteral("1"), QStringLiteral("--json") });
+        QCOMPARE(s.code, 0);
+        const json best = json::parse(s.out)["best"][0];
+        QVERIFY(near(row["mfu"].get<double>(), best["mfu"].get<double>()));
+        QCOMPARE(row["freeBytes"].get<double>(), double(best["capacityBytes"].get<std::int64_t>() - best["peakBytes"].get<std::int64_t>()));
+        for (const json& c : ceilings["ceilings"])
+            if (c["gpu"] == row["gpu"] && c["precision"] == "bf16") {
+                QVERIFY(near(row["ceilingAny"].get<double>(), c["any"]["mfu"].get<double>()));
+                QVERIFY(near(row["ceilingLarge"].get<double>(), c["largeModel"]["mfu"].get<double>()));
+            }
+        QVERIFY(row.contains("ceilingAny")); // an fp16 A100 plan is held to the bf16 ceiling (the same dense peak)
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAccuracy)
