@@ -92,7 +92,7 @@ const Entry kCatalogue[] = {
     { QT_TRANSLATE_NOOP("CoreText", "looped-bfs with fewer microbatches than pp waits between loops"), false },
     { QT_TRANSLATE_NOOP("CoreText", "vpp %1 is ignored by the %2 schedule"), false },
     { QT_TRANSLATE_NOOP("CoreText", "must be 0, 1, 2 or 3"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "ZeRO-%1 with pipeline parallelism: DeepSpeed's pipeline engine refuses it (only ZeRO-1 is allowed with PP); Megatron-LM offers ZeRO-1 (distributed optimizer) or its own FSDP"), false },
+    { QT_TRANSLATE_NOOP("CoreText", "ZeRO-%1 with pipeline parallelism: DeepSpeed's pipeline engine refuses it (only ZeRO-1 is allowed with PP); Megatron-LM offers ZeRO-1 (distributed optimizer) or its own FSDP; PyTorch's pipelining with FSDP (torchtitan) keeps the weights gathered and the gradients whole across microbatches, unlike this model, and the planner leaves such plans out"), false },
     { QT_TRANSLATE_NOOP("CoreText", "ZeRO shards over dp*cp = 1 rank: no saving"), false },
     { QT_TRANSLATE_NOOP("CoreText", "fp32 training with 16-bit gradients is unusual"), false },
     { QT_TRANSLATE_NOOP("CoreText", "the GPU \"%1\" has no fp8 tensor cores"), false },

@@ -293,7 +293,9 @@ Issues validate(const Plan& plan)
     if (p.zero >= 2 && p.pp > 1)
         c.warning("parallel.zero", "ZeRO-" + str(p.zero)
                 + " with pipeline parallelism: DeepSpeed's pipeline engine refuses it (only ZeRO-1 is allowed with PP); "
-                  "Megatron-LM offers ZeRO-1 (distributed optimizer) or its own FSDP");
+                  "Megatron-LM offers ZeRO-1 (distributed optimizer) or its own FSDP; PyTorch's pipelining with FSDP "
+                  "(torchtitan) keeps the weights gathered and the gradients whole across microbatches, unlike this model, "
+                  "and the planner leaves such plans out");
     if (p.zero >= 1 && p.dp * p.cp == 1) c.warning("parallel.zero", "ZeRO shards over dp*cp = 1 rank: no saving");
     if (t.precision == Precision::FP32 && t.gradDtype != Precision::FP32)
         c.warning("training.gradDtype", "fp32 training with 16-bit gradients is unusual");

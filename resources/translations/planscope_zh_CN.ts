@@ -208,8 +208,8 @@
         <translation>必须是 0、1、2 或 3</translation>
     </message>
     <message>
-        <source>ZeRO-%1 with pipeline parallelism: DeepSpeed&apos;s pipeline engine refuses it (only ZeRO-1 is allowed with PP); Megatron-LM offers ZeRO-1 (distributed optimizer) or its own FSDP</source>
-        <translation>ZeRO-%1 与流水线并行同时使用：DeepSpeed 的流水线引擎不支持（与 PP 同用时只允许 ZeRO-1）；Megatron-LM 提供 ZeRO-1（分布式优化器）或其自带的 FSDP</translation>
+        <source>ZeRO-%1 with pipeline parallelism: DeepSpeed&apos;s pipeline engine refuses it (only ZeRO-1 is allowed with PP); Megatron-LM offers ZeRO-1 (distributed optimizer) or its own FSDP; PyTorch&apos;s pipelining with FSDP (torchtitan) keeps the weights gathered and the gradients whole across microbatches, unlike this model, and the planner leaves such plans out</source>
+        <translation>ZeRO-%1 与流水线并行同时使用：DeepSpeed 的流水线引擎不支持（与 PP 同用时只允许 ZeRO-1）；Megatron-LM 提供 ZeRO-1（分布式优化器）或其自带的 FSDP；PyTorch 流水线并行配合 FSDP（torchtitan）会在各微批次之间保持权重已收集、梯度不分片，与本模型不同，规划器不考虑此类方案</translation>
     </message>
     <message>
         <source>ZeRO shards over dp*cp = 1 rank: no saving</source>
