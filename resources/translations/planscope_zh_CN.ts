@@ -2087,6 +2087,18 @@
 <context>
     <name>OperatorText</name>
     <message>
+        <source>Run as %1 GEMMs of %2 rows (Transformer Engine&apos;s TP overlap)</source>
+        <translation>拆成 %1 个 %2 行的 GEMM 运行（Transformer Engine 的 TP 通信重叠）</translation>
+    </message>
+    <message>
+        <source>On the SMs %1 SMs of communication leave it (Transformer Engine&apos;s TP overlap)</source>
+        <translation>在通信占去 %1 个 SM 后剩余的 SM 上运行（Transformer Engine 的 TP 通信重叠）</translation>
+    </message>
+    <message>
+        <source>Of which %1 ms lost to a collective beside it (its SMs)</source>
+        <translation>其中 %1 ms 损失于并行运行的集合通信（其占用的 SM）</translation>
+    </message>
+    <message>
         <source>compute</source>
         <translation>计算</translation>
     </message>
@@ -3211,6 +3223,14 @@ large ones the bandwidth term 2(n−1)/n × S / B. KiB = 2^10 bytes, GiB = 2^30.
 </context>
 <context>
     <name>planscope::LayerAnatomyView</name>
+    <message>
+        <source> · %1 GEMMs</source>
+        <translation> · %1 个 GEMM</translation>
+    </message>
+    <message>
+        <source> · %1 SMs to communication</source>
+        <translation> · %1 个 SM 用于通信</translation>
+    </message>
     <message>
         <source>Layer anatomy: one transformer layer, one microbatch, on one GPU</source>
         <translation>层剖析：一个 Transformer 层、一个微批次、一个 GPU</translation>

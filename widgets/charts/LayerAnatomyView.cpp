@@ -686,8 +686,12 @@ void LayerAnatomyView::paintChart(QPainter& p, const Layout& L) const
                         .arg(ms, OperatorText::milliseconds(op.exposedSeconds), behind);
         else if (op.kind == KernelKind::Collective)
             value = tr("%1 ms exposed").arg(ms);
-        else if ((op.kind == KernelKind::Gemm || op.kind == KernelKind::Attention) && op.efficiency > 0)
+        else if ((op.kind == KernelKind::Gemm || op.kind == KernelKind::Attention) && op.efficiency > 0) {
             value = tr("%1 ms · %2 of peak").arg(ms, OperatorText::efficiency(op.efficiency));
+            // Transformer Engine's TP overlap runs the GEMM in pieces, or beside SMs of communication.
+            if (op.splits > 1) value += tr(" · %1 GEMMs").arg(op.splits);
+            else if (op.reservedSms > 0) value += tr(" · %1 SMs to communication").arg(op.reservedSms);
+        }
         else
             value = tr("%1 ms").arg(ms);
         const double tw = sfm.horizontalAdvance(value);

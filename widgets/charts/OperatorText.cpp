@@ -155,6 +155,12 @@ QString OperatorText::toolTip(const std::vector<KernelOp>& ops, std::size_t inde
         lines << tr("Compute %1 ms, memory %2 ms")
                      .arg(milliseconds(op.computeSeconds), milliseconds(op.memorySeconds));
     }
+    if (op.splits > 1)
+        lines << tr("Run as %1 GEMMs of %2 rows (Transformer Engine's TP overlap)").arg(op.splits).arg(op.m / op.splits);
+    if (op.reservedSms > 0)
+        lines << tr("On the SMs %1 SMs of communication leave it (Transformer Engine's TP overlap)").arg(op.reservedSms);
+    if (op.contentionSeconds > 0)
+        lines << tr("Of which %1 ms lost to a collective beside it (its SMs)").arg(milliseconds(op.contentionSeconds));
     lines << tr("Time: %1 ms").arg(milliseconds(op.seconds));
     lines << tr("Exposed (on the critical path): %1 ms").arg(milliseconds(op.exposedSeconds));
     const QString behind = hiddenBehind(ops, op);
