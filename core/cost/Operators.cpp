@@ -114,7 +114,8 @@ public:
     // Transformer Engine's default TP overlap for a GEMM and the collective it hides (transformer_engine/pytorch/
     // module/base.py, initialize_ub, get_default_config): ring exchange runs tp GEMMs of the shard each rank holds
     // while copy engines pass the shards on (num_splits = tp, use_ce); pipeline runs 4 GEMMs and bulk one, each on the
-    // SMs the 16 SMs of the communication kernel leave (num_sm 16, set_sm_margin).
+    // SMs the 16 SMs of the communication kernel leave (num_sm 16, set_sm_margin); the all-gathers carry fp8 under an
+    // fp8 recipe (fp8_buf).
     enum class TeOverlap { RingExchange, Pipeline, Bulk };
     void teOverlap(int gemmIndex, int collectiveIndex, TeOverlap method)
     {
@@ -130,8 +131,12 @@ public:
         }
         g.launches = std::max(g.launches, g.splits);
         if (collectiveIndex >= 0) {
-            ops[std::size_t(collectiveIndex)].hiddenBy = gemmIndex;
-            ops[std::size_t(collectiveIndex)].commSms = 0;
+            KernelOp& c = ops[std::size_t(collectiveIndex)];
+            c.hiddenBy = gemmIndex;
+            c.commSms = 0;
+            // Under fp8 the all-gathered inputs travel quantised, one byte an element (TE: "AllGather buffers use fp8
+            // when using fp8 recipe"); the reduce-scatters stay in the activation dtype.
+            if (c.collective == Collective::AllGather && S.prec == Precision::FP8 && S.e > 1) c.bytes /= S.e;
         }
     }
     // Sets the kernels the CPU issues for op i (from the op as Megatron-Core and Transformer Engine run it) and its

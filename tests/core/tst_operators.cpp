@@ -218,6 +218,16 @@ private slots:
             QVERIFY2(test::near(op->seconds, r.splits * one, 1e-12), r.name);
             QCOMPARE(op->contentionSeconds, 0.0); // copy engines, or SMs already held for the whole GEMM
         }
+        // Under fp8 the overlapped all-gathers carry one byte an element (TE's fp8_buf), the reduce-scatters two.
+        Plan fp8 = plan;
+        fp8.training.precision = Precision::FP8;
+        fp8.training.fp8Recipe = Fp8Recipe::Current;
+        const OperatorList f8 = operatorList(fp8, rankLayout(fp8));
+        const double tokens = double(plan.training.microBatch) * double(plan.model.seqLength), h = double(plan.model.hidden);
+        QCOMPARE(find(f8.layer, "tp.allgather.qkv", f)->bytes, tokens * h);
+        QCOMPARE(find(f8.layer, "tp.allgather.mlp.bwd", bi)->bytes, tokens * h);
+        QCOMPARE(find(f8.layer, "tp.reducescatter.proj", f)->bytes, 2.0 * tokens * h);
+        QCOMPARE(find(ops.layer, "tp.allgather.qkv", f)->bytes, 2.0 * tokens * h);
         // The split GEMMs cost more than the whole ones: the overlap is not free.
         const OperatorList plain = operatorList(gpt3(true, "none"), rankLayout(gpt3(true, "none")));
         QVERIFY(find(ops.layer, "fc1", f)->seconds > find(plain.layer, "fc1", f)->seconds);
