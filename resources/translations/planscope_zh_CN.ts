@@ -5742,6 +5742,18 @@ of %3</source>
 <context>
     <name>planscope::SummaryPage</name>
     <message>
+        <source>stage %1; fits, but with %2 free, less than the planner&apos;s headroom</source>
+        <translation>阶段 %1；可容纳，但仅剩 %2 空闲，少于规划器的余量</translation>
+    </message>
+    <message>
+        <source>Planner&apos;s fit (capacity less the headroom)</source>
+        <translation>规划器的容纳线（容量减去余量）</translation>
+    </message>
+    <message>
+        <source>memoryOverheads.headroom: the memory model&apos;s largest measured shortfall</source>
+        <translation>memoryOverheads.headroom：显存模型实测的最大低估</translation>
+    </message>
+    <message>
         <source>simulated schedule; the closed form gives %1</source>
         <translation>按调度模拟得出；解析公式给出 %1</translation>
     </message>

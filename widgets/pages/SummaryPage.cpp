@@ -346,13 +346,19 @@ void SummaryPage::rebuildTree()
             .arg(units::toGB(double(pr.capacityBytes)), 0, 'f', 1)
             .arg(gib(double(pr.capacityBytes))),
         QStringLiteral("memory.capacityBytes"), double(pr.capacityBytes), bytesTip(double(pr.capacityBytes)));
-    QTreeWidgetItem* peak
-        = b.bytes(memory, tr("Peak"), double(pr.peakBytes), QStringLiteral("memory.peakBytes"),
-            pr.fits ? tr("stage %1; fits").arg(pr.peakStage)
-                    : tr("stage %1; over capacity by %2")
-                          .arg(pr.peakStage)
-                          .arg(gib(double(pr.peakBytes - pr.capacityBytes))));
+    const QString peakNote = !pr.fits ? tr("stage %1; over capacity by %2")
+                                             .arg(pr.peakStage)
+                                             .arg(gib(double(pr.peakBytes - pr.capacityBytes)))
+        : pr.fitsWithHeadroom ? tr("stage %1; fits").arg(pr.peakStage)
+                              : tr("stage %1; fits, but with %2 free, less than the planner's headroom")
+                                    .arg(pr.peakStage)
+                                    .arg(gib(double(pr.capacityBytes - pr.peakBytes)));
+    QTreeWidgetItem* peak = b.bytes(memory, tr("Peak"), double(pr.peakBytes), QStringLiteral("memory.peakBytes"), peakNote);
     if (!pr.fits) paintAlarm(peak);
+    if (pr.usableBytes > 0 && pr.usableBytes < pr.capacityBytes)
+        b.bytes(memory, tr("Planner's fit (capacity less the headroom)"), double(pr.usableBytes),
+            QStringLiteral("memory.usableBytes"),
+            tr("memoryOverheads.headroom: the memory model's largest measured shortfall"));
     if (pr.simulatedPeakBytes > 0) {
         QTreeWidgetItem* simulated = b.bytes(memory, tr("Peak inside the simulated step"), double(pr.simulatedPeakBytes),
             QStringLiteral("memory.simulatedPeakBytes"),
