@@ -1138,10 +1138,10 @@ void timeStage(const Inputs& in, const LayerTimes& lt, int r, Prediction& out, E
             tm.dpExposedSeconds = T.overlapGradReduce ? std::max(lastBucket * ag, ag - tm.forwardSeconds) : ag;
         }
     }
-    // Compute beside a collective runs on the SMs the collective leaves it (communicationContentionShare): charged on
+    // Compute beside a collective runs on the SMs the collective's channels leave it (kernels::smShare): charged on
     // the seconds each overlapped collective hides behind the compute, per microbatch for ZeRO-2/3 (with the exposure
     // it adds to every backward) and per step otherwise (with the exposed tail).
-    const double share = communicationContentionShare(in.plan);
+    const double share = kernels::smShare(in.C.gpu, in.plan.overheads.ncclChannels);
     if (share > 0) {
         double hiddenPerMb = 0, hiddenPerStep = 0;
         if (P.zero >= 2) {

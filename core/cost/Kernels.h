@@ -53,7 +53,9 @@ KernelTime gemm(const GpuSpec& gpu, Precision precision, std::int64_t m, std::in
     std::int64_t batch = 1, int reservedSms = 0);
 
 // The share of a GPU's SMs a communication kernel of `blocks` CUDA blocks (one per NCCL channel, or Transformer
-// Engine's num_sm) takes: min(blocks, S)/S; 0 without an SM count.
+// Engine's num_sm) takes from the compute beside it: min(blocks, S)/S; 0 without an SM count. The SMs alone: the
+// memory-bandwidth contention Lee et al. (arXiv 2507.03114) measure on top (18.9 % average slowdown of overlapped
+// compute) is not counted, so this is a lower bound.
 double smShare(const GpuSpec& gpu, int blocks);
 
 // Flash attention over `flops` (the non-causal count 4*b*s_q*s_kv*h/t of the forward) at the preset's measured

@@ -431,15 +431,15 @@ LinearBwd columnBackward(Builder& B, const char* dgradName, const char* wgradNam
     LinearBwd r;
     r.dgrad = B.gemm(dgradName, KernelPass::BackwardInput, m, k, n, batch, fp8);
     const bool teBulk = S.in.training.tpCommOverlap && S.sp;
-    if (gather >= 0) B.ops[std::size_t(gather)].hiddenBy = r.dgrad;
     if (gather >= 0 && teBulk) B.teOverlap(r.dgrad, gather, Builder::TeOverlap::Bulk);
+    else if (gather >= 0) B.ops[std::size_t(gather)].hiddenBy = r.dgrad;
     const int red = B.collective(reduce, KernelPass::BackwardInput, S.sp ? Collective::ReduceScatter : Collective::AllReduce,
         GroupKind::TP, S.t, bytes);
     r.wgrad = B.gemm(wgradName, KernelPass::BackwardWeight, k, n, m, batch, fp8);
     // Schedules that split the backward (zero bubble, DualPipe) run the weight gradient later: nothing hides the
     // reduction then.
-    if (red >= 0 && !S.splitBackward) B.ops[std::size_t(red)].hiddenBy = r.wgrad;
     if (red >= 0 && !S.splitBackward && teBulk) B.teOverlap(r.wgrad, red, Builder::TeOverlap::Bulk);
+    else if (red >= 0 && !S.splitBackward) B.ops[std::size_t(red)].hiddenBy = r.wgrad;
     return r;
 }
 

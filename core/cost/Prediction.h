@@ -87,7 +87,7 @@ struct StageTime {
     double dpGatherSeconds = 0;          // parameter all-gather after the optimizer step (ZeRO-1/2)
     double zeroGatherSeconds = 0;        // ZeRO-3: one all-gather of the rank's weights, before every F and every B
     double dpExposedSeconds = 0;
-    // Compute slowed by the collectives that run beside it (communicationContentionShare of the seconds they hide):
+    // Compute slowed by the collectives that run beside it (kernels::smShare of the seconds they hide):
     // per step, in dpExposedSeconds; and per microbatch for ZeRO-2/3, in zeroExposedSeconds.
     double contentionSeconds = 0;
     double zeroContentionSeconds = 0;

@@ -1,7 +1,6 @@
 #include "Runtime.h"
 
 #include "Formula.h"
-#include "Kernels.h"
 #include "util/Units.h"
 
 #include <algorithm>
@@ -86,11 +85,6 @@ std::vector<Communicator> rankCommunicators(const Plan& plan, const RankLayout& 
     if (plan.model.tiedEmbeddings && P.pp > 1 && end) collective("embedding", 2, layout.pp.crossesDomains);
     for (Communicator& c : list) c.bytes = o.ncclBuffSize * c.channels * c.connections;
     return list;
-}
-
-double communicationContentionShare(const Plan& plan)
-{
-    return kernels::smShare(plan.cluster.gpu, plan.overheads.ncclChannels);
 }
 
 std::int64_t workspaceBytes(const Plan& plan)

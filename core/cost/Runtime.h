@@ -53,12 +53,6 @@ struct Communicator {
 // plan's NCCL settings.
 std::vector<Communicator> rankCommunicators(const Plan& plan, const RankLayout& layout, int stage);
 
-// The share of a GPU's compute a collective running beside it takes: min(k, S)/S, k its channels
-// (memoryOverheads.ncclChannels: NCCL runs one CUDA block per channel, each on its own SM) of the GPU's S SMs; 0 where
-// the GPU's SM count is not known. The SMs alone: memory-bandwidth contention, which Lee et al. (arXiv 2507.03114)
-// measure on top (18.9 % average slowdown of overlapped compute), is not counted, so this is a lower bound.
-double communicationContentionShare(const Plan& plan);
-
 // One cuBLAS/cuBLASLt/TE workspace: memoryOverheads.workspaceBytes, or by GPU (32 MiB where the GPU has fp8
 // tensor cores, Hopper and later; 4 MiB before), as cuBLAS recommends.
 std::int64_t workspaceBytes(const Plan& plan);

@@ -39,6 +39,7 @@ json searchEntryToJson(const SearchEntry& e)
     j["mfu"] = e.mfu;
     j["peakBytes"] = e.peakBytes;
     j["capacityBytes"] = e.capacityBytes;
+    j["usableBytes"] = e.usableBytes;
     j["gpuHoursPerToken"] = e.gpuHoursPerToken;
     j["trainingDays"] = e.trainingDays;
     j["source"] = e.source;

@@ -698,6 +698,7 @@ SearchEntry entryOf(const Prediction& pr, const Candidate& c, std::int64_t index
     e.mfu = pr.mfu;
     e.peakBytes = pr.peakBytes;
     e.capacityBytes = pr.capacityBytes;
+    e.usableBytes = pr.usableBytes;
     e.gpuHoursPerToken = pr.tokensPerSecond > 0 ? double(c.gpus) / (3600.0 * pr.tokensPerSecond) : 0.0;
     e.trainingDays = pr.trainingDays;
     e.source = pr.timeSource;
@@ -838,7 +839,7 @@ SearchResult search(const SearchSpace& space, const SearchOptions& options)
                 SearchEntry e = entryOf(pr, c, index);
                 const double value = objectiveValue(objective, e);
                 if (rankGiven && value < givenValue) w.betterValid += 1;
-                if (!pr.fits || !pr.fitsWithHeadroom) {
+                if (!pr.fitsWithHeadroom) { // within capacity less the headroom, so within capacity too
                     w.counts[pr.fits ? kUnderHeadroom : kOutOfMemory] += 1;
                     continue;
                 }

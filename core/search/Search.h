@@ -119,6 +119,7 @@ struct SearchEntry {
     double mfu = 0;
     std::int64_t peakBytes = 0;
     std::int64_t capacityBytes = 0;
+    std::int64_t usableBytes = 0; // capacity less the headroom: the planner's fit (Prediction::usableBytes)
     double gpuHoursPerToken = 0;
     double trainingDays = 0;
     std::string source = "analytic"; // "simulation" after the re-rank

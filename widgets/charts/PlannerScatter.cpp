@@ -299,22 +299,23 @@ void PlannerScatter::addMarkers()
 
 void PlannerScatter::addCapacity(double xLow, double xHigh)
 {
-    const std::int64_t capacity = m_result->given.entry.capacityBytes > 0 ? m_result->given.entry.capacityBytes
-        : m_result->best.empty()                                           ? 0
-                                                                           : m_result->best.front().capacityBytes;
-    if (capacity <= 0) return;
+    const SearchEntry* entry = m_result->given.entry.capacityBytes > 0 ? &m_result->given.entry
+        : m_result->best.empty()                                        ? nullptr
+                                                                        : &m_result->best.front();
+    if (!entry) return;
+    const std::int64_t capacity = entry->capacityBytes;
     const double gib = units::toGiB(double(capacity));
     QCPGraph* graph = m_plot->addGraph();
     graph->setName(tr("GPU memory (%1 GiB)").arg(gib, 0, 'f', 0));
     graph->setPen(QPen(Theme::capacityLine(), 2, Qt::DashLine));
     graph->setData({ xLow, xHigh }, { gib, gib });
     // The planner's fit: plans above this line leave less than the headroom free (memoryOverheads.headroom).
-    const double headroom = std::clamp(m_result->space.templ.overheads.headroom, 0.0, 1.0);
-    if (headroom <= 0) return;
+    if (entry->usableBytes <= 0 || entry->usableBytes >= capacity) return;
+    const double usableGib = units::toGiB(double(entry->usableBytes));
     QCPGraph* usable = m_plot->addGraph();
-    usable->setName(tr("planner's fit: %1 % left free").arg(headroom * 100.0, 0, 'f', 0));
+    usable->setName(tr("planner's fit: %1 % left free").arg(100.0 * (1.0 - double(entry->usableBytes) / double(capacity)), 0, 'f', 0));
     usable->setPen(QPen(Theme::capacityLine(), 1, Qt::DotLine));
-    usable->setData({ xLow, xHigh }, { gib * (1.0 - headroom), gib * (1.0 - headroom) });
+    usable->setData({ xLow, xHigh }, { usableGib, usableGib });
 }
 
 void PlannerScatter::fitRanges()
