@@ -472,7 +472,7 @@ const Entry kCatalogue[] = {
     { QT_TRANSLATE_NOOP("CoreText", "%1, inside one node."), false },
     { QT_TRANSLATE_NOOP("CoreText", "%1, the group crosses NVLink domains."), false },
     { QT_TRANSLATE_NOOP("CoreText", "%1, inside one NVLink domain."), false },
-    { QT_TRANSLATE_NOOP("CoreText", "alpha: seconds per step; bw: bytes/s per GPU per direction times the link's efficiency (the all-reduce's own where the link has one); q: the share of that bus bandwidth the link's published curve gives a buffer of S bytes; hierarchical: g GPUs of the group per node, k = ceil(n/g) nodes."), false },
+    { QT_TRANSLATE_NOOP("CoreText", "alpha: seconds per step; bw: bytes/s per GPU per direction times the link's efficiency (the all-reduce's or all-to-all's own where the link has one); q: the share of that bus bandwidth the link's published curve gives a buffer of S bytes; hierarchical: g GPUs of the group per node, k = ceil(n/g) nodes, the NVLink and NIC phases pipelined (the slower sets the time)."), false },
     { QT_TRANSLATE_NOOP("CoreText", "ring (intra-node)"), false },
     { QT_TRANSLATE_NOOP("CoreText", "ring (inter-node)"), false },
     { QT_TRANSLATE_NOOP("CoreText", "hierarchical (intra ring + inter-node ring)"), false },

@@ -8,8 +8,8 @@
 // bandwidth is g times one NIC's: efficiency = busBw / (g * bandwidth), the share of the per-GPU NIC speed the
 // plan's inter-node link carries (with g = 1, busBw / bandwidth as inside a node). That keeps a plan's DP ring
 // with one GPU per node from running at the 8-NIC speed of the measured group. The plan's two-level collective
-// (hierarchicalSeconds) runs the NVLink and NIC phases one after the other, so it predicts the measured
-// multi-node group itself somewhat slower than NCCL's pipelined ring ran it.
+// (hierarchicalSeconds) pipelines the NVLink and NIC phases as NCCL's ring does, and a measured fit is flat: it
+// replaces the link's size curve and its all-reduce and all-to-all shares.
 #include "Profile.h"
 #include "ProfileRows.h"
 
@@ -67,6 +67,7 @@ LinkSpec flatLink(const LinkSpec& plan, const LinkFit& f)
     // The fit is a flat alpha-beta model of the measured sizes: it replaces the preset's size curve and NVLS share.
     l.busBandwidthCurve.clear();
     l.allReduceEfficiency = 0;
+    l.allToAllEfficiency = 0;
     l.latency = f.alpha;
     if (l.bandwidth > 0) {
         l.efficiency = f.busBandwidth / l.bandwidth;
@@ -124,6 +125,7 @@ Calibration calibrationFromProfile(const Profile& profile, const Plan& plan)
         LinkSpec l = plan.cluster.interNode;
         l.busBandwidthCurve.clear();
         l.allReduceEfficiency = 0;
+        l.allToAllEfficiency = 0;
         l.latency = f->alpha;
         if (l.bandwidth > 0) {
             l.efficiency = f->busBandwidth / (perNode * l.bandwidth);

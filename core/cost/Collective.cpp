@@ -75,7 +75,7 @@ double ringBytesPerRank(Collective c, int n, double bytes)
 
 double collectiveBandwidth(Collective c, const LinkSpec& link)
 {
-    const double bw = link.effectiveBandwidth(c == Collective::AllReduce);
+    const double bw = link.effectiveBandwidth(c == Collective::AllReduce, c == Collective::AllToAll);
     return bw > 0 ? bw : 1.0;
 }
 
@@ -126,23 +126,21 @@ double hierarchicalSeconds(Collective c, int n, int perNode, double bytes, const
     const int nodes = (n + perNode - 1) / perNode;
     if (nodes <= 1) return ringSeconds(c, n, bytes, intra);
     const double shard = bytes / perNode;
+    // NCCL pipelines a collective's chunks through both tiers at once, so the NVLink phases and the NIC phase overlap:
+    // the slower tier sets the time (docs/MODEL.md section 6, "Two levels").
     switch (c) {
     case Collective::AllReduce:
-        return ringPhase(Collective::ReduceScatter, perNode, bytes, intra, bytes)
-            + ringPhase(Collective::AllReduce, nodes, shard, inter, bytes)
-            + ringPhase(Collective::AllGather, perNode, bytes, intra, bytes);
+        return std::max(ringPhase(Collective::ReduceScatter, perNode, bytes, intra, bytes)
+                + ringPhase(Collective::AllGather, perNode, bytes, intra, bytes),
+            ringPhase(Collective::AllReduce, nodes, shard, inter, bytes));
     case Collective::ReduceScatter:
-        return ringPhase(Collective::ReduceScatter, perNode, bytes, intra, bytes)
-            + ringPhase(Collective::ReduceScatter, nodes, shard, inter, bytes);
     case Collective::AllGather:
-        return ringPhase(Collective::AllGather, nodes, shard, inter, bytes)
-            + ringPhase(Collective::AllGather, perNode, bytes, intra, bytes);
+        return std::max(ringPhase(c, perNode, bytes, intra, bytes), ringPhase(c, nodes, shard, inter, bytes));
     case Collective::AllToAll: {
-        // The share addressed to other nodes crosses the NICs; the rest stays on NVLink.
+        // The share addressed to other nodes crosses the NICs while the rest moves over NVLink.
         const double remote = bytes * double(n - perNode) / n / collectiveBandwidth(c, inter);
         const double local = bytes * double(perNode - 1) / n / collectiveBandwidth(c, intra);
-        return std::max((n - 1) * inter.latency + remote, remote / sizeShare(bytes, inter))
-            + local / sizeShare(bytes, intra);
+        return std::max({ (n - 1) * inter.latency + remote, remote / sizeShare(bytes, inter), local / sizeShare(bytes, intra) });
     }
     default: return ringSeconds(c, n, bytes, inter);
     }

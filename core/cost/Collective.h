@@ -36,7 +36,8 @@ double ringSeconds(Collective c, int n, double bytes, const LinkSpec& link);
 // Tree all-reduce: ~2*log2(n) latency steps instead of 2(n-1), same bandwidth term.
 double treeAllReduceSeconds(int n, double bytes, const LinkSpec& link);
 // Two-level: intra-node reduce-scatter (g ranks), inter-node collective of S/g over the NICs
-// (n/g ranks), intra-node all-gather. For reduce-scatter/all-gather only the matching half runs.
+// (n/g ranks), intra-node all-gather, pipelined: the slower tier's phases set the time. For reduce-scatter/all-gather
+// only the matching half runs; an all-to-all sends the remote share over the NICs beside the local share on NVLink.
 double hierarchicalSeconds(Collective c, int n, int perNode, double bytes, const LinkSpec& intra,
     const LinkSpec& inter);
 // Parameter server: every worker sends S to and receives S from the servers; with `servers` servers each

@@ -109,20 +109,20 @@ Term collectiveTerm(Collective c, const GroupPlacement& placed, double bytes, co
     const std::string shard = S + "/" + gp;
     switch (c) {
     case Collective::AllReduce:
-        return { ringFormula(Collective::ReduceScatter, gp, S, aI, bI, sI) + " + "
-                + ringFormula(Collective::AllReduce, k, shard, aX, bX, sX) + " + "
-                + ringFormula(Collective::AllGather, gp, S, aI, bI, sI),
+        return { "max(" + ringFormula(Collective::ReduceScatter, gp, S, aI, bI, sI) + " + "
+                + ringFormula(Collective::AllGather, gp, S, aI, bI, sI) + ", "
+                + ringFormula(Collective::AllReduce, k, shard, aX, bX, sX) + ")",
             in };
     case Collective::ReduceScatter:
-        return { ringFormula(c, gp, S, aI, bI, sI) + " + " + ringFormula(c, k, shard, aX, bX, sX), in };
+        return { "max(" + ringFormula(c, gp, S, aI, bI, sI) + ", " + ringFormula(c, k, shard, aX, bX, sX) + ")", in };
     case Collective::AllGather:
-        return { ringFormula(c, k, shard, aX, bX, sX) + " + " + ringFormula(c, gp, S, aI, bI, sI), in };
+        return { "max(" + ringFormula(c, k, shard, aX, bX, sX) + ", " + ringFormula(c, gp, S, aI, bI, sI) + ")", in };
     case Collective::AllToAll: {
         const std::string remote = S + "*(" + n + "-" + gp + ")/" + n + "/" + bX;
         const std::string local = S + "*(" + gp + "-1)/" + n + "/" + bI;
         const std::string remoteTerm = "(" + n + "-1)*" + aX + " + " + remote;
-        return { (sX.empty() ? remoteTerm : "max(" + remoteTerm + ", " + remote + "/" + sX + ")") + " + " + local
-                + (sI.empty() ? "" : "/" + sI),
+        return { "max(" + remoteTerm + (sX.empty() ? "" : ", " + remote + "/" + sX) + ", " + local
+                + (sI.empty() ? "" : "/" + sI) + ")",
             in };
     }
     default: return { ringFormula(c, n, S, aX, bX, sX), in };
@@ -144,9 +144,10 @@ std::string linkNote(const GroupPlacement& g)
     return std::string(algorithmName(g))
         + (g.crossesDomains ? (g.domainsSpanned < g.nodesSpanned ? ", the group crosses NVLink domains" : ", the group crosses nodes")
                             : (g.crossesNodes ? ", inside one NVLink domain" : ", inside one node"))
-        + ". alpha: seconds per step; bw: bytes/s per GPU per direction times the link's efficiency (the all-reduce's own "
-          "where the link has one); q: the share of that bus bandwidth the link's published curve gives a buffer of S bytes; "
-          "hierarchical: g GPUs of the group per node, k = ceil(n/g) nodes.";
+        + ". alpha: seconds per step; bw: bytes/s per GPU per direction times the link's efficiency (the all-reduce's or "
+          "all-to-all's own where the link has one); q: the share of that bus bandwidth the link's published curve gives a "
+          "buffer of S bytes; hierarchical: g GPUs of the group per node, k = ceil(n/g) nodes, the NVLink and NIC phases "
+          "pipelined (the slower sets the time).";
 }
 
 } // namespace

@@ -243,9 +243,16 @@ void readLinkSpec(const json& j, const std::string& path, LinkSpec& link, Issues
         else
             link.allReduceEfficiency = arEff;
     }
+    double a2aEff = link.allToAllEfficiency;
+    if (r.number("allToAllEfficiency", a2aEff, 0)) {
+        if (a2aEff < 0 || a2aEff > 1.5)
+            r.error(join(r.path(), "allToAllEfficiency"), "must be in [0, 1.5] (0 = same as efficiency)");
+        else
+            link.allToAllEfficiency = a2aEff;
+    }
     readPairs(r, "busBandwidthCurve", "[buffer bytes, share of the large-message bus bandwidth in (0, 1]]", 1.0,
         link.busBandwidthCurve);
-    r.rejectUnknown({ "bandwidth", "latency", "efficiency", "allReduceEfficiency", "busBandwidthCurve" });
+    r.rejectUnknown({ "bandwidth", "latency", "efficiency", "allReduceEfficiency", "allToAllEfficiency", "busBandwidthCurve" });
 }
 
 namespace {
@@ -631,6 +638,7 @@ json planToJson(const Plan& p)
     auto link = [](const LinkSpec& l) {
         json o = { { "bandwidth", l.bandwidth }, { "latency", l.latency }, { "efficiency", l.efficiency } };
         if (l.allReduceEfficiency > 0) o["allReduceEfficiency"] = l.allReduceEfficiency;
+        if (l.allToAllEfficiency > 0) o["allToAllEfficiency"] = l.allToAllEfficiency;
         if (!l.busBandwidthCurve.empty()) o["busBandwidthCurve"] = pairsToJson(l.busBandwidthCurve);
         return o;
     };

@@ -161,14 +161,17 @@ struct LinkSpec {
     double latency = 0;            // seconds per step (alpha)
     double efficiency = 1.0;       // achieved collective bus bandwidth / bandwidth (nccl-tests busBw)
     double allReduceEfficiency = 0; // the all-reduce's own share where it differs (NVLink SHARP); 0 = efficiency
+    double allToAllEfficiency = 0;  // the all-to-all's own share where it differs (measured alltoall_perf); 0 = efficiency
     // Measured share of the large-message bus bandwidth by buffer size: {bytes, share} sorted by size; empty = flat.
     std::vector<std::pair<double, double>> busBandwidthCurve;
     bool operator==(const LinkSpec&) const = default;
 
     double effectiveBandwidth() const { return bandwidth * efficiency; }
-    double effectiveBandwidth(bool allReduce) const
+    double effectiveBandwidth(bool allReduce, bool allToAll = false) const
     {
-        return bandwidth * (allReduce && allReduceEfficiency > 0 ? allReduceEfficiency : efficiency);
+        if (allReduce && allReduceEfficiency > 0) return bandwidth * allReduceEfficiency;
+        if (allToAll && allToAllEfficiency > 0) return bandwidth * allToAllEfficiency;
+        return bandwidth * efficiency;
     }
 };
 

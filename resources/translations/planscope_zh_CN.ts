@@ -948,8 +948,8 @@
         <translation>%1，位于单个节点内。</translation>
     </message>
     <message>
-        <source>alpha: seconds per step; bw: bytes/s per GPU per direction times the link&apos;s efficiency (the all-reduce&apos;s own where the link has one); q: the share of that bus bandwidth the link&apos;s published curve gives a buffer of S bytes; hierarchical: g GPUs of the group per node, k = ceil(n/g) nodes.</source>
-        <translation>alpha：每一步的延迟（秒）；bw：每块 GPU 每个方向的字节/秒乘以链路效率（链路有 all-reduce 专用效率时用它）；q：按链路公布的曲线，S 字节缓冲区能达到的总线带宽占比；hierarchical：每个节点上有该组的 g 块 GPU，共 k = ceil(n/g) 个节点。</translation>
+        <source>alpha: seconds per step; bw: bytes/s per GPU per direction times the link&apos;s efficiency (the all-reduce&apos;s or all-to-all&apos;s own where the link has one); q: the share of that bus bandwidth the link&apos;s published curve gives a buffer of S bytes; hierarchical: g GPUs of the group per node, k = ceil(n/g) nodes, the NVLink and NIC phases pipelined (the slower sets the time).</source>
+        <translation>alpha：每一步的延迟（秒）；bw：每块 GPU 每个方向的字节/秒乘以链路效率（链路有 all-reduce 或 all-to-all 专用效率时用它）；q：按链路公布的曲线，S 字节缓冲区能达到的总线带宽占比；hierarchical：每个节点上有该组的 g 块 GPU，共 k = ceil(n/g) 个节点，NVLink 阶段与网卡阶段流水并行（较慢的一方决定时间）。</translation>
     </message>
     <message>
         <source>ring (intra-node)</source>

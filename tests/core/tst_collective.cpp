@@ -11,6 +11,7 @@
 #include "spec/Validate.h"
 
 #include <QObject>
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -177,7 +178,8 @@ private slots:
     }
 
     // Two-level all-reduce (docs/MODEL.md section 6): intra-node reduce-scatter over g, inter-node all-reduce of S/g over
-    // the n/g nodes, intra-node all-gather; reduce-scatter/all-gather run only their half.
+    // the n/g nodes, intra-node all-gather; reduce-scatter/all-gather run only their half. NCCL pipelines the chunks
+    // through both tiers, so the slower tier's phases set the time.
     void hierarchical_data()
     {
         QTest::addColumn<Collective>("collective");
@@ -202,9 +204,9 @@ private slots:
         const double interHalf = (nodes - 1) * ae + double(nodes - 1) / nodes * (S / g) / Be;      // RS or AG of S/g
         double expected = 0;
         switch (collective) {
-        case Collective::AllReduce: expected = intraHalf + interAr + intraHalf; break;
+        case Collective::AllReduce: expected = std::max(intraHalf + intraHalf, interAr); break;
         case Collective::ReduceScatter:
-        case Collective::AllGather: expected = intraHalf + interHalf; break;
+        case Collective::AllGather: expected = std::max(intraHalf, interHalf); break;
         default: QFAIL("row");
         }
         const double got = hierarchicalSeconds(collective, n, g, S, link(Bi, ai), link(Be, ae));
