@@ -1,6 +1,7 @@
 #include "PlanJson.h"
 
 #include "JsonReader.h"
+#include "spec/FieldLimits.h"
 #include "util/InputFile.h"
 #include "util/Units.h"
 
@@ -23,6 +24,14 @@ namespace {
 // Training tokens beyond any run: 1e18 is about 30,000 times Llama 3's 15.6e12 (Llama 3 report, 2024). Larger
 // values only print days with hundreds of digits.
 constexpr double kMaxTokens = 1e18;
+
+// An integer field of the plan, in the range its row of core/spec/FieldLimits.cpp gives.
+template <class Int>
+bool limited(ObjectReader& r, std::string_view path, Int& out)
+{
+    const FieldLimit& f = fieldLimit(path);
+    return r.integer(f.key(), out, f.min, f.max);
+}
 } // namespace
 
 Result<std::string> readTextFile(const std::string& path, std::int64_t maxBytes)
@@ -60,13 +69,13 @@ void readModel(const json& j, const std::string& path, ModelSpec& m, Issues& iss
     ObjectReader r(j, path, issues);
     if (!r.ok()) return;
     r.string("name", m.name);
-    r.integer("layers", m.layers, 1, 1e6);
-    r.integer("hidden", m.hidden, 1, 1e7);
-    r.integer("heads", m.heads, 1, 1e5);
-    r.integer("kvHeads", m.kvHeads, 1, 1e5);
-    r.integer("ffnHidden", m.ffnHidden, 1, 1e8);
-    r.integer("vocab", m.vocab, 1, 1e8);
-    r.integer("seqLength", m.seqLength, 1, 1e9);
+    limited(r, "model.layers", m.layers);
+    limited(r, "model.hidden", m.hidden);
+    limited(r, "model.heads", m.heads);
+    limited(r, "model.kvHeads", m.kvHeads);
+    limited(r, "model.ffnHidden", m.ffnHidden);
+    limited(r, "model.vocab", m.vocab);
+    limited(r, "model.seqLength", m.seqLength);
     r.boolean("gatedMlp", m.gatedMlp);
     r.boolean("tiedEmbeddings", m.tiedEmbeddings);
     r.enumeration("positionEmbedding", m.positionEmbedding,
@@ -78,12 +87,12 @@ void readModel(const json& j, const std::string& path, ModelSpec& m, Issues& iss
     r.number("paramsReported", m.paramsReported, 0);
     if (const auto* moe = r.find("moe")) {
         ObjectReader mr(*moe, join(path, "moe"), issues);
-        mr.integer("experts", m.moe.experts, 0, 1e6);
-        mr.integer("topK", m.moe.topK, 0, 1e6);
-        mr.integer("expertFfnHidden", m.moe.expertFfnHidden, 0, 1e8);
-        mr.integer("sharedExperts", m.moe.sharedExperts, 0, 1e6);
-        mr.integer("sharedExpertFfnHidden", m.moe.sharedExpertFfnHidden, 0, 1e8);
-        mr.integer("denseLayers", m.moe.denseLayers, 0, 1e6);
+        limited(mr, "model.moe.experts", m.moe.experts);
+        limited(mr, "model.moe.topK", m.moe.topK);
+        limited(mr, "model.moe.expertFfnHidden", m.moe.expertFfnHidden);
+        limited(mr, "model.moe.sharedExperts", m.moe.sharedExperts);
+        limited(mr, "model.moe.sharedExpertFfnHidden", m.moe.sharedExpertFfnHidden);
+        limited(mr, "model.moe.denseLayers", m.moe.denseLayers);
         mr.boolean("routerBias", m.moe.routerBias);
         double cf = m.moe.capacityFactor;
         if (mr.number("capacityFactor", cf, 0)) {
@@ -106,17 +115,17 @@ void readModel(const json& j, const std::string& path, ModelSpec& m, Issues& iss
         mr.rejectUnknown({ "experts", "topK", "expertFfnHidden", "sharedExperts", "sharedExpertFfnHidden", "denseLayers",
             "routerBias", "capacityFactor", "dispatcher", "groupedGemm", "syncFree", "imbalance" });
     }
-    r.integer("headDim", m.headDim, 0, 1e6);
+    limited(r, "model.headDim", m.headDim);
     r.boolean("qkNorm", m.qkNorm);
     r.boolean("attentionSinks", m.attentionSinks);
-    r.integer("mtpLayers", m.mtpLayers, 0, 64);
+    limited(r, "model.mtpLayers", m.mtpLayers);
     if (const auto* mla = r.find("mla")) {
         ObjectReader lr(*mla, join(path, "mla"), issues);
-        lr.integer("qLoraRank", m.mla.qLoraRank, 0, 1e6);
-        lr.integer("kvLoraRank", m.mla.kvLoraRank, 0, 1e6);
-        lr.integer("qkNopeHeadDim", m.mla.qkNopeHeadDim, 0, 1e5);
-        lr.integer("qkRopeHeadDim", m.mla.qkRopeHeadDim, 0, 1e5);
-        lr.integer("vHeadDim", m.mla.vHeadDim, 0, 1e5);
+        limited(lr, "model.mla.qLoraRank", m.mla.qLoraRank);
+        limited(lr, "model.mla.kvLoraRank", m.mla.kvLoraRank);
+        limited(lr, "model.mla.qkNopeHeadDim", m.mla.qkNopeHeadDim);
+        limited(lr, "model.mla.qkRopeHeadDim", m.mla.qkRopeHeadDim);
+        limited(lr, "model.mla.vHeadDim", m.mla.vHeadDim);
         lr.rejectUnknown({ "qLoraRank", "kvLoraRank", "qkNopeHeadDim", "qkRopeHeadDim", "vHeadDim" });
     }
     r.rejectUnknown({ "preset", "name", "layers", "hidden", "heads", "kvHeads", "ffnHidden", "vocab", "seqLength",
@@ -166,7 +175,7 @@ void readGpu(const json& j, const std::string& path, GpuSpec& g, Issues& issues)
     if (!r.ok()) return;
     r.string("name", g.name);
     if (g.id.empty()) g.id = g.name;
-    r.integer("memory", g.memoryBytes, 1, 1e15);
+    limited(r, "cluster.gpu.memory", g.memoryBytes);
     if (const auto* pf = r.find("peakFlops")) {
         ObjectReader pr(*pf, join(path, "peakFlops"), issues);
         pr.number("fp32", g.peakFlops.fp32, 0);
@@ -193,7 +202,7 @@ void readGpu(const json& j, const std::string& path, GpuSpec& g, Issues& issues)
         else
             g.gemmEfficiencyFp8 = eff8;
     }
-    r.integer("sms", g.sms, 0, 100000);
+    limited(r, "cluster.gpu.sms", g.sms);
     double hbmEff = g.hbmEfficiency;
     if (r.number("hbmEfficiency", hbmEff, 0)) {
         if (hbmEff > 1)
@@ -303,10 +312,10 @@ void readCluster(const json& j, Plan& plan, const PresetCatalog& presets, Issues
     } else {
         if (c.gpu.nvlinkBandwidth > 0) c.intraNode = { c.gpu.nvlinkBandwidth, 5e-6 };
     }
-    if (!r.integer("nodes", c.nodes, 1, 1e6))
+    if (!limited(r, "cluster.nodes", c.nodes))
         if (!r.has("nodes")) r.error("cluster.nodes", "missing: number of nodes");
-    r.integer("gpusPerNode", c.gpusPerNode, 1, 1024);
-    r.integer("nvlinkDomainNodes", c.nvlinkDomainNodes, 1, 1024);
+    limited(r, "cluster.gpusPerNode", c.gpusPerNode);
+    limited(r, "cluster.nvlinkDomainNodes", c.nvlinkDomainNodes);
     readLink(r, "intraNode", c.intraNode, issues);
     readLink(r, "interNode", c.interNode, issues);
     if (c.intraNode.bandwidth <= 0)
@@ -321,26 +330,26 @@ void readParallel(const json& j, Plan& plan, Issues& issues, bool& dpGiven)
     ObjectReader r(j, "parallel", issues);
     if (!r.ok()) return;
     ParallelSpec& p = plan.parallel;
-    dpGiven = r.integer("dp", p.dp, 1, 1e7);
-    r.integer("tp", p.tp, 1, 1e5);
-    r.integer("pp", p.pp, 1, 1e5);
-    r.integer("cp", p.cp, 1, 1e5);
-    r.integer("ep", p.ep, 1, 1e5);
-    r.integer("vpp", p.vpp, 1, 1e4);
+    dpGiven = limited(r, "parallel.dp", p.dp);
+    limited(r, "parallel.tp", p.tp);
+    limited(r, "parallel.pp", p.pp);
+    limited(r, "parallel.cp", p.cp);
+    limited(r, "parallel.ep", p.ep);
+    limited(r, "parallel.vpp", p.vpp);
     r.boolean("sp", p.sp);
-    r.integer("zero", p.zero, 0, 3);
+    limited(r, "parallel.zero", p.zero);
     if (r.enumeration("fsdp", p.fsdp, { Fsdp::None, Fsdp::Full, Fsdp::Hybrid }) && p.fsdp != Fsdp::None) {
         if (r.has("zero") && p.zero != 3)
             r.warning("parallel.zero", "fsdp shards weights, gradients and optimizer states: zero stage set to 3");
         p.zero = 3;
     }
     r.string("order", p.order);
-    r.integer("firstStageLayers", p.firstStageLayers, 0, 1e6);
-    r.integer("lastStageLayers", p.lastStageLayers, 0, 1e6);
+    limited(r, "parallel.firstStageLayers", p.firstStageLayers);
+    limited(r, "parallel.lastStageLayers", p.lastStageLayers);
     r.string("layout", p.layout);
     r.boolean("embeddingInSplit", p.embeddingInSplit);
     r.boolean("lossInSplit", p.lossInSplit);
-    r.integer("etp", p.etp, 0, 1e5);
+    limited(r, "parallel.etp", p.etp);
     r.rejectUnknown({ "dp", "tp", "pp", "cp", "ep", "vpp", "sp", "zero", "fsdp", "order", "firstStageLayers",
         "lastStageLayers", "layout", "embeddingInSplit", "lossInSplit", "etp" });
 }
@@ -350,10 +359,10 @@ void readTraining(const json& j, Plan& plan, Issues& issues, bool& batchGiven)
     ObjectReader r(j, "training", issues);
     if (!r.ok()) return;
     TrainingSpec& t = plan.training;
-    r.integer("microBatch", t.microBatch, 1, 1e7);
+    limited(r, "training.microBatch", t.microBatch);
     // Present but invalid is an error of its own; only an absent batch takes the documented default.
     batchGiven = r.has("globalBatch");
-    r.integer("globalBatch", t.globalBatch, 1, 1e12);
+    limited(r, "training.globalBatch", t.globalBatch);
     const std::initializer_list<Precision> precisions { Precision::FP32, Precision::FP16, Precision::BF16,
         Precision::FP8 };
     r.enumeration("precision", t.precision, precisions);
@@ -383,7 +392,7 @@ void readTraining(const json& j, Plan& plan, Issues& issues, bool& batchGiven)
             else
                 t.offload.optimizerFraction = fr;
         }
-        orr.integer("activationLayers", t.offload.activationLayers, 0, 1e6);
+        limited(orr, "training.offload.activationLayers", t.offload.activationLayers);
         orr.number("pcieBandwidth", t.offload.pcieBandwidth, 0);
         orr.number("hostBandwidth", t.offload.hostBandwidth, 0);
         orr.rejectUnknown({ "optimizerFraction", "activationLayers", "pcieBandwidth", "hostBandwidth" });
@@ -415,7 +424,7 @@ void readTraining(const json& j, Plan& plan, Issues& issues, bool& batchGiven)
             }
         }
     }
-    r.integer("recomputeLayers", t.recomputeLayers, 0, 1e6);
+    limited(r, "training.recomputeLayers", t.recomputeLayers);
     r.boolean("overlapMoeComm", t.overlapMoeComm);
     if (const auto* host = r.find("host")) {
         ObjectReader hr(*host, "training.host", issues);
@@ -423,7 +432,7 @@ void readTraining(const json& j, Plan& plan, Issues& issues, bool& batchGiven)
         hr.number("kernelSeconds", t.host.kernelSeconds, 0, 1);
         hr.number("syncSeconds", t.host.syncSeconds, 0, 1);
         hr.number("graphLaunchSeconds", t.host.graphLaunchSeconds, 0, 1);
-        hr.integer("launchQueue", t.host.launchQueue, 0, 1e7);
+        limited(hr, "training.host.launchQueue", t.host.launchQueue);
         hr.rejectUnknown({ "cudaGraphs", "kernelSeconds", "syncSeconds", "graphLaunchSeconds", "launchQueue" });
     }
     std::string method;
@@ -443,11 +452,11 @@ void readOverheads(const json& j, Plan& plan, Issues& issues)
     ObjectReader r(j, "memoryOverheads", issues);
     if (!r.ok()) return;
     MemoryOverheads& o = plan.overheads;
-    r.integer("cudaContextBytes", o.cudaContextBytes, 0, 1e13);
-    r.integer("ncclBufferBytesPerGroup", o.ncclBufferBytesPerGroup, 0, 1e13);
-    r.integer("workspaceBytes", o.workspaceBytes, 0, 1e13);
-    r.integer("ncclBuffSize", o.ncclBuffSize, 0, 1e13);
-    r.integer("ncclChannels", o.ncclChannels, 1, 1024);
+    limited(r, "memoryOverheads.cudaContextBytes", o.cudaContextBytes);
+    limited(r, "memoryOverheads.ncclBufferBytesPerGroup", o.ncclBufferBytesPerGroup);
+    limited(r, "memoryOverheads.workspaceBytes", o.workspaceBytes);
+    limited(r, "memoryOverheads.ncclBuffSize", o.ncclBuffSize);
+    limited(r, "memoryOverheads.ncclChannels", o.ncclChannels);
     for (auto [key, share] : { std::pair { "fragmentation", &o.fragmentation }, std::pair { "allocatorSlack", &o.allocatorSlack },
              std::pair { "headroom", &o.headroom } }) {
         double f = *share;

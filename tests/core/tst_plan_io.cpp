@@ -3,7 +3,9 @@
 #include "TestUtil.h"
 
 #include "cost/Parameters.h"
+#include "spec/FieldLimits.h"
 #include "spec/Presets.h"
+#include "spec/Validate.h"
 
 #include <QDir>
 #include <QObject>
@@ -133,6 +135,56 @@ private slots:
             all += i.path + ": " + i.message + "\n";
         }
         QVERIFY2(found, all.c_str());
+    }
+
+    // One table of integer ranges (core/spec/FieldLimits.cpp) is what the reader enforces and validate() checks: for
+    // every row, the sample plan with the field at its bounds reads, one past either bound is an error naming the
+    // field, and the same value set in code fails validation at that field.
+    void fieldLimitsAreTheReadersAndTheValidators_data()
+    {
+        QTest::addColumn<QString>("path");
+        for (const FieldLimit& f : fieldLimits()) {
+            const QString path = QString::fromUtf8(f.path.data(), qsizetype(f.path.size()));
+            QTest::newRow(qPrintable(path)) << path;
+        }
+    }
+    void fieldLimitsAreTheReadersAndTheValidators()
+    {
+        QFETCH(QString, path);
+        const FieldLimit& f = fieldLimit(path.toStdString());
+        std::ifstream in(test::samplePath("default.plan.json"));
+        const json base = json::parse(in);
+        auto withValue = [&](double v) {
+            json j = base;
+            const QStringList keys = path.split(QLatin1Char('.'));
+            json* at = &j;
+            for (int k = 0; k + 1 < keys.size(); ++k) {
+                json& next = (*at)[keys[k].toStdString()];
+                if (next.is_string()) next = json { { "preset", next.get<std::string>() } }; // "gpu": "id" -> an object
+                at = &next;
+            }
+            (*at)[keys.back().toStdString()] = v;
+            return planFromJson(j);
+        };
+        auto rangeError = [&](const Result<LoadedPlan>& r) {
+            for (const Issue& i : r.errors())
+                if (i.path == f.path && i.message.find("must be between") != std::string::npos) return true;
+            return false;
+        };
+        QVERIFY2(!rangeError(withValue(f.min)), "the minimum is refused");
+        QVERIFY2(!rangeError(withValue(f.max)), "the maximum is refused");
+        QVERIFY2(rangeError(withValue(f.max + 1)), "one past the maximum reads");
+        if (f.min > 0) QVERIFY2(rangeError(withValue(f.min - 1)), "one below the minimum reads");
+
+        // validate(): the sample with the field set in code, at its bound and one past it.
+        Plan plan = test::loadSample("default.plan.json");
+        f.set(plan, std::int64_t(f.max));
+        for (const Issue& i : validate(plan))
+            QVERIFY2(i.path != f.path || i.message.find("must be between") == std::string::npos, i.message.c_str());
+        f.set(plan, std::int64_t(f.max) + 1);
+        bool named = false;
+        for (const Issue& i : validate(plan)) named |= i.path == f.path && i.severity == Severity::Error;
+        QVERIFY2(named, "validate() lets a value past the maximum through");
     }
 
     void unknownFieldsAreWarnings()

@@ -7,6 +7,7 @@
 #include "spec/Presets.h"
 #include "spec/Validate.h"
 #include "pages/PlanEditorPage.h"
+#include "spec/FieldLimits.h"
 #include "charts/RealityCheckBox.h"
 
 #include <QApplication>
@@ -21,6 +22,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <limits>
 #include <QTest>
 #include <QUndoStack>
 
@@ -204,6 +206,24 @@ private Q_SLOTS:
         QSpinBox* spin = editor.spinBox(path);
         QVERIFY2(spin, qPrintable(path));
         QCOMPARE(spin->value(), expected);
+    }
+
+    // The editor's integer fields take their ranges from core's table (core/spec/FieldLimits.cpp), the plan reader's:
+    // what the editor lets a user type, a saved file reads back.
+    void integerFieldsTakeTheReadersRanges()
+    {
+        PlanEditorPage editor;
+        int shown = 0;
+        for (const FieldLimit& f : fieldLimits()) {
+            const QString path = QString::fromUtf8(f.path.data(), qsizetype(f.path.size()));
+            QSpinBox* spin = editor.spinBox(path);
+            if (!spin) continue;
+            ++shown;
+            QCOMPARE(spin->minimum(), int(f.min));
+            QCOMPARE(spin->maximum(), int(std::min(f.max, double(std::numeric_limits<int>::max()))));
+        }
+        // The model's shape, MoE and MLA, the cluster's size, every degree, the batch and the layer counts.
+        QVERIFY2(shown >= 31, qPrintable(QString::number(shown)));
     }
 
     void fieldsShowUnitsAndChoices()

@@ -10,6 +10,7 @@
 #include "charts/RealityCheckBox.h"
 #include "cost/AutoBalance.h"
 #include "cost/Operators.h"
+#include "spec/FieldLimits.h"
 #include "spec/SplitText.h"
 #include "spec/Presets.h"
 #include "spec/Validate.h"
@@ -34,6 +35,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace planscope {
 
@@ -42,6 +44,14 @@ namespace {
 QString fromStd(std::string_view s)
 {
     return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+// The field's range from core's table (core/spec/FieldLimits.cpp), the plan reader's own; a spin box holds
+// an int.
+void setLimits(QSpinBox* spin, const QString& path)
+{
+    const FieldLimit& f = fieldLimit(path.toStdString());
+    spin->setRange(int(f.min), int(std::min(f.max, double(std::numeric_limits<int>::max()))));
 }
 
 // Amber for warnings, dark enough to read as text on a light background.
@@ -306,11 +316,10 @@ int PlanEditorPage::addRow(Section& section, const QString& path, const char* te
 }
 
 QSpinBox* PlanEditorPage::addInt(Section& section, const QString& path, const char* text, const char* tip,
-    int minimum, int maximum, std::function<std::int64_t(const Plan&)> get,
-    std::function<void(Plan&, int)> set)
+    std::function<std::int64_t(const Plan&)> get, std::function<void(Plan&, int)> set)
 {
     auto* spin = new QSpinBox(section.box);
-    spin->setRange(minimum, maximum);
+    setLimits(spin, path);
     spin->setAccelerated(true);
     spin->setGroupSeparatorShown(false);
     const int index = addRow(section, path, text, tip, spin);
@@ -405,30 +414,29 @@ void PlanEditorPage::buildModel(Section& s)
         });
     });
 
-    constexpr int big = 1 << 30;
     addInt(
-        s, QStringLiteral("model.layers"), QT_TR_NOOP("Layers"), QT_TR_NOOP("Transformer layers"), 1, 100000,
+        s, QStringLiteral("model.layers"), QT_TR_NOOP("Layers"), QT_TR_NOOP("Transformer layers"),
         [](const Plan& p) { return p.model.layers; }, [](Plan& p, int v) { p.model.layers = v; });
     addInt(
-        s, QStringLiteral("model.hidden"), QT_TR_NOOP("Hidden size"), QT_TR_NOOP("Model width h"), 1, big,
+        s, QStringLiteral("model.hidden"), QT_TR_NOOP("Hidden size"), QT_TR_NOOP("Model width h"),
         [](const Plan& p) { return p.model.hidden; }, [](Plan& p, int v) { p.model.hidden = v; });
     addInt(
-        s, QStringLiteral("model.heads"), QT_TR_NOOP("Attention heads"), nullptr, 1, 100000,
+        s, QStringLiteral("model.heads"), QT_TR_NOOP("Attention heads"), nullptr,
         [](const Plan& p) { return p.model.heads; }, [](Plan& p, int v) { p.model.heads = v; });
     addInt(
         s, QStringLiteral("model.kvHeads"), QT_TR_NOOP("Key/value heads"),
-        QT_TR_NOOP("Key/value heads (GQA/MQA); equal to the attention heads for multi-head attention"), 1,
-        100000, [](const Plan& p) { return p.model.kvHeads; }, [](Plan& p, int v) { p.model.kvHeads = v; });
+        QT_TR_NOOP("Key/value heads (GQA/MQA); equal to the attention heads for multi-head attention"),
+        [](const Plan& p) { return p.model.kvHeads; }, [](Plan& p, int v) { p.model.kvHeads = v; });
     addInt(
         s, QStringLiteral("model.ffnHidden"), QT_TR_NOOP("FFN hidden size"), QT_TR_NOOP("MLP inner size f"),
-        1, big, [](const Plan& p) { return p.model.ffnHidden; },
+        [](const Plan& p) { return p.model.ffnHidden; },
         [](Plan& p, int v) { p.model.ffnHidden = v; });
     addInt(
-        s, QStringLiteral("model.vocab"), QT_TR_NOOP("Vocabulary"), nullptr, 1, big,
+        s, QStringLiteral("model.vocab"), QT_TR_NOOP("Vocabulary"), nullptr,
         [](const Plan& p) { return p.model.vocab; }, [](Plan& p, int v) { p.model.vocab = v; });
     addInt(
         s, QStringLiteral("model.seqLength"), QT_TR_NOOP("Sequence length"),
-        QT_TR_NOOP("Tokens per sequence s"), 1, big, [](const Plan& p) { return p.model.seqLength; },
+        QT_TR_NOOP("Tokens per sequence s"), [](const Plan& p) { return p.model.seqLength; },
         [](Plan& p, int v) { p.model.seqLength = v; });
     addCheck(
         s, QStringLiteral("model.gatedMlp"), QT_TR_NOOP("Gated MLP (SwiGLU/GeGLU)"),
@@ -443,7 +451,7 @@ void PlanEditorPage::buildModel(Section& s)
         s, QStringLiteral("model.headDim"), QT_TR_NOOP("Head size"),
         QT_TR_NOOP("Size of each query, key and value head; 0 = hidden / heads. Qwen3 and gpt-oss use heads x head "
                    "size other than hidden (Megatron-Core --kv-channels, Hugging Face head_dim)"),
-        0, 100000, [](const Plan& p) { return p.model.headDim; }, [](Plan& p, int v) { p.model.headDim = v; });
+        [](const Plan& p) { return p.model.headDim; }, [](Plan& p, int v) { p.model.headDim = v; });
     addCheck(
         s, QStringLiteral("model.qkNorm"), QT_TR_NOOP("QK norm"),
         QT_TR_NOOP("An RMSNorm over each query and key head before the scores (Qwen3; Megatron-Core --qk-layernorm)"),
@@ -457,73 +465,72 @@ void PlanEditorPage::buildModel(Section& s)
         s, QStringLiteral("model.mtpLayers"), QT_TR_NOOP("MTP modules"),
         QT_TR_NOOP("Multi-token-prediction modules after the last layer, on the last pipeline stage unless the layout "
                    "places its m (DeepSeek-V3: 1; Megatron-Core --mtp-num-layers)"),
-        0, 1000, [](const Plan& p) { return p.model.mtpLayers; }, [](Plan& p, int v) { p.model.mtpLayers = v; });
+        [](const Plan& p) { return p.model.mtpLayers; }, [](Plan& p, int v) { p.model.mtpLayers = v; });
 }
 
 // Multi-head latent attention (DeepSeek-V2, arXiv 2405.04434, section 2.1): the key/value latent's rank switches it on.
 void PlanEditorPage::buildMla(Section& s)
 {
-    constexpr int big = 1 << 30;
     addInt(
         s, QStringLiteral("model.mla.kvLoraRank"), QT_TR_NOOP("Key/value latent rank"),
         QT_TR_NOOP("Rank of the compressed key/value latent; 0 = no MLA (DeepSeek-V3: 512; Megatron-Core "
                    "--kv-lora-rank, Hugging Face kv_lora_rank)"),
-        0, big, [](const Plan& p) { return p.model.mla.kvLoraRank; }, [](Plan& p, int v) { p.model.mla.kvLoraRank = v; });
+        [](const Plan& p) { return p.model.mla.kvLoraRank; },
+        [](Plan& p, int v) { p.model.mla.kvLoraRank = v; });
     addInt(
         s, QStringLiteral("model.mla.qLoraRank"), QT_TR_NOOP("Query latent rank"),
         QT_TR_NOOP("Rank of the compressed query latent; 0 = queries projected straight from h (DeepSeek-V3: 1536; "
                    "Megatron-Core --q-lora-rank, Hugging Face q_lora_rank)"),
-        0, big, [](const Plan& p) { return p.model.mla.qLoraRank; }, [](Plan& p, int v) { p.model.mla.qLoraRank = v; });
+        [](const Plan& p) { return p.model.mla.qLoraRank; },
+        [](Plan& p, int v) { p.model.mla.qLoraRank = v; });
     addInt(
         s, QStringLiteral("model.mla.qkNopeHeadDim"), QT_TR_NOOP("Query/key head size without RoPE"),
         QT_TR_NOOP("Per-head size of the query/key part without rotary embedding (DeepSeek-V3: 128; Megatron-Core "
                    "--qk-head-dim, Hugging Face qk_nope_head_dim)"),
-        0, 100000, [](const Plan& p) { return p.model.mla.qkNopeHeadDim; },
+        [](const Plan& p) { return p.model.mla.qkNopeHeadDim; },
         [](Plan& p, int v) { p.model.mla.qkNopeHeadDim = v; });
     addInt(
         s, QStringLiteral("model.mla.qkRopeHeadDim"), QT_TR_NOOP("Query/key RoPE head size"),
         QT_TR_NOOP("Per-head size of the rotary query/key part; the key's is shared by all heads (DeepSeek-V3: 64; "
                    "Megatron-Core --qk-pos-emb-head-dim, Hugging Face qk_rope_head_dim)"),
-        0, 100000, [](const Plan& p) { return p.model.mla.qkRopeHeadDim; },
+        [](const Plan& p) { return p.model.mla.qkRopeHeadDim; },
         [](Plan& p, int v) { p.model.mla.qkRopeHeadDim = v; });
     addInt(
         s, QStringLiteral("model.mla.vHeadDim"), QT_TR_NOOP("Value head size"),
         QT_TR_NOOP("Per-head size of the values (DeepSeek-V3: 128; Megatron-Core --v-head-dim, Hugging Face v_head_dim)"),
-        0, 100000, [](const Plan& p) { return p.model.mla.vHeadDim; }, [](Plan& p, int v) { p.model.mla.vHeadDim = v; });
+        [](const Plan& p) { return p.model.mla.vHeadDim; }, [](Plan& p, int v) { p.model.mla.vHeadDim = v; });
 }
 
 void PlanEditorPage::buildMoe(Section& s)
 {
-    constexpr int big = 1 << 30;
     addInt(
         s, QStringLiteral("model.moe.experts"), QT_TR_NOOP("MoE experts"),
-        QT_TR_NOOP("Routed experts per layer; 0 = a dense model"), 0, 100000,
+        QT_TR_NOOP("Routed experts per layer; 0 = a dense model"),
         [](const Plan& p) { return p.model.moe.experts; }, [](Plan& p, int v) { p.model.moe.experts = v; });
     addInt(
         s, QStringLiteral("model.moe.topK"), QT_TR_NOOP("MoE top-k"),
-        QT_TR_NOOP("Experts each token is routed to"), 0, 100000,
+        QT_TR_NOOP("Experts each token is routed to"),
         [](const Plan& p) { return p.model.moe.topK; }, [](Plan& p, int v) { p.model.moe.topK = v; });
     addInt(
-        s, QStringLiteral("model.moe.expertFfnHidden"), QT_TR_NOOP("Expert FFN hidden size"), nullptr, 0, big,
+        s, QStringLiteral("model.moe.expertFfnHidden"), QT_TR_NOOP("Expert FFN hidden size"), nullptr,
         [](const Plan& p) { return p.model.moe.expertFfnHidden; },
         [](Plan& p, int v) { p.model.moe.expertFfnHidden = v; });
     addInt(
         s, QStringLiteral("model.moe.sharedExperts"), QT_TR_NOOP("Shared experts"),
         QT_TR_NOOP("Experts every token passes through besides its routed ones (DeepSeek-V3: 1; Hugging Face "
-                   "n_shared_experts)"),
-        0, 100000, [](const Plan& p) { return p.model.moe.sharedExperts; },
+                   "n_shared_experts)"), [](const Plan& p) { return p.model.moe.sharedExperts; },
         [](Plan& p, int v) { p.model.moe.sharedExperts = v; });
     addInt(
         s, QStringLiteral("model.moe.sharedExpertFfnHidden"), QT_TR_NOOP("Shared expert FFN hidden size"),
         QT_TR_NOOP("Inner size of each shared expert; 0 = the expert FFN size. Megatron-Core's "
                    "--moe-shared-expert-intermediate-size is this times the shared experts"),
-        0, big, [](const Plan& p) { return p.model.moe.sharedExpertFfnHidden; },
+        [](const Plan& p) { return p.model.moe.sharedExpertFfnHidden; },
         [](Plan& p, int v) { p.model.moe.sharedExpertFfnHidden = v; });
     addInt(
         s, QStringLiteral("model.moe.denseLayers"), QT_TR_NOOP("Dense first layers"),
         QT_TR_NOOP("The first layers keep a dense MLP of the FFN hidden size (DeepSeek-V3: 3, Hugging Face "
                    "first_k_dense_replace; Megatron-Core --moe-layer-freq [0]*3+[1]*58)"),
-        0, 100000, [](const Plan& p) { return p.model.moe.denseLayers; },
+        [](const Plan& p) { return p.model.moe.denseLayers; },
         [](Plan& p, int v) { p.model.moe.denseLayers = v; });
     addCheck(
         s, QStringLiteral("model.moe.routerBias"), QT_TR_NOOP("Router bias per expert"),
@@ -623,10 +630,10 @@ void PlanEditorPage::buildCluster(Section& s)
     s.grid->addWidget(m_gpuInfo, s.row++, 1);
 
     addInt(
-        s, QStringLiteral("cluster.nodes"), QT_TR_NOOP("Nodes"), nullptr, 1, 1000000,
+        s, QStringLiteral("cluster.nodes"), QT_TR_NOOP("Nodes"), nullptr,
         [](const Plan& p) { return p.cluster.nodes; }, [](Plan& p, int v) { p.cluster.nodes = v; });
     addInt(
-        s, QStringLiteral("cluster.gpusPerNode"), QT_TR_NOOP("GPUs per node"), nullptr, 1, 1024,
+        s, QStringLiteral("cluster.gpusPerNode"), QT_TR_NOOP("GPUs per node"), nullptr,
         [](const Plan& p) { return p.cluster.gpusPerNode; },
         [](Plan& p, int v) { p.cluster.gpusPerNode = v; });
     const char* bandwidthTip
@@ -662,7 +669,7 @@ void PlanEditorPage::buildParallel(Section& s)
     auto* dpLayout = new QHBoxLayout(dpRow);
     dpLayout->setContentsMargins(0, 0, 0, 0);
     auto* dp = new QSpinBox(dpRow);
-    dp->setRange(1, 1 << 30);
+    setLimits(dp, QStringLiteral("parallel.dp"));
     m_autoDp = new QCheckBox(dpRow);
     m_autoDp->setChecked(true);
     m_dpFormula = new QLabel(dpRow);
@@ -688,7 +695,6 @@ void PlanEditorPage::buildParallel(Section& s)
         const char* text;
         const char* tip;
         int ParallelSpec::*member;
-        int minimum = 1;
     } degrees[] = {
         { "tp", QT_TR_NOOP("Tensor parallel (tp)"),
             QT_TR_NOOP("Must divide the heads, key/value heads and FFN size"), &ParallelSpec::tp },
@@ -701,14 +707,14 @@ void PlanEditorPage::buildParallel(Section& s)
         { "etp", QT_TR_NOOP("Expert TP (etp)"),
             QT_TR_NOOP("Tensor parallelism inside each routed expert; 0 = the same as tp. etp*ep must divide tp*dp*cp "
                        "(Megatron-Core --expert-tensor-parallel-size)"),
-            &ParallelSpec::etp, 0 },
+            &ParallelSpec::etp },
         { "vpp", QT_TR_NOOP("Chunks per rank (vpp)"),
             QT_TR_NOOP("Virtual stages per rank for interleaved-1f1b"), &ParallelSpec::vpp },
     };
     for (const auto& d : degrees) {
         const auto member = d.member;
         addInt(
-            s, QStringLiteral("parallel.") + QLatin1String(d.name), d.text, d.tip, d.minimum, 1 << 20,
+            s, QStringLiteral("parallel.") + QLatin1String(d.name), d.text, d.tip,
             [member](const Plan& p) { return p.parallel.*member; },
             [member](Plan& p, int v) { p.parallel.*member = v; });
     }
@@ -748,12 +754,12 @@ void PlanEditorPage::buildParallel(Section& s)
 
     addInt(
         s, QStringLiteral("parallel.firstStageLayers"), QT_TR_NOOP("Layers on the first stage"),
-        QT_TR_NOOP("0 spreads the layers evenly; otherwise the middle stages share the rest"), 0, 100000,
+        QT_TR_NOOP("0 spreads the layers evenly; otherwise the middle stages share the rest"),
         [](const Plan& p) { return p.parallel.firstStageLayers; },
         [](Plan& p, int v) { p.parallel.firstStageLayers = v; });
     addInt(
         s, QStringLiteral("parallel.lastStageLayers"), QT_TR_NOOP("Layers on the last stage"),
-        QT_TR_NOOP("0 spreads the layers evenly; otherwise the middle stages share the rest"), 0, 100000,
+        QT_TR_NOOP("0 spreads the layers evenly; otherwise the middle stages share the rest"),
         [](const Plan& p) { return p.parallel.lastStageLayers; },
         [](Plan& p, int v) { p.parallel.lastStageLayers = v; });
     addCheck(
@@ -820,7 +826,7 @@ void PlanEditorPage::buildParallel(Section& s)
 void PlanEditorPage::buildTraining(Section& s)
 {
     addInt(
-        s, QStringLiteral("training.microBatch"), QT_TR_NOOP("Microbatch (sequences)"), nullptr, 1, 1 << 20,
+        s, QStringLiteral("training.microBatch"), QT_TR_NOOP("Microbatch (sequences)"), nullptr,
         [](const Plan& p) { return p.training.microBatch; },
         [](Plan& p, int v) { p.training.microBatch = v; });
 
@@ -828,7 +834,7 @@ void PlanEditorPage::buildTraining(Section& s)
     auto* batchLayout = new QHBoxLayout(batchRow);
     batchLayout->setContentsMargins(0, 0, 0, 0);
     auto* batch = new QSpinBox(batchRow);
-    batch->setRange(1, 1 << 30);
+    setLimits(batch, QStringLiteral("training.globalBatch"));
     batch->setAccelerated(true);
     m_microbatchInfo = new QLabel(batchRow);
     setTextColor(m_microbatchInfo, Theme::ink());
@@ -897,8 +903,7 @@ void PlanEditorPage::buildTraining(Section& s)
         s, QStringLiteral("training.recomputeLayers"), QT_TR_NOOP("Recompute layers (N)"),
         QT_TR_NOOP("With full recompute: uniform keeps one input per group of N layers, block recomputes the first N "
                    "layers of each chunk and keeps the rest whole; 0 = every layer (Megatron-Core "
-                   "--recompute-num-layers)"),
-        0, 100000, [](const Plan& p) { return p.training.recomputeLayers; },
+                   "--recompute-num-layers)"), [](const Plan& p) { return p.training.recomputeLayers; },
         [](Plan& p, int v) { p.training.recomputeLayers = v; });
     addChoice(
         s, QStringLiteral("training.recomputeMethod"), QT_TR_NOOP("Recompute method"),
@@ -993,8 +998,7 @@ void PlanEditorPage::buildHost(Section& s)
     addInt(
         s, QStringLiteral("training.host.launchQueue"), QT_TR_NOOP("Launch queue (kernels)"),
         QT_TR_NOOP("Kernels the CPU issues ahead of the GPU before it blocks; 0 = 1,000 (about what a CUDA stream "
-                   "holds)"),
-        0, 10000000, [](const Plan& p) { return p.training.host.launchQueue; },
+                   "holds)"), [](const Plan& p) { return p.training.host.launchQueue; },
         [](Plan& p, int v) { p.training.host.launchQueue = v; });
 }
 
@@ -1055,7 +1059,7 @@ void PlanEditorPage::buildOffload(Section& s)
         s, QStringLiteral("training.offload.activationLayers"), QT_TR_NOOP("Layers with offloaded activations"),
         QT_TR_NOOP("Layers per chunk whose saved activations wait in host memory until the backward (Transformer "
                    "Engine activation offloading, Megatron-Core --cpu-offloading-num-layers)"),
-        0, 100000, [](const Plan& p) { return p.training.offload.activationLayers; },
+        [](const Plan& p) { return p.training.offload.activationLayers; },
         [](Plan& p, int v) { p.training.offload.activationLayers = v; });
     const struct {
         const char* path;

@@ -111,8 +111,9 @@ private:
     Section* addSection(const char* title);
     int addRow(Section& section, const QString& path, const char* text, const char* tip, QWidget* editor,
         QWidget* rowWidget = nullptr);
-    QSpinBox* addInt(Section& section, const QString& path, const char* text, const char* tip, int minimum,
-        int maximum, std::function<std::int64_t(const Plan&)> get, std::function<void(Plan&, int)> set);
+    // An integer field; its range is the field's row of core/spec/FieldLimits.cpp.
+    QSpinBox* addInt(Section& section, const QString& path, const char* text, const char* tip,
+        std::function<std::int64_t(const Plan&)> get, std::function<void(Plan&, int)> set);
     QDoubleSpinBox* addScaled(Section& section, const QString& path, const char* text, const char* tip,
         double scale, int decimals, double maximum, std::function<double(const Plan&)> get,
         std::function<void(Plan&, double)> set);
