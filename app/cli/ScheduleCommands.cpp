@@ -1,5 +1,6 @@
 #include "ScheduleCommands.h"
 
+#include "spec/ScheduleTraits.h"
 #include "util/AtomicFile.h"
 
 #include "PlanInput.h"
@@ -80,10 +81,9 @@ int cmdSchedule(const Args& a, std::ostream& out, std::ostream& err)
     if (!stages || !mbs || !vpp || !group || !f || !b || !w || !overlap || !comm) return 1;
     req.ranks = *stages > 0 ? int(*stages) : 4;
     req.microbatches = *mbs > 0 ? int(*mbs) : 8;
-    // Default chunks per rank: 2 for interleaved and looped BFS, and for the V shapes and DualPipe (two stages each).
-    const bool twoChunks = req.kind == ScheduleKind::Interleaved1F1B || req.kind == ScheduleKind::LoopedBFS
-        || req.kind == ScheduleKind::ZBV || req.kind == ScheduleKind::DualPipeV || req.kind == ScheduleKind::DualPipe;
-    req.chunks = *vpp > 0 ? int(*vpp) : (twoChunks ? 2 : 1);
+    // Default chunks per rank: 2 where the schedule holds more than one stage per rank (interleaved and looped BFS at
+    // vpp 2, the V shapes, DualPipe's two copies).
+    req.chunks = *vpp > 0 ? int(*vpp) : traits(req.kind).stagesPerRank(2);
     req.groupSize = int(*group);
     if (a.options.count("--variant")) req.variant = a.options.at("--variant");
     const double F = a.options.count("--forward") ? *f : 1.0;

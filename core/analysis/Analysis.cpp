@@ -1,5 +1,6 @@
 #include "Analysis.h"
 
+#include "spec/ScheduleTraits.h"
 #include "cost/Evaluate.h"
 #include "schedule/Schedule.h"
 
@@ -20,7 +21,7 @@ double simulatedOpCount(const Plan& plan, std::int64_t microbatches)
 {
     // The schedule simulate() asks for (sim/Simulate.cpp): interleaved 1F1B with one chunk per rank runs as 1F1B.
     ScheduleKind kind = plan.training.schedule;
-    if (kind == ScheduleKind::Interleaved1F1B && plan.chunksPerRank() <= 1) kind = ScheduleKind::OneFOneB;
+    kind = effectiveSchedule(kind, plan.chunksPerRank());
     return scheduleOpCount(kind, plan.parallel.pp, plan.chunksPerRank(), double(std::max<std::int64_t>(0, microbatches)));
 }
 

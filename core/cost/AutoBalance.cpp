@@ -1,5 +1,6 @@
 #include "AutoBalance.h"
 
+#include "spec/ScheduleTraits.h"
 #include "Evaluate.h"
 #include "spec/PipelineLayout.h"
 
@@ -276,7 +277,7 @@ private:
 
 bool takesLayout(ScheduleKind k)
 {
-    return k != ScheduleKind::ZBV && k != ScheduleKind::DualPipeV && k != ScheduleKind::DualPipe;
+    return traits(k).customSplit();
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 // note. Without an Explainer no string is built.
 #include "Evaluate.h"
 
+#include "spec/ScheduleTraits.h"
 #include "Collective.h"
 #include "Formula.h"
 #include "Kernels.h"
@@ -255,7 +256,7 @@ FormulaInputs with(FormulaInputs a, const FormulaInputs& b)
 template<typename F>
 void forEachRankStage(const Inputs& in, int r, F&& f)
 {
-    if (in.T.schedule == ScheduleKind::DualPipe) {
+    if (traits(in.T.schedule).bidirectional) {
         f(in.stages[std::size_t(r)]);
         f(in.stages[std::size_t(in.p - 1 - r)]);
         return;
@@ -1065,8 +1066,7 @@ void timeStage(const Inputs& in, const LayerTimes& lt, int r, Prediction& out, E
     // the last rank (docs/SCHEDULES.md).
     double sends = 0;
     if (in.p > 1) {
-        const bool vShape = T.schedule == ScheduleKind::ZBV || T.schedule == ScheduleKind::DualPipeV;
-        if (vShape)
+        if (traits(T.schedule).vShaped)
             sends = (r == 0 || r == in.p - 1) ? 2.0 : 4.0;
         else
             sends = 2.0 * in.v - (r == 0 ? 1.0 : 0.0) - (r == in.p - 1 ? 1.0 : 0.0);
@@ -1488,10 +1488,9 @@ StepTerms stepStage(const Inputs& in, Prediction& out, Explainer* ex)
         "Idle time over ideal compute; (p-1)/m for GPipe/1F1B, (p-1)/(v*m) interleaved." });
     ex->add({ "time.bubbleSeconds", bubble, "seconds", bubbleFormula,
         { { "p", double(p) }, { "v", double(v) }, { "F", F }, { "B", B }, { "W", W }, { "Z", Z } },
-        T.schedule == ScheduleKind::ZBH1 || T.schedule == ScheduleKind::ZBH2 || T.schedule == ScheduleKind::ZBV
-            ? sources::kZeroBubble
-            : (T.schedule == ScheduleKind::DualPipe || T.schedule == ScheduleKind::DualPipeV ? sources::kDualPipe
-                                                                                            : sources::kPipeline),
+        !traits(T.schedule).splitBackward ? sources::kPipeline
+            : T.schedule == ScheduleKind::DualPipe || T.schedule == ScheduleKind::DualPipeV ? sources::kDualPipe
+                                                                                            : sources::kZeroBubble,
         { slowest + "forwardSeconds", slowest + "backwardSeconds" },
         "F, B: forward and full backward of one microbatch on the slowest rank (" + std::to_string(st.rb)
             + "), each with half its p2p sends; W: the weight-gradient part of B; Z: its exposed ZeRO-2/3 communication "

@@ -1,5 +1,7 @@
 #include "LayerInputs.h"
 
+#include "spec/ScheduleTraits.h"
+
 // Every member of the structs built below is given: a member added to one of them and not filled here fails the
 // build (the key of EvaluateCache must hold all the layer reads).
 #pragma GCC diagnostic error "-Wmissing-field-initializers"
@@ -8,8 +10,7 @@ namespace planscope {
 
 bool splitsBackward(ScheduleKind kind)
 {
-    return kind == ScheduleKind::ZBH1 || kind == ScheduleKind::ZBH2 || kind == ScheduleKind::ZBV
-        || kind == ScheduleKind::DualPipe || kind == ScheduleKind::DualPipeV;
+    return traits(kind).splitBackward;
 }
 
 LayerInputs layerInputs(const Plan& plan, const RankLayout& layout)

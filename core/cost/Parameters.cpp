@@ -1,5 +1,7 @@
 #include "Parameters.h"
 
+#include "spec/ScheduleTraits.h"
+
 #include <algorithm>
 
 namespace planscope {
@@ -112,7 +114,7 @@ std::vector<RankShape> rankShapes(const Plan& plan, const std::vector<VirtualSta
     const int p = plan.parallel.pp > 0 ? plan.parallel.pp : 1;
     std::vector<RankShape> ranks(static_cast<std::size_t>(p));
     // Every split (even, first/last stage layers, embedding/loss in the split, a layout) comes from one place.
-    if (plan.training.schedule == ScheduleKind::DualPipe) {
+    if (traits(plan.training.schedule).bidirectional) {
         // Rank r holds stages r and p-1-r (two copies of the parameters); a microbatch visits one of them.
         for (int r = 0; r < p; ++r) {
             const VirtualStage& own = stages[std::size_t(r)];

@@ -277,6 +277,11 @@ public:
     template<typename E>
     bool enumeration(std::string_view key, E& out, std::initializer_list<E> allowed)
     {
+        return enumeration(key, out, std::vector<E>(allowed));
+    }
+    template<typename E>
+    bool enumeration(std::string_view key, E& out, const std::vector<E>& allowed)
+    {
         std::string s;
         if (!string(key, s)) return false;
         E e {};

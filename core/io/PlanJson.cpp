@@ -2,6 +2,7 @@
 
 #include "JsonReader.h"
 #include "spec/FieldLimits.h"
+#include "spec/ScheduleTraits.h"
 #include "util/InputFile.h"
 #include "util/Units.h"
 
@@ -370,10 +371,9 @@ void readTraining(const json& j, Plan& plan, Issues& issues, bool& batchGiven)
     r.enumeration("gradDtype", t.gradDtype, precisions);
     r.enumeration("optimizer", t.optimizer, { Optimizer::Adam, Optimizer::SGD, Optimizer::Muon });
     r.enumeration("recompute", t.recompute, { Recompute::None, Recompute::Selective, Recompute::Full });
-    r.enumeration("schedule", t.schedule,
-        { ScheduleKind::GPipe, ScheduleKind::OneFOneB, ScheduleKind::Interleaved1F1B, ScheduleKind::LoopedBFS,
-            ScheduleKind::ZBH1,
-            ScheduleKind::ZBH2, ScheduleKind::ZBV, ScheduleKind::DualPipe, ScheduleKind::DualPipeV });
+    std::vector<ScheduleKind> schedules;
+    for (const ScheduleTraits& st : scheduleTraits()) schedules.push_back(st.kind);
+    r.enumeration("schedule", t.schedule, schedules);
     r.boolean("flashAttention", t.flashAttention);
     r.boolean("overlapGradReduce", t.overlapGradReduce);
     r.boolean("tpCommOverlap", t.tpCommOverlap);

@@ -1,5 +1,6 @@
 #include "Schedule.h"
 
+#include "spec/ScheduleTraits.h"
 #include "Generators.h"
 
 #include <algorithm>
@@ -136,12 +137,9 @@ Schedule makeSchedule(ScheduleKind kind, Placement placement, int ranks, int chu
 
 double scheduleOpCount(ScheduleKind k, int ranks, int chunks, double microbatches)
 {
-    const bool split = k == ScheduleKind::ZBH1 || k == ScheduleKind::ZBH2 || k == ScheduleKind::ZBV
-        || k == ScheduleKind::DualPipe || k == ScheduleKind::DualPipeV;
-    const bool twoChunks = k == ScheduleKind::ZBV || k == ScheduleKind::DualPipe || k == ScheduleKind::DualPipeV;
-    const bool chunked = k == ScheduleKind::Interleaved1F1B || k == ScheduleKind::LoopedBFS;
-    const double perRank = twoChunks ? 2.0 : chunked ? double(std::max(1, chunks)) : 1.0;
-    return double(std::max(1, ranks)) * perRank * std::max(1.0, microbatches) * (split ? 3.0 : 2.0);
+    const ScheduleTraits& t = traits(k);
+    const double perRank = double(t.stagesPerRank(std::max(1, chunks)));
+    return double(std::max(1, ranks)) * perRank * std::max(1.0, microbatches) * (t.splitBackward ? 3.0 : 2.0);
 }
 
 Result<Schedule> generateSchedule(const ScheduleRequest& r)

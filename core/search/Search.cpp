@@ -1,5 +1,6 @@
 #include "Search.h"
 
+#include "spec/ScheduleTraits.h"
 #include "analysis/Analysis.h"
 #include "cost/Evaluate.h"
 #include "util/Units.h"
@@ -232,10 +233,12 @@ Result<SearchSpace> buildSpace(const Plan& templIn, const std::vector<Knob>& var
     } else {
         s.overlap = { overlapMask(t.training) };
     }
-    s.schedule = varies(Knob::Schedule)
-        ? std::vector<ScheduleKind> { ScheduleKind::GPipe, ScheduleKind::OneFOneB, ScheduleKind::Interleaved1F1B, ScheduleKind::ZBH1,
-              ScheduleKind::ZBH2, ScheduleKind::ZBV, ScheduleKind::DualPipe, ScheduleKind::DualPipeV }
-        : std::vector<ScheduleKind> { t.training.schedule };
+    s.schedule = { t.training.schedule };
+    if (varies(Knob::Schedule)) {
+        s.schedule.clear();
+        for (const ScheduleTraits& st : scheduleTraits())
+            if (st.searched) s.schedule.push_back(st.kind);
+    }
     s.offload = varies(Knob::Offload) ? std::vector<double> { 0.0, 0.5, 1.0 } : std::vector<double> { t.training.offload.optimizerFraction };
 
     if ((s.pp.size() > 1 || s.vpp.size() > 1 || s.schedule.size() > 1 || s.gpus.size() > 1) && customSplit(t.parallel)) {
@@ -542,17 +545,16 @@ int quickReject(Candidate& c, const Facts& f, const SearchSpace& s)
     if (c.ep > 1 && etp == c.tp && (c.dp * c.cp) % c.ep != 0) return kEpDpCp;
     if (f.etpTemplate > 0 && etp != c.tp && (std::int64_t(c.tp) * c.dp * c.cp) % (std::int64_t(etp) * c.ep) != 0) return kEtpEp;
     const ScheduleKind k = c.schedule;
-    const bool vShape = k == ScheduleKind::ZBV || k == ScheduleKind::DualPipeV;
-    const bool interleaved = k == ScheduleKind::Interleaved1F1B || k == ScheduleKind::LoopedBFS;
-    if (vShape && c.vpp > 2) return kVChunks;
-    const int chunks = vShape ? 2 : interleaved ? c.vpp : 1;
+    const ScheduleTraits& st = traits(k);
+    if (st.vShaped && c.vpp > 2) return kVChunks;
+    const int chunks = st.chunksPerRank(c.vpp);
     if (f.customSplit) {
         c.split = SplitChoice::Template;
     } else if (f.layers % (c.pp * chunks) == 0) {
         c.split = SplitChoice::Even;
-    } else if (c.pp > 1 && !vShape && k != ScheduleKind::DualPipe && (f.layers + 2) % (c.pp * chunks) == 0) {
+    } else if (c.pp > 1 && st.customSplit() && (f.layers + 2) % (c.pp * chunks) == 0) {
         c.split = SplitChoice::EmbeddingAndLossInSplit; // Megatron-Core's way to split 70 layers over 12 stages
-    } else if (c.pp > 1 && !vShape && k != ScheduleKind::DualPipe && c.pp * chunks <= f.layers) {
+    } else if (c.pp > 1 && st.customSplit() && c.pp * chunks <= f.layers) {
         c.split = SplitChoice::Balanced; // a layout string: the middle stages take the remainder
     } else {
         return kLayersSplit;
@@ -583,9 +585,9 @@ int quickReject(Candidate& c, const Facts& f, const SearchSpace& s)
     }
     // Values the plan ignores: one of each such family is kept (the first listed value).
     if (c.tp == 1 && c.sp != !f.firstSpIsOff) return kSameSp;
-    if (!vShape && !interleaved && c.vpp != f.firstVpp) return kSameVpp;
+    if (!st.vShaped && !st.usesVpp && c.vpp != f.firstVpp) return kSameVpp;
     if (k == ScheduleKind::Interleaved1F1B && c.vpp < 2 && f.has1f1b) return kSameInterleaved;
-    if (vShape && c.vpp != f.firstV && f.firstV != 0) return kSameVVpp;
+    if (st.vShaped && c.vpp != f.firstV && f.firstV != 0) return kSameVVpp;
     if ((c.overlap & kOverlapTpComm) && !(c.sp && c.tp > 1) && f.tpOverlapOffListed) return kSameTpOverlap;
     // With one stage every schedule is gradient accumulation, one microbatch's forward then its backward: 1f1b.
     if (c.pp == 1 && k != f.onePpSchedule) return kSameOneStage;

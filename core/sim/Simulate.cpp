@@ -1,5 +1,6 @@
 #include "Timeline.h"
 
+#include "spec/ScheduleTraits.h"
 #include "ScheduleRun.h"
 #include "cost/Evaluate.h"
 #include "cost/Formula.h"
@@ -74,7 +75,7 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred, const std::a
     req.microbatches = int(m);
     req.chunks = plan.chunksPerRank();
     // Megatron runs interleaved 1F1B with one chunk per rank as the plain 1F1B schedule (validation warns).
-    if (req.kind == ScheduleKind::Interleaved1F1B && req.chunks <= 1) req.kind = ScheduleKind::OneFOneB;
+    req.kind = effectiveSchedule(req.kind, req.chunks);
     if (cancelled()) return stop();
     auto generated = generateSchedule(req);
     if (!generated) return Result<Timeline>(generated.errors());

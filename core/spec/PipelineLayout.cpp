@@ -1,5 +1,6 @@
 #include "PipelineLayout.h"
 
+#include "ScheduleTraits.h"
 #include "util/Memo.h"
 
 #include <algorithm>
@@ -127,9 +128,6 @@ private:
     std::string_view m_text;
 };
 
-bool vShaped(ScheduleKind k) { return k == ScheduleKind::ZBV || k == ScheduleKind::DualPipeV; }
-bool customSplitAllowed(ScheduleKind k) { return !vShaped(k) && k != ScheduleKind::DualPipe; }
-
 // The legacy per-rank counts: the even split (remainder on the first ranks, which validation reports), or
 // firstStageLayers/lastStageLayers with the rest spread evenly.
 std::vector<int> rankLayers(const Plan& plan, int p)
@@ -216,7 +214,7 @@ std::vector<VirtualStage> virtualStages(const Plan& plan)
 {
     const int p = std::max(1, plan.parallel.pp);
     const ScheduleKind kind = plan.training.schedule;
-    const bool dualPipe = kind == ScheduleKind::DualPipe;
+    const bool dualPipe = traits(kind).bidirectional;
     const int chunks = dualPipe ? 1 : std::max(1, plan.chunksPerRank());
     const int S = p * chunks;
     std::vector<VirtualStage> stages(static_cast<std::size_t>(S));
@@ -224,11 +222,11 @@ std::vector<VirtualStage> virtualStages(const Plan& plan)
         VirtualStage& v = stages[std::size_t(k)];
         v.chunk = k / p;
         // Loop placement (Megatron's interleaving): stage k on rank k mod p; a V turns back on every odd pass.
-        v.rank = vShaped(kind) && v.chunk % 2 == 1 ? p - 1 - k % p : k % p;
+        v.rank = traits(kind).vShaped && v.chunk % 2 == 1 ? p - 1 - k % p : k % p;
     }
     const SplitKind split = splitKind(plan);
     bool done = false;
-    if (split == SplitKind::Layout && customSplitAllowed(kind)) {
+    if (split == SplitKind::Layout && traits(kind).customSplit()) {
         const auto& parsed = *memoLast<std::string, std::optional<Result<ParsedLayout>>, parseLayoutOnce>(plan.parallel.layout);
         if (parsed && parsed->stages.size() == stages.size()) {
             for (int k = 0; k < S; ++k) {
@@ -242,7 +240,7 @@ std::vector<VirtualStage> virtualStages(const Plan& plan)
             }
             return markDenseLayers(std::move(stages), plan.model);
         }
-    } else if (split == SplitKind::InSplit && customSplitAllowed(kind)) {
+    } else if (split == SplitKind::InSplit && traits(kind).customSplit()) {
         // Megatron-Core megatron/core/transformer/transformer_block.py, get_num_layers_to_build: the embedding and
         // the loss count as layers, (L + e + l) / pp per rank, / vpp per virtual stage; the first virtual stage of
         // the first rank builds one transformer layer fewer for the embedding, the last of the last rank for the loss.
@@ -301,7 +299,7 @@ Issues checkPipelineSplit(const Plan& plan)
         if (firstLast || P.embeddingInSplit || P.lossInSplit)
             error(kPath, "a layout cannot be combined with firstStageLayers, lastStageLayers, embeddingInSplit or "
                          "lossInSplit (Megatron-Core refuses the combination)");
-        if (!customSplitAllowed(kind))
+        if (!traits(kind).customSplit())
             error(kPath, "a layout is not supported with the " + std::string(toString(kind)) + " schedule");
         const auto& parsed = *memoLast<std::string, std::optional<Result<ParsedLayout>>, parseLayoutOnce>(P.layout);
         if (!parsed) {
@@ -367,7 +365,7 @@ Issues checkPipelineSplit(const Plan& plan)
         if (firstLast)
             error(path, "embeddingInSplit/lossInSplit cannot be combined with firstStageLayers/lastStageLayers "
                         "(Megatron-Core refuses the combination)");
-        if (!customSplitAllowed(kind))
+        if (!traits(kind).customSplit())
             error(path, "embeddingInSplit/lossInSplit are not supported with the " + std::string(toString(kind))
                     + " schedule");
         const int e = P.embeddingInSplit ? 1 : 0, l = P.lossInSplit ? 1 : 0;

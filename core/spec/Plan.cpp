@@ -1,5 +1,7 @@
 #include "Plan.h"
 
+#include "ScheduleTraits.h"
+
 #include <algorithm>
 
 #include <array>
@@ -29,13 +31,7 @@ double PeakFlops::forPrecision(Precision p) const
     return bf16;
 }
 
-int Plan::chunksPerRank() const
-{
-    if (training.schedule == ScheduleKind::ZBV || training.schedule == ScheduleKind::DualPipeV) return 2;
-    if (training.schedule == ScheduleKind::Interleaved1F1B || training.schedule == ScheduleKind::LoopedBFS)
-        return parallel.vpp;
-    return 1;
-}
+int Plan::chunksPerRank() const { return traits(training.schedule).chunksPerRank(parallel.vpp); }
 
 void applyModelDefaults(ModelSpec& m)
 {
@@ -63,10 +59,6 @@ constexpr Names<Optimizer, 3> kOptimizer { { { Optimizer::Adam, "adam" }, { Opti
     { Optimizer::Muon, "muon" } } };
 constexpr Names<Recompute, 3> kRecompute { { { Recompute::None, "none" }, { Recompute::Selective, "selective" },
     { Recompute::Full, "full" } } };
-constexpr Names<ScheduleKind, 9> kSchedule { { { ScheduleKind::GPipe, "gpipe" }, { ScheduleKind::OneFOneB, "1f1b" },
-    { ScheduleKind::Interleaved1F1B, "interleaved-1f1b" }, { ScheduleKind::LoopedBFS, "looped-bfs" }, { ScheduleKind::ZBH1, "zb-h1" },
-    { ScheduleKind::ZBH2, "zb-h2" }, { ScheduleKind::ZBV, "zb-v" }, { ScheduleKind::DualPipe, "dualpipe" },
-    { ScheduleKind::DualPipeV, "dualpipe-v" } } };
 constexpr Names<PositionEmbedding, 4> kPosition { { { PositionEmbedding::None, "none" },
     { PositionEmbedding::Learned, "learned" }, { PositionEmbedding::Rope, "rope" },
     { PositionEmbedding::Alibi, "alibi" } } };
@@ -101,7 +93,7 @@ bool parse(const Names<E, N>& names, std::string_view s, E& out)
 std::string_view toString(Precision e) { return name(kPrecision, e); }
 std::string_view toString(Optimizer e) { return name(kOptimizer, e); }
 std::string_view toString(Recompute e) { return name(kRecompute, e); }
-std::string_view toString(ScheduleKind e) { return name(kSchedule, e); }
+std::string_view toString(ScheduleKind e) { return traits(e).name; }
 std::string_view toString(PositionEmbedding e) { return name(kPosition, e); }
 std::string_view toString(NormKind e) { return name(kNorm, e); }
 std::string_view toString(Fsdp e) { return name(kFsdp, e); }
@@ -111,7 +103,15 @@ std::string_view toString(CudaGraphs e) { return name(kCudaGraphs, e); }
 bool fromString(std::string_view s, Precision& e) { return parse(kPrecision, s, e); }
 bool fromString(std::string_view s, Optimizer& e) { return parse(kOptimizer, s, e); }
 bool fromString(std::string_view s, Recompute& e) { return parse(kRecompute, s, e); }
-bool fromString(std::string_view s, ScheduleKind& e) { return parse(kSchedule, s, e); }
+bool fromString(std::string_view s, ScheduleKind& e)
+{
+    for (const ScheduleTraits& t : scheduleTraits())
+        if (t.name == s) {
+            e = t.kind;
+            return true;
+        }
+    return false;
+}
 bool fromString(std::string_view s, PositionEmbedding& e) { return parse(kPosition, s, e); }
 bool fromString(std::string_view s, NormKind& e) { return parse(kNorm, s, e); }
 bool fromString(std::string_view s, Fsdp& e) { return parse(kFsdp, s, e); }

@@ -1,5 +1,7 @@
 #include "SplitText.h"
 
+#include "spec/ScheduleTraits.h"
+
 #include <algorithm>
 #include <utility>
 
@@ -13,7 +15,7 @@ std::vector<std::pair<int, VirtualStage>> heldStages(const Plan& plan, const std
 {
     std::vector<std::pair<int, VirtualStage>> held;
     for (const VirtualStage& v : split) held.push_back({ v.rank, v });
-    if (plan.training.schedule == ScheduleKind::DualPipe)
+    if (traits(plan.training.schedule).bidirectional)
         for (const VirtualStage& v : split) held.push_back({ plan.parallel.pp - 1 - v.rank, v });
     return held;
 }
@@ -58,7 +60,7 @@ std::vector<std::string> rankLayerRanges(const Plan& plan)
         const VirtualStage& v = split[k];
         if (v.layers <= 0) continue;
         std::vector<int> ranks { v.rank };
-        if (plan.training.schedule == ScheduleKind::DualPipe && plan.parallel.pp - 1 - v.rank != v.rank)
+        if (traits(plan.training.schedule).bidirectional && plan.parallel.pp - 1 - v.rank != v.rank)
             ranks.push_back(plan.parallel.pp - 1 - v.rank);
         for (int r : ranks)
             if (r >= 0 && std::size_t(r) < ranges.size()) ranges[std::size_t(r)].push_back({ first[k], first[k] + v.layers - 1 });

@@ -2,6 +2,7 @@
 
 #include "FieldLimits.h"
 #include "PipelineLayout.h"
+#include "ScheduleTraits.h"
 #include "cost/RankLayout.h"
 
 #include <cstdint>
@@ -197,7 +198,7 @@ Issues validate(const Plan& plan)
         c.issues.insert(c.issues.end(), split.begin(), split.end());
     } else if (uneven) {
         if (p.pp < 2) c.error("parallel.firstStageLayers", "uneven first/last stages need pp >= 2");
-        if (kind == ScheduleKind::DualPipe || kind == ScheduleKind::ZBV || kind == ScheduleKind::DualPipeV)
+        if (!traits(kind).customSplit())
             c.error("parallel.firstStageLayers", "uneven stages are not supported with the " + std::string(toString(kind))
                     + " schedule");
         const int fixed = p.firstStageLayers + p.lastStageLayers;
@@ -277,12 +278,10 @@ Issues validate(const Plan& plan)
     }
     if (kind == ScheduleKind::LoopedBFS && p.pp > 1 && mbs > 0 && mbs < p.pp)
         c.warning("training.globalBatch", "looped-bfs with fewer microbatches than pp waits between loops");
-    if (kind != ScheduleKind::Interleaved1F1B && kind != ScheduleKind::LoopedBFS && p.vpp > 1 && kind != ScheduleKind::ZBV
-        && kind != ScheduleKind::DualPipeV)
+    if (p.vpp > 1 && !traits(kind).usesVpp && !traits(kind).vShaped)
         c.warning("parallel.vpp", "vpp " + str(p.vpp) + " is ignored by the " + std::string(toString(kind)) + " schedule");
 
     // ZeRO and frameworks.
-    if (p.zero < 0 || p.zero > 3) c.error("parallel.zero", "must be 0, 1, 2 or 3");
     if (p.zero >= 2 && p.pp > 1)
         c.warning("parallel.zero", "ZeRO-" + str(p.zero)
                 + " with pipeline parallelism: DeepSpeed's pipeline engine refuses it (only ZeRO-1 is allowed with PP); "

@@ -10,6 +10,7 @@
 #include "TestUtil.h"
 
 #include "schedule/Generators.h"
+#include "spec/ScheduleTraits.h"
 #include "sim/ScheduleRun.h"
 
 #include <QObject>
@@ -141,6 +142,49 @@ class TestSchedulesFlush : public QObject {
 private slots:
     // Invariants of docs/SCHEDULES.md section 1.8 over many shapes; rejected shapes are exactly the frameworks'
     // rejections.
+    // The schedule table (core/spec/ScheduleTraits.cpp) against what each generator lays out: every kind once, its name
+    // read back, the stages a rank holds, whether the backward is split into I and W, the V and the two directions.
+    void traitsMatchTheGenerators()
+    {
+        std::vector<ScheduleKind> seen;
+        for (const ScheduleTraits& t : scheduleTraits()) {
+            QVERIFY(std::find(seen.begin(), seen.end(), t.kind) == seen.end());
+            seen.push_back(t.kind);
+            ScheduleKind parsed {};
+            QVERIFY(fromString(t.name, parsed) && parsed == t.kind);
+            QVERIFY(toString(t.kind) == t.name);
+
+            ScheduleRequest r;
+            r.kind = t.kind;
+            r.ranks = 4;
+            r.chunks = t.stagesPerRank(2);
+            r.microbatches = 16;
+            const auto s = generateSchedule(r);
+            QVERIFY2(s.ok(), t.name.data());
+            QCOMPARE(s->stages / s->ranks, t.stagesPerRank(2));
+            QCOMPARE(s->pipelines, t.bidirectional ? 2 : 1);
+            QCOMPARE(s->placement == Placement::VShape, t.vShaped);
+            bool split = false;
+            for (const auto& ops : s->rankOps)
+                for (const Op& op : ops) split |= op.kind == OpKind::I || op.kind == OpKind::W;
+            QCOMPARE(split, t.splitBackward);
+            // scheduleOpCount() sizes by the same table: F and B, or F, I and W, per stage and microbatch (an overlapped
+            // F&B pair is one op, so DualPipe's schedules hold fewer).
+            std::size_t ops = 0;
+            bool paired = false;
+            for (const auto& rank : s->rankOps) {
+                ops += rank.size();
+                for (const Op& op : rank) paired |= op.kind == OpKind::OverlapFB;
+            }
+            QVERIFY(double(ops) <= scheduleOpCount(r));
+            if (!paired) QCOMPARE(double(ops), scheduleOpCount(r));
+        }
+        QCOMPARE(int(seen.size()), int(ScheduleKind::DualPipeV) + 1);
+        // The effective schedule: interleaved with one chunk runs as 1F1B.
+        QVERIFY(effectiveSchedule(ScheduleKind::Interleaved1F1B, 1) == ScheduleKind::OneFOneB);
+        QVERIFY(effectiveSchedule(ScheduleKind::Interleaved1F1B, 2) == ScheduleKind::Interleaved1F1B);
+    }
+
     void properties_data()
     {
         QTest::addColumn<ScheduleKind>("kind");

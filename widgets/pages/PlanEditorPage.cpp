@@ -11,6 +11,7 @@
 #include "cost/AutoBalance.h"
 #include "cost/Operators.h"
 #include "spec/FieldLimits.h"
+#include "spec/ScheduleTraits.h"
 #include "spec/SplitText.h"
 #include "spec/Presets.h"
 #include "spec/Validate.h"
@@ -913,10 +914,7 @@ void PlanEditorPage::buildTraining(Section& s)
         [](const Plan& p) { return std::string(p.training.recomputeBlock ? "block" : "uniform"); },
         [](Plan& p, const std::string& v) { p.training.recomputeBlock = v == "block"; });
     QStringList schedules;
-    for (ScheduleKind k : { ScheduleKind::GPipe, ScheduleKind::OneFOneB, ScheduleKind::Interleaved1F1B,
-             ScheduleKind::LoopedBFS, ScheduleKind::ZBH1, ScheduleKind::ZBH2, ScheduleKind::ZBV,
-             ScheduleKind::DualPipe, ScheduleKind::DualPipeV })
-        schedules << fromStd(toString(k));
+    for (const ScheduleTraits& st : scheduleTraits()) schedules << fromStd(st.name);
     addChoice(
         s, QStringLiteral("training.schedule"), QT_TR_NOOP("Pipeline schedule"), nullptr, schedules,
         [](const Plan& p) { return nameOf(p.training.schedule); },
