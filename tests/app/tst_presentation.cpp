@@ -2,6 +2,7 @@
 // bar and the docks and enlarges the type; the arrow keys step through the views and walk the playhead from one op
 // start to the next (the starts read from the simulated timeline here); L shows the laser pointer; Escape puts
 // everything back. File > Export Report writes the report of the open plan.
+#include "DocumentTestUtil.h"
 #include "TestUtil.h"
 
 #include "LanguageManager.h"
@@ -28,16 +29,9 @@
 #include <set>
 
 using namespace planscope;
+using namespace planscope::test;
 
 namespace {
-
-bool waitForPrediction(PlanDocument& doc)
-{
-    QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
-    for (int i = 0; i < 10 && (doc.isEvaluating() || !doc.prediction()); ++i)
-        if (!spy.wait(20000)) return false;
-    return doc.prediction() != nullptr;
-}
 
 QWidget* focusTarget(MainWindow& window)
 {
@@ -60,7 +54,7 @@ private slots:
         MainWindow window(&m_languages);
         window.resize(1200, 800);
         QVERIFY(window.openPlan(QString::fromStdString(test::samplePath("default.plan.json"))));
-        QVERIFY(waitForPrediction(*window.document()));
+        QVERIFY(waitForCurrentPrediction(*window.document()));
         window.setCurrentView(QStringLiteral("editor"));
         window.setCurrentView(QStringLiteral("timeline"));
         window.show();

@@ -1,6 +1,7 @@
 // The pipeline split in the GUI: the editor's "Balance stages" button sets parallel.layout to autoBalance()'s split
 // as one undo step (or says why it set nothing), and the timeline's rank labels and the memory bars' stage ticks
 // name each rank's layers in the notation of core/spec/SplitText.h, the one the CLI summary prints.
+#include "DocumentTestUtil.h"
 #include "TestUtil.h"
 
 #include "charts/MemoryBarsView.h"
@@ -25,19 +26,13 @@
 #include <qcustomplot.h>
 
 using namespace planscope;
+using namespace planscope::test;
 
 namespace {
 
 QString samplePlan(const char* name)
 {
     return QString::fromStdString(test::samplePath(name));
-}
-
-bool loadAndWait(PlanDocument& doc, const QString& path)
-{
-    QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
-    if (!doc.load(path)) return false;
-    return spy.count() > 0 || spy.wait(20000);
 }
 
 QStringList texts(const std::vector<std::string>& v)

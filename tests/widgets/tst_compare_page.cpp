@@ -5,6 +5,7 @@
 // `planscope --compare`, and speaks Chinese under zh_CN.
 #include "CliRunner.h"
 #include "ImageUtil.h"
+#include "DocumentTestUtil.h"
 #include "TestUtil.h"
 
 #include "LanguageManager.h"
@@ -32,6 +33,7 @@
 #include <utility>
 
 using namespace planscope;
+using namespace planscope::test;
 using nlohmann::json;
 
 namespace {
@@ -41,13 +43,6 @@ const QString kPlanA = QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/interview-17
 const QString kPlanB = QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/gpt3-175b-1024xa100.plan.json");
 const QString kPlanC = QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/gpt3-175b-64xa100-search.plan.json");
 const QString kPlanD = QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/default.plan.json");
-
-bool loadAndWait(PlanDocument& doc, const QString& path)
-{
-    QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
-    if (!doc.load(path)) return false;
-    return spy.count() > 0 || spy.wait(120000);
-}
 
 json evaluateWithCli(const QString& path)
 {

@@ -1,5 +1,6 @@
 // The plan editor and the reality check against core: what they show under a field is what
 // planscope::validate says about that field, and the verdict is planscope::realityCheck's.
+#include "DocumentTestUtil.h"
 #include "TestUtil.h"
 
 #include "document/PlanDocument.h"
@@ -27,34 +28,9 @@
 #include <QUndoStack>
 
 using namespace planscope;
+using namespace planscope::test;
 
 namespace {
-
-QString samplePlan(const char* name)
-{
-    return QString::fromStdString(test::samplePath(name));
-}
-
-bool waitForPrediction(QSignalSpy& spy)
-{
-    return spy.count() > 0 || spy.wait(20000);
-}
-
-bool loadAndWait(PlanDocument& doc, const char* name)
-{
-    QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
-    if (!doc.load(samplePlan(name))) return false;
-    return waitForPrediction(spy);
-}
-
-// Waits until the published prediction is the one of the document's current plan.
-bool waitForCurrentPrediction(PlanDocument& doc)
-{
-    QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
-    for (int i = 0; i < 10 && (doc.isEvaluating() || !(doc.predictedPlan() == doc.plan())); ++i)
-        if (!spy.wait(20000)) return false;
-    return doc.prediction() && doc.predictedPlan() == doc.plan();
-}
 
 // What validate() says about one path, one issue a line: the text the editor must show under that field.
 QString issuesAt(const Plan& plan, const std::string& path)
@@ -202,7 +178,7 @@ private Q_SLOTS:
         PlanDocument doc;
         PlanEditorPage editor;
         editor.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "default.plan.json"));
         QSpinBox* spin = editor.spinBox(path);
         QVERIFY2(spin, qPrintable(path));
         QCOMPARE(spin->value(), expected);
@@ -231,7 +207,7 @@ private Q_SLOTS:
         PlanDocument doc;
         PlanEditorPage editor;
         editor.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "default.plan.json"));
         const Plan plan = test::loadSample("default.plan.json");
         QCOMPARE(editor.plan(), plan);
 
@@ -278,7 +254,7 @@ private Q_SLOTS:
         PlanDocument doc;
         PlanEditorPage editor;
         editor.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "default.plan.json"));
 
         QSignalSpy predictions(&doc, &PlanDocument::predictionChanged);
         editor.degreeSpin(QStringLiteral("pp"))->setValue(3);
@@ -320,7 +296,7 @@ private Q_SLOTS:
         PlanDocument doc;
         PlanEditorPage editor;
         editor.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "default.plan.json"));
         const Plan original = doc.plan();
         QSpinBox* pp = editor.degreeSpin(QStringLiteral("pp"));
 
@@ -372,7 +348,7 @@ private Q_SLOTS:
         PlanDocument doc;
         PlanEditorPage editor;
         editor.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "default.plan.json"));
         QComboBox* schedule = editor.comboBox(QStringLiteral("training.schedule"));
         QVERIFY(schedule);
         QVERIFY(doc.plan().training.schedule == ScheduleKind::OneFOneB);
@@ -396,7 +372,7 @@ private Q_SLOTS:
         PlanDocument doc;
         PlanEditorPage editor;
         editor.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, "llama31-405b-pp8-vp8-h100.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "llama31-405b-pp8-vp8-h100.plan.json"));
         QVERIFY(editor.checkBox(QStringLiteral("parallel.embeddingInSplit"))->isChecked());
         QVERIFY(editor.checkBox(QStringLiteral("parallel.lossInSplit"))->isChecked());
         QLineEdit* layout = editor.lineEdit(QStringLiteral("parallel.layout"));
@@ -431,7 +407,7 @@ private Q_SLOTS:
         PlanDocument doc;
         PlanEditorPage editor;
         editor.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "default.plan.json"));
         editor.resize(500, 700);
         editor.show();
         QVERIFY(QTest::qWaitForWindowExposed(&editor));
@@ -496,7 +472,7 @@ private Q_SLOTS:
         PlanDocument doc;
         PlanEditorPage editor;
         editor.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "default.plan.json"));
         const Plan original = doc.plan();
         QCheckBox* check = editor.checkBox(path);
         QVERIFY2(check, qPrintable(path));
@@ -609,7 +585,7 @@ private Q_SLOTS:
         PlanDocument doc;
         PlanEditorPage editor;
         editor.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, sample.toLatin1().constData()));
+        QVERIFY(loadSampleAndWait(doc, sample.toLatin1().constData()));
         QWidget* w = editor.fieldWidget(path);
         QVERIFY2(w, qPrintable(path));
         QCOMPARE(groupTitle(w), group);
@@ -651,7 +627,7 @@ private Q_SLOTS:
         PlanDocument doc;
         PlanEditorPage editor;
         editor.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, "deepseek-v3-1024xh100-fp8.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "deepseek-v3-1024xh100-fp8.plan.json"));
         const Plan original = doc.plan();
         QVERIFY(original.training.host == HostSpec {});
         QDoubleSpinBox* kernel = editor.doubleSpinBox(QStringLiteral("training.host.kernelSeconds"));
@@ -710,7 +686,7 @@ private Q_SLOTS:
         PlanDocument doc;
         PlanEditorPage editor;
         editor.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, "deepseek-v3-1024xh100-fp8.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "deepseek-v3-1024xh100-fp8.plan.json"));
         editor.doubleSpinBox(QStringLiteral("training.offload.optimizerFraction"))->setValue(0.5);
         QDoubleSpinBox* pcie = editor.doubleSpinBox(QStringLiteral("training.offload.pcieBandwidth"));
         QVERIFY(pcie && pcie->isEnabled());
@@ -734,7 +710,7 @@ private Q_SLOTS:
         PlanDocument doc;
         PlanEditorPage editor;
         editor.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, "deepseek-v3-1024xh100-fp8.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "deepseek-v3-1024xh100-fp8.plan.json"));
         const Plan original = doc.plan();
         QCOMPARE(original.training.recomputeModules, modules({ "mla_up_proj", "mlp" }));
         QCheckBox* coreAttn = editor.recomputeModuleCheck(QStringLiteral("core_attn"));
@@ -767,7 +743,7 @@ private Q_SLOTS:
         QVERIFY(!moeAct->isChecked() && mlp->isChecked() && upProj->isChecked());
 
         // The default plan recomputes selectively with no module named: core_attn, shown ticked.
-        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "default.plan.json"));
         const Plan dense = doc.plan();
         QVERIFY(dense.training.recompute == Recompute::Selective);
         QVERIFY(dense.training.recomputeModules.empty());
@@ -801,7 +777,7 @@ private Q_SLOTS:
         PlanDocument doc;
         PlanEditorPage editor;
         editor.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "default.plan.json"));
         auto enabled = [&](const char* path) {
             QWidget* w = editor.fieldWidget(QLatin1String(path));
             return w && w->isEnabled();
@@ -840,7 +816,7 @@ private Q_SLOTS:
         QVERIFY(!enabled("training.offload.pcieBandwidth"));
 
         // DeepSeek-V3: MoE, MLA (its own head sizes) and fp8.
-        QVERIFY(loadAndWait(doc, "deepseek-v3-1024xh100-fp8.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "deepseek-v3-1024xh100-fp8.plan.json"));
         QVERIFY(enabled("training.fp8Recipe") && enabled("model.moe.denseLayers") && enabled("parallel.etp"));
         QVERIFY(enabled("model.mla.qLoraRank") && enabled("model.moe.sharedExpertFfnHidden"));
         QVERIFY(!enabled("model.headDim"));
@@ -877,7 +853,7 @@ private Q_SLOTS:
         PlanDocument doc;
         PlanEditorPage editor;
         editor.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "default.plan.json"));
         QSpinBox* dp = editor.degreeSpin(QStringLiteral("dp"));
 
         editor.degreeSpin(QStringLiteral("tp"))->setValue(4);
@@ -906,7 +882,7 @@ private Q_SLOTS:
         PlanDocument doc;
         PlanEditorPage editor;
         editor.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "default.plan.json"));
         QComboBox* preset = editor.comboBox(QStringLiteral("model.preset"));
 
         preset->setCurrentIndex(preset->findData(QStringLiteral("llama2-13b")));
@@ -941,7 +917,7 @@ private Q_SLOTS:
         PlanDocument doc;
         PlanEditorPage editor;
         editor.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "default.plan.json"));
         QComboBox* gpu = editor.comboBox(QStringLiteral("cluster.gpu"));
         gpu->setCurrentIndex(gpu->findData(QStringLiteral("h100-sxm5-80gb")));
         const GpuPreset* h100 = PresetCatalog::builtin().gpu("h100-sxm5-80gb");
@@ -959,11 +935,11 @@ private Q_SLOTS:
         PlanDocument doc;
         PlanEditorPage editor;
         editor.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "default.plan.json"));
         editor.degreeSpin(QStringLiteral("pp"))->setValue(3);
         QCOMPARE(editor.undoStack()->count(), 1);
 
-        QVERIFY(loadAndWait(doc, "interview-175b-256xa100.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "interview-175b-256xa100.plan.json"));
         const Plan plan = test::loadSample("interview-175b-256xa100.plan.json");
         QCOMPARE(editor.undoStack()->count(), 0);
         QCOMPARE(editor.plan(), plan);
@@ -979,7 +955,7 @@ private Q_SLOTS:
         PlanDocument doc;
         RealityCheckBox box;
         box.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, "interview-130b-256xa100-zero3.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "interview-130b-256xa100-zero3.plan.json"));
         const Plan plan = doc.predictedPlan();
         QVERIFY(doc.prediction()->valid);
 
@@ -1016,7 +992,7 @@ private Q_SLOTS:
         PlanDocument doc;
         PlanEditorPage editor;
         editor.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, "interview-130b-256xa100-zero3.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "interview-130b-256xa100-zero3.plan.json"));
         RealityCheckBox* box = editor.realityCheckBox();
         QVERIFY(box->verdictLabel()->text().startsWith(QStringLiteral("short by")));
 
@@ -1035,7 +1011,7 @@ private Q_SLOTS:
         QCOMPARE(box->daysSpin()->value(), 30.0);
         QCOMPARE(
             box->result().shortBy, realityCheck(doc.predictedPlan(), *doc.prediction(), 30, 0, 0).shortBy);
-        QVERIFY(loadAndWait(doc, "interview-130b-256xa100-zero3.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "interview-130b-256xa100-zero3.plan.json"));
         QVERIFY(waitForCurrentPrediction(doc));
         QCOMPARE(box->daysSpin()->value(), 14.0);
         QCOMPARE(box->verdictLabel()->text(), QStringLiteral("short by 18.2x"));
@@ -1046,7 +1022,7 @@ private Q_SLOTS:
         PlanDocument doc;
         PlanEditorPage editor;
         editor.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "default.plan.json"));
         editor.degreeSpin(QStringLiteral("pp"))->setValue(3);
         const QString before = editor.fieldError(QStringLiteral("parallel.pp"));
         QEvent change(QEvent::LanguageChange);

@@ -2,6 +2,7 @@
 // playback bar), the Metrics export has no scroll bar and shows every row, pending spans cannot be taken for a kind,
 // a newly loaded plan opens with the playhead at its end, the message-size chart describes the group the table
 // lists, and the memory bars' labels never collide with each other or the capacity's name.
+#include "DocumentTestUtil.h"
 #include "document/PlanDocument.h"
 #include "document/ViewState.h"
 #include "charts/MemoryBarsView.h"
@@ -45,10 +46,7 @@ int countColour(const QImage& image, const QColor& colour)
 
 bool loadInto(PlanDocument& doc, const char* plan)
 {
-    QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
-    if (!doc.load(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/") + QLatin1String(plan))) return false;
-    if (spy.count() == 0 && !spy.wait(60000)) return false;
-    return doc.prediction() && doc.prediction()->valid && doc.timeline();
+    return test::loadSampleAndWait(doc, plan) && doc.prediction() && doc.prediction()->valid && doc.timeline();
 }
 
 // CIE L*a*b* of an sRGB colour (D65), for colour differences (CIE76 delta E).

@@ -1,5 +1,6 @@
 // The GPU grid and the communication view against core: ranks, groups and crossing flags from RankGrid,
 // busy GPUs from the simulated timeline, chart values from the alpha-beta functions of Collective.h.
+#include "DocumentTestUtil.h"
 #include "TestUtil.h"
 
 #include "document/PlanDocument.h"
@@ -23,31 +24,13 @@
 #include <cmath>
 
 using namespace planscope;
+using namespace planscope::test;
 
 namespace {
 
 QString samplePlan(const QString& name)
 {
     return QString::fromStdString(test::samplePath(name.toUtf8().constData()));
-}
-
-bool waitForPrediction(QSignalSpy& spy)
-{
-    return spy.count() > 0 || spy.wait(30000);
-}
-
-bool loadAndWait(PlanDocument& doc, const QString& path)
-{
-    QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
-    if (!doc.load(path)) return false;
-    return waitForPrediction(spy);
-}
-
-bool setPlanAndWait(PlanDocument& doc, const Plan& plan)
-{
-    QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
-    doc.setPlan(plan);
-    return waitForPrediction(spy);
 }
 
 // 175B on 256 A100s with TP 16 on 8-GPU nodes: every TP group spans two nodes.

@@ -5,6 +5,7 @@
 // draws a finished search.
 #include "CliRunner.h"
 #include "ImageUtil.h"
+#include "DocumentTestUtil.h"
 #include "TestUtil.h"
 
 #include "CoreText.h"
@@ -44,27 +45,17 @@
 #include <memory>
 
 using namespace planscope;
+using namespace planscope::test;
 
 namespace {
 
 constexpr Knob kAllKnobs[] = { Knob::TP, Knob::PP, Knob::DP, Knob::CP, Knob::EP, Knob::VPP, Knob::SP, Knob::Zero,
     Knob::MicroBatch, Knob::Recompute, Knob::Schedule, Knob::Overlap, Knob::Offload };
 
-QString samplePlan(const char* name)
-{
-    return QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/") + QLatin1String(name);
-}
-
 // Ticks exactly `knobs` on the page.
 void tick(PlannerPage& page, std::initializer_list<Knob> knobs)
 {
     for (Knob k : kAllKnobs) page.knobCheck(k)->setChecked(std::find(knobs.begin(), knobs.end(), k) != knobs.end());
-}
-
-bool loadAndWait(PlanDocument& doc, const char* name)
-{
-    QSignalSpy ready(&doc, &PlanDocument::predictionChanged);
-    return doc.load(samplePlan(name)) && (ready.count() > 0 || ready.wait(60000));
 }
 
 // Runs the page's search and waits for its end (no time is asserted: the wait is only a bound for a hung test).
@@ -122,7 +113,7 @@ private slots:
     void tableAndScatterAreCoreSearch()
     {
         PlanDocument doc;
-        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "default.plan.json"));
         PlannerPage page;
         page.setDocument(&doc);
         tick(page, { Knob::TP, Knob::PP, Knob::MicroBatch, Knob::Schedule, Knob::Zero });
@@ -233,7 +224,7 @@ private slots:
     void columnsSortNumerically()
     {
         PlanDocument doc;
-        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "default.plan.json"));
         PlannerPage page;
         page.setDocument(&doc);
         tick(page, { Knob::TP, Knob::PP, Knob::MicroBatch, Knob::Zero, Knob::Recompute });
@@ -258,7 +249,7 @@ private slots:
     void openingIsOneUndoStep()
     {
         PlanDocument doc;
-        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "default.plan.json"));
         PlanEditorPage editor;
         editor.setDocument(&doc);
         PlannerPage page;
@@ -292,7 +283,7 @@ private slots:
     void whyNotIsCompareTerms()
     {
         PlanDocument doc;
-        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "default.plan.json"));
         PlannerPage page;
         page.setDocument(&doc);
         tick(page, { Knob::TP, Knob::PP, Knob::CP, Knob::MicroBatch, Knob::Zero });
@@ -319,7 +310,7 @@ private slots:
     void clickSelectsAPoint()
     {
         PlanDocument doc;
-        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "default.plan.json"));
         PlannerPage page;
         page.setDocument(&doc);
         tick(page, { Knob::TP, Knob::PP, Knob::MicroBatch, Knob::Zero });
@@ -358,7 +349,7 @@ private slots:
     void cancelStopsALargeSearch()
     {
         PlanDocument doc;
-        QVERIFY(loadAndWait(doc, "interview-175b-256xa100.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "interview-175b-256xa100.plan.json"));
         PlannerPage page;
         page.setDocument(&doc);
         for (Knob k : kAllKnobs) page.knobCheck(k)->setChecked(true);
@@ -380,7 +371,7 @@ private slots:
     void aNewSearchReplacesTheRunningOne()
     {
         PlanDocument doc;
-        QVERIFY(loadAndWait(doc, "interview-175b-256xa100.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "interview-175b-256xa100.plan.json"));
         PlannerPage page;
         page.setDocument(&doc);
         for (Knob k : kAllKnobs) page.knobCheck(k)->setChecked(true);
@@ -398,7 +389,7 @@ private slots:
     void destroyingThePageMidSearchIsSafe()
     {
         PlanDocument doc;
-        QVERIFY(loadAndWait(doc, "interview-175b-256xa100.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "interview-175b-256xa100.plan.json"));
         for (int round = 0; round < 3; ++round) {
             auto page = std::make_unique<PlannerPage>();
             page->setDocument(&doc);
@@ -418,7 +409,7 @@ private slots:
         QVERIFY(!page.startSearch());
         QVERIFY(!page.isRunning());
         PlanDocument doc;
-        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "default.plan.json"));
         page.setDocument(&doc);
         page.gpuCountsEdit()->setText(QStringLiteral("12"));
         // 12 GPUs on 8-GPU nodes: core's message, as the summary shows it.
@@ -467,7 +458,7 @@ private slots:
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QLatin1Char('\n'))));
         // The page's own words, and its tables through the catalogue.
         PlanDocument doc;
-        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "default.plan.json"));
         PlannerPage page;
         page.setDocument(&doc);
         tick(page, { Knob::TP, Knob::PP, Knob::Schedule });
@@ -487,7 +478,7 @@ private slots:
     void clusterSizeIsSizeCluster()
     {
         PlanDocument doc;
-        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "default.plan.json"));
         PlannerPage page;
         page.setDocument(&doc);
         QCOMPARE(page.tokensChoice()->value(), doc.plan().training.tokens); // the plan's tokens until typed
@@ -565,7 +556,7 @@ private slots:
     void deadlineSearchesTheSizingCounts()
     {
         PlanDocument doc;
-        QVERIFY(loadAndWait(doc, "default.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "default.plan.json"));
         PlannerPage page;
         page.setDocument(&doc);
         tick(page, { Knob::TP });
@@ -596,7 +587,7 @@ private slots:
         LanguageManager languages;
         QVERIFY(languages.setLanguage(QStringLiteral("zh_CN")));
         PlanDocument doc;
-        QVERIFY(loadAndWait(doc, "interview-175b-256xa100.plan.json"));
+        QVERIFY(loadSampleAndWait(doc, "interview-175b-256xa100.plan.json"));
         PlannerPage page;
         page.setDocument(&doc);
         tick(page, { Knob::TP, Knob::PP, Knob::MicroBatch });
@@ -620,7 +611,7 @@ private slots:
         const QString png = dir.filePath(QStringLiteral("planner.png"));
         QProcess p;
         p.start(QStringLiteral(PLANSCOPE_GUI),
-            { QStringLiteral("--plan"), samplePlan("default.plan.json"), QStringLiteral("--view"), QStringLiteral("planner"),
+            { QStringLiteral("--plan"), samplePlanPath("default.plan.json"), QStringLiteral("--view"), QStringLiteral("planner"),
                 QStringLiteral("--screenshot"), png, QStringLiteral("--size"), QStringLiteral("1280x800") });
         QVERIFY(p.waitForFinished(300000));
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);

@@ -1,5 +1,6 @@
 // Light and dark chrome (Theme.h): the mode switches the application palette and isDark(), the views
 // paint their backgrounds and text from the theme (the data colours stay), and Light restores the look.
+#include "DocumentTestUtil.h"
 #include "TestUtil.h"
 
 #include "charts/MemoryBarsView.h"
@@ -17,15 +18,9 @@
 #include <QTest>
 
 using namespace planscope;
+using namespace planscope::test;
 
 namespace {
-
-bool loadAndWait(PlanDocument& doc, const QString& path)
-{
-    QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
-    if (!doc.load(path)) return false;
-    return spy.count() > 0 || spy.wait(30000);
-}
 
 QString defaultPlan()
 {

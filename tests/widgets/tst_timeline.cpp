@@ -1,6 +1,7 @@
 // The timeline engine: the pure layout (viewport maths, culling, folding, labels, bubbles, the pixel bound on
 // work) on hand-made timelines, then the widgets on the default sample (paint, export, playhead, selection,
 // playback).
+#include "DocumentTestUtil.h"
 #include "TestUtil.h"
 
 #include "document/PlanDocument.h"
@@ -28,19 +29,13 @@
 #include <set>
 
 using namespace planscope;
+using namespace planscope::test;
 
 namespace {
 
 QString samplePlan(const char* name)
 {
     return QString::fromStdString(test::samplePath(name));
-}
-
-bool loadAndWait(PlanDocument& doc, const QString& path)
-{
-    QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
-    if (!doc.load(path)) return false;
-    return spy.count() > 0 || spy.wait(20000);
 }
 
 QByteArray readAll(const QString& path)

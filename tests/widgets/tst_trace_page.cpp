@@ -1,6 +1,7 @@
 // The measured-run page: importing real traces in the background (progress, cancel, damaged files named with
 // their byte offset), telling traces from plans on drop, the lanes and tables it shows, and a synthetic trace of
 // the open plan's own prediction overlaying with zero deltas in the view as in core.
+#include "DocumentTestUtil.h"
 #include "TestUtil.h"
 
 #include "document/PlanDocument.h"
@@ -44,9 +45,7 @@ struct Wired {
 
 void loadDefault(PlanDocument& doc)
 {
-    QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
-    QVERIFY(doc.load(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/default.plan.json")));
-    QVERIFY(spy.count() > 0 || spy.wait(20000));
+    QVERIFY(test::loadSampleAndWait(doc, "default.plan.json"));
     QVERIFY(doc.timeline());
 }
 } // namespace

@@ -1,4 +1,5 @@
 // The widgets against core: what the views show must be what planscope::evaluate computes.
+#include "DocumentTestUtil.h"
 #include "TestUtil.h"
 #include "sim/Timeline.h"
 
@@ -28,26 +29,13 @@
 #include <QTreeWidget>
 
 using namespace planscope;
+using namespace planscope::test;
 
 namespace {
 
 QString samplePlan(const char* name)
 {
     return QString::fromStdString(test::samplePath(name));
-}
-
-// The evaluation may finish before the caller starts waiting (then the signal has already come).
-bool waitForPrediction(QSignalSpy& spy)
-{
-    return spy.count() > 0 || spy.wait(20000);
-}
-
-// Loads a file into the document and waits for its prediction.
-bool loadAndWait(PlanDocument& doc, const QString& path)
-{
-    QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
-    if (!doc.load(path)) return false;
-    return waitForPrediction(spy);
 }
 
 QByteArray readAll(const QString& path)
