@@ -17,8 +17,25 @@ namespace planscope {
 
 namespace {
 
-constexpr const char* kKnobNames[kKnobCount] = { "gpus", "tp", "cp", "ep", "sp", "microBatch", "recompute", "overlap",
-    "schedule", "pp", "dp", "vpp", "zero", "offload" };
+// { knob, name, varied by default, order key }
+constexpr KnobInfo kKnobs[] = {
+    { Knob::TP, "tp", true, [](const Candidate& c) { return double(c.tp); } },
+    { Knob::PP, "pp", true, [](const Candidate& c) { return double(c.pp); } },
+    { Knob::DP, "dp", true, [](const Candidate& c) { return double(c.dp); } },
+    { Knob::CP, "cp", true, [](const Candidate& c) { return double(c.cp); } },
+    { Knob::EP, "ep", true, [](const Candidate& c) { return double(c.ep); } },
+    { Knob::VPP, "vpp", true, [](const Candidate& c) { return double(c.vpp); } },
+    { Knob::SP, "sp", true, [](const Candidate& c) { return c.sp ? 1.0 : 0.0; } },
+    { Knob::Zero, "zero", true, [](const Candidate& c) { return double(c.zero); } },
+    { Knob::MicroBatch, "microBatch", true, [](const Candidate& c) { return double(c.microBatch); } },
+    { Knob::Recompute, "recompute", true,
+        [](const Candidate& c) { return double(int(c.recompute.mode) * 256 + c.recompute.modules); } },
+    { Knob::Schedule, "schedule", true, [](const Candidate& c) { return double(int(c.schedule)); } },
+    { Knob::Overlap, "overlap", false, [](const Candidate& c) { return double(c.overlap); } },
+    { Knob::Offload, "offload", false, [](const Candidate& c) { return c.offload; } },
+    { Knob::Gpus, "gpus", false, [](const Candidate& c) { return double(c.gpus); } },
+};
+static_assert(std::size(kKnobs) == kKnobCount);
 
 std::vector<int> divisors(std::int64_t n, std::int64_t cap)
 {
@@ -113,20 +130,31 @@ std::string RecomputeChoice::label() const
     return s;
 }
 
-const char* knobName(Knob k) { return kKnobNames[int(k)]; }
+std::span<const KnobInfo> knobTable() { return kKnobs; }
+
+const KnobInfo& knobInfo(Knob k)
+{
+    for (const KnobInfo& i : kKnobs)
+        if (i.knob == k) return i;
+    return kKnobs[0];
+}
+
+const char* knobName(Knob k) { return knobInfo(k).name; }
 
 std::optional<Knob> knobFromName(std::string_view name)
 {
-    for (int i = 0; i < kKnobCount; ++i)
-        if (name == kKnobNames[i]) return Knob(i);
+    for (const KnobInfo& i : kKnobs)
+        if (name == i.name) return i.knob;
     if (name == "microbatch" || name == "mb") return Knob::MicroBatch;
     return std::nullopt;
 }
 
 std::vector<Knob> defaultKnobs()
 {
-    return { Knob::TP, Knob::PP, Knob::DP, Knob::CP, Knob::EP, Knob::VPP, Knob::SP, Knob::Zero, Knob::MicroBatch,
-        Knob::Recompute, Knob::Schedule };
+    std::vector<Knob> out;
+    for (const KnobInfo& i : kKnobs)
+        if (i.byDefault) out.push_back(i.knob);
+    return out;
 }
 
 const char* toString(Objective o)

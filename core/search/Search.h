@@ -20,6 +20,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <span>
 #include <vector>
 
 namespace planscope {
@@ -109,6 +110,17 @@ struct Candidate {
 };
 // The template with the candidate's values (cluster nodes from its GPU count).
 Plan applyCandidate(const Plan& templ, const Candidate& c);
+
+// One row per knob, in the command line's order (--vary): its name, whether it is varied when none are named, and a
+// number that orders a candidate's value of it. The search, the CLI, the planner page and its scatter read this table.
+struct KnobInfo {
+    Knob knob;
+    const char* name;
+    bool byDefault;
+    double (*key)(const Candidate&);
+};
+std::span<const KnobInfo> knobTable();
+const KnobInfo& knobInfo(Knob k);
 
 // One ranked plan with the figures the objective reads.
 struct SearchEntry {

@@ -109,6 +109,27 @@ bool dominatedBy(const SearchEntry& q, const SearchEntry& p, bool gpus)
 class TestSearch : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // The knob table (core/search/Search.cpp): every knob once, its name read back, and the default list the command
+    // line documents (docs/SEARCH.md: tp, pp, dp, cp, ep, vpp, sp, zero, microBatch, recompute, schedule).
+    void knobTable()
+    {
+        std::vector<Knob> seen;
+        for (const KnobInfo& k : planscope::knobTable()) {
+            QVERIFY(std::find(seen.begin(), seen.end(), k.knob) == seen.end());
+            seen.push_back(k.knob);
+            QVERIFY(knobFromName(k.name) == k.knob);
+            QCOMPARE(QString::fromLatin1(knobName(k.knob)), QString::fromLatin1(k.name));
+        }
+        QCOMPARE(int(seen.size()), kKnobCount);
+        QStringList names;
+        for (Knob k : defaultKnobs()) names << QString::fromLatin1(knobName(k));
+        QCOMPARE(names.join(QLatin1Char(',')), QStringLiteral("tp,pp,dp,cp,ep,vpp,sp,zero,microBatch,recompute,schedule"));
+        Candidate a, b;
+        a.microBatch = 2;
+        b.microBatch = 8;
+        QVERIFY(knobInfo(Knob::MicroBatch).key(a) < knobInfo(Knob::MicroBatch).key(b));
+    }
+
     // 8 GPUs, tp and pp from the divisors of 8 capped at the 6 heads and 6 layers ({1, 2, 4} each), dp = 8/(tp*pp),
     // sp {off, on}, microbatches from the divisors of the global batch 16 ({1, 2, 4, 8, 16}): 3*3*2*5 = 90 plans.
     // (tp, pp) = (4, 4): 16 GPUs > 8 -> 2 sp x 5 mb = 10; (4, 1), (4, 2): 4 does not divide 6 heads -> 20. pp 4 does

@@ -49,13 +49,19 @@ using namespace planscope::test;
 
 namespace {
 
-constexpr Knob kAllKnobs[] = { Knob::TP, Knob::PP, Knob::DP, Knob::CP, Knob::EP, Knob::VPP, Knob::SP, Knob::Zero,
-    Knob::MicroBatch, Knob::Recompute, Knob::Schedule, Knob::Overlap, Knob::Offload };
+// Every knob the page offers: core's table but the GPU counts (their own line).
+std::vector<Knob> allKnobs()
+{
+    std::vector<Knob> out;
+    for (const KnobInfo& i : knobTable())
+        if (i.knob != Knob::Gpus) out.push_back(i.knob);
+    return out;
+}
 
 // Ticks exactly `knobs` on the page.
 void tick(PlannerPage& page, std::initializer_list<Knob> knobs)
 {
-    for (Knob k : kAllKnobs) page.knobCheck(k)->setChecked(std::find(knobs.begin(), knobs.end(), k) != knobs.end());
+    for (Knob k : allKnobs()) page.knobCheck(k)->setChecked(std::find(knobs.begin(), knobs.end(), k) != knobs.end());
 }
 
 // Runs the page's search and waits for its end (no time is asserted: the wait is only a bound for a hung test).
@@ -352,7 +358,7 @@ private slots:
         QVERIFY(loadSampleAndWait(doc, "interview-175b-256xa100.plan.json"));
         PlannerPage page;
         page.setDocument(&doc);
-        for (Knob k : kAllKnobs) page.knobCheck(k)->setChecked(true);
+        for (Knob k : allKnobs()) page.knobCheck(k)->setChecked(true);
         QSignalSpy done(&page, &PlannerPage::searchFinished);
         QVERIFY(page.startSearch());
         QVERIFY(page.isRunning());
@@ -374,7 +380,7 @@ private slots:
         QVERIFY(loadSampleAndWait(doc, "interview-175b-256xa100.plan.json"));
         PlannerPage page;
         page.setDocument(&doc);
-        for (Knob k : kAllKnobs) page.knobCheck(k)->setChecked(true);
+        for (Knob k : allKnobs()) page.knobCheck(k)->setChecked(true);
         QSignalSpy done(&page, &PlannerPage::searchFinished);
         QVERIFY(page.startSearch());
         tick(page, { Knob::TP, Knob::PP });
@@ -393,7 +399,7 @@ private slots:
         for (int round = 0; round < 3; ++round) {
             auto page = std::make_unique<PlannerPage>();
             page->setDocument(&doc);
-            for (Knob k : kAllKnobs) page->knobCheck(k)->setChecked(true);
+            for (Knob k : allKnobs()) page->knobCheck(k)->setChecked(true);
             QVERIFY(page->startSearch());
             QTest::qWait(20 * round); // before, at and after the first progress report
             QVERIFY(page->isRunning());

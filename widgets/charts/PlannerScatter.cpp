@@ -60,15 +60,6 @@ constexpr double kLogRatio = 3.0;
 QString knobValueText(Knob knob, const Candidate& c)
 {
     switch (knob) {
-    case Knob::Gpus: return QString::number(c.gpus);
-    case Knob::TP: return QString::number(c.tp);
-    case Knob::CP: return QString::number(c.cp);
-    case Knob::EP: return QString::number(c.ep);
-    case Knob::PP: return QString::number(c.pp);
-    case Knob::DP: return QString::number(c.dp);
-    case Knob::VPP: return QString::number(c.vpp);
-    case Knob::Zero: return QString::number(c.zero);
-    case Knob::MicroBatch: return QString::number(c.microBatch);
     case Knob::SP: return c.sp ? PlannerScatter::tr("on") : PlannerScatter::tr("off");
     case Knob::Recompute: return QString::fromStdString(c.recompute.label());
     case Knob::Schedule: return QString::fromStdString(std::string(toString(c.schedule)));
@@ -81,30 +72,11 @@ QString knobValueText(Knob knob, const Candidate& c)
         return on.isEmpty() ? PlannerScatter::tr("none") : on.join(QLatin1Char('+'));
     }
     case Knob::Offload: return QStringLiteral("%1 %").arg(c.offload * 100.0, 0, 'f', 0);
+    default: return QString::number(qlonglong(std::llround(knobValueKey(knob, c)))); // counts and degrees: the key
     }
-    return {};
 }
 
-double knobValueKey(Knob knob, const Candidate& c)
-{
-    switch (knob) {
-    case Knob::Gpus: return c.gpus;
-    case Knob::TP: return c.tp;
-    case Knob::CP: return c.cp;
-    case Knob::EP: return c.ep;
-    case Knob::PP: return c.pp;
-    case Knob::DP: return c.dp;
-    case Knob::VPP: return c.vpp;
-    case Knob::Zero: return c.zero;
-    case Knob::MicroBatch: return c.microBatch;
-    case Knob::SP: return c.sp ? 1 : 0;
-    case Knob::Recompute: return int(c.recompute.mode) * 256 + c.recompute.modules;
-    case Knob::Schedule: return int(c.schedule);
-    case Knob::Overlap: return c.overlap;
-    case Knob::Offload: return c.offload;
-    }
-    return 0;
-}
+double knobValueKey(Knob knob, const Candidate& c) { return knobInfo(knob).key(c); }
 
 PlannerScatter::PlannerScatter(QWidget* parent)
     : QWidget(parent)

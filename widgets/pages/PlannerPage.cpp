@@ -39,9 +39,18 @@ namespace planscope {
 
 namespace {
 
-// The knobs offered, in the order of the command line's --vary list (Gpus is the GPU counts' line).
-constexpr Knob kOffered[] = { Knob::TP, Knob::PP, Knob::DP, Knob::CP, Knob::EP, Knob::VPP, Knob::SP, Knob::Zero,
-    Knob::MicroBatch, Knob::Recompute, Knob::Schedule, Knob::Overlap, Knob::Offload };
+// The knobs offered, in the order of the command line's --vary list (core's knob table; Gpus is the GPU counts'
+// line).
+const std::vector<Knob>& offeredKnobs()
+{
+    static const std::vector<Knob> knobs = [] {
+        std::vector<Knob> out;
+        for (const KnobInfo& i : knobTable())
+            if (i.knob != Knob::Gpus) out.push_back(i.knob);
+        return out;
+    }();
+    return knobs;
+}
 
 const char* const kKnobTips[kKnobCount] = {
     QT_TRANSLATE_NOOP("planscope::PlannerPage", "GPU counts: set them in the line beside"),
@@ -203,7 +212,7 @@ QWidget* PlannerPage::buildControls()
     grid->setVerticalSpacing(2);
     const std::vector<Knob> defaults = defaultKnobs();
     int i = 0;
-    for (Knob k : kOffered) {
+    for (Knob k : offeredKnobs()) {
         auto* box = new QCheckBox(QString::fromLatin1(knobName(k)), m_knobBox);
         box->setChecked(std::find(defaults.begin(), defaults.end(), k) != defaults.end());
         m_knobs[std::size_t(k)] = box;
@@ -429,7 +438,7 @@ void PlannerPage::fillColourChoice()
     const int was = m_colour->currentIndex() >= 0 ? m_colour->currentData().toInt() : int(Knob::TP);
     const QSignalBlocker block(m_colour);
     m_colour->clear();
-    for (Knob k : kOffered) m_colour->addItem(QString::fromLatin1(knobName(k)), int(k));
+    for (Knob k : offeredKnobs()) m_colour->addItem(QString::fromLatin1(knobName(k)), int(k));
     m_colour->addItem(QString::fromLatin1(knobName(Knob::Gpus)), int(Knob::Gpus));
     m_colour->setCurrentIndex(std::max(0, m_colour->findData(was)));
     m_scatter->setColourKnob(Knob(m_colour->currentData().toInt()));
@@ -440,7 +449,7 @@ void PlannerPage::fillColourChoice()
 std::vector<Knob> PlannerPage::chosenKnobs() const
 {
     std::vector<Knob> knobs;
-    for (Knob k : kOffered)
+    for (Knob k : offeredKnobs())
         if (m_knobs[std::size_t(k)]->isChecked()) knobs.push_back(k);
     return knobs;
 }
@@ -1018,7 +1027,7 @@ void PlannerPage::changeEvent(QEvent* event)
 void PlannerPage::retranslate()
 {
     m_knobBox->setTitle(tr("Vary"));
-    for (Knob k : kOffered) m_knobs[std::size_t(k)]->setToolTip(tr(kKnobTips[int(k)]));
+    for (Knob k : offeredKnobs()) m_knobs[std::size_t(k)]->setToolTip(tr(kKnobTips[int(k)]));
     m_gpusLabel->setText(tr("GPU counts:"));
     showGpuCountsHint();
     m_tokensLabel->setText(tr("Tokens:"));
