@@ -52,14 +52,7 @@ std::string fixed1(double v)
     return buf;
 }
 
-std::string knobsText(const Candidate& c)
-{
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "dp%d tp%d pp%d cp%d%s vpp%d%s zero%d mb%d %s %s", c.dp, c.tp, c.pp, c.cp,
-        c.ep > 1 ? (" ep" + std::to_string(c.ep)).c_str() : "", c.vpp, c.sp ? " sp" : "", c.zero, c.microBatch,
-        c.recompute.label().c_str(), std::string(toString(c.schedule)).c_str());
-    return buf;
-}
+std::string knobsText(const Candidate& c) { return candidateText(c); }
 
 void printText(const SearchResult& r, Objective objective, const std::vector<TermDifference>& why, const Sizing* sizing,
     std::ostream& out)

@@ -132,6 +132,17 @@ std::string RecomputeChoice::label() const
 
 std::span<const KnobInfo> knobTable() { return kKnobs; }
 
+std::string candidateText(const Candidate& c, bool compact)
+{
+    std::string s = "dp" + std::to_string(c.dp) + " tp" + std::to_string(c.tp) + " pp" + std::to_string(c.pp);
+    if (!compact || c.cp > 1) s += " cp" + std::to_string(c.cp);
+    if (c.ep > 1) s += " ep" + std::to_string(c.ep);
+    if (!compact || c.vpp > 1) s += " vpp" + std::to_string(c.vpp);
+    if (c.sp) s += " sp";
+    if (!compact || c.zero > 0) s += " zero" + std::to_string(c.zero);
+    return s + " mb" + std::to_string(c.microBatch) + " " + c.recompute.label() + " " + std::string(toString(c.schedule));
+}
+
 const KnobInfo& knobInfo(Knob k)
 {
     for (const KnobInfo& i : kKnobs)

@@ -122,6 +122,11 @@ struct KnobInfo {
 std::span<const KnobInfo> knobTable();
 const KnobInfo& knobInfo(Knob k);
 
+// A candidate in a few words, the one way the CLI and the planner page write it: "dp16 tp2 pp32 cp4 vpp1 sp zero1 mb3
+// none zb-h2". Compact leaves out cp, vpp and zero at their defaults (1, 1, 0), for narrow table columns; ep and sp
+// appear only where set.
+std::string candidateText(const Candidate& c, bool compact = false);
+
 // One ranked plan with the figures the objective reads.
 struct SearchEntry {
     std::int64_t index = -1;   // in the space's enumeration

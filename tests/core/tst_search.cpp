@@ -128,6 +128,22 @@ private Q_SLOTS:
         a.microBatch = 2;
         b.microBatch = 8;
         QVERIFY(knobInfo(Knob::MicroBatch).key(a) < knobInfo(Knob::MicroBatch).key(b));
+
+        // The one text of a candidate (the CLI's search table; compact in the planner page's columns).
+        Candidate c;
+        c.dp = 16;
+        c.tp = 2;
+        c.pp = 32;
+        c.cp = 4;
+        c.sp = true;
+        c.zero = 1;
+        c.microBatch = 3;
+        c.schedule = ScheduleKind::ZBH2;
+        QCOMPARE(QString::fromStdString(candidateText(c)), QStringLiteral("dp16 tp2 pp32 cp4 vpp1 sp zero1 mb3 none zb-h2"));
+        c.cp = 1;
+        c.zero = 0;
+        c.ep = 8;
+        QCOMPARE(QString::fromStdString(candidateText(c, true)), QStringLiteral("dp16 tp2 pp32 ep8 sp mb3 none zb-h2"));
     }
 
     // 8 GPUs, tp and pp from the divisors of 8 capped at the 6 heads and 6 layers ({1, 2, 4} each), dp = 8/(tp*pp),

@@ -138,14 +138,7 @@ QString describe(const Candidate& c)
 // ZeRO only where they differ from the default, so that the cluster-size table's column stays narrow.
 QString shortKnobs(const Candidate& c)
 {
-    QStringList parts { QStringLiteral("dp%1").arg(c.dp), QStringLiteral("tp%1").arg(c.tp), QStringLiteral("pp%1").arg(c.pp) };
-    if (c.cp > 1) parts << QStringLiteral("cp%1").arg(c.cp);
-    if (c.ep > 1) parts << QStringLiteral("ep%1").arg(c.ep);
-    if (c.vpp > 1) parts << QStringLiteral("vpp%1").arg(c.vpp);
-    if (c.sp) parts << QStringLiteral("sp");
-    if (c.zero > 0) parts << QStringLiteral("zero%1").arg(c.zero);
-    parts << QStringLiteral("mb%1").arg(c.microBatch) << knobValueText(Knob::Recompute, c) << knobValueText(Knob::Schedule, c);
-    return parts.join(QLatin1Char(' '));
+    return QString::fromStdString(candidateText(c, true));
 }
 
 // Days with one decimal (a deadline of whole days without one).
