@@ -4,19 +4,15 @@
 
 #include "LanguageManager.h"
 #include "document/ViewState.h"
-#include "pages/TimelinePage.h"
-#include "pages/AnatomyPage.h"
-#include "pages/CommView.h"
 #include "pages/ComparePage.h"
-#include "pages/GpuGridView.h"
-#include "pages/MemoryPage.h"
+#include "pages/PageRegistry.h"
+#include "pages/SummaryPage.h"
 #include "pages/PlanEditorPage.h"
 #include "pages/LessonPanel.h"
 #include "pages/PlannerPage.h"
 #include "pages/ProfilePage.h"
 #include "pages/TracePage.h"
 #include "document/PlanDocument.h"
-#include "pages/SummaryPage.h"
 #include "Theme.h"
 #include "document/TraceSet.h"
 #include "WidgetExporter.h"
@@ -145,27 +141,19 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
     statusBar()->addPermanentWidget(m_statusLabel);
     setAcceptDrops(true);
 
-    auto* timeline = new TimelinePage(m_tabs);
-    auto* grid = new GpuGridView(m_tabs);
-    auto* memory = new MemoryPage(m_tabs);
-    auto* comm = new CommView(m_tabs);
-    auto* metrics = new SummaryPage(m_tabs);
-    auto* anatomy = new AnatomyPage(m_tabs);
-    auto* planner = new PlannerPage(m_tabs);
-    m_compare = new ComparePage(m_tabs);
-    m_profile = new ProfilePage(m_tabs);
-    auto* trace = new TracePage(m_tabs);
-    // Every page through the one interface: the document, the shared view state, a tab.
-    addPage(timeline);
-    addPage(grid);
-    addPage(memory);
-    addPage(comm);
-    addPage(metrics);
-    addPage(anatomy);
-    addPage(planner);
-    addPage(m_compare);
-    addPage(m_profile);
-    addPage(trace);
+    // Every page of the registry (widgets/pages/PageRegistry.cpp), in its order, through the one interface: the
+    // document, the shared view state, a tab.
+    PlannerPage* planner = nullptr;
+    TracePage* trace = nullptr;
+    for (const PageKind& kind : pageKinds()) {
+        Page* page = nullptr;
+        QWidget* widget = kind.make(m_tabs, &page);
+        addPage(widget, page);
+        if (auto* p = qobject_cast<PlannerPage*>(widget)) planner = p;
+        if (auto* p = qobject_cast<TracePage*>(widget)) trace = p;
+        if (auto* p = qobject_cast<ComparePage*>(widget)) m_compare = p;
+        if (auto* p = qobject_cast<ProfilePage*>(widget)) m_profile = p;
+    }
     m_editor->setDocument(m_document);
     m_traces->setDocument(m_document);
     trace->setTraceSet(m_traces);
@@ -175,7 +163,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
     connect(planner, &PlannerPage::compareRequested, this, [this](const Plan& plan, const QString& name) {
         QString error;
         if (!m_compare->addPlan(plan, name, &error)) showMessage(error);
-        setCurrentView(QStringLiteral("compare"));
+        setCurrentView(QLatin1String(ComparePage::kPageName));
     });
 
     // The editor is a dock beside the views so that an edit and its effect are seen together.
@@ -242,8 +230,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
 
 MainWindow::~MainWindow() = default;
 
-template<typename P>
-void MainWindow::addPage(P* page)
+void MainWindow::addPage(QWidget* widget, Page* page)
 {
     page->setDocument(m_document);
     page->setViewState(m_state);
@@ -252,21 +239,22 @@ void MainWindow::addPage(P* page)
     auto* scroll = new QScrollArea(m_tabs);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setWidget(page);
+    scroll->setWidget(widget);
     m_tabs->addTab(scroll, QString());
-    m_pages.push_back({ page, page, nullptr });
+    m_pages.push_back({ page, widget, nullptr });
 }
 
 QStringList MainWindow::viewNames()
 {
-    return { QStringLiteral("timeline"), QStringLiteral("grid"), QStringLiteral("memory"), QStringLiteral("comm"),
-        QStringLiteral("metrics"), QStringLiteral("anatomy"), QStringLiteral("planner"), QStringLiteral("compare"), QStringLiteral("profile"),
-        QStringLiteral("trace"), QStringLiteral("summary"), QStringLiteral("editor") };
+    // The registry's pages, "summary" (the Metrics page's other name) and the editor dock.
+    QStringList names;
+    for (const PageKind& kind : pageKinds()) names << QLatin1String(kind.name);
+    return names << QStringLiteral("summary") << QLatin1String(PlanEditorPage::kPageName);
 }
 
 bool MainWindow::setCurrentView(const QString& requested)
 {
-    const QString name = requested == QLatin1String("summary") ? QStringLiteral("metrics") : requested;
+    const QString name = requested == QLatin1String("summary") ? QLatin1String(SummaryPage::kPageName) : requested;
     m_exportEditor = name == QLatin1String("editor");
     if (m_exportEditor) {
         m_editorDock->show();
@@ -490,7 +478,7 @@ bool MainWindow::compareWith(const QString& path)
     QString error;
     const bool added = m_compare->addPlanFile(path, &error);
     if (!added) showMessage(error);
-    setCurrentView(QStringLiteral("compare"));
+    setCurrentView(QLatin1String(ComparePage::kPageName));
     return added;
 }
 
@@ -680,7 +668,7 @@ bool MainWindow::openPlan(const QString& path)
     if (message().isEmpty()) showMessage(before);
     if (!hadPlan) {
         showMessage(m_document->errorString());
-        setCurrentView(QStringLiteral("metrics"));
+        setCurrentView(QLatin1String(SummaryPage::kPageName));
     }
     return false;
 }

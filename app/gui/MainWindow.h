@@ -109,8 +109,7 @@ private:
         QWidget* widget = nullptr;
         QAction* action = nullptr;
     };
-    template<typename P>
-    void addPage(P* page);
+    void addPage(QWidget* widget, Page* page);
     void createMenus();
     void retranslateUi();
     void updateTitle();

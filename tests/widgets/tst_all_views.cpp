@@ -1,21 +1,21 @@
 // Every view renders every sample plan offscreen: a non-empty, non-uniform picture and no Qt warnings.
+#include "DocumentTestUtil.h"
 #include "ImageUtil.h"
 #include "TestUtil.h"
 
 #include "document/PlanDocument.h"
 #include "pages/SummaryPage.h"
-#include "pages/AnatomyPage.h"
 #include "document/ViewState.h"
-#include "pages/TimelinePage.h"
-#include "pages/CommView.h"
-#include "pages/GpuGridView.h"
-#include "pages/MemoryPage.h"
+#include "pages/PageRegistry.h"
 #include "pages/PlanEditorPage.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QImage>
 #include <QSignalSpy>
+#include <memory>
+#include <utility>
+#include <vector>
 
 using namespace planscope;
 
@@ -56,39 +56,33 @@ private slots:
         g_warnings.clear();
         PlanDocument doc;
         ViewState state;
-        TimelinePage timeline;
-        GpuGridView grid;
-        MemoryPage memory;
-        CommView comm;
-        SummaryPage metrics;
-        AnatomyPage anatomy;
-        PlanEditorPage editor;
-        timeline.setDocument(&doc);
-        timeline.setViewState(&state);
-        grid.setDocument(&doc);
-        grid.setViewState(&state);
-        memory.setDocument(&doc);
-        memory.setViewState(&state);
-        comm.setDocument(&doc);
-        comm.setViewState(&state);
-        metrics.setDocument(&doc);
-        anatomy.setDocument(&doc);
-        editor.setDocument(&doc);
-        QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
-        QVERIFY(doc.load(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/") + file));
-        QVERIFY(spy.count() > 0 || spy.wait(60000));
+        // Every page of the main window (the registry, widgets/pages/PageRegistry.cpp) and the editor dock.
+        std::vector<std::pair<QString, std::unique_ptr<QWidget>>> views;
+        for (const PageKind& kind : pageKinds()) {
+            Page* page = nullptr;
+            std::unique_ptr<QWidget> widget(kind.make(nullptr, &page));
+            QCOMPARE(page->pageName(), QLatin1String(kind.name));
+            page->setDocument(&doc);
+            page->setViewState(&state);
+            views.emplace_back(QLatin1String(kind.name), std::move(widget));
+        }
+        auto* editor = new PlanEditorPage;
+        editor->setDocument(&doc);
+        views.emplace_back(QLatin1String(PlanEditorPage::kPageName), std::unique_ptr<QWidget>(editor));
+        QVERIFY(test::loadSampleAndWait(doc, qPrintable(file)));
         QVERIFY(doc.prediction() && doc.prediction()->valid);
         QVERIFY2(doc.timeline(), qPrintable(doc.timelineError()));
         state.setDuration(doc.timeline()->stepSeconds);
         state.setPlayhead(doc.timeline()->pipelineSeconds / 2); // mid-step: lanes busy, bars at their level
-        const std::pair<const char*, QWidget*> views[] = { { "timeline", &timeline }, { "grid", &grid },
-            { "memory", &memory }, { "comm", &comm }, { "metrics", &metrics }, { "anatomy", &anatomy },
-            { "editor", &editor } };
         for (const auto& [name, widget] : views) {
             widget->resize(1400, 900);
             const QImage image = widget->grab().toImage();
-            QVERIFY2(!image.isNull() && image.width() == 1400, name);
-            QVERIFY2(distinctColours(image) > 8, qPrintable(QStringLiteral("%1 looks empty").arg(QLatin1String(name))));
+            QVERIFY2(!image.isNull() && image.width() == 1400, qPrintable(name));
+            // The pages that draw the open plan's analysis (the planner, compare, profile and measured-run pages
+            // wait for a search, a second plan, a profile or traces).
+            const PageKind* kind = pageKind(name);
+            if (!kind || kind->inReport || name == QLatin1String(SummaryPage::kPageName))
+                QVERIFY2(distinctColours(image) > 8, qPrintable(QStringLiteral("%1 looks empty").arg(name)));
         }
         QVERIFY2(g_warnings.isEmpty(), qPrintable(g_warnings.join(QLatin1Char('\n'))));
     }

@@ -21,7 +21,8 @@ class AnatomyPage : public QWidget, public Page {
 public:
     explicit AnatomyPage(QWidget* parent = nullptr);
 
-    QString pageName() const override { return QStringLiteral("anatomy"); }
+    static constexpr const char* kPageName = "anatomy";
+    QString pageName() const override { return QLatin1String(kPageName); }
     QString pageTitle() const override;
     void setDocument(PlanDocument* document) override;
     // The chart as on screen (its whole height, even where the page scrolls), or laid out at `size`; PNG, SVG

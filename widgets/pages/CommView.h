@@ -40,7 +40,8 @@ public:
     explicit CommView(QWidget* parent = nullptr);
     ~CommView() override;
 
-    QString pageName() const override { return QStringLiteral("comm"); }
+    static constexpr const char* kPageName = "comm";
+    QString pageName() const override { return QLatin1String(kPageName); }
     QString pageTitle() const override;
     void setDocument(PlanDocument* document) override;
     // Follows the highlighted GPU: the line above the table names its groups.

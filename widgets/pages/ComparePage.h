@@ -49,7 +49,8 @@ public:
     explicit ComparePage(QWidget* parent = nullptr);
     ~ComparePage() override;
 
-    QString pageName() const override { return QStringLiteral("compare"); }
+    static constexpr const char* kPageName = "compare";
+    QString pageName() const override { return QLatin1String(kPageName); }
     QString pageTitle() const override;
     void setDocument(PlanDocument* document) override;
     // The whole page (table, timelines, bars, grids), laid out at `size` or at least as tall as its content.

@@ -41,7 +41,8 @@ public:
     explicit GpuGridView(QWidget* parent = nullptr);
     ~GpuGridView() override;
 
-    QString pageName() const override { return QStringLiteral("grid"); }
+    static constexpr const char* kPageName = "grid";
+    QString pageName() const override { return QLatin1String(kPageName); }
     QString pageTitle() const override;
     void setDocument(PlanDocument* document) override;
     void setViewState(ViewState* state) override;

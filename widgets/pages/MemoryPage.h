@@ -19,7 +19,8 @@ class MemoryPage : public QWidget, public Page {
 public:
     explicit MemoryPage(QWidget* parent = nullptr);
 
-    QString pageName() const override { return QStringLiteral("memory"); }
+    static constexpr const char* kPageName = "memory";
+    QString pageName() const override { return QLatin1String(kPageName); }
     QString pageTitle() const override;
     void setDocument(PlanDocument* document) override;
     void setViewState(ViewState* state) override;

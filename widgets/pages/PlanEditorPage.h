@@ -39,7 +39,8 @@ public:
 
     // Shows the document's plan and edits it. A plan the document gets from elsewhere (a file loaded)
     // refreshes the fields and clears the undo stack.
-    QString pageName() const override { return QStringLiteral("editor"); }
+    static constexpr const char* kPageName = "editor";
+    QString pageName() const override { return QLatin1String(kPageName); }
     QString pageTitle() const override;
     bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) override;
     void setDocument(PlanDocument* document) override;

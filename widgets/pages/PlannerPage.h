@@ -49,7 +49,8 @@ public:
     explicit PlannerPage(QWidget* parent = nullptr);
     ~PlannerPage() override;
 
-    QString pageName() const override { return QStringLiteral("planner"); }
+    static constexpr const char* kPageName = "planner";
+    QString pageName() const override { return QLatin1String(kPageName); }
     QString pageTitle() const override;
     void setDocument(PlanDocument* document) override;
     // The page as on screen, or laid out at `size`. With no search of the open plan yet (a headless

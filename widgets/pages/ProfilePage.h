@@ -29,7 +29,8 @@ public:
     explicit ProfilePage(QWidget* parent = nullptr);
     ~ProfilePage() override;
 
-    QString pageName() const override { return QStringLiteral("profile"); }
+    static constexpr const char* kPageName = "profile";
+    QString pageName() const override { return QLatin1String(kPageName); }
     QString pageTitle() const override;
     void setDocument(PlanDocument* document) override;
     bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) override;

@@ -55,7 +55,8 @@ public:
     explicit SummaryPage(QWidget* parent = nullptr);
 
     // Follows the document: every published prediction is shown.
-    QString pageName() const override { return QStringLiteral("metrics"); }
+    static constexpr const char* kPageName = "metrics";
+    QString pageName() const override { return QLatin1String(kPageName); }
     QString pageTitle() const override;
     bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) override;
     void setDocument(PlanDocument* document) override;

@@ -25,7 +25,8 @@ public:
     explicit TimelinePage(QWidget* parent = nullptr);
     ~TimelinePage() override;
 
-    QString pageName() const override { return QStringLiteral("timeline"); }
+    static constexpr const char* kPageName = "timeline";
+    QString pageName() const override { return QLatin1String(kPageName); }
     QString pageTitle() const override;
     void setDocument(PlanDocument* document) override;
     // The shared state (playhead, view range, selection); without one the page keeps a private one.

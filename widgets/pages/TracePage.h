@@ -33,7 +33,8 @@ class TracePage : public QWidget, public Page {
 public:
     explicit TracePage(QWidget* parent = nullptr);
 
-    QString pageName() const override { return QStringLiteral("trace"); }
+    static constexpr const char* kPageName = "trace";
+    QString pageName() const override { return QLatin1String(kPageName); }
     QString pageTitle() const override;
     void setDocument(PlanDocument* document) override;
     void setTraceSet(TraceSet* traces);

@@ -1,5 +1,7 @@
 #include "ReportWriter.h"
 
+#include "pages/PageRegistry.h"
+
 #include "CoreText.h"
 #include "Format.h"
 #include "Theme.h"
@@ -58,22 +60,12 @@ struct ViewPicture {
     QImage image;
 };
 
-// The page that shows `view`, as the main window makes it, with a view state of its own.
+// The page that shows `view`, as the main window makes it (widgets/pages/PageRegistry.cpp), with a view state of its
+// own.
 std::unique_ptr<QWidget> makePage(const QString& view, Page** page)
 {
-    std::unique_ptr<QWidget> widget;
-    auto take = [&](auto* p) {
-        *page = p;
-        widget.reset(p);
-    };
-    if (view == QLatin1String("timeline")) take(new TimelinePage);
-    else if (view == QLatin1String("grid")) take(new GpuGridView);
-    else if (view == QLatin1String("memory")) take(new MemoryPage);
-    else if (view == QLatin1String("comm")) take(new CommView);
-    else if (view == QLatin1String("anatomy")) take(new AnatomyPage);
-    else if (view == QLatin1String("metrics")) take(new SummaryPage);
-    else if (view == QLatin1String("compare")) take(new ComparePage);
-    return widget;
+    const PageKind* kind = pageKind(view);
+    return kind ? std::unique_ptr<QWidget>(kind->make(nullptr, page)) : nullptr;
 }
 
 // Draws the view's page for the document, as its export would, into a picture.
@@ -577,8 +569,10 @@ QStringList ReportWriter::viewNames()
 {
     // The Metrics view is the report's text (its figures, derivations and warnings), searchable and at full width
     // rather than a screen's picture shrunk to a page.
-    return { QStringLiteral("timeline"), QStringLiteral("grid"), QStringLiteral("memory"), QStringLiteral("comm"),
-        QStringLiteral("anatomy") };
+    QStringList names;
+    for (const PageKind& kind : pageKinds())
+        if (kind.inReport) names << QLatin1String(kind.name);
+    return names;
 }
 
 QString ReportWriter::viewTitle(const QString& view)
