@@ -89,7 +89,10 @@ double sizeShare(double bytes, const LinkSpec& link)
         if (bytes > c[i].first) continue;
         const double x0 = std::log2(c[i - 1].first), x1 = std::log2(c[i].first);
         const double f = x1 > x0 ? (std::log2(bytes) - x0) / (x1 - x0) : 0.0;
-        return c[i - 1].second + f * (c[i].second - c[i - 1].second);
+        // Log-log: between two measured sizes the share grows as a power of S below 1 wherever the measured time
+        // grows, so the time never falls as the message grows (a share linear in log S would let it fall).
+        const double y0 = c[i - 1].second, y1 = c[i].second;
+        return y0 > 0 && y1 > 0 ? y0 * std::pow(y1 / y0, f) : y0 + f * (y1 - y0);
     }
     return c.back().second;
 }
@@ -126,8 +129,8 @@ double hierarchicalSeconds(Collective c, int n, int perNode, double bytes, const
     const int nodes = (n + perNode - 1) / perNode;
     if (nodes <= 1) return ringSeconds(c, n, bytes, intra);
     const double shard = bytes / perNode;
-    // NCCL pipelines a collective's chunks through both tiers at once, so the NVLink phases and the NIC phase overlap:
-    // the slower tier sets the time (docs/MODEL.md section 6, "Two levels").
+    // NCCL pipelines a collective's chunks through both tiers at once, so the NVLink phases and the NIC phase
+    // overlap: the slower tier sets the time (docs/MODEL.md section 6, "Two levels").
     switch (c) {
     case Collective::AllReduce:
         return std::max(ringPhase(Collective::ReduceScatter, perNode, bytes, intra, bytes)
@@ -140,7 +143,8 @@ double hierarchicalSeconds(Collective c, int n, int perNode, double bytes, const
         // The share addressed to other nodes crosses the NICs while the rest moves over NVLink.
         const double remote = bytes * double(n - perNode) / n / collectiveBandwidth(c, inter);
         const double local = bytes * double(perNode - 1) / n / collectiveBandwidth(c, intra);
-        return std::max({ (n - 1) * inter.latency + remote, remote / sizeShare(bytes, inter), local / sizeShare(bytes, intra) });
+        return std::max(
+            { (n - 1) * inter.latency + remote, remote / sizeShare(bytes, inter), local / sizeShare(bytes, intra) });
     }
     default: return ringSeconds(c, n, bytes, inter);
     }

@@ -26,7 +26,7 @@ double ringBytesPerRank(Collective c, int n, double bytes);
 // own share where the link has one (NVLink SHARP reduces in the switch).
 double collectiveBandwidth(Collective c, const LinkSpec& link);
 // The share of its large-message bus bandwidth a collective of `bytes` (the whole buffer, as nccl-tests sizes it)
-// reaches on the link: the link's published curve (docs/HARDWARE.md) interpolated in log2 of the size, clamped at
+// reaches on the link: the link's published curve (docs/HARDWARE.md) interpolated log-log in size and share, clamped at
 // its ends; 1 without a curve. A collective takes max(alpha-beta time, wire time / share): the measured curve where
 // it is slower, the latency terms for messages below its first point.
 double sizeShare(double bytes, const LinkSpec& link);
@@ -36,8 +36,9 @@ double ringSeconds(Collective c, int n, double bytes, const LinkSpec& link);
 // Tree all-reduce: ~2*log2(n) latency steps instead of 2(n-1), same bandwidth term.
 double treeAllReduceSeconds(int n, double bytes, const LinkSpec& link);
 // Two-level: intra-node reduce-scatter (g ranks), inter-node collective of S/g over the NICs
-// (n/g ranks), intra-node all-gather, pipelined: the slower tier's phases set the time. For reduce-scatter/all-gather
-// only the matching half runs; an all-to-all sends the remote share over the NICs beside the local share on NVLink.
+// (n/g ranks), intra-node all-gather, pipelined: the slower tier's phases set the time. For
+// reduce-scatter/all-gather only the matching half runs; an all-to-all sends the remote share over the NICs
+// beside the local share on NVLink.
 double hierarchicalSeconds(Collective c, int n, int perNode, double bytes, const LinkSpec& intra,
     const LinkSpec& inter);
 // Parameter server: every worker sends S to and receives S from the servers; with `servers` servers each

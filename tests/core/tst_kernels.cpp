@@ -299,6 +299,26 @@ private slots:
         QVERIFY(x.allToAllEfficiency > 0 && x.allToAllEfficiency < x.efficiency);
     }
 
+    // A bigger message never takes less time: on every node preset's links, for the ring and the two-level collectives,
+    // from 64 KiB to 16 GiB in steps of a quarter octave (the size curves are interpolated between their points).
+    void timeGrowsWithTheMessage()
+    {
+        for (const NodePreset& n : PresetCatalog::builtin().nodes()) {
+            for (Collective c : { Collective::AllReduce, Collective::AllGather, Collective::AllToAll }) {
+                double ringBefore = 0, twoBefore = 0;
+                for (double S = 65536; S <= 17179869184.0; S *= 1.189207115) {
+                    const double ring = ringSeconds(c, 16, S, n.interNode);
+                    const double two = hierarchicalSeconds(c, 16, 8, S, n.intraNode, n.interNode);
+                    const QString where = QStringLiteral("%1 %2 at %3 bytes").arg(QString::fromStdString(n.id)).arg(int(c)).arg(S);
+                    QVERIFY2(ring >= ringBefore * (1 - 1e-12), qPrintable(where));
+                    QVERIFY2(two >= twoBefore * (1 - 1e-12), qPrintable(where));
+                    ringBefore = ring;
+                    twoBefore = two;
+                }
+            }
+        }
+    }
+
     void allGatherSlowerThanNvlsAllReduce()
     {
         // On NVSwitch systems NCCL's all-reduce reduces in the switch (NVLS): 8 x H200 at 16 GiB all-reduce 480.0
