@@ -52,8 +52,6 @@ std::string fixed1(double v)
     return buf;
 }
 
-std::string knobsText(const Candidate& c) { return candidateText(c); }
-
 void printText(const SearchResult& r, Objective objective, const std::vector<TermDifference>& why, const Sizing* sizing,
     std::ostream& out)
 {
@@ -73,7 +71,7 @@ void printText(const SearchResult& r, Objective objective, const std::vector<Ter
     out << "best by " << toString(objective) << ":\n";
     for (std::size_t i = 0; i < r.best.size(); ++i) {
         const SearchEntry& e = r.best[i];
-        std::snprintf(buf, sizeof buf, "  %2zu. %-70s step %s  MFU %5.1f%%  peak %s  (%s)\n", i + 1, knobsText(e.candidate).c_str(),
+        std::snprintf(buf, sizeof buf, "  %2zu. %-70s step %s  MFU %5.1f%%  peak %s  (%s)\n", i + 1, candidateText(e.candidate).c_str(),
             units::formatSeconds(e.stepSeconds).c_str(), e.mfu * 100, units::formatBytes(double(e.peakBytes)).c_str(),
             e.source.c_str());
         out << buf;
@@ -81,7 +79,7 @@ void printText(const SearchResult& r, Objective objective, const std::vector<Ter
     out << "Pareto front (step time vs peak memory" << (r.space.gpus.size() > 1 ? " vs GPUs" : "") << "): " << r.pareto.size()
         << " plans\n";
     for (const SearchEntry& e : r.pareto) {
-        std::snprintf(buf, sizeof buf, "      %-70s step %s  peak %s%s\n", knobsText(e.candidate).c_str(),
+        std::snprintf(buf, sizeof buf, "      %-70s step %s  peak %s%s\n", candidateText(e.candidate).c_str(),
             units::formatSeconds(e.stepSeconds).c_str(), units::formatBytes(double(e.peakBytes)).c_str(),
             r.space.gpus.size() > 1 ? ("  " + std::to_string(e.candidate.gpus) + " GPUs").c_str() : "");
         out << buf;
@@ -112,7 +110,7 @@ void printText(const SearchResult& r, Objective objective, const std::vector<Ter
         for (const SizingRow& row : sizing->rows) {
             std::snprintf(buf, sizeof buf, "  %6d GPUs: %s\n", row.gpus,
                 row.best ? (fixed1(row.days) + " days, " + units::formatCount(row.gpuHours) + " GPU-hours with "
-                              + knobsText(row.best->candidate))
+                              + candidateText(row.best->candidate))
                                .c_str()
                          : "nothing fits");
             out << buf;

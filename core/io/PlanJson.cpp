@@ -246,19 +246,15 @@ void readLinkSpec(const json& j, const std::string& path, LinkSpec& link, Issues
         else
             link.efficiency = eff;
     }
-    double arEff = link.allReduceEfficiency;
-    if (r.number("allReduceEfficiency", arEff, 0)) {
-        if (arEff > 1.5)
-            r.error(join(r.path(), "allReduceEfficiency"), "must be in [0, 1.5] (0 = same as efficiency)");
+    // A collective's own share of the link, where it differs from the others'.
+    for (auto [key, share] : { std::pair { "allReduceEfficiency", &link.allReduceEfficiency },
+             std::pair { "allToAllEfficiency", &link.allToAllEfficiency } }) {
+        double e = *share;
+        if (!r.number(key, e, 0)) continue;
+        if (e > 1.5)
+            r.error(join(r.path(), key), "must be in [0, 1.5] (0 = same as efficiency)");
         else
-            link.allReduceEfficiency = arEff;
-    }
-    double a2aEff = link.allToAllEfficiency;
-    if (r.number("allToAllEfficiency", a2aEff, 0)) {
-        if (a2aEff < 0 || a2aEff > 1.5)
-            r.error(join(r.path(), "allToAllEfficiency"), "must be in [0, 1.5] (0 = same as efficiency)");
-        else
-            link.allToAllEfficiency = a2aEff;
+            *share = e;
     }
     readPairs(r, "busBandwidthCurve", "[buffer bytes, share of the large-message bus bandwidth in (0, 1]]", 1.0,
         link.busBandwidthCurve);

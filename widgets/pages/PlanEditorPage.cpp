@@ -316,9 +316,11 @@ int PlanEditorPage::addRow(Section& section, const QString& path, const char* te
     return int(m_fields.size()) - 1;
 }
 
-QSpinBox* PlanEditorPage::addInt(Section& section, const QString& path, const char* text, const char* tip,
-    std::function<std::int64_t(const Plan&)> get, std::function<void(Plan&, int)> set)
+QSpinBox* PlanEditorPage::addInt(Section& section, const QString& path, const char* text, const char* tip)
 {
+    const FieldLimit& field = fieldLimit(path.toStdString());
+    const auto get = field.get;
+    const auto set = field.set;
     auto* spin = new QSpinBox(section.box);
     setLimits(spin, path);
     spin->setAccelerated(true);
@@ -416,29 +418,21 @@ void PlanEditorPage::buildModel(Section& s)
     });
 
     addInt(
-        s, QStringLiteral("model.layers"), QT_TR_NOOP("Layers"), QT_TR_NOOP("Transformer layers"),
-        [](const Plan& p) { return p.model.layers; }, [](Plan& p, int v) { p.model.layers = v; });
+        s, QStringLiteral("model.layers"), QT_TR_NOOP("Layers"), QT_TR_NOOP("Transformer layers"));
     addInt(
-        s, QStringLiteral("model.hidden"), QT_TR_NOOP("Hidden size"), QT_TR_NOOP("Model width h"),
-        [](const Plan& p) { return p.model.hidden; }, [](Plan& p, int v) { p.model.hidden = v; });
+        s, QStringLiteral("model.hidden"), QT_TR_NOOP("Hidden size"), QT_TR_NOOP("Model width h"));
     addInt(
-        s, QStringLiteral("model.heads"), QT_TR_NOOP("Attention heads"), nullptr,
-        [](const Plan& p) { return p.model.heads; }, [](Plan& p, int v) { p.model.heads = v; });
+        s, QStringLiteral("model.heads"), QT_TR_NOOP("Attention heads"), nullptr);
     addInt(
         s, QStringLiteral("model.kvHeads"), QT_TR_NOOP("Key/value heads"),
-        QT_TR_NOOP("Key/value heads (GQA/MQA); equal to the attention heads for multi-head attention"),
-        [](const Plan& p) { return p.model.kvHeads; }, [](Plan& p, int v) { p.model.kvHeads = v; });
+        QT_TR_NOOP("Key/value heads (GQA/MQA); equal to the attention heads for multi-head attention"));
     addInt(
-        s, QStringLiteral("model.ffnHidden"), QT_TR_NOOP("FFN hidden size"), QT_TR_NOOP("MLP inner size f"),
-        [](const Plan& p) { return p.model.ffnHidden; },
-        [](Plan& p, int v) { p.model.ffnHidden = v; });
+        s, QStringLiteral("model.ffnHidden"), QT_TR_NOOP("FFN hidden size"), QT_TR_NOOP("MLP inner size f"));
     addInt(
-        s, QStringLiteral("model.vocab"), QT_TR_NOOP("Vocabulary"), nullptr,
-        [](const Plan& p) { return p.model.vocab; }, [](Plan& p, int v) { p.model.vocab = v; });
+        s, QStringLiteral("model.vocab"), QT_TR_NOOP("Vocabulary"), nullptr);
     addInt(
         s, QStringLiteral("model.seqLength"), QT_TR_NOOP("Sequence length"),
-        QT_TR_NOOP("Tokens per sequence s"), [](const Plan& p) { return p.model.seqLength; },
-        [](Plan& p, int v) { p.model.seqLength = v; });
+        QT_TR_NOOP("Tokens per sequence s"));
     addCheck(
         s, QStringLiteral("model.gatedMlp"), QT_TR_NOOP("Gated MLP (SwiGLU/GeGLU)"),
         QT_TR_NOOP("Three h x f matrices in the MLP instead of two"),
@@ -451,8 +445,7 @@ void PlanEditorPage::buildModel(Section& s)
     addInt(
         s, QStringLiteral("model.headDim"), QT_TR_NOOP("Head size"),
         QT_TR_NOOP("Size of each query, key and value head; 0 = hidden / heads. Qwen3 and gpt-oss use heads x head "
-                   "size other than hidden (Megatron-Core --kv-channels, Hugging Face head_dim)"),
-        [](const Plan& p) { return p.model.headDim; }, [](Plan& p, int v) { p.model.headDim = v; });
+                   "size other than hidden (Megatron-Core --kv-channels, Hugging Face head_dim)"));
     addCheck(
         s, QStringLiteral("model.qkNorm"), QT_TR_NOOP("QK norm"),
         QT_TR_NOOP("An RMSNorm over each query and key head before the scores (Qwen3; Megatron-Core --qk-layernorm)"),
@@ -465,8 +458,7 @@ void PlanEditorPage::buildModel(Section& s)
     addInt(
         s, QStringLiteral("model.mtpLayers"), QT_TR_NOOP("MTP modules"),
         QT_TR_NOOP("Multi-token-prediction modules after the last layer, on the last pipeline stage unless the layout "
-                   "places its m (DeepSeek-V3: 1; Megatron-Core --mtp-num-layers)"),
-        [](const Plan& p) { return p.model.mtpLayers; }, [](Plan& p, int v) { p.model.mtpLayers = v; });
+                   "places its m (DeepSeek-V3: 1; Megatron-Core --mtp-num-layers)"));
 }
 
 // Multi-head latent attention (DeepSeek-V2, arXiv 2405.04434, section 2.1): the key/value latent's rank switches it on.
@@ -475,64 +467,46 @@ void PlanEditorPage::buildMla(Section& s)
     addInt(
         s, QStringLiteral("model.mla.kvLoraRank"), QT_TR_NOOP("Key/value latent rank"),
         QT_TR_NOOP("Rank of the compressed key/value latent; 0 = no MLA (DeepSeek-V3: 512; Megatron-Core "
-                   "--kv-lora-rank, Hugging Face kv_lora_rank)"),
-        [](const Plan& p) { return p.model.mla.kvLoraRank; },
-        [](Plan& p, int v) { p.model.mla.kvLoraRank = v; });
+                   "--kv-lora-rank, Hugging Face kv_lora_rank)"));
     addInt(
         s, QStringLiteral("model.mla.qLoraRank"), QT_TR_NOOP("Query latent rank"),
         QT_TR_NOOP("Rank of the compressed query latent; 0 = queries projected straight from h (DeepSeek-V3: 1536; "
-                   "Megatron-Core --q-lora-rank, Hugging Face q_lora_rank)"),
-        [](const Plan& p) { return p.model.mla.qLoraRank; },
-        [](Plan& p, int v) { p.model.mla.qLoraRank = v; });
+                   "Megatron-Core --q-lora-rank, Hugging Face q_lora_rank)"));
     addInt(
         s, QStringLiteral("model.mla.qkNopeHeadDim"), QT_TR_NOOP("Query/key head size without RoPE"),
         QT_TR_NOOP("Per-head size of the query/key part without rotary embedding (DeepSeek-V3: 128; Megatron-Core "
-                   "--qk-head-dim, Hugging Face qk_nope_head_dim)"),
-        [](const Plan& p) { return p.model.mla.qkNopeHeadDim; },
-        [](Plan& p, int v) { p.model.mla.qkNopeHeadDim = v; });
+                   "--qk-head-dim, Hugging Face qk_nope_head_dim)"));
     addInt(
         s, QStringLiteral("model.mla.qkRopeHeadDim"), QT_TR_NOOP("Query/key RoPE head size"),
         QT_TR_NOOP("Per-head size of the rotary query/key part; the key's is shared by all heads (DeepSeek-V3: 64; "
-                   "Megatron-Core --qk-pos-emb-head-dim, Hugging Face qk_rope_head_dim)"),
-        [](const Plan& p) { return p.model.mla.qkRopeHeadDim; },
-        [](Plan& p, int v) { p.model.mla.qkRopeHeadDim = v; });
+                   "Megatron-Core --qk-pos-emb-head-dim, Hugging Face qk_rope_head_dim)"));
     addInt(
         s, QStringLiteral("model.mla.vHeadDim"), QT_TR_NOOP("Value head size"),
-        QT_TR_NOOP("Per-head size of the values (DeepSeek-V3: 128; Megatron-Core --v-head-dim, Hugging Face v_head_dim)"),
-        [](const Plan& p) { return p.model.mla.vHeadDim; }, [](Plan& p, int v) { p.model.mla.vHeadDim = v; });
+        QT_TR_NOOP("Per-head size of the values (DeepSeek-V3: 128; Megatron-Core --v-head-dim, Hugging Face v_head_dim)"));
 }
 
 void PlanEditorPage::buildMoe(Section& s)
 {
     addInt(
         s, QStringLiteral("model.moe.experts"), QT_TR_NOOP("MoE experts"),
-        QT_TR_NOOP("Routed experts per layer; 0 = a dense model"),
-        [](const Plan& p) { return p.model.moe.experts; }, [](Plan& p, int v) { p.model.moe.experts = v; });
+        QT_TR_NOOP("Routed experts per layer; 0 = a dense model"));
     addInt(
         s, QStringLiteral("model.moe.topK"), QT_TR_NOOP("MoE top-k"),
-        QT_TR_NOOP("Experts each token is routed to"),
-        [](const Plan& p) { return p.model.moe.topK; }, [](Plan& p, int v) { p.model.moe.topK = v; });
+        QT_TR_NOOP("Experts each token is routed to"));
     addInt(
-        s, QStringLiteral("model.moe.expertFfnHidden"), QT_TR_NOOP("Expert FFN hidden size"), nullptr,
-        [](const Plan& p) { return p.model.moe.expertFfnHidden; },
-        [](Plan& p, int v) { p.model.moe.expertFfnHidden = v; });
+        s, QStringLiteral("model.moe.expertFfnHidden"), QT_TR_NOOP("Expert FFN hidden size"), nullptr);
     addInt(
         s, QStringLiteral("model.moe.sharedExperts"), QT_TR_NOOP("Shared experts"),
         QT_TR_NOOP("Experts every token passes through besides its routed ones (DeepSeek-V3: 1; Hugging Face "
-                   "n_shared_experts)"), [](const Plan& p) { return p.model.moe.sharedExperts; },
-        [](Plan& p, int v) { p.model.moe.sharedExperts = v; });
+                   "n_shared_experts)"));
     addInt(
         s, QStringLiteral("model.moe.sharedExpertFfnHidden"), QT_TR_NOOP("Shared expert FFN hidden size"),
         QT_TR_NOOP("Inner size of each shared expert; 0 = the expert FFN size. Megatron-Core's "
-                   "--moe-shared-expert-intermediate-size is this times the shared experts"),
-        [](const Plan& p) { return p.model.moe.sharedExpertFfnHidden; },
-        [](Plan& p, int v) { p.model.moe.sharedExpertFfnHidden = v; });
+                   "--moe-shared-expert-intermediate-size is this times the shared experts"));
     addInt(
         s, QStringLiteral("model.moe.denseLayers"), QT_TR_NOOP("Dense first layers"),
         QT_TR_NOOP("The first layers keep a dense MLP of the FFN hidden size (DeepSeek-V3: 3, Hugging Face "
-                   "first_k_dense_replace; Megatron-Core --moe-layer-freq [0]*3+[1]*58)"),
-        [](const Plan& p) { return p.model.moe.denseLayers; },
-        [](Plan& p, int v) { p.model.moe.denseLayers = v; });
+                   "first_k_dense_replace; Megatron-Core --moe-layer-freq [0]*3+[1]*58)"));
     addCheck(
         s, QStringLiteral("model.moe.routerBias"), QT_TR_NOOP("Router bias per expert"),
         QT_TR_NOOP("A bias per expert on the router (gpt-oss; DeepSeek-V3's e_score_correction_bias, Megatron-Core "
@@ -631,12 +605,9 @@ void PlanEditorPage::buildCluster(Section& s)
     s.grid->addWidget(m_gpuInfo, s.row++, 1);
 
     addInt(
-        s, QStringLiteral("cluster.nodes"), QT_TR_NOOP("Nodes"), nullptr,
-        [](const Plan& p) { return p.cluster.nodes; }, [](Plan& p, int v) { p.cluster.nodes = v; });
+        s, QStringLiteral("cluster.nodes"), QT_TR_NOOP("Nodes"), nullptr);
     addInt(
-        s, QStringLiteral("cluster.gpusPerNode"), QT_TR_NOOP("GPUs per node"), nullptr,
-        [](const Plan& p) { return p.cluster.gpusPerNode; },
-        [](Plan& p, int v) { p.cluster.gpusPerNode = v; });
+        s, QStringLiteral("cluster.gpusPerNode"), QT_TR_NOOP("GPUs per node"), nullptr);
     const char* bandwidthTip
         = QT_TR_NOOP("Bytes per second per GPU per direction (A100 NVLink 3 \"600 GB/s\" "
                      "is 300 GB/s per direction; HDR InfiniBand 200 Gb/s is 25 GB/s)");
@@ -695,30 +666,22 @@ void PlanEditorPage::buildParallel(Section& s)
         const char* name;
         const char* text;
         const char* tip;
-        int ParallelSpec::*member;
     } degrees[] = {
         { "tp", QT_TR_NOOP("Tensor parallel (tp)"),
-            QT_TR_NOOP("Must divide the heads, key/value heads and FFN size"), &ParallelSpec::tp },
+            QT_TR_NOOP("Must divide the heads, key/value heads and FFN size") },
         { "pp", QT_TR_NOOP("Pipeline parallel (pp)"),
-            QT_TR_NOOP("Pipeline stages; must divide the layers for an even split"), &ParallelSpec::pp },
+            QT_TR_NOOP("Pipeline stages; must divide the layers for an even split") },
         { "cp", QT_TR_NOOP("Context parallel (cp)"),
-            QT_TR_NOOP("Splits the sequence; must divide the sequence length"), &ParallelSpec::cp },
+            QT_TR_NOOP("Splits the sequence; must divide the sequence length") },
         { "ep", QT_TR_NOOP("Expert parallel (ep)"),
-            QT_TR_NOOP("Carved out of the dp*cp ranks; must divide the experts"), &ParallelSpec::ep },
+            QT_TR_NOOP("Carved out of the dp*cp ranks; must divide the experts") },
         { "etp", QT_TR_NOOP("Expert TP (etp)"),
             QT_TR_NOOP("Tensor parallelism inside each routed expert; 0 = the same as tp. etp*ep must divide tp*dp*cp "
-                       "(Megatron-Core --expert-tensor-parallel-size)"),
-            &ParallelSpec::etp },
+                       "(Megatron-Core --expert-tensor-parallel-size)") },
         { "vpp", QT_TR_NOOP("Chunks per rank (vpp)"),
-            QT_TR_NOOP("Virtual stages per rank for interleaved-1f1b"), &ParallelSpec::vpp },
+            QT_TR_NOOP("Virtual stages per rank for interleaved-1f1b") },
     };
-    for (const auto& d : degrees) {
-        const auto member = d.member;
-        addInt(
-            s, QStringLiteral("parallel.") + QLatin1String(d.name), d.text, d.tip,
-            [member](const Plan& p) { return p.parallel.*member; },
-            [member](Plan& p, int v) { p.parallel.*member = v; });
-    }
+    for (const auto& d : degrees) addInt(s, QStringLiteral("parallel.") + QLatin1String(d.name), d.text, d.tip);
     addCheck(
         s, QStringLiteral("parallel.sp"), QT_TR_NOOP("Sequence parallelism (with tp > 1)"), nullptr,
         [](const Plan& p) { return p.parallel.sp; }, [](Plan& p, bool v) { p.parallel.sp = v; });
@@ -755,14 +718,10 @@ void PlanEditorPage::buildParallel(Section& s)
 
     addInt(
         s, QStringLiteral("parallel.firstStageLayers"), QT_TR_NOOP("Layers on the first stage"),
-        QT_TR_NOOP("0 spreads the layers evenly; otherwise the middle stages share the rest"),
-        [](const Plan& p) { return p.parallel.firstStageLayers; },
-        [](Plan& p, int v) { p.parallel.firstStageLayers = v; });
+        QT_TR_NOOP("0 spreads the layers evenly; otherwise the middle stages share the rest"));
     addInt(
         s, QStringLiteral("parallel.lastStageLayers"), QT_TR_NOOP("Layers on the last stage"),
-        QT_TR_NOOP("0 spreads the layers evenly; otherwise the middle stages share the rest"),
-        [](const Plan& p) { return p.parallel.lastStageLayers; },
-        [](Plan& p, int v) { p.parallel.lastStageLayers = v; });
+        QT_TR_NOOP("0 spreads the layers evenly; otherwise the middle stages share the rest"));
     addCheck(
         s, QStringLiteral("parallel.embeddingInSplit"), QT_TR_NOOP("Embedding counts as a layer of the split"),
         QT_TR_NOOP("Megatron-Core --account-for-embedding-in-pipeline-split: the first stage holds one transformer "
@@ -827,9 +786,7 @@ void PlanEditorPage::buildParallel(Section& s)
 void PlanEditorPage::buildTraining(Section& s)
 {
     addInt(
-        s, QStringLiteral("training.microBatch"), QT_TR_NOOP("Microbatch (sequences)"), nullptr,
-        [](const Plan& p) { return p.training.microBatch; },
-        [](Plan& p, int v) { p.training.microBatch = v; });
+        s, QStringLiteral("training.microBatch"), QT_TR_NOOP("Microbatch (sequences)"), nullptr);
 
     auto* batchRow = new QWidget(s.box);
     auto* batchLayout = new QHBoxLayout(batchRow);
@@ -904,8 +861,7 @@ void PlanEditorPage::buildTraining(Section& s)
         s, QStringLiteral("training.recomputeLayers"), QT_TR_NOOP("Recompute layers (N)"),
         QT_TR_NOOP("With full recompute: uniform keeps one input per group of N layers, block recomputes the first N "
                    "layers of each chunk and keeps the rest whole; 0 = every layer (Megatron-Core "
-                   "--recompute-num-layers)"), [](const Plan& p) { return p.training.recomputeLayers; },
-        [](Plan& p, int v) { p.training.recomputeLayers = v; });
+                   "--recompute-num-layers)"));
     addChoice(
         s, QStringLiteral("training.recomputeMethod"), QT_TR_NOOP("Recompute method"),
         QT_TR_NOOP("With full recompute: uniform splits the layers into groups of N that keep one input each; block "
@@ -996,8 +952,7 @@ void PlanEditorPage::buildHost(Section& s)
     addInt(
         s, QStringLiteral("training.host.launchQueue"), QT_TR_NOOP("Launch queue (kernels)"),
         QT_TR_NOOP("Kernels the CPU issues ahead of the GPU before it blocks; 0 = 1,000 (about what a CUDA stream "
-                   "holds)"), [](const Plan& p) { return p.training.host.launchQueue; },
-        [](Plan& p, int v) { p.training.host.launchQueue = v; });
+                   "holds)"));
 }
 
 // Megatron-Core's --recompute-modules as one box per module, in a grid that fits the field's column.
@@ -1056,9 +1011,7 @@ void PlanEditorPage::buildOffload(Section& s)
     addInt(
         s, QStringLiteral("training.offload.activationLayers"), QT_TR_NOOP("Layers with offloaded activations"),
         QT_TR_NOOP("Layers per chunk whose saved activations wait in host memory until the backward (Transformer "
-                   "Engine activation offloading, Megatron-Core --cpu-offloading-num-layers)"),
-        [](const Plan& p) { return p.training.offload.activationLayers; },
-        [](Plan& p, int v) { p.training.offload.activationLayers = v; });
+                   "Engine activation offloading, Megatron-Core --cpu-offloading-num-layers)"));
     const struct {
         const char* path;
         const char* text;

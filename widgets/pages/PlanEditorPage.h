@@ -112,9 +112,8 @@ private:
     Section* addSection(const char* title);
     int addRow(Section& section, const QString& path, const char* text, const char* tip, QWidget* editor,
         QWidget* rowWidget = nullptr);
-    // An integer field; its range is the field's row of core/spec/FieldLimits.cpp.
-    QSpinBox* addInt(Section& section, const QString& path, const char* text, const char* tip,
-        std::function<std::int64_t(const Plan&)> get, std::function<void(Plan&, int)> set);
+    // An integer field: its range, and how it is read and written, are the field's row of core/spec/FieldLimits.cpp.
+    QSpinBox* addInt(Section& section, const QString& path, const char* text, const char* tip);
     QDoubleSpinBox* addScaled(Section& section, const QString& path, const char* text, const char* tip,
         double scale, int decimals, double maximum, std::function<double(const Plan&)> get,
         std::function<void(Plan&, double)> set);
