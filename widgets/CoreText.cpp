@@ -14,7 +14,8 @@ namespace planscope {
 
 namespace {
 
-// The catalogue: one entry per English template of core, grouped by the core file that writes it.
+// The catalogue: one entry per English template of the core text not yet written as a template at its call site
+// (util/Text.h; docs/ARCHITECTURE.md section 6), grouped by the core file that writes it.
 // Message entries are whole messages, or single sentences of a note, or single references of a source; item
 // entries are the elements of a "; " list captured inside a message (one op of an op list, a describe() of a
 // fit) and never match on their own. Keep each template exactly as core builds the text, with %1..%n where
@@ -27,143 +28,9 @@ struct Entry {
 
 // clang-format off
 const Entry kCatalogue[] = {
-    // core/spec/Validate.cpp: validate(), Issue.message (field in Issue.path)
-    { QT_TRANSLATE_NOOP("CoreText", "must be > 0"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be >= 1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "hidden %1 is not divisible by heads %2 (set model.headDim where heads*headDim differs from hidden)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be > 0 with MLA (kvLoraRank > 0)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "ignored with MLA: qkNopeHeadDim + qkRopeHeadDim and vHeadDim set the heads"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be > 0 when other MLA fields are set (kvLoraRank 0 means no MLA)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "mtpLayers %1 exceeds the %2 layers"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "kvHeads %1 must divide heads %2"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "topK %1 must be in 1..%2"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "denseLayers %1 leaves no MoE layer of the %2"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "the dense layers (moe.denseLayers) need ffnHidden > 0"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "denseLayers and sharedExperts need routed experts (experts > 0)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "dp*tp*pp*cp = %1*%2*%3*%4 = %5 but the cluster has %6*%7 = %8 GPUs"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "tp %1 does not divide the %2 attention heads"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "tp %1 does not divide the %2 key/value heads (Megatron requires num_query_groups % tp == 0)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "tp %1 does not divide the FFN hidden size %2"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "Megatron pads the vocabulary to a multiple of 128*tp = %1; the model counts %2 as given"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "sequence parallelism has no effect with tp = 1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "cp %1 does not divide the sequence length %2"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "Megatron's load-balanced context parallelism needs seqLength divisible by 2*cp = %1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "needs tensor parallelism with sequence parallelism (Megatron-Core refuses --tp-comm-overlap without --sequence-parallel); ignored"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "context parallelism in Megatron runs on flash/fused attention; set flashAttention to true for its activation memory"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "ep %1 > 1 needs a MoE model (model.moe.experts)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "ep %1 does not divide the %2 experts"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "ep %1 must divide dp*cp = %2 (experts are spread over the data-parallel ranks, as in Megatron)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "etp applies to routed experts; this model has none"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be >= 0 (0 = tp)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "etp %1 does not divide expertFfnHidden %2"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "etp*ep = %1 must divide tp*dp*cp = %2 (Megatron-Core lays the expert grid over the same ranks)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "a full-iteration CUDA graph needs a step without host syncs, and this dropless MoE dispatcher copies its token counts to the host every layer; set model.moe.syncFree or a capacity factor, or use per-layer graphs"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "overlaps the expert-parallel all-to-alls and needs an MoE model with ep > 1; ignored"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 %2 is larger than an NVLink domain (%3 GPUs): some %4 group spans %5 domains under the order %6; its per-layer collectives run over the network between domains"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 %2 does not fit the %3-GPU NVLink domains: some %4 group spans %5 domains under the order %6; its per-layer collectives run over the network between domains"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "Megatron-Core runs the all-to-all overlap with pp > 1 only under the interleaved schedule (vpp > 1)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be at least 1 (the busiest rank's tokens over the balanced share; 1 = balanced)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "ignored: precision is not fp8"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "MXFP8 blocks need Blackwell tensor cores (Transformer Engine); \"%1\" runs the delayed or current recipe"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "ignored unless recompute is selective (Megatron applies --recompute-modules to the selective granularity)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "ignored unless recompute is full (--recompute-num-layers)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "Megatron offloads the distributed optimizer's shard (--use-distributed-optimizer); modelled on the replicated state"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "every layer offloaded: the last layer of a chunk stays on the GPU (Transformer Engine keeps it for the first backward)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "\"%1\": %2"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 %2 is larger than a node (%3 GPUs): some %4 group spans %5 nodes under the order %6; its per-layer collectives run over the inter-node network"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 %2 does not fit the %3-GPU nodes: some %4 group spans %5 nodes under the order %6; its per-layer collectives run over the inter-node network"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "uneven first/last stages need pp >= 2"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "uneven stages are not supported with the %1 schedule"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "layers %1 minus first/last stages %2 = %3 cannot be spread evenly over the %4 other stages"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "a middle rank with %1 layers cannot hold %2 chunks"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "an end rank with %1 layers cannot hold %2 chunks"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "an end rank with %1 layers holds %2 chunks: one chunk holds only the embedding or the output layer (as in Llama 3)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "layers %1 are not divisible by pp*%2 = %3; set parallel.firstStageLayers/lastStageLayers for an uneven split"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "globalBatch %1 is not divisible by microBatch*dp = %2"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "interleaved-1f1b with vpp = 1 is plain 1F1B (Megatron runs the non-interleaved schedule)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "interleaved-1f1b needs pp >= 2"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "interleaved-1f1b needs the number of microbatches (%1) to be a multiple of pp = %2 (Megatron-LM)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "microbatches %1 < pp %2: PyTorch's Schedule1F1B refuses this; Megatron caps the warm-up and the bubble grows"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "zb-h1 (PyTorch's zero-bubble schedule) needs the microbatches (%1) to be a multiple of the number of rounds max(1, m/pp) = %2"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 places exactly two chunks per rank (V shape); vpp %2 is not supported"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "dualpipe-v needs at least 2*pp = %1 microbatches, got %2"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "dualpipe needs an even pp, got %1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "dualpipe needs an even number of microbatches, at least 2*pp = %1, got %2"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "looped-bfs with fewer microbatches than pp waits between loops"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "vpp %1 is ignored by the %2 schedule"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be 0, 1, 2 or 3"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "ZeRO-%1 with pipeline parallelism: DeepSpeed's pipeline engine refuses it (only ZeRO-1 is allowed with PP); Megatron-LM offers ZeRO-1 (distributed optimizer) or its own FSDP; PyTorch's pipelining with FSDP (torchtitan) keeps the weights gathered and the gradients whole across microbatches, unlike this model, and the planner leaves such plans out"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "ZeRO shards over dp*cp = 1 rank: no saving"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "fp32 training with 16-bit gradients is unusual"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "the GPU \"%1\" has no fp8 tensor cores"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "the GPU \"%1\" has no bf16 tensor cores; use fp16"), false },
-
-    // core/spec/PipelineLayout.cpp: parallel.layout, embeddingInSplit, lossInSplit (checkPipelineSplit, the layout parser)
-    { QT_TRANSLATE_NOOP("CoreText", "unexpected %1 at character %2"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "unexpected %1 at character %2 (groups do not nest)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "expected a count after '*' at character %1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "count after '*' at character %1 is larger than %2"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "the repetition at character %1 expands to more than %2 layers"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "expands to %1 stages, more than %2"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "'(' at character %1 is not closed"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "empty group '()' at character %1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "expected '*' and a count after ')' at character %1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "a layout cannot be combined with firstStageLayers, lastStageLayers, embeddingInSplit or lossInSplit (Megatron-Core refuses the combination)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "a layout is not supported with the %1 schedule"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "the layout has %1 stages but pp*%2 = %3 are needed (pp %4)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "the layout has %1 stages but pp*%2 = %3 are needed (pp %4, vpp %5)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "the layout has %1 transformer layers ('t') but model.layers is %2"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "a second embedding %1 at character %2 (stage %3); 'E' appears once"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "embedding %1 at character %2 (stage %3): 'E' must be the first layer of the first stage"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "a second loss %1 at character %2 (stage %3); 'L' appears once"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "loss %1 at character %2 (stage %3): 'L' must be the last layer of the last stage"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "MTP layer %1 at character %2 (stage %3): 'm' belongs to the last virtual stage of a rank other than the first"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "transformer layer %1 at character %2 (stage %3) after an MTP layer; 't' layers come before 'm'"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "no embedding 'E': the first stage must start with it"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "no loss 'L': the last stage must end with it"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "the layout places %1 MTP layers ('m') but model.mtpLayers is %2; Megatron-Core requires the two to agree"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "embeddingInSplit/lossInSplit cannot be combined with firstStageLayers/lastStageLayers (Megatron-Core refuses the combination)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "embeddingInSplit/lossInSplit are not supported with the %1 schedule"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "layers %1 + embedding = %2 are not divisible by pp*%3 = %4"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "layers %1 + loss = %2 are not divisible by pp*%3 = %4"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "layers %1 + embedding + loss = %2 are not divisible by pp*%3 = %4"), false },
-
-    // core/search/Search.cpp: search()'s rejection reasons (SearchResult::rejected, given.reason), buildSpace()'s
-    // errors and notes (the planner page; "interleaved-1f1b needs pp >= 2" is validate()'s, above)
-    { QT_TRANSLATE_NOOP("CoreText", "tp*pp*cp does not divide the GPUs"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "dp*tp*pp*cp is not the GPU count"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "tp does not divide heads"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "tp does not divide kv heads"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "tp does not divide the FFN"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "cp does not divide the sequence"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "ep > 1 needs an MoE model"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "ep does not divide the experts"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "ep does not divide dp*cp"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "etp*ep does not divide tp*dp*cp"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "more stages than layers, or an uneven split under a schedule that takes no layout"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "microBatch*dp does not divide the global batch"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "interleaved-1f1b needs microbatches divisible by pp"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "zb-h1 needs microbatches divisible by max(1, m/pp)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "zb-v and dualpipe-v hold two chunks per rank (vpp 2)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "dualpipe-v needs at least 2*pp microbatches"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "dualpipe needs an even pp"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "dualpipe needs an even number of microbatches, at least 2*pp"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "same plan: sp has no effect with tp 1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "same plan: vpp has no effect with one chunk per rank"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "same plan: interleaved-1f1b with vpp 1 is 1f1b"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "same plan: zb-v and dualpipe-v always hold two chunks"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "same plan: tp comm overlap needs tp > 1 with sp"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "same plan: one pipeline stage runs no pipeline schedule"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "same plan: selective recompute of core attention is none under flash attention"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "out of memory"), false },
+    // core/search/Search.cpp: the rejection count of plans invalid at a field (SearchResult::rejected; the other
+    // reasons are templates, util/Text.h)
     { QT_TRANSLATE_NOOP("CoreText", "invalid: %1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "invalid"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "out of memory on stage %1 by %2 (%3 of %4)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "stage %1 leaves %2 free, less than the %3 headroom"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "less free memory than the headroom (memoryOverheads.headroom)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "no framework: ZeRO-2/3 with pp > 1 as modelled"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "a GPU count must be a multiple of the node's %1 GPUs (or divide it), got %2"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "the template's pipeline split (layout, first/last stage layers) is dropped: the stages vary, so every plan splits its layers evenly, or with the embedding and the loss counted as layers where only that divides (run planscope-cli balance on the chosen plan)"), false },
 
     // core/search/Search.cpp: compareTerms() labels (the planner page's "Why not mine?"; "  of which tp" is shown
     // indented, translated without its blanks)
@@ -178,169 +45,8 @@ const Entry kCatalogue[] = {
     { QT_TRANSLATE_NOOP("CoreText", "activations at the peak stage"), false },
     { QT_TRANSLATE_NOOP("CoreText", "buffers at the peak stage"), false },
 
-    // core/cost/AutoBalance.cpp: autoBalance() (the editor's "Balance stages" button)
-    { QT_TRANSLATE_NOOP("CoreText", "balancing writes parallel.layout, which the %1 schedule does not take; choose a schedule with a loop placement"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "one pipeline stage: there is nothing to balance"), false },
-
-    // core/cost/RankLayout.cpp: parseOrder(), inside the parallel.order message above
-    { QT_TRANSLATE_NOOP("CoreText", "unknown name \"%1\"; use tp, cp, ep, dp and pp joined by '-'"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "\"%1\" appears twice"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "\"%1\" is missing"), false },
-
-    // core/io/JsonReader.h: the plan reader, Issue.message
-    { QT_TRANSLATE_NOOP("CoreText", "the file is empty"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "the file holds only white space"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "parse error at line %1, column %2: syntax error while parsing %3 - %4"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "parse error at line %1, column %2: %3"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "not valid JSON"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be an object, found %1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be a number, found %1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be a finite number >= %1, found %2"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be an integer, found %1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be a whole number, found %1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be between %1 and %2, found %3"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be true or false, found %1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be a string, found %1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "unknown value \"%1\"; expected one of: %2"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "unknown field, ignored"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "unknown field, ignored; did you mean \"%1\"?"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "the number %1 is beyond the range of a double (about 1.8e308); write a finite value"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be a finite number >= %1, found %2"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 more errors, not listed: only the first %2 are"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 more unknown fields, ignored (only the first %2 warnings are listed)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 more warnings, not listed: only the first %2 are"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 more warnings (%2 of them unknown fields), not listed: only the first %3 are"), false },
-
-    // core/io/PlanJson.cpp: loadPlanFile() and the readers, Issue.message
-    { QT_TRANSLATE_NOOP("CoreText", "cannot open file"), false },
+    // core/trace/KinetoImport.cpp: a trace file that stops being readable
     { QT_TRANSLATE_NOOP("CoreText", "read error"), false },
-    // core/util/InputFile.cpp: what is opened before it is read (the system's reason in %1, from strerror_r)
-    { QT_TRANSLATE_NOOP("CoreText", "cannot open file: %1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "read error: %1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "is %1, not a regular file; not read"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "is a folder, not a file; not read"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "is %1 bytes (%2), more than the %3 this kind of file may have; not read"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "has more than %1 bytes (%2), the most this kind of file may have; not read"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be an array of %1 pairs"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be %1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "[sequence length, FLOP/s], both > 0"), true },
-    { QT_TRANSLATE_NOOP("CoreText", "[buffer bytes, share of the large-message bus bandwidth in (0, 1]]"), true },
-    { QT_TRANSLATE_NOOP("CoreText", "must be in [0, 1] (0 = not measured)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be in [0, 1] (0 = same as gemmEfficiency)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be in [0, 1] (achieved copy bandwidth / datasheet; 0 = not measured)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be > 0 (bytes per second per GPU per direction)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be in (0, 1.5] (achieved bus bandwidth / link bandwidth)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be in [0, 1.5] (0 = same as efficiency)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "missing: name a GPU preset (e.g. \"a100-sxm4-80gb\") or give a GPU object"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "unknown GPU preset \"%1\"; known: %2"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "unknown GPU preset \"%1\""), false },
-    { QT_TRANSLATE_NOOP("CoreText", "missing: GPU memory in bytes"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "missing: dense peak FLOP/s per dtype"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be a preset name or an object, found %1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "unknown node preset \"%1\""), false },
-    { QT_TRANSLATE_NOOP("CoreText", "missing: number of nodes"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "missing: no node preset gives it; set bytes/s per direction"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "fsdp shards weights, gradients and optimizer states: zero stage set to 3"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be a share in [0, 1)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "unsupported schema \"%1\"; this build reads %2"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "missing; read as %1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "unknown model preset \"%1\"; known: %2"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "missing: a model object (a \"preset\" or its shape)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "missing: give it or name a model \"preset\""), false },
-    { QT_TRANSLATE_NOOP("CoreText", "missing: a cluster object with \"gpu\" and \"nodes\""), false },
-    { QT_TRANSLATE_NOOP("CoreText", "missing; using microBatch*dp*4*pp = %1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be 0 (dropless) or a factor of the balanced share, e.g. 1.25"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be fp32, bf16 or fp16 (Megatron's precision-aware optimizer)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be a share in [0, 1]"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be an array of module names (core_attn, mlp, moe, moe_act, layernorm, mla_up_proj, shared_experts)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be a module name"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "unknown module \"%1\"; expected one of: core_attn, mlp, moe, moe_act, layernorm, mla_up_proj, shared_experts"), false },
-
-    // core/analysis/Analysis.cpp: analyse(), Prediction::warnings and timelineErrors
-    { QT_TRANSLATE_NOOP("CoreText", "the schedule has %1 ops (pp*microbatches*chunks*passes), more than the %2 the simulation lays out; the step time is the closed form's"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "not simulated: %1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "calibrated: %1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "calibration: the profile measured nothing this plan uses; preset values kept"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "calibration: %1"), false },
-
-    // core/calib/Calibration.cpp: calibrate(), Calibration::terms (shown as "calibrated: path: ..." warnings)
-    { QT_TRANSLATE_NOOP("CoreText", "%1 -> latency %2, efficiency %3 of %4"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 -> latency %2, efficiency %3 of %4 (above the wire speed: NVLS/in-switch reduction)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 -> latency %2, efficiency %3 of %4 per GPU"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 -> latency %2, efficiency %3 of %4 per GPU (busBw / (%5 GPUs per node x the NIC bandwidth per GPU))"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 -> efficiency %2 for the other collectives; all-reduce keeps %3"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "only all-reduce measured; the other collectives keep efficiency %1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "the measured busBw is %1 x what the plan's network carries: the measured ranks did not talk over such a network (an NVLink domain spanning hosts?) or the plan names another machine"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 = best %2 TFLOP/s over %3 %4 GEMMs with m, n, k >= 1024, of the dense peak %5 TFLOP/s"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "not applied: best %1 TFLOP/s over %2 %3 GEMMs with m, n, k >= 1024, of the dense peak %4 TFLOP/s exceeds the peak (wrong GPU in the plan, or a sparse peak?)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 %2 GEMM shapes timed; operators of exactly these shapes take the measured time"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 measured by a device copy"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 on %2 GPUs (%3 nodes), alpha %4, busBw %5"), true },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 on %2 GPUs, alpha %3, busBw %4"), true },
-
-    // core/calib/Profile.cpp: a profile's measurements that measure nothing, Issue.message
-    { QT_TRANSLATE_NOOP("CoreText", "must be > 0 (the out-of-place time in seconds)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be > 0 (the in-place time in seconds)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be > 0 (bytes/s)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "must be > 0 (bytes per second per GPU per direction)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "needs seconds > 0 or tflops > 0: a GEMM without a time measured nothing"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "is too short for the shape: 2*m*n*k / seconds is more than 100000 TFLOP/s, beyond any GPU"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 collective row(s) without a time left out: nothing to fit"), false },
-
-    // core/calib/NcclTestsImport.cpp: importNcclTests(), Issue.message (the line in Issue.path)
-    { QT_TRANSLATE_NOOP("CoreText", "%1 row(s) print an algbw or busbw that is no bandwidth (negative, inf, nan, or above 100000 GB/s): computed from the time instead where the rank count allows (listed in derived)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "no *_perf binary named: %1 from the rows (%2); give the op if not (planscope-cli import-nccl-tests --op OP)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "redop %1 and busbw / algbw above 1, which only an all-reduce prints"), true },
-    { QT_TRANSLATE_NOOP("CoreText", "redop %1 and busbw / algbw below 1, which of the reductions only a reduce-scatter prints"), true },
-    { QT_TRANSLATE_NOOP("CoreText", "redop %1, a root, and busbw = algbw"), true },
-    { QT_TRANSLATE_NOOP("CoreText", "no reduction, a root, and busbw = algbw"), true },
-    { QT_TRANSLATE_NOOP("CoreText", "cannot tell which collective the table at line %1 (rows: %2) measured: no *_perf binary (all_reduce_perf, all_gather_perf, ...) is named above it, and its rows fit more than one; give the op (planscope-cli import-nccl-tests --op AllToAll) or name the file after the binary (alltoall_perf.txt)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "the table at line %1 (rows: %2) is from %3, not a collective PlanScope models (AllReduce, AllGather, ReduceScatter, AllToAll, Broadcast, Reduce, SendRecv)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "no \"#  Rank\" lines: %1 ranks from %2, the only rank count the printed digits allow"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "no \"#  Rank\" lines: %1 ranks from the header's nThread x nGpus (one process assumed)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "the rank count cannot be told: no \"#  Rank\" lines, and %1 allows %2; rows kept with their printed bandwidths but not fitted (give it: planscope-cli import-nccl-tests --ranks N)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "the rank count cannot be told: no \"#  Rank\" lines, and no printed bandwidth ratio; rows kept with their printed bandwidths but not fitted (give it: planscope-cli import-nccl-tests --ranks N)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 is the factor for %2, not for the %3 the rank lines say; the printed bandwidths are kept as printed"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 is the factor for %2, not for the %3 ranks given"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 busbw / algbw = %2 (line %3)"), true },
-    { QT_TRANSLATE_NOOP("CoreText", "the printed busbw / algbw"), true },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 to %2 ranks"), true },
-    { QT_TRANSLATE_NOOP("CoreText", "at least %1 ranks"), true },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 ranks"), true },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 nodes inferred from %2 of %3 rank lines: their device indexes are the rank modulo %4 (%5 GPUs per node); give it if not (planscope-cli import-nccl-tests --nodes N)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "no \"#  Rank\" lines name the hosts: the node count is unknown, so these rows are fitted without a link class and change no plan (give it: planscope-cli import-nccl-tests --nodes N)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "the rank lines shown do not tell the hosts of the others: the node count is unknown, so these rows are fitted without a link class and change no plan (give it: planscope-cli import-nccl-tests --nodes N)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 row(s) report wrong results (#wrong > 0): the collective did not compute correctly there; kept"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 row(s) without a usable time (N/A, garbled or cut short) left out"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "no result rows under the nccl-tests table header"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "no nccl-tests table found (expected a \"#  size  count  type ... time  algbw  busbw\" header row)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "not nccl-tests JSON output: no \"results\" array"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "cannot tell which collective was measured; give the op (e.g. AllReduce)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "\"%1\" is not a collective PlanScope models"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "no host names: the node count is unknown, so the results are fitted without a link class and change no plan (give it: planscope-cli import-nccl-tests --nodes N)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "%1 result(s) without a time left out"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "no result with a time"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "JSON that does not parse (an nccl-tests -J file of a run that did not finish?)"), false },
-
-    // core/sim/Simulate.cpp: simulate(), timelineErrors
-    { QT_TRANSLATE_NOOP("CoreText", "more than a million microbatches to simulate"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "the simulation was cancelled; the step time is the closed form's"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "the schedule has %1 stages but the pipeline split has %2"), false },
-
-    // core/cost/Evaluate.cpp: Prediction::warnings (after a field path and ": ")
-    { QT_TRANSLATE_NOOP("CoreText", "no measured GEMM efficiency for \"%1\"; assuming 0.75 (run planscope-profile to measure it)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "no measured HBM efficiency for \"%1\"; assuming %2 of the datasheet bandwidth"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "no flash-attention benchmark for \"%1\"; assuming %2 of the GEMM rate"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "stage %1 needs %2, more than the %3 of a %4 by %5"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "stage %1 leaves %2 free, less than the %3 headroom (memoryOverheads.headroom) that covers the memory model's measured error; the planner does not count it as fitting"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "the simulated step peaks at %1 on stage %2, above the GPU's %3, while the analytic count fits"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "not set; trainingDays is 0"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "not modelled: stragglers, data loading, the embedding lookup, the tied-embedding gradient all-reduce between the first and last stage, the memory-bandwidth share communication kernels take from the GEMMs beside them (their SMs are counted)"), false },
-
-    // core/cost/RealityCheck.cpp: realityCheck(), RealityCheck::message
-    { QT_TRANSLATE_NOOP("CoreText", "give --days and --tokens (or training.tokens / a claim in the plan) to check a claim"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "possible: %1 tokens need %2; %3 GPUs at %4% MFU deliver %5 in %6 days (%7 days needed)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "not possible: %1 tokens need %2 (6*N*T = %3) but %4 GPUs x %5/s x %6% MFU x %7 days = %8; short by %9x (it would take %10 days)"), false },
 
     // core/cost/Evaluate.cpp: explanation notes of params.*
     { QT_TRANSLATE_NOOP("CoreText", "%1; a dense layer's MLP is %2*h*f; an MoE layer holds E routed experts of %3*h*f_e each (sharded by ep x etp), shared experts as a dense MLP, the router h*E; an MTP module is two norms, the 2h x h projection, one layer and a norm (DeepSeek-V3 section 2.2; embedding and output head shared)."), false },
@@ -640,29 +346,27 @@ QString translated(const Compiled& c)
     return QCoreApplication::translate("CoreText", c.english.toUtf8().constData());
 }
 
-// The template with each %n replaced by its value, in one pass (a value holding "%1" stays as it is).
+// The template with each %n replaced by its value, in one pass (a value holding "%1" stays as it is): core's
+// rule (util/Text.h fillTemplate), on UTF-8.
 QString fill(const QString& templ, const QStringList& values)
 {
-    QString out;
-    out.reserve(templ.size() + 32);
-    for (qsizetype i = 0; i < templ.size(); ++i) {
-        if (templ[i] == QLatin1Char('%') && i + 1 < templ.size() && templ[i + 1].isDigit()) {
-            qsizetype j = i + 1;
-            int n = 0;
-            while (
-                j < templ.size() && templ[j].isDigit() && n * 10 + templ[j].digitValue() <= values.size()) {
-                n = n * 10 + templ[j].digitValue();
-                ++j;
-            }
-            if (n >= 1 && n <= values.size()) {
-                out += values[n - 1];
-                i = j - 1;
-                continue;
-            }
-        }
-        out += templ[i];
-    }
-    return out;
+    std::vector<std::string> args;
+    args.reserve(std::size_t(values.size()));
+    for (const QString& v : values)
+        args.push_back(v.toStdString());
+    return QString::fromStdString(fillTemplate(templ.toStdString(), args));
+}
+
+// A template's translation with its arguments (translated where they are templates) put in, as UTF-8.
+std::string translatedTemplate(const Text& text)
+{
+    if (!text.isTemplate()) return text.verbatimText();
+    const std::string pattern = QCoreApplication::translate(text.context(), text.pattern()).toStdString();
+    std::vector<std::string> args;
+    args.reserve(text.args().size());
+    for (const Text& a : text.args())
+        args.push_back(translatedTemplate(a));
+    return fillTemplate(pattern, args);
 }
 
 struct State {
@@ -764,7 +468,12 @@ CoreText::Translation translateText(const QString& text, int depth, bool record)
     };
     if (pm.hasMatch() && pm.captured(1).contains(QLatin1Char('.')) && withPath(&result)) return result;
 
-    // 2. The whole text is one template.
+    // 2. The whole text is a template of core without arguments (util/Text.h: a search reason, a note), or one
+    // of the catalogue's.
+    if (const QString exact = QCoreApplication::translate("CoreText", text.toUtf8().constData()); exact != text) {
+        result.text = exact;
+        return result;
+    }
     QRegularExpressionMatch m;
     if (const Compiled* c = bestFull(text, false, &m)) {
         bool translating = false;
@@ -904,6 +613,24 @@ CoreText::Translation CoreText::translate(const QString& english)
     if (s.cache.size() > 20000) s.cache.clear();
     s.cache.insert(english, t);
     return t;
+}
+
+QString CoreText::text(const Text& text)
+{
+    if (!text.isTemplate()) return CoreText::text(text.verbatimText());
+    return QString::fromStdString(translatedTemplate(text));
+}
+
+QString CoreText::text(const Issue& issue)
+{
+    return issue.text.isTemplate() ? text(issue.text) : text(issue.message);
+}
+
+QString CoreText::line(const Issue& issue)
+{
+    if (issue.path.empty()) return text(issue);
+    // The template core's calibration notes use for a path and its message (analysis/Analysis.cpp).
+    return fill(QCoreApplication::translate("CoreText", "%1: %2"), { QString::fromStdString(issue.path), text(issue) });
 }
 
 QString CoreText::explanation(const Explainer& explainer, const std::string& field, int maxDepth)

@@ -36,6 +36,13 @@ public:
     static Translation translate(const QString& english);
     static QString text(const QString& english) { return translate(english).text; }
     static QString text(const std::string& english) { return text(QString::fromStdString(english)); }
+    // A template of core (util/Text.h): its translation with the arguments put back, a nested template
+    // translated in turn. Text that is not a template goes through the catalogue as above.
+    static QString text(const Text& text);
+    // An issue's message: its template where core built one, its English through the catalogue where not.
+    static QString text(const Issue& issue);
+    // An issue as one line, "path: message" (core's issueLine(), util/Result.h) in the UI language.
+    static QString line(const Issue& issue);
 
     // One explanation and its children as text, as core's formatExplanation() prints it (the field, the value
     // with its unit, formula, inputs, the formula with values put in, source, note), with labels, notes and

@@ -243,7 +243,7 @@ int cmdCheck(const Args& a, std::ostream& out, std::ostream& err)
     if (a.has("--json"))
         out << realityCheckToJson(rc).dump(2) << "\n";
     else
-        out << rc.message << "\n";
+        out << rc.message.english() << "\n";
     return 0;
 }
 
@@ -326,7 +326,7 @@ int cmdSummary(const Args& a, std::ostream& out, std::ostream& err)
         out << buf;
     }
     if (!p.warnings.empty()) out << "\n";
-    for (const auto& w : p.warnings) out << "  warning: " << w << "\n";
+    for (const Issue& w : p.warnings) out << "  warning: " << issueLine(w) << "\n";
     return 0;
 }
 

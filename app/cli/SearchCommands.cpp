@@ -87,7 +87,7 @@ void printText(const SearchResult& r, Objective objective, const std::vector<Ter
     const auto& g = r.given;
     out << "the plan as given: ";
     if (!g.valid || !g.fits)
-        out << g.reason << "\n";
+        out << g.reason.english() << "\n";
     else {
         std::snprintf(buf, sizeof buf, "step %s, rank %.0f of %.0f fitting plans\n", units::formatSeconds(g.entry.stepSeconds).c_str(),
             g.rankAmongFit, r.fit);

@@ -9,14 +9,6 @@
 
 namespace planscope {
 
-std::vector<std::string> issueLines(const Issues& issues)
-{
-    std::vector<std::string> lines;
-    lines.reserve(issues.size());
-    for (const Issue& i : issues) lines.push_back(i.path.empty() ? i.message : i.path + ": " + i.message);
-    return lines;
-}
-
 double simulatedOpCount(const Plan& plan, std::int64_t microbatches)
 {
     // The schedule simulate() asks for (sim/Simulate.cpp): interleaved 1F1B with one chunk per rank runs as 1F1B.
@@ -35,28 +27,33 @@ std::shared_ptr<const Analysis> analyse(const Plan& plan, const AnalysisOptions&
     Prediction predicted = evaluate(a->evaluatedPlan, explainer.get());
     a->inputWarnings = options.inputWarnings;
     // The front of the model's warnings: what the calibration did.
-    std::vector<std::string> front;
+    // A term or warning keeps its path inside the line ("calibrated: cluster.intraNode: ..."), as printed.
+    const auto note = [](TextTemplate t, const Issue& i) {
+        return issue(Severity::Warning, "",
+            i.path.empty() ? Text(t, i.text) : Text(t, Text(PS_TEXT("CoreText", "%1: %2"), i.path, i.text)));
+    };
     if (options.calibration) {
         const Calibration& c = *options.calibration;
         a->calibration = c;
-        for (const std::string& term : c.terms) a->calibrationNotes.push_back("calibrated: " + term);
+        for (const Issue& term : c.terms) a->calibrationNotes.push_back(note(PS_TEXT("CoreText", "calibrated: %1"), term));
         if (c.terms.empty())
-            a->calibrationNotes.push_back("calibration: the profile measured nothing this plan uses; preset values kept");
-        for (const std::string& w : c.warnings) a->calibrationNotes.push_back("calibration: " + w);
-        front.insert(front.end(), a->calibrationNotes.begin(), a->calibrationNotes.end());
+            a->calibrationNotes.push_back(issue(Severity::Warning, "",
+                Text(PS_TEXT("CoreText", "calibration: the profile measured nothing this plan uses; preset values kept"))));
+        for (const Issue& w : c.warnings) a->calibrationNotes.push_back(note(PS_TEXT("CoreText", "calibration: %1"), w));
     }
-    predicted.warnings.insert(predicted.warnings.begin(), front.begin(), front.end());
+    predicted.warnings.insert(predicted.warnings.begin(), a->calibrationNotes.begin(), a->calibrationNotes.end());
     a->analytic = predicted;
 
     const double ops = simulatedOpCount(a->evaluatedPlan, predicted.microbatches);
     if (predicted.valid && options.simulate && ops > double(kMaxSimulatedOps)) {
         // Laying out every op of such a step would take gigabytes for a picture no screen can show: the closed form
         // stands, and the timeline says why it is missing.
-        a->timelineErrors.push_back({ Severity::Warning, "training.globalBatch",
-            "the schedule has " + std::to_string(std::llround(ops)) + " ops (pp*microbatches*chunks*passes), more than the "
-                + std::to_string(kMaxSimulatedOps) + " the simulation lays out; the step time is the closed form's",
-            -1 });
-        predicted.warnings.push_back("not simulated: " + a->timelineErrors.back().message);
+        a->timelineErrors.push_back(issue(Severity::Warning, "training.globalBatch",
+            Text(PS_TEXT("CoreText", "the schedule has %1 ops (pp*microbatches*chunks*passes), more than the %2 the "
+                                     "simulation lays out; the step time is the closed form's"),
+                std::llround(ops), kMaxSimulatedOps)));
+        predicted.warnings.push_back(
+            issue(Severity::Warning, "", Text(PS_TEXT("CoreText", "not simulated: %1"), a->timelineErrors.back().text)));
     } else if (predicted.valid && options.simulate) {
         const std::atomic<bool>* cancel = options.cancel.get();
         auto simulated = simulate(a->evaluatedPlan, predicted, cancel);
@@ -76,9 +73,10 @@ std::shared_ptr<const Analysis> analyse(const Plan& plan, const AnalysisOptions&
             a->timelineErrors = simulated.errors();
         } else {
             // Stopped: the closed form stands, and the timeline says why it is missing.
-            a->timelineErrors.push_back({ Severity::Warning, "", std::string(kSimulationCancelled)
-                    + "; the step time is the closed form's", -1 });
-            predicted.warnings.push_back("not simulated: " + a->timelineErrors.back().message);
+            a->timelineErrors.push_back(issue(Severity::Warning, "",
+                Text(PS_TEXT("CoreText", "the simulation was cancelled; the step time is the closed form's"))));
+            predicted.warnings.push_back(
+                issue(Severity::Warning, "", Text(PS_TEXT("CoreText", "not simulated: %1"), a->timelineErrors.back().text)));
         }
     }
     a->prediction = std::move(predicted);

@@ -55,9 +55,9 @@ struct Analysis {
     // Explanations of `prediction` (the simulated fields where simulated; the closed form under
     // time.analyticStepSeconds). Empty unless AnalysisOptions::explain.
     std::shared_ptr<const Explainer> explainer;
-    // What the calibration changed ("cluster.intraNode: ..."), or why it changed nothing. Also at the front of
-    // prediction.warnings as "calibrated: ..." / "calibration: ..." lines.
-    std::vector<std::string> calibrationNotes;
+    // What the calibration changed ("calibrated: cluster.intraNode: ..."), or why it changed nothing
+    // ("calibration: ..."). Also at the front of prediction.warnings.
+    Issues calibrationNotes;
     std::optional<Calibration> calibration; // as given in the options
     Issues inputWarnings;                    // as given in the options
 
@@ -73,8 +73,5 @@ std::shared_ptr<const Analysis> analyse(const Plan& plan, const AnalysisOptions&
 // step is the closed form's and timelineErrors says why.
 double simulatedOpCount(const Plan& plan, std::int64_t microbatches);
 inline constexpr std::int64_t kMaxSimulatedOps = 1'000'000;
-
-// "path: message" lines of the issues in the order given (for the prediction's warning list).
-std::vector<std::string> issueLines(const Issues& issues);
 
 } // namespace planscope

@@ -54,12 +54,16 @@ const LinkFit* pickFit(const std::vector<LinkFit>& fits, std::string_view linkCl
     return best;
 }
 
-std::string describe(const LinkFit& f)
+Text describe(const LinkFit& f)
 {
-    std::string s = f.op + " on " + std::to_string(f.ranks) + " GPUs";
-    if (f.nodes > 1) s += " (" + std::to_string(f.nodes) + " nodes)";
-    return s + ", alpha " + micros(f.alpha) + ", busBw " + gbps(f.busBandwidth);
+    if (f.nodes > 1)
+        return Text(PS_TEXT("CoreText", "%1 on %2 GPUs (%3 nodes), alpha %4, busBw %5"), f.op, f.ranks, f.nodes,
+            micros(f.alpha), gbps(f.busBandwidth));
+    return Text(PS_TEXT("CoreText", "%1 on %2 GPUs, alpha %3, busBw %4"), f.op, f.ranks, micros(f.alpha), gbps(f.busBandwidth));
 }
+
+// One line of Calibration::terms: the field it sets, and how.
+Issue term(std::string path, Text text) { return issue(Severity::Warning, std::move(path), std::move(text)); }
 
 LinkSpec flatLink(const LinkSpec& plan, const LinkFit& f)
 {
@@ -91,14 +95,17 @@ Calibration calibrationFromProfile(const Profile& profile, const Plan& plan)
     Calibration cal;
     cal.source = profile.source;
     if (!profile.host.empty()) cal.source += (cal.source.empty() ? "" : " on ") + profile.host;
-    for (const Issue& w : profile.warnings) cal.warnings.push_back(w.path.empty() ? w.message : w.path + ": " + w.message);
+    cal.warnings = profile.warnings;
     const std::vector<LinkFit> fits = profile.fits.empty() ? fitCollectives(profile.collectives) : profile.fits;
 
     if (const LinkFit* f = pickFit(fits, "intra")) {
         LinkSpec l = flatLink(plan.cluster.intraNode, *f);
-        cal.terms.push_back("cluster.intraNode: " + describe(*f) + " -> latency " + micros(l.latency) + ", efficiency "
-            + fmt("%.3f", l.efficiency) + " of " + gbps(l.bandwidth)
-            + (l.efficiency > 1 ? " (above the wire speed: NVLS/in-switch reduction)" : ""));
+        cal.terms.push_back(term("cluster.intraNode",
+            l.efficiency > 1 ? Text(PS_TEXT("CoreText", "%1 -> latency %2, efficiency %3 of %4 (above the wire speed: "
+                                                        "NVLS/in-switch reduction)"),
+                                   describe(*f), micros(l.latency), fmt("%.3f", l.efficiency), gbps(l.bandwidth))
+                             : Text(PS_TEXT("CoreText", "%1 -> latency %2, efficiency %3 of %4"), describe(*f),
+                                   micros(l.latency), fmt("%.3f", l.efficiency), gbps(l.bandwidth))));
         // Measured all-gathers or reduce-scatters set the other collectives' share; the all-reduce keeps its own
         // (NVLink SHARP reduces in the switch, docs/HARDWARE.md).
         const LinkFit* g = pickFit(fits, "intra", "AllGather");
@@ -106,15 +113,17 @@ Calibration calibrationFromProfile(const Profile& profile, const Plan& plan)
         if (g && f->op == "AllReduce" && l.bandwidth > 0) {
             l.allReduceEfficiency = l.efficiency;
             l.efficiency = g->busBandwidth / l.bandwidth;
-            cal.terms.push_back("cluster.intraNode: " + describe(*g) + " -> efficiency " + fmt("%.3f", l.efficiency)
-                + " for the other collectives; all-reduce keeps " + fmt("%.3f", l.allReduceEfficiency));
+            cal.terms.push_back(term("cluster.intraNode",
+                Text(PS_TEXT("CoreText", "%1 -> efficiency %2 for the other collectives; all-reduce keeps %3"),
+                    describe(*g), fmt("%.3f", l.efficiency), fmt("%.3f", l.allReduceEfficiency))));
         } else if (!g && f->op == "AllReduce" && plan.cluster.intraNode.allReduceEfficiency > 0) {
             // Only the all-reduce was measured on a link whose all-reduce has its own share (NVLink SHARP): the
             // measurement replaces that share, and the other collectives keep the preset's.
             l.allReduceEfficiency = l.efficiency;
             l.efficiency = plan.cluster.intraNode.efficiency;
-            cal.terms.push_back("cluster.intraNode: only all-reduce measured; the other collectives keep efficiency "
-                + fmt("%.3f", l.efficiency));
+            cal.terms.push_back(term("cluster.intraNode",
+                Text(PS_TEXT("CoreText", "only all-reduce measured; the other collectives keep efficiency %1"),
+                    fmt("%.3f", l.efficiency))));
         }
         cal.intraNode = l;
     }
@@ -134,15 +143,20 @@ Calibration calibrationFromProfile(const Profile& profile, const Plan& plan)
             l.efficiency = 1.0;
         }
         cal.interNode = l;
-        cal.terms.push_back("cluster.interNode: " + describe(*f) + " -> latency " + micros(l.latency) + ", efficiency "
-            + fmt("%.3f", l.efficiency) + " of " + gbps(l.bandwidth) + " per GPU"
-            + (perNode > 1 ? " (busBw / (" + std::to_string(perNode) + " GPUs per node x the NIC bandwidth per GPU))" : ""));
+        cal.terms.push_back(term("cluster.interNode",
+            perNode > 1 ? Text(PS_TEXT("CoreText", "%1 -> latency %2, efficiency %3 of %4 per GPU (busBw / (%5 GPUs per "
+                                                   "node x the NIC bandwidth per GPU))"),
+                              describe(*f), micros(l.latency), fmt("%.3f", l.efficiency), gbps(l.bandwidth), perNode)
+                        : Text(PS_TEXT("CoreText", "%1 -> latency %2, efficiency %3 of %4 per GPU"), describe(*f),
+                              micros(l.latency), fmt("%.3f", l.efficiency), gbps(l.bandwidth))));
         // Faster than the plan's NICs can carry: the measured group did not cross such a network (an NVLink domain
         // over several hosts, as a GB200 NVL72 rack's 18 trays), or the plan names another machine.
         if (l.efficiency > 1)
-            cal.terms.push_back("cluster.interNode: the measured busBw is " + fmt("%.1f", l.efficiency)
-                + " x what the plan's network carries: the measured ranks did not talk over such a network (an NVLink "
-                  "domain spanning hosts?) or the plan names another machine");
+            cal.terms.push_back(term("cluster.interNode",
+                Text(PS_TEXT("CoreText", "the measured busBw is %1 x what the plan's network carries: the measured ranks "
+                                         "did not talk over such a network (an NVLink domain spanning hosts?) or the plan "
+                                         "names another machine"),
+                    fmt("%.1f", l.efficiency))));
     }
 
     const Precision prec = plan.training.precision;
@@ -164,22 +178,28 @@ Calibration calibrationFromProfile(const Profile& profile, const Plan& plan)
         // scales down by tile waves and operand traffic (docs/MODEL.md section 7.2).
         const double best = *std::max_element(tflops.begin(), tflops.end());
         const double eff = best * 1e12 / peak;
-        const std::string what = "best " + fmt("%.1f", best) + " TFLOP/s over " + std::to_string(tflops.size()) + " " + dtype
-            + " GEMMs with m, n, k >= 1024, of the dense peak " + fmt("%.1f", peak / 1e12) + " TFLOP/s";
         if (eff <= 1.0) {
             cal.gemmEfficiency = eff;
-            cal.terms.push_back("cluster.gpu.gemmEfficiency: " + fmt("%.3f", eff) + " = " + what);
+            cal.terms.push_back(term("cluster.gpu.gemmEfficiency",
+                Text(PS_TEXT("CoreText", "%1 = best %2 TFLOP/s over %3 %4 GEMMs with m, n, k >= 1024, of the dense peak %5 "
+                                         "TFLOP/s"),
+                    fmt("%.3f", eff), fmt("%.1f", best), tflops.size(), dtype, fmt("%.1f", peak / 1e12))));
         } else {
-            cal.terms.push_back("cluster.gpu.gemmEfficiency: not applied: " + what + " exceeds the peak (wrong GPU "
-                + "in the plan, or a sparse peak?)");
+            cal.terms.push_back(term("cluster.gpu.gemmEfficiency",
+                Text(PS_TEXT("CoreText", "not applied: best %1 TFLOP/s over %2 %3 GEMMs with m, n, k >= 1024, of the "
+                                         "dense peak %4 TFLOP/s exceeds the peak (wrong GPU in the plan, or a sparse "
+                                         "peak?)"),
+                    fmt("%.1f", best), tflops.size(), dtype, fmt("%.1f", peak / 1e12))));
         }
     }
     if (!cal.gemms.empty())
-        cal.terms.push_back("cluster.gpu.measuredGemms: " + std::to_string(cal.gemms.size()) + " " + dtype
-            + " GEMM shapes timed; operators of exactly these shapes take the measured time");
+        cal.terms.push_back(term("cluster.gpu.measuredGemms",
+            Text(PS_TEXT("CoreText", "%1 %2 GEMM shapes timed; operators of exactly these shapes take the measured time"),
+                cal.gemms.size(), dtype)));
     if (profile.hbmBandwidth > 0 && profile.hbmBandwidth <= detail::kMaxBandwidth) {
         cal.hbmBandwidth = profile.hbmBandwidth;
-        cal.terms.push_back("cluster.gpu.hbmBandwidth: " + gbps(profile.hbmBandwidth) + " measured by a device copy");
+        cal.terms.push_back(term("cluster.gpu.hbmBandwidth",
+            Text(PS_TEXT("CoreText", "%1 measured by a device copy"), gbps(profile.hbmBandwidth))));
     }
     return cal;
 }

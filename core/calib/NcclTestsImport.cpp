@@ -413,15 +413,15 @@ std::optional<RankRange> ranksFromRatios(Collective op, const std::vector<Row>& 
     return range;
 }
 
-std::string rangeText(const RankRange& r)
+Text rangeText(const RankRange& r)
 {
-    if (const auto n = r.unique()) return std::to_string(*n) + " ranks";
+    if (const auto n = r.unique()) return Text(PS_TEXT("CoreText", "%1 ranks"), *n);
     const long lo = std::lround(std::ceil(r.lo - 1e-9));
-    if (!std::isfinite(r.hi)) return "at least " + std::to_string(lo) + " ranks";
-    return std::to_string(lo) + " to " + std::to_string(std::lround(std::floor(r.hi + 1e-9))) + " ranks";
+    if (!std::isfinite(r.hi)) return Text(PS_TEXT("CoreText", "at least %1 ranks"), lo);
+    return Text(PS_TEXT("CoreText", "%1 to %2 ranks"), lo, std::lround(std::floor(r.hi + 1e-9)));
 }
 
-std::string ratioText(Collective op, const std::vector<Row>& rows)
+Text ratioText(Collective op, const std::vector<Row>& rows)
 {
     // The largest row's ratio: the most digits.
     const Row* best = nullptr;
@@ -429,18 +429,17 @@ std::string ratioText(Collective op, const std::vector<Row>& rows)
         if (!row.half[0].badBandwidth && row.half[0].alg && row.half[0].bus && row.half[0].alg->value > 0
             && (!best || row.bytes > best->bytes))
             best = &row;
-    if (!best) return "the printed busbw / algbw";
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "busbw / algbw = %.4f (line %d)", best->half[0].bus->value / best->half[0].alg->value,
-        best->line);
-    return std::string(toString(op)) + " " + buf;
+    if (!best) return Text(PS_TEXT("CoreText", "the printed busbw / algbw"));
+    char buf[320]; // %.4f of any double: at most 309 digits, a sign and ".0000"
+    std::snprintf(buf, sizeof buf, "%.4f", best->half[0].bus->value / best->half[0].alg->value);
+    return Text(PS_TEXT("CoreText", "%1 busbw / algbw = %2 (line %3)"), toString(op), buf, best->line);
 }
 
 // The collective a table measured where nothing names it, from what its rows show (nccl-tests prints the reduction
 // as redop, "none" or nothing for collectives without one, the root as -1 for collectives without one; busbw / algbw
 // is 2(n-1)/n > 1 for all-reduce only, (n-1)/n < 1 for reduce-scatter, 1 for reduce). Only the cases the rows
 // decide: all-gather and all-to-all print the same, as do broadcast and send/recv without a root column.
-std::optional<Collective> collectiveFromRows(const std::vector<Row>& rows, std::string& why)
+std::optional<Collective> collectiveFromRows(const std::vector<Row>& rows, Text& why)
 {
     bool reduction = false, noReduction = false, rooted = false, unrooted = false, above = false, below = false,
          one = true;
@@ -457,19 +456,22 @@ std::optional<Collective> collectiveFromRows(const std::vector<Row>& rows, std::
     }
     if (reduction == noReduction) return std::nullopt; // no redop printed, or both kinds
     if (reduction && !rooted && above && !below) {
-        why = "redop " + rows.front().redop + " and busbw / algbw above 1, which only an all-reduce prints";
+        why = Text(PS_TEXT("CoreText", "redop %1 and busbw / algbw above 1, which only an all-reduce prints"),
+            rows.front().redop);
         return Collective::AllReduce;
     }
     if (reduction && !rooted && below && !above) {
-        why = "redop " + rows.front().redop + " and busbw / algbw below 1, which of the reductions only a reduce-scatter prints";
+        why = Text(PS_TEXT("CoreText", "redop %1 and busbw / algbw below 1, which of the reductions only a "
+                                       "reduce-scatter prints"),
+            rows.front().redop);
         return Collective::ReduceScatter;
     }
     if (reduction && rooted && !unrooted && one) {
-        why = "redop " + rows.front().redop + ", a root, and busbw = algbw";
+        why = Text(PS_TEXT("CoreText", "redop %1, a root, and busbw = algbw"), rows.front().redop);
         return Collective::Reduce;
     }
     if (noReduction && rooted && !unrooted && one) {
-        why = "no reduction, a root, and busbw = algbw";
+        why = Text(PS_TEXT("CoreText", "no reduction, a root, and busbw = algbw"));
         return Collective::Broadcast;
     }
     return std::nullopt;
@@ -516,21 +518,28 @@ void finishSection(const Section& s, const NcclTestsHints& hints, const Hint& hi
     const std::string where = "line " + std::to_string(lineNo);
     std::optional<Collective> op = hint.explicitOp ? hint.explicitOp : (s.op ? s.op : hint.fileOp);
     if (!op && s.unknownBinary.empty()) {
-        std::string why;
+        Text why;
         op = collectiveFromRows(s.rows, why);
         if (op)
-            issues.push_back({ Severity::Warning, where, "no *_perf binary named: " + std::string(toString(*op))
-                    + " from the rows (" + why + "); give the op if not (planscope-cli import-nccl-tests --op OP)", -1 });
+            issues.push_back(issue(Severity::Warning, where,
+                Text(PS_TEXT("CoreText", "no *_perf binary named: %1 from the rows (%2); give the op if not "
+                                         "(planscope-cli import-nccl-tests --op OP)"),
+                    toString(*op), why)));
     }
     if (!op) {
-        const std::string rows = "the table at line " + std::to_string(lineNo) + " (rows: " + std::to_string(s.rows.size()) + ")";
-        issues.push_back({ Severity::Error, where, s.unknownBinary.empty()
-                ? "cannot tell which collective " + rows + " measured: no *_perf binary (all_reduce_perf, "
-                  "all_gather_perf, ...) is named above it, and its rows fit more than one; give the op "
-                  "(planscope-cli import-nccl-tests --op AllToAll) or name the file after the binary (alltoall_perf.txt)"
-                : rows + " is from " + s.unknownBinary + ", not a collective PlanScope models (AllReduce, AllGather, "
-                  "ReduceScatter, AllToAll, Broadcast, Reduce, SendRecv)",
-            -1 });
+        if (s.unknownBinary.empty())
+            issues.push_back(issue(Severity::Error, where,
+                Text(PS_TEXT("CoreText", "cannot tell which collective the table at line %1 (rows: %2) measured: no "
+                                         "*_perf binary (all_reduce_perf, all_gather_perf, ...) is named above it, and "
+                                         "its rows fit more than one; give the op (planscope-cli import-nccl-tests "
+                                         "--op AllToAll) or name the file after the binary (alltoall_perf.txt)"),
+                    lineNo, s.rows.size())));
+        else
+            issues.push_back(issue(Severity::Error, where,
+                Text(PS_TEXT("CoreText", "the table at line %1 (rows: %2) is from %3, not a collective PlanScope "
+                                         "models (AllReduce, AllGather, ReduceScatter, AllToAll, Broadcast, Reduce, "
+                                         "SendRecv)"),
+                    lineNo, s.rows.size(), s.unknownBinary)));
         return;
     }
     const std::optional<RankRange> ratio = ranksFromRatios(*op, s.rows);
@@ -544,28 +553,38 @@ void finishSection(const Section& s, const NcclTestsHints& hints, const Hint& hi
         ranks = s.ranks.rbegin()->first + 1;
     } else if (ratio && ratio->unique()) {
         ranks = *ratio->unique();
-        issues.push_back({ Severity::Warning, where, "no \"#  Rank\" lines: " + std::to_string(ranks) + " ranks from "
-                + ratioText(*op, s.rows) + ", the only rank count the printed digits allow", -1 });
+        issues.push_back(issue(Severity::Warning, where,
+            Text(PS_TEXT("CoreText", "no \"#  Rank\" lines: %1 ranks from %2, the only rank count the printed digits "
+                                     "allow"),
+                ranks, ratioText(*op, s.rows))));
     } else if (const std::int64_t perProcess = std::int64_t(s.nThread) * s.nGpus;
                perProcess > 1 && perProcess <= 10000000 && (!ratio || ratio->contains(int(perProcess)))) {
         ranks = int(perProcess);
-        issues.push_back({ Severity::Warning, where, "no \"#  Rank\" lines: " + std::to_string(ranks)
-                + " ranks from the header's nThread x nGpus (one process assumed)", -1 });
+        issues.push_back(issue(Severity::Warning, where,
+            Text(PS_TEXT("CoreText", "no \"#  Rank\" lines: %1 ranks from the header's nThread x nGpus (one process "
+                                     "assumed)"),
+                ranks)));
+    } else if (*op != Collective::SendRecv && ratio) {
+        issues.push_back(issue(Severity::Warning, where,
+            Text(PS_TEXT("CoreText", "the rank count cannot be told: no \"#  Rank\" lines, and %1 allows %2; rows "
+                                     "kept with their printed bandwidths but not fitted (give it: planscope-cli "
+                                     "import-nccl-tests --ranks N)"),
+                ratioText(*op, s.rows), rangeText(*ratio))));
     } else if (*op != Collective::SendRecv) {
-        issues.push_back({ Severity::Warning, where, "the rank count cannot be told: no \"#  Rank\" lines"
-                + std::string(ratio ? ", and " + ratioText(*op, s.rows) + " allows " + rangeText(*ratio)
-                                    : ", and no printed bandwidth ratio")
-                + "; rows kept with their printed bandwidths but not fitted (give it: planscope-cli import-nccl-tests "
-                  "--ranks N)",
-            -1 });
+        issues.push_back(issue(Severity::Warning, where,
+            Text(PS_TEXT("CoreText", "the rank count cannot be told: no \"#  Rank\" lines, and no printed bandwidth "
+                                     "ratio; rows kept with their printed bandwidths but not fitted (give it: "
+                                     "planscope-cli import-nccl-tests --ranks N)"))));
     }
     if (ranks > 0 && ratio && !ratio->contains(ranks) && hints.ranks <= 0)
-        issues.push_back({ Severity::Warning, where, ratioText(*op, s.rows) + " is the factor for " + rangeText(*ratio)
-                + ", not for the " + std::to_string(ranks) + " the rank lines say; the printed bandwidths are kept as printed",
-            -1 });
+        issues.push_back(issue(Severity::Warning, where,
+            Text(PS_TEXT("CoreText", "%1 is the factor for %2, not for the %3 the rank lines say; the printed "
+                                     "bandwidths are kept as printed"),
+                ratioText(*op, s.rows), rangeText(*ratio), ranks)));
     else if (ranks > 0 && ratio && !ratio->contains(ranks))
-        issues.push_back({ Severity::Warning, where, ratioText(*op, s.rows) + " is the factor for " + rangeText(*ratio)
-                + ", not for the " + std::to_string(ranks) + " ranks given", -1 });
+        issues.push_back(issue(Severity::Warning, where,
+            Text(PS_TEXT("CoreText", "%1 is the factor for %2, not for the %3 ranks given"), ratioText(*op, s.rows),
+                rangeText(*ratio), ranks)));
 
     // Nodes: given; else the host names when every rank's line is there; else, with only some rank lines, the
     // GPUs per node their device indexes show (rank r on device r mod g, as launchers place ranks node by node).
@@ -586,17 +605,23 @@ void finishSection(const Section& s, const NcclTestsHints& hints, const Hint& hi
     } else if (!s.ranks.empty() && ranks > 0 && placedByNode) {
         const int perNode = maxDevice + 1;
         nodes = std::max(int(hosts.size()), (ranks + perNode - 1) / perNode);
-        issues.push_back({ Severity::Warning, where, std::to_string(nodes) + " nodes inferred from " + std::to_string(s.ranks.size())
-                + " of " + std::to_string(ranks) + " rank lines: their device indexes are the rank modulo "
-                + std::to_string(perNode) + " (" + std::to_string(perNode) + " GPUs per node); give it if not "
-                "(planscope-cli import-nccl-tests --nodes N)", -1 });
+        issues.push_back(issue(Severity::Warning, where,
+            Text(PS_TEXT("CoreText", "%1 nodes inferred from %2 of %3 rank lines: their device indexes are the rank "
+                                     "modulo %4 (%5 GPUs per node); give it if not (planscope-cli import-nccl-tests "
+                                     "--nodes N)"),
+                nodes, s.ranks.size(), ranks, perNode, perNode)));
     } else if (!s.ranks.empty() && ranks > 0 && hosts.size() > 1 && int(hosts.size()) == ranks) {
         nodes = int(hosts.size());
+    } else if (ranks > 0 && s.ranks.empty()) {
+        issues.push_back(issue(Severity::Warning, where,
+            Text(PS_TEXT("CoreText", "no \"#  Rank\" lines name the hosts: the node count is unknown, so these rows "
+                                     "are fitted without a link class and change no plan (give it: planscope-cli "
+                                     "import-nccl-tests --nodes N)"))));
     } else if (ranks > 0) {
-        issues.push_back({ Severity::Warning, where, std::string(s.ranks.empty() ? "no \"#  Rank\" lines name the hosts"
-                                                                                    : "the rank lines shown do not tell the hosts of the others")
-                + ": the node count is unknown, so these rows are fitted without a link class and change no plan "
-                  "(give it: planscope-cli import-nccl-tests --nodes N)", -1 });
+        issues.push_back(issue(Severity::Warning, where,
+            Text(PS_TEXT("CoreText", "the rank lines shown do not tell the hosts of the others: the node count is "
+                                     "unknown, so these rows are fitted without a link class and change no plan (give "
+                                     "it: planscope-cli import-nccl-tests --nodes N)"))));
     }
 
     const double factor = busBandwidthFactor(*op, ranks);
@@ -627,12 +652,16 @@ void finishSection(const Section& s, const NcclTestsHints& hints, const Hint& hi
         p.collectives.push_back(c);
     }
     if (badRows > 0)
-        issues.push_back({ Severity::Warning, "line " + std::to_string(badLine), std::to_string(badRows)
-                + " row(s) print an algbw or busbw that is no bandwidth (negative, inf, nan, or above 100000 GB/s): "
-                  "computed from the time instead where the rank count allows (listed in derived)", -1 });
+        issues.push_back(issue(Severity::Warning, "line " + std::to_string(badLine),
+            Text(PS_TEXT("CoreText", "%1 row(s) print an algbw or busbw that is no bandwidth (negative, inf, nan, or "
+                                     "above 100000 GB/s): computed from the time instead where the rank count allows "
+                                     "(listed in derived)"),
+                badRows)));
     if (wrongRows > 0)
-        issues.push_back({ Severity::Warning, "line " + std::to_string(wrongLine), std::to_string(wrongRows)
-                + " row(s) report wrong results (#wrong > 0): the collective did not compute correctly there; kept", -1 });
+        issues.push_back(issue(Severity::Warning, "line " + std::to_string(wrongLine),
+            Text(PS_TEXT("CoreText", "%1 row(s) report wrong results (#wrong > 0): the collective did not compute "
+                                     "correctly there; kept"),
+                wrongRows)));
     // The GPUs of the first host: a profile describes one machine.
     if (p.gpus.empty() && !s.ranks.empty()) {
         const std::string firstHost = s.ranks.begin()->second.host;
@@ -766,13 +795,15 @@ Result<Profile> importText(std::string_view text, const NcclTestsHints& hints, c
     }
     if (p.collectives.empty()) {
         return Result<Profile>::failure("", sawHeader
-                ? "no result rows under the nccl-tests table header"
-                : "no nccl-tests table found (expected a \"#  size  count  type ... time  algbw  busbw\" header row)");
+                ? Text(PS_TEXT("CoreText", "no result rows under the nccl-tests table header"))
+                : Text(PS_TEXT("CoreText", "no nccl-tests table found (expected a \"#  size  count  type ... time  "
+                                           "algbw  busbw\" header row)")));
     }
     for (Issue& w : issues) p.warnings.push_back(std::move(w));
     if (skipped > 0)
-        p.warnings.push_back({ Severity::Warning, "line " + std::to_string(firstSkipped),
-            std::to_string(skipped) + " row(s) without a usable time (N/A, garbled or cut short) left out", -1 });
+        p.warnings.push_back(issue(Severity::Warning, "line " + std::to_string(firstSkipped),
+            Text(PS_TEXT("CoreText", "%1 row(s) without a usable time (N/A, garbled or cut short) left out"),
+                skipped)));
     // An output of 10,000 runs warns a hundred times, then counts the rest (io/JsonReader.h).
     jsonio::capIssues(p.warnings);
     p.fits = fitCollectives(p.collectives);
@@ -783,7 +814,8 @@ Result<Profile> importJson(const json& j, const NcclTestsHints& hints, const Hin
 {
     if (j.contains("schema")) return profileFromJson(j); // already a PlanScope profile
     if (!j.contains("results") || !j["results"].is_array())
-        return Result<Profile>::failure("results", "not nccl-tests JSON output: no \"results\" array");
+        return Result<Profile>::failure("results",
+            Text(PS_TEXT("CoreText", "not nccl-tests JSON output: no \"results\" array")));
     Profile p;
     p.source = "nccl-tests";
     std::optional<Collective> op = hint.explicitOp;
@@ -793,8 +825,8 @@ Result<Profile> importJson(const json& j, const NcclTestsHints& hints, const Hin
     if (!op) op = hint.fileOp;
     if (!op)
         return Result<Profile>::failure("args.0", unknown.empty()
-                ? "cannot tell which collective was measured; give the op (e.g. AllReduce)"
-                : "\"" + unknown + "\" is not a collective PlanScope models");
+                ? Text(PS_TEXT("CoreText", "cannot tell which collective was measured; give the op (e.g. AllReduce)"))
+                : Text(PS_TEXT("CoreText", "\"%1\" is not a collective PlanScope models"), unknown));
     if (j.contains("nccl_version") && j["nccl_version"].is_number_integer()) {
         // NCCL_VERSION_CODE: major*10000 + minor*100 + patch since 2.9.
         const auto v = j["nccl_version"].get<std::int64_t>();
@@ -832,9 +864,9 @@ Result<Profile> importJson(const json& j, const NcclTestsHints& hints, const Hin
     const int nodes = hints.nodes > 0 ? hints.nodes : int(hosts.size());
     Issues issues;
     if (nodes == 0)
-        issues.push_back({ Severity::Warning, "config.devices", "no host names: the node count is unknown, so the "
-            "results are fitted without a link class and change no plan (give it: planscope-cli import-nccl-tests "
-            "--nodes N)", -1 });
+        issues.push_back(issue(Severity::Warning, "config.devices", Text(PS_TEXT("CoreText", "no host names: the node "
+            "count is unknown, so the results are fitted without a link class and change no plan (give it: "
+            "planscope-cli import-nccl-tests --nodes N)"))));
     int skipped = 0;
     const double factor = busBandwidthFactor(*op, ranks);
     for (std::size_t i = 0; i < j["results"].size(); ++i) {
@@ -856,10 +888,12 @@ Result<Profile> importJson(const json& j, const NcclTestsHints& hints, const Hin
         if (c.inPlace && derived("inPlace.busBandwidth")) c.inPlace->busBandwidth = c.inPlace->algBandwidth * factor;
         p.collectives.push_back(c);
     }
-    if (p.collectives.empty()) return Result<Profile>::failure("results", "no result with a time");
+    if (p.collectives.empty())
+        return Result<Profile>::failure("results", Text(PS_TEXT("CoreText", "no result with a time")));
     for (Issue& w : issues) p.warnings.push_back(w);
     if (skipped > 0)
-        p.warnings.push_back({ Severity::Warning, "results", std::to_string(skipped) + " result(s) without a time left out", -1 });
+        p.warnings.push_back(issue(Severity::Warning, "results",
+            Text(PS_TEXT("CoreText", "%1 result(s) without a time left out"), skipped)));
     jsonio::capIssues(p.warnings);
     p.fits = fitCollectives(p.collectives);
     return p;
@@ -879,11 +913,16 @@ Result<Profile> importNcclTests(std::string_view text, const NcclTestsHints& hin
             // A number out of a double's range is named at its field; otherwise, as nccl-tests leaves the document
             // open when a run is killed, say so rather than guess.
             if (!stop.path.empty()) return Result<Profile>(j.errors());
-            return Result<Profile>::failure("", "JSON that does not parse (an nccl-tests -J file of a run that did not finish?)",
+            return Result<Profile>::failure("",
+                Text(PS_TEXT("CoreText", "JSON that does not parse (an nccl-tests -J file of a run that did not "
+                                         "finish?)")),
                 std::max<std::int64_t>(0, stop.offset));
         }
         if (!j->is_object())
-            return Result<Profile>::failure("", "JSON that does not parse (an nccl-tests -J file of a run that did not finish?)", 0);
+            return Result<Profile>::failure("",
+                Text(PS_TEXT("CoreText", "JSON that does not parse (an nccl-tests -J file of a run that did not "
+                                         "finish?)")),
+                0);
         return importJson(j.value(), hints, hint);
     }
     return importText(text, hints, hint);

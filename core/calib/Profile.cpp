@@ -75,7 +75,7 @@ void forEachRow(ObjectReader& r, std::string_view key, F each)
     if (!a) return;
     const std::string path = jsonio::join(r.path(), key);
     if (!a->is_array()) {
-        r.error(path, std::string("must be an array, found ") + a->type_name());
+        r.error(path, Text(PS_TEXT("CoreText", "must be an array, found %1"), a->type_name()));
         return;
     }
     for (std::size_t i = 0; i < a->size(); ++i) each((*a)[i], path + "." + std::to_string(i));
@@ -127,7 +127,8 @@ bool readCollectiveRow(const json& j, const std::string& path, Issues& issues, C
     // A time is > 0; bandwidths may be 0 (nccl-tests prints 0.00 GB/s for its smallest sizes). Neither is beyond
     // what a machine does (ProfileRows.h).
     if (r.number("seconds", c.seconds, 0, kMaxSeconds) && !(c.seconds > 0))
-        r.error(jsonio::join(path, "seconds"), "must be > 0 (the out-of-place time in seconds)");
+        r.error(jsonio::join(path, "seconds"),
+            Text(PS_TEXT("CoreText", "must be > 0 (the out-of-place time in seconds)")));
     r.number("algBandwidth", c.algBandwidth, 0, kMaxBandwidth);
     r.number("busBandwidth", c.busBandwidth, 0, kMaxBandwidth);
     const bool ncclRow = !r.has("bytes") && r.has("size");
@@ -202,7 +203,8 @@ bool readCollectiveRow(const json& j, const std::string& path, Issues& issues, C
             if (h.ok()) {
                 CollectiveHalf half;
                 if (h.number("seconds", half.seconds, 0, kMaxSeconds) && !(half.seconds > 0))
-                    h.error(jsonio::join(h.path(), "seconds"), "must be > 0 (the in-place time in seconds)");
+                    h.error(jsonio::join(h.path(), "seconds"),
+                        Text(PS_TEXT("CoreText", "must be > 0 (the in-place time in seconds)")));
                 h.number("algBandwidth", half.algBandwidth, 0, kMaxBandwidth);
                 h.number("busBandwidth", half.busBandwidth, 0, kMaxBandwidth);
                 double w = -1;
@@ -215,7 +217,7 @@ bool readCollectiveRow(const json& j, const std::string& path, Issues& issues, C
         if (const json* d = r.find("derived")) {
             const std::string dpath = jsonio::join(path, "derived");
             if (!d->is_array()) {
-                r.error(dpath, std::string("must be an array of field names, found ") + d->type_name());
+                r.error(dpath, Text(PS_TEXT("CoreText", "must be an array of field names, found %1"), d->type_name()));
             } else {
                 for (std::size_t i = 0; i < d->size(); ++i) {
                     const json& name = (*d)[i];
@@ -225,8 +227,9 @@ bool readCollectiveRow(const json& j, const std::string& path, Issues& issues, C
                             c.derived.push_back(name.get<std::string>());
                     }
                     else
-                        r.warning(dpath + "." + std::to_string(i), "expected \"algBandwidth\", \"busBandwidth\", "
-                            "\"inPlace.algBandwidth\" or \"inPlace.busBandwidth\"; ignored");
+                        r.warning(dpath + "." + std::to_string(i), Text(PS_TEXT("CoreText", "expected "
+                            "\"algBandwidth\", \"busBandwidth\", \"inPlace.algBandwidth\" or \"inPlace.busBandwidth\"; "
+                            "ignored")));
                 }
             }
         }
@@ -253,9 +256,10 @@ Result<Profile> profileFromJson(const json& j)
     std::string schema;
     if (r.string("schema", schema)) {
         if (schema != kProfileSchema)
-            r.error("schema", "unknown schema \"" + schema + "\"; expected \"" + std::string(kProfileSchema) + "\"");
+            r.error("schema",
+                Text(PS_TEXT("CoreText", "unknown schema \"%1\"; expected \"%2\""), schema, kProfileSchema));
     } else if (!r.has("schema")) {
-        r.warning("schema", "missing; read as " + std::string(kProfileSchema));
+        r.warning("schema", Text(PS_TEXT("CoreText", "missing; read as %1"), kProfileSchema));
     }
     r.string("host", p.host);
     r.string("source", p.source);
@@ -302,12 +306,13 @@ Result<Profile> profileFromJson(const json& j)
         const bool badRate = er.has("tflops") && !er.number("tflops", g.tflops, 0, kMaxTflops);
         er.rejectUnknown({ "m", "n", "k", "dtype", "seconds", "tflops" });
         if (!badTime && !badRate && !(g.seconds > 0) && !(g.tflops > 0))
-            er.error(path, "needs seconds > 0 or tflops > 0: a GEMM without a time measured nothing");
+            er.error(path,
+                Text(PS_TEXT("CoreText", "needs seconds > 0 or tflops > 0: a GEMM without a time measured nothing")));
         if (g.tflops == 0 && g.seconds > 0) {
             g.tflops = 2.0 * double(g.m) * double(g.n) * double(g.k) / g.seconds / 1e12;
             if (!(g.tflops <= kMaxTflops))
-                er.error(jsonio::join(path, "seconds"), "is too short for the shape: 2*m*n*k / seconds is more than "
-                    "100000 TFLOP/s, beyond any GPU");
+                er.error(jsonio::join(path, "seconds"), Text(PS_TEXT("CoreText", "is too short for the shape: "
+                    "2*m*n*k / seconds is more than 100000 TFLOP/s, beyond any GPU")));
         }
         p.gemm.push_back(g);
     });
@@ -320,8 +325,8 @@ Result<Profile> profileFromJson(const json& j)
         if (!detail::readCollectiveRow(e, path, issues, c)) return;
         Collective known;
         if (c.op.empty()) {
-            issues.push_back({ Severity::Error, jsonio::join(path, "op"), "missing: the collective measured (AllReduce, "
-                "AllGather, ReduceScatter, AllToAll, Broadcast, Reduce, SendRecv)", -1 });
+            issues.push_back(issue(Severity::Error, jsonio::join(path, "op"), Text(PS_TEXT("CoreText", "missing: the "
+                "collective measured (AllReduce, AllGather, ReduceScatter, AllToAll, Broadcast, Reduce, SendRecv)"))));
             return;
         }
         if (!(c.seconds > 0)) {
@@ -329,13 +334,13 @@ Result<Profile> profileFromJson(const json& j)
             return;
         }
         if (!fromString(c.op, known))
-            issues.push_back({ Severity::Warning, jsonio::join(path, "op"), "\"" + c.op + "\" is not a collective "
-                "PlanScope models; kept, not fitted", -1 });
+            issues.push_back(issue(Severity::Warning, jsonio::join(path, "op"),
+                Text(PS_TEXT("CoreText", "\"%1\" is not a collective PlanScope models; kept, not fitted"), c.op)));
         p.collectives.push_back(c);
     });
     if (untimed > 0)
-        issues.push_back({ Severity::Warning, firstUntimed, std::to_string(untimed) + " collective row(s) without a time "
-            "left out: nothing to fit", -1 });
+        issues.push_back(issue(Severity::Warning, firstUntimed,
+            Text(PS_TEXT("CoreText", "%1 collective row(s) without a time left out: nothing to fit"), untimed)));
     forEachRow(r, "fits", [&](const json& e, const std::string& path) {
         LinkFit f;
         ObjectReader er(e, path, issues);
@@ -344,11 +349,12 @@ Result<Profile> profileFromJson(const json& j)
         er.integer("ranks", f.ranks, 0, 1e7);
         er.integer("nodes", f.nodes, 0, 1e7);
         if (er.string("linkClass", f.linkClass) && f.linkClass != "intra" && f.linkClass != "inter" && f.linkClass != "unknown")
-            er.error(jsonio::join(path, "linkClass"), "unknown value \"" + f.linkClass + "\"; expected intra, inter or unknown");
+            er.error(jsonio::join(path, "linkClass"),
+                Text(PS_TEXT("CoreText", "unknown value \"%1\"; expected intra, inter or unknown"), f.linkClass));
         er.number("alpha", f.alpha, 0, kMaxAlpha);
         // A fit always has a bandwidth (fitCollectives keeps no fit without one): 0 is no measurement.
         if (er.number("busBandwidth", f.busBandwidth, 0, kMaxBandwidth) && !(f.busBandwidth > 0))
-            er.error(jsonio::join(path, "busBandwidth"), "must be > 0 (bytes/s)");
+            er.error(jsonio::join(path, "busBandwidth"), Text(PS_TEXT("CoreText", "must be > 0 (bytes/s)")));
         er.integer("points", f.points, 0, 1e9);
         er.rejectUnknown({ "op", "ranks", "nodes", "linkClass", "alpha", "busBandwidth", "points" });
         if (f.linkClass.empty()) f.linkClass = detail::linkClassFor(f.nodes);
@@ -405,8 +411,8 @@ Result<Profile> loadMeasurements(const std::string& path)
             profile = std::move(loaded).value();
         else {
             Issues errors = loaded.errors();
-            errors.insert(errors.begin(), Issue { Severity::Error, "", "neither a profile (schema " + std::string(kProfileSchema)
-                    + ") nor nccl-tests output" });
+            errors.insert(errors.begin(), issue(Severity::Error, "",
+                Text(PS_TEXT("CoreText", "neither a profile (schema %1) nor nccl-tests output"), kProfileSchema)));
             return Result<Profile>(std::move(errors));
         }
     }

@@ -137,8 +137,8 @@ struct Calibration {
     std::optional<double> gemmEfficiency;
     std::optional<double> hbmBandwidth;
     std::vector<MeasuredGemm> gemms;  // every GEMM timed in the plan's dtype: used for exactly those shapes
-    std::vector<std::string> terms; // e.g. "cluster.intraNode: AllReduce on 8 GPUs, busBw 231 GB/s"
-    std::vector<std::string> warnings; // what reading the profile met ("path: message"), carried to the prediction
+    Issues terms;    // what each measured field became: path "cluster.intraNode", text "AllReduce on 8 GPUs, ... -> ..."
+    Issues warnings; // what reading the profile met, carried to the prediction
     std::string source;
 };
 Calibration calibrationFromProfile(const Profile& profile, const Plan& plan);

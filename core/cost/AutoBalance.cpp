@@ -309,10 +309,12 @@ Result<BalancedSplit> autoBalance(const Plan& plan)
     const ScheduleKind kind = plan.training.schedule;
     if (!takesLayout(kind))
         return Result<BalancedSplit>::failure("training.schedule",
-            "balancing writes parallel.layout, which the " + std::string(toString(kind))
-                + " schedule does not take; choose a schedule with a loop placement");
+            Text(PS_TEXT("CoreText", "balancing writes parallel.layout, which the %1 schedule does not take; choose a "
+                                     "schedule with a loop placement"),
+                toString(kind)));
     if (plan.parallel.pp <= 1)
-        return Result<BalancedSplit>::failure("parallel.pp", "one pipeline stage: there is nothing to balance");
+        return Result<BalancedSplit>::failure(
+            "parallel.pp", Text(PS_TEXT("CoreText", "one pipeline stage: there is nothing to balance")));
 
     const int L = std::max(0, plan.model.layers);
     // The MTP layers the plan places stay with the loss (Megatron-Core builds the MTP block on the last stage).

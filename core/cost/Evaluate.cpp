@@ -586,15 +586,19 @@ LayerTimes computeStage(Inputs& in, Prediction& out, Explainer* ex)
     in.eff = T.precision == Precision::FP8 && gpu.gemmEfficiencyFp8 > 0 ? gpu.gemmEfficiencyFp8 : gpu.gemmEfficiency;
     if (in.eff <= 0) {
         in.eff = 0.75;
-        out.warnings.push_back("cluster.gpu.gemmEfficiency: no measured GEMM efficiency for \"" + gpu.id
-            + "\"; assuming 0.75 (run planscope-profile to measure it)");
+        out.warnings.push_back(issue(Severity::Warning, "cluster.gpu.gemmEfficiency",
+            Text(PS_TEXT("CoreText", "no measured GEMM efficiency for \"%1\"; assuming 0.75 (run planscope-profile to "
+                                     "measure it)"),
+                gpu.id)));
     }
     if (gpu.hbmEfficiency <= 0)
-        out.warnings.push_back("cluster.gpu.hbmEfficiency: no measured HBM efficiency for \"" + gpu.id + "\"; assuming "
-            + units::formatNumber(kernels::kDefaultHbmEfficiency) + " of the datasheet bandwidth");
+        out.warnings.push_back(issue(Severity::Warning, "cluster.gpu.hbmEfficiency",
+            Text(PS_TEXT("CoreText", "no measured HBM efficiency for \"%1\"; assuming %2 of the datasheet bandwidth"),
+                gpu.id, units::formatNumber(kernels::kDefaultHbmEfficiency))));
     if (T.flashAttention && gpu.attentionFlops.empty())
-        out.warnings.push_back("cluster.gpu.attentionFlops: no flash-attention benchmark for \"" + gpu.id + "\"; assuming "
-            + units::formatNumber(kernels::kDefaultAttentionShare) + " of the GEMM rate");
+        out.warnings.push_back(issue(Severity::Warning, "cluster.gpu.attentionFlops",
+            Text(PS_TEXT("CoreText", "no flash-attention benchmark for \"%1\"; assuming %2 of the GEMM rate"), gpu.id,
+                units::formatNumber(kernels::kDefaultAttentionShare))));
     in.rate = in.peak * in.eff;
     in.hbm = kernels::achievableHbm(gpu);
     in.e = T.precision == Precision::FP32 ? 4.0 : 2.0;
@@ -1254,15 +1258,16 @@ void memorySummary(const Inputs& in, Prediction& out, Explainer* ex)
             "Host memory the offloaded optimizer share (with its fp32 gradients) and offloaded activations take on one "
             "node, from the stage that offloads most." });
     if (!out.fits)
-        out.warnings.push_back("memory: stage " + std::to_string(out.peakStage) + " needs "
-            + units::formatBytes(double(out.peakBytes)) + ", more than the " + units::formatBytes(double(out.capacityBytes))
-            + " of a " + gpu.id + " by " + units::formatBytes(double(out.peakBytes - out.capacityBytes)));
+        out.warnings.push_back(issue(Severity::Warning, "memory",
+            Text(PS_TEXT("CoreText", "stage %1 needs %2, more than the %3 of a %4 by %5"), out.peakStage,
+                units::formatBytes(double(out.peakBytes)), units::formatBytes(double(out.capacityBytes)), gpu.id,
+                units::formatBytes(double(out.peakBytes - out.capacityBytes)))));
     else if (!out.fitsWithHeadroom)
-        out.warnings.push_back("memory: stage " + std::to_string(out.peakStage) + " leaves "
-            + units::formatBytes(double(out.capacityBytes - out.peakBytes)) + " free, less than the "
-            + units::formatBytes(double(out.capacityBytes - out.usableBytes))
-            + " headroom (memoryOverheads.headroom) that covers the memory model's measured error; the planner does not "
-              "count it as fitting");
+        out.warnings.push_back(issue(Severity::Warning, "memory",
+            Text(PS_TEXT("CoreText", "stage %1 leaves %2 free, less than the %3 headroom (memoryOverheads.headroom) that "
+                                     "covers the memory model's measured error; the planner does not count it as fitting"),
+                out.peakStage, units::formatBytes(double(out.capacityBytes - out.peakBytes)),
+                units::formatBytes(double(out.capacityBytes - out.usableBytes)))));
     if (!ex) return;
     ex->add({ "memory.capacityBytes", double(out.capacityBytes), "bytes", "memoryBytes",
         { { "memoryBytes", double(gpu.memoryBytes) } }, "GPU preset \"" + gpu.id + "\" (see resources/presets/gpus.json)",
@@ -1451,7 +1456,9 @@ StepTerms stepStage(const Inputs& in, Prediction& out, Explainer* ex)
     out.hfu = out.hardwareFlopsPerStep / (out.stepSeconds * gpus * in.peak);
     out.tokensPerSecond = tokensPerStep / out.stepSeconds;
     out.trainingDays = T.tokens > 0 ? T.tokens / out.tokensPerSecond / units::kSecondsPerDay : 0.0;
-    if (T.tokens <= 0) out.warnings.push_back("training.tokens: not set; trainingDays is 0");
+    if (T.tokens <= 0)
+        out.warnings.push_back(
+            issue(Severity::Warning, "training.tokens", Text(PS_TEXT("CoreText", "not set; trainingDays is 0"))));
     if (!ex) return st;
 
     const std::string slowest = "time.stages." + std::to_string(st.rb) + ".";
@@ -1793,7 +1800,7 @@ Prediction evaluateWith(const Plan& plan, Explainer* ex, EvaluateCache* cache)
         if (i.severity == Severity::Error)
             out.errors.push_back(i);
         else
-            out.warnings.push_back(i.path + ": " + i.message);
+            out.warnings.push_back(i);
     }
     if (!out.errors.empty()) return out;
     out.valid = true;
@@ -1824,11 +1831,12 @@ Prediction evaluateWith(const Plan& plan, Explainer* ex, EvaluateCache* cache)
     const StepTerms step = stepStage(in, out, ex);
     commStage(in, lt, step, out, ex);
 
-    out.warnings.push_back("not modelled: stragglers, data loading, the embedding lookup, the tied-embedding gradient "
-                           "all-reduce between the first and last stage, the memory-bandwidth share communication kernels "
-                           "take from the GEMMs beside them (their SMs are counted)");
+    out.warnings.push_back(issue(Severity::Warning, "",
+        Text(PS_TEXT("CoreText", "not modelled: stragglers, data loading, the embedding lookup, the tied-embedding "
+                                 "gradient all-reduce between the first and last stage, the memory-bandwidth share "
+                                 "communication kernels take from the GEMMs beside them (their SMs are counted)"))));
     // One line per distinct warning (the first and last stage can raise the same one).
-    std::vector<std::string> unique;
+    Issues unique;
     for (auto& w : out.warnings)
         if (std::find(unique.begin(), unique.end(), w) == unique.end()) unique.push_back(std::move(w));
     out.warnings = std::move(unique);

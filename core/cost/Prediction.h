@@ -156,7 +156,9 @@ struct CommGroup {
 struct Prediction {
     bool valid = false;
     Issues errors;
-    std::vector<std::string> warnings;
+    // Severity Warning, each with the field it concerns in path ("memory", "training.tokens", a validation
+    // warning's field; empty for the model's own notes), written as issueLine() by the CLI and the JSON.
+    Issues warnings;
 
     double paramsTotal = 0;
     double paramsActive = 0;

@@ -8,8 +8,8 @@ RankGrid::RankGrid(const Plan& plan)
     : m_layout(rankLayout(plan))
 {
     const ParallelSpec& p = plan.parallel;
-    std::string message;
-    if (!parseOrder(p.order, m_order, message)) m_order = { Dim::TP, Dim::CP, Dim::EP, Dim::DP, Dim::PP };
+    Text why;
+    if (!parseOrder(p.order, m_order, why)) m_order = { Dim::TP, Dim::CP, Dim::EP, Dim::DP, Dim::PP };
     m_tp = std::max(1, p.tp);
     m_cp = std::max(1, p.cp);
     m_dp = std::max(1, p.dp);

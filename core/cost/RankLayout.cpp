@@ -10,7 +10,7 @@
 
 namespace planscope {
 
-bool parseOrder(const std::string& order, std::vector<Dim>& dims, std::string& message)
+bool parseOrder(const std::string& order, std::vector<Dim>& dims, Text& why)
 {
     dims.clear();
     dims.reserve(5);
@@ -26,11 +26,11 @@ bool parseOrder(const std::string& order, std::vector<Dim>& dims, std::string& m
         else if (name == "dp") d = Dim::DP;
         else if (name == "pp") d = Dim::PP;
         else {
-            message = "unknown name \"" + std::string(name) + "\"; use tp, cp, ep, dp and pp joined by '-'";
+            why = Text(PS_TEXT("CoreText", "unknown name \"%1\"; use tp, cp, ep, dp and pp joined by '-'"), name);
             return false;
         }
         if (std::find(dims.begin(), dims.end(), d) != dims.end()) {
-            message = "\"" + std::string(name) + "\" appears twice";
+            why = Text(PS_TEXT("CoreText", "\"%1\" appears twice"), name);
             return false;
         }
         dims.push_back(d);
@@ -39,7 +39,7 @@ bool parseOrder(const std::string& order, std::vector<Dim>& dims, std::string& m
     for (auto [d, name] : std::array { std::pair { Dim::TP, "tp" }, std::pair { Dim::CP, "cp" },
              std::pair { Dim::DP, "dp" }, std::pair { Dim::PP, "pp" } })
         if (std::find(dims.begin(), dims.end(), d) == dims.end()) {
-            message = std::string("\"") + name + "\" is missing";
+            why = Text(PS_TEXT("CoreText", "\"%1\" is missing"), name);
             return false;
         }
     return true;
@@ -304,8 +304,8 @@ RankLayout computeLayout(const LayoutInputs& p)
 RankLayout computeAt(const LayoutInputs& p, int groupGpus)
 {
     std::vector<Dim> dims;
-    std::string message;
-    if (!parseOrder(p.order, dims, message)) dims = { Dim::TP, Dim::CP, Dim::EP, Dim::DP, Dim::PP };
+    Text why;
+    if (!parseOrder(p.order, dims, why)) dims = { Dim::TP, Dim::CP, Dim::EP, Dim::DP, Dim::PP };
     const int tp = std::max(1, p.tp), cp = std::max(1, p.cp), dp = std::max(1, p.dp), pp = std::max(1, p.pp);
     RankLayout out;
     int stride = 1;

@@ -11,6 +11,7 @@
 
 #include "GroupKind.h"
 #include "spec/Plan.h"
+#include "util/Text.h"
 
 #include <string>
 #include <vector>
@@ -68,8 +69,8 @@ struct LayoutInputs {
 };
 LayoutInputs layoutInputs(const Plan& plan);
 
-// Parses "tp-cp-ep-dp-pp"-style orders; false and a message when a name is missing, repeated or unknown.
-bool parseOrder(const std::string& order, std::vector<Dim>& dims, std::string& message);
+// Parses "tp-cp-ep-dp-pp"-style orders; false and the reason when a name is missing, repeated or unknown.
+bool parseOrder(const std::string& order, std::vector<Dim>& dims, Text& why);
 
 // The layout of those inputs alone; the last one per thread is kept.
 RankLayout rankLayout(const LayoutInputs& inputs);

@@ -22,24 +22,26 @@ RealityCheck realityCheck(const Plan& plan, const Prediction& pred, double days,
     rc.daysNeeded = rate > 0 ? rc.requiredFlops / rate / units::kSecondsPerDay : 0.0;
     rc.shortBy = rc.availableFlops > 0 && rc.requiredFlops > rc.availableFlops ? rc.requiredFlops / rc.availableFlops : 1.0;
     rc.possible = rc.availableFlops > 0 && rc.requiredFlops <= rc.availableFlops;
-    char buf[640];
+    const auto fmt = [](const char* format, double v) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, format, v);
+        return std::string(buf);
+    };
     if (rc.days <= 0 || rc.tokens <= 0) {
         rc.possible = false;
-        rc.message = "give --days and --tokens (or training.tokens / a claim in the plan) to check a claim";
+        rc.message = Text(PS_TEXT("CoreText", "give --days and --tokens (or training.tokens / a claim in the plan) to check "
+                                              "a claim"));
     } else if (rc.possible) {
-        std::snprintf(buf, sizeof buf,
-            "possible: %.3g tokens need %s; %.0f GPUs at %.0f%% MFU deliver %s in %.3g days (%.2f days needed)",
-            rc.tokens, units::formatFlops(rc.requiredFlops).c_str(), gpus, rc.mfu * 100,
-            units::formatFlops(rc.availableFlops).c_str(), rc.days, rc.daysNeeded);
-        rc.message = buf;
+        rc.message = Text(PS_TEXT("CoreText", "possible: %1 tokens need %2; %3 GPUs at %4% MFU deliver %5 in %6 days (%7 "
+                                              "days needed)"),
+            fmt("%.3g", rc.tokens), units::formatFlops(rc.requiredFlops), fmt("%.0f", gpus), fmt("%.0f", rc.mfu * 100),
+            units::formatFlops(rc.availableFlops), fmt("%.3g", rc.days), fmt("%.2f", rc.daysNeeded));
     } else {
-        std::snprintf(buf, sizeof buf,
-            "not possible: %.3g tokens need %s (6*N*T = %s) but %.0f GPUs x %s/s x %.0f%% MFU x %.3g days = %s; "
-            "short by %.1fx (it would take %.1f days)",
-            rc.tokens, units::formatFlops(rc.requiredFlops).c_str(), units::formatFlops(rc.requiredFlops6NT).c_str(), gpus,
-            units::formatFlops(peak).c_str(), rc.mfu * 100, rc.days, units::formatFlops(rc.availableFlops).c_str(),
-            rc.shortBy, rc.daysNeeded);
-        rc.message = buf;
+        rc.message = Text(PS_TEXT("CoreText", "not possible: %1 tokens need %2 (6*N*T = %3) but %4 GPUs x %5/s x %6% MFU x "
+                                              "%7 days = %8; short by %9x (it would take %10 days)"),
+            fmt("%.3g", rc.tokens), units::formatFlops(rc.requiredFlops), units::formatFlops(rc.requiredFlops6NT),
+            fmt("%.0f", gpus), units::formatFlops(peak), fmt("%.0f", rc.mfu * 100), fmt("%.3g", rc.days),
+            units::formatFlops(rc.availableFlops), fmt("%.1f", rc.shortBy), fmt("%.1f", rc.daysNeeded));
     }
     return rc;
 }

@@ -17,7 +17,7 @@ struct RealityCheck {
     double shortBy = 1;             // required/available where > 1, else 1
     double days = 0, tokens = 0, mfu = 0;
     double daysNeeded = 0;          // at this MFU
-    std::string message;
+    Text message; // the verdict with its figures (util/Text.h: English for the CLI, translated by the GUI)
 };
 
 // days, tokens, mfu <= 0 take their defaults: the plan's claim, then training.tokens, then the predicted MFU.

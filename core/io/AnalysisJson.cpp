@@ -22,8 +22,8 @@ json analysisToJson(const Analysis& a, StepFigure figure)
     time["simulatedStepSeconds"] = a.timeline ? json(a.timeline->stepSeconds) : json(nullptr);
     if (!a.timeline && !a.timelineErrors.empty()) time["simulationErrors"] = issuesToJson(a.timelineErrors);
     if (a.calibration)
-        j["calibration"] = { { "source", a.calibration->source }, { "terms", a.calibration->terms },
-            { "warnings", a.calibration->warnings } };
+        j["calibration"] = { { "source", a.calibration->source }, { "terms", issueLines(a.calibration->terms) },
+            { "warnings", issueLines(a.calibration->warnings) } };
     return j;
 }
 

@@ -94,34 +94,60 @@ private:
     std::vector<Frame> m_frames;
 };
 
+// nlohmann's words for a syntax error, from "parse error" on, as a template: its line, its column and its own
+// message ("syntax error while parsing object key - invalid literal; last read: '1x'") become the arguments.
+inline Text parseErrorText(std::string_view what)
+{
+    const auto pos = what.find("parse error");
+    if (pos == std::string_view::npos) return Text::verbatim(std::string(what));
+    what = what.substr(pos);
+    constexpr std::string_view lead = "parse error at line ";
+    constexpr std::string_view syntax = "syntax error while parsing ";
+    const auto comma = what.find(", column ");
+    const auto colon = comma == std::string_view::npos ? comma : what.find(": ", comma);
+    if (!what.starts_with(lead) || colon == std::string_view::npos) return Text::verbatim(std::string(what));
+    const std::string_view line = what.substr(lead.size(), comma - lead.size());
+    const std::string_view column = what.substr(comma + 9, colon - comma - 9);
+    const std::string_view message = what.substr(colon + 2);
+    const auto dash = message.starts_with(syntax) ? message.find(" - ", syntax.size()) : std::string_view::npos;
+    if (dash == std::string_view::npos)
+        return Text(PS_TEXT("CoreText", "parse error at line %1, column %2: %3"), line, column, message);
+    return Text(PS_TEXT("CoreText", "parse error at line %1, column %2: syntax error while parsing %3 - %4"), line,
+        column, message.substr(syntax.size(), dash - syntax.size()), message.substr(dash + 3));
+}
+
 // Parses JSON text; a syntax error names the byte offset where parsing stopped (nlohmann reports the last byte
 // it read), a number out of a double's range its field and the offset where it starts. The exception is caught here
 // and never crosses the core boundary.
 inline Result<nlohmann::json> parseText(std::string_view text)
 {
     if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
-        return Result<nlohmann::json>::failure("", text.empty() ? "the file is empty" : "the file holds only white space", 0);
+        return Result<nlohmann::json>::failure("",
+            text.empty() ? Text(PS_TEXT("CoreText", "the file is empty"))
+                         : Text(PS_TEXT("CoreText", "the file holds only white space")),
+            0);
     nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (!j.is_discarded()) return j;
     try {
         const nlohmann::json again = nlohmann::json::parse(text);
         (void)again;
     } catch (const nlohmann::json::parse_error& e) {
-        std::string what = e.what();
-        const auto pos = what.find("parse error");
-        return Result<nlohmann::json>::failure("", pos == std::string::npos ? what : what.substr(pos),
+        return Result<nlohmann::json>::failure("", parseErrorText(e.what()),
             std::int64_t(e.byte) - (e.byte > 0 ? 1 : 0));
     } catch (const nlohmann::json::out_of_range& e) {
         StopLocator where;
         (void)nlohmann::json::sax_parse(text, &where);
-        if (e.id != 406 || where.token.empty()) return Result<nlohmann::json>::failure(where.path, e.what(), std::int64_t(where.position));
+        if (e.id != 406 || where.token.empty())
+            return Result<nlohmann::json>::failure(where.path, Text::verbatim(e.what()), std::int64_t(where.position));
         return Result<nlohmann::json>::failure(where.path,
-            "the number " + where.token + " is beyond the range of a double (about 1.8e308); write a finite value",
+            Text(PS_TEXT("CoreText",
+                     "the number %1 is beyond the range of a double (about 1.8e308); write a finite value"),
+                where.token),
             std::int64_t(where.position >= where.token.size() ? where.position - where.token.size() : 0));
     } catch (const std::exception& e) {
-        return Result<nlohmann::json>::failure("", e.what(), 0);
+        return Result<nlohmann::json>::failure("", Text::verbatim(e.what()), 0);
     }
-    return Result<nlohmann::json>::failure("", "not valid JSON", 0);
+    return Result<nlohmann::json>::failure("", Text(PS_TEXT("CoreText", "not valid JSON")), 0);
 }
 
 // The most errors, and apart the most warnings, a reader returns: past them one issue says how many more there were,
@@ -154,17 +180,30 @@ inline void capIssues(Issues& issues, std::size_t most = kMaxIssues)
             if (i.message.starts_with("unknown field, ignored")) ++droppedUnknown;
         }
     }
-    const std::string shown = std::to_string(most);
-    if (droppedErrors > 0)
-        kept.push_back(Issue { Severity::Error, "", std::to_string(droppedErrors) + " more error" + (droppedErrors == 1 ? "" : "s")
-                + ", not listed: only the first " + shown + " are", -1 });
+    if (droppedErrors == 1)
+        kept.push_back(issue(Severity::Error, "",
+            Text(PS_TEXT("CoreText", "%1 more error, not listed: only the first %2 are"), droppedErrors, most)));
+    else if (droppedErrors > 1)
+        kept.push_back(issue(Severity::Error, "",
+            Text(PS_TEXT("CoreText", "%1 more errors, not listed: only the first %2 are"), droppedErrors, most)));
+    // Some unknown fields among other warnings are two warnings at least: only the plural reads there.
     if (droppedWarnings > 0 && droppedUnknown == droppedWarnings)
-        kept.push_back(Issue { Severity::Warning, "", std::to_string(droppedUnknown) + " more unknown field"
-                + (droppedUnknown == 1 ? "" : "s") + ", ignored (only the first " + shown + " warnings are listed)", -1 });
-    else if (droppedWarnings > 0)
-        kept.push_back(Issue { Severity::Warning, "", std::to_string(droppedWarnings) + " more warning"
-                + (droppedWarnings == 1 ? "" : "s") + (droppedUnknown > 0 ? " (" + std::to_string(droppedUnknown) + " of them unknown fields)" : std::string())
-                + ", not listed: only the first " + shown + " are", -1 });
+        kept.push_back(issue(Severity::Warning, "",
+            droppedUnknown == 1
+                ? Text(PS_TEXT("CoreText", "%1 more unknown field, ignored (only the first %2 warnings are listed)"),
+                      droppedUnknown, most)
+                : Text(PS_TEXT("CoreText", "%1 more unknown fields, ignored (only the first %2 warnings are listed)"),
+                      droppedUnknown, most)));
+    else if (droppedUnknown > 0)
+        kept.push_back(issue(Severity::Warning, "",
+            Text(PS_TEXT("CoreText", "%1 more warnings (%2 of them unknown fields), not listed: only the first %3 are"),
+                droppedWarnings, droppedUnknown, most)));
+    else if (droppedWarnings == 1)
+        kept.push_back(issue(Severity::Warning, "",
+            Text(PS_TEXT("CoreText", "%1 more warning, not listed: only the first %2 are"), droppedWarnings, most)));
+    else if (droppedWarnings > 1)
+        kept.push_back(issue(Severity::Warning, "",
+            Text(PS_TEXT("CoreText", "%1 more warnings, not listed: only the first %2 are"), droppedWarnings, most)));
     issues = std::move(kept);
 }
 
@@ -175,7 +214,7 @@ public:
     {
         m_ok = j.is_object();
         if (!m_ok)
-            error(m_path, std::string("must be an object, found ") + typeName(j));
+            error(m_path, Text(PS_TEXT("CoreText", "must be an object, found %1"), typeName(j)));
     }
     bool ok() const { return m_ok; }
     const std::string& path() const { return m_path; }
@@ -186,13 +225,13 @@ public:
         return &m_j.at(key);
     }
 
-    void error(const std::string& path, std::string message)
+    void error(const std::string& path, Text text)
     {
-        m_issues.push_back(Issue { Severity::Error, path, std::move(message), -1 });
+        m_issues.push_back(issue(Severity::Error, path, std::move(text)));
     }
-    void warning(const std::string& path, std::string message)
+    void warning(const std::string& path, Text text)
     {
-        m_issues.push_back(Issue { Severity::Warning, path, std::move(message), -1 });
+        m_issues.push_back(issue(Severity::Warning, path, std::move(text)));
     }
 
     bool number(std::string_view key, double& out, double min = -std::numeric_limits<double>::infinity(),
@@ -208,18 +247,20 @@ public:
                 const std::string quoted = v->dump(-1, ' ', true);
                 found += " " + (quoted.size() > 42 ? quoted.substr(0, 40) + "...\"" : quoted);
             }
-            error(join(m_path, key), "must be a number, found " + found);
+            error(join(m_path, key), Text(PS_TEXT("CoreText", "must be a number, found %1"), found));
             return false;
         }
         const double d = v->get<double>();
         if (!std::isfinite(d) || d < min) {
             // nlohmann writes a non-finite double as null: name it (only a document built in code holds one).
             const std::string found = std::isnan(d) ? "NaN" : std::isinf(d) ? (d > 0 ? "infinity" : "-infinity") : v->dump();
-            error(join(m_path, key), "must be a finite number >= " + trim(min) + ", found " + found);
+            error(join(m_path, key),
+                Text(PS_TEXT("CoreText", "must be a finite number >= %1, found %2"), trim(min), found));
             return false;
         }
         if (d > max) {
-            error(join(m_path, key), "must be between " + trim(min) + " and " + trim(max) + ", found " + v->dump());
+            error(join(m_path, key),
+                Text(PS_TEXT("CoreText", "must be between %1 and %2, found %3"), trim(min), trim(max), v->dump()));
             return false;
         }
         out = d;
@@ -232,17 +273,17 @@ public:
         const auto* v = find(key);
         if (!v) return false;
         if (!v->is_number()) {
-            error(join(m_path, key), std::string("must be an integer, found ") + typeName(*v));
+            error(join(m_path, key), Text(PS_TEXT("CoreText", "must be an integer, found %1"), typeName(*v)));
             return false;
         }
         const double d = v->get<double>();
         if (!std::isfinite(d) || d != std::floor(d)) {
-            error(join(m_path, key), "must be a whole number, found " + v->dump());
+            error(join(m_path, key), Text(PS_TEXT("CoreText", "must be a whole number, found %1"), v->dump()));
             return false;
         }
         if (d < min || d > max || d > double(std::numeric_limits<Int>::max())) {
-            error(join(m_path, key), "must be between " + trim(min) + " and "
-                    + trim(std::min(max, double(std::numeric_limits<Int>::max()))) + ", found " + v->dump());
+            error(join(m_path, key), Text(PS_TEXT("CoreText", "must be between %1 and %2, found %3"), trim(min),
+                trim(std::min(max, double(std::numeric_limits<Int>::max()))), v->dump()));
             return false;
         }
         out = Int(v->is_number_integer() ? v->get<std::int64_t>() : std::int64_t(d));
@@ -254,7 +295,7 @@ public:
         const auto* v = find(key);
         if (!v) return false;
         if (!v->is_boolean()) {
-            error(join(m_path, key), std::string("must be true or false, found ") + typeName(*v));
+            error(join(m_path, key), Text(PS_TEXT("CoreText", "must be true or false, found %1"), typeName(*v)));
             return false;
         }
         out = v->get<bool>();
@@ -266,7 +307,7 @@ public:
         const auto* v = find(key);
         if (!v) return false;
         if (!v->is_string()) {
-            error(join(m_path, key), std::string("must be a string, found ") + typeName(*v));
+            error(join(m_path, key), Text(PS_TEXT("CoreText", "must be a string, found %1"), typeName(*v)));
             return false;
         }
         out = v->get<std::string>();
@@ -291,7 +332,7 @@ public:
         }
         std::string names;
         for (E a : allowed) names += (names.empty() ? "" : ", ") + std::string(toString(a));
-        error(join(m_path, key), "unknown value \"" + s + "\"; expected one of: " + names);
+        error(join(m_path, key), Text(PS_TEXT("CoreText", "unknown value \"%1\"; expected one of: %2"), s, names));
         return false;
     }
 
@@ -318,8 +359,9 @@ public:
                     best = k;
                 }
             }
-            warning(join(m_path, it.key()), best.empty() ? std::string("unknown field, ignored")
-                                                         : "unknown field, ignored; did you mean \"" + std::string(best) + "\"?");
+            warning(join(m_path, it.key()),
+                best.empty() ? Text(PS_TEXT("CoreText", "unknown field, ignored"))
+                             : Text(PS_TEXT("CoreText", "unknown field, ignored; did you mean \"%1\"?"), best));
         }
     }
 

@@ -41,12 +41,11 @@ Result<std::string> readTextFile(const std::string& path, std::int64_t maxBytes)
     // refused by its type.
     auto file = openInputFile(path);
     if (!file) return Result<std::string>(file.errors());
-    const std::string most = std::to_string(maxBytes);
     const std::int64_t onDisk = file->size();
     if (onDisk > maxBytes)
         return Result<std::string>::failure(path,
-            "is " + std::to_string(onDisk) + " bytes (" + units::formatBytes(double(onDisk)) + "), more than the "
-                + units::formatBytes(double(maxBytes)) + " this kind of file may have; not read");
+            Text(PS_TEXT("CoreText", "is %1 bytes (%2), more than the %3 this kind of file may have; not read"), onDisk,
+                units::formatBytes(double(onDisk)), units::formatBytes(double(maxBytes))));
     // Read in pieces up to the limit: a file that grows as it is read, or one whose size the system does not know
     // (procfs reports 0, proc(5)), has no size to check first.
     std::string text;
@@ -54,13 +53,14 @@ Result<std::string> readTextFile(const std::string& path, std::int64_t maxBytes)
     std::vector<char> piece(std::size_t(1) << 16);
     for (;;) {
         const std::int64_t got = file.value().read(piece.data(), piece.size());
-        if (got < 0) return Result<std::string>::failure(path, "read error: " + errorText(errno));
+        if (got < 0)
+            return Result<std::string>::failure(path, Text(PS_TEXT("CoreText", "read error: %1"), errorText(errno)));
         if (got == 0) break;
         text.append(piece.data(), std::size_t(got));
         if (std::int64_t(text.size()) > maxBytes)
             return Result<std::string>::failure(path,
-                "has more than " + most + " bytes (" + units::formatBytes(double(maxBytes))
-                    + "), the most this kind of file may have; not read");
+                Text(PS_TEXT("CoreText", "has more than %1 bytes (%2), the most this kind of file may have; not read"),
+                    maxBytes, units::formatBytes(double(maxBytes))));
     }
     return text;
 }
@@ -98,7 +98,8 @@ void readModel(const json& j, const std::string& path, ModelSpec& m, Issues& iss
         double cf = m.moe.capacityFactor;
         if (mr.number("capacityFactor", cf, 0)) {
             if (cf != 0 && cf < 1.0 / 64)
-                mr.error(join(path, "moe.capacityFactor"), "must be 0 (dropless) or a factor of the balanced share, e.g. 1.25");
+                mr.error(join(path, "moe.capacityFactor"),
+                    Text(PS_TEXT("CoreText", "must be 0 (dropless) or a factor of the balanced share, e.g. 1.25")));
             else
                 m.moe.capacityFactor = cf;
         }
@@ -108,8 +109,9 @@ void readModel(const json& j, const std::string& path, ModelSpec& m, Issues& iss
         double imbalance = m.moe.imbalance;
         if (mr.number("imbalance", imbalance, 0, 1e6)) {
             if (imbalance != 0 && imbalance < 1)
-                mr.error(join(path, "moe.imbalance"), "must be at least 1 (the busiest rank's tokens over the balanced share; "
-                                                      "1 = balanced)");
+                mr.error(join(path, "moe.imbalance"),
+                    Text(PS_TEXT("CoreText", "must be at least 1 (the busiest rank's tokens over the balanced share; "
+                                             "1 = balanced)")));
             else
                 m.moe.imbalance = imbalance == 0 ? 1.0 : imbalance;
         }
@@ -137,14 +139,16 @@ void readModel(const json& j, const std::string& path, ModelSpec& m, Issues& iss
 
 namespace {
 
-// An array of [x, y] pairs, both > 0 (y at most maxY when maxY > 0), sorted by x; errors name the row.
-void readPairs(ObjectReader& r, std::string_view key, const char* what, double maxY, std::vector<std::pair<double, double>>& out)
+// An array of [x, y] pairs, both > 0 (y at most maxY when maxY > 0), sorted by x; errors name the row and say
+// what a pair holds (`what`, a phrase of its own).
+void readPairs(ObjectReader& r, std::string_view key, const Text& what, double maxY,
+    std::vector<std::pair<double, double>>& out)
 {
     const auto* v = r.find(key);
     if (!v) return;
     const std::string at = join(r.path(), key);
     if (!v->is_array()) {
-        r.error(at, std::string("must be an array of ") + what + " pairs");
+        r.error(at, Text(PS_TEXT("CoreText", "must be an array of %1 pairs"), what));
         return;
     }
     std::vector<std::pair<double, double>> rows;
@@ -152,7 +156,7 @@ void readPairs(ObjectReader& r, std::string_view key, const char* what, double m
         const auto& row = (*v)[i];
         if (!row.is_array() || row.size() != 2 || !row[0].is_number() || !row[1].is_number() || row[0].get<double>() <= 0
             || row[1].get<double>() <= 0 || (maxY > 0 && row[1].get<double>() > maxY)) {
-            r.error(at + "[" + std::to_string(i) + "]", std::string("must be ") + what);
+            r.error(at + "[" + std::to_string(i) + "]", Text(PS_TEXT("CoreText", "must be %1"), what));
             return;
         }
         rows.emplace_back(row[0].get<double>(), row[1].get<double>());
@@ -192,14 +196,15 @@ void readGpu(const json& j, const std::string& path, GpuSpec& g, Issues& issues)
     if (r.number("gemmEfficiency", eff, 0)) {
         // 0 means "not measured": evaluation falls back to a named default and warns.
         if (eff < 0 || eff > 1)
-            r.error(join(path, "gemmEfficiency"), "must be in [0, 1] (0 = not measured)");
+            r.error(join(path, "gemmEfficiency"), Text(PS_TEXT("CoreText", "must be in [0, 1] (0 = not measured)")));
         else
             g.gemmEfficiency = eff;
     }
     double eff8 = g.gemmEfficiencyFp8;
     if (r.number("gemmEfficiencyFp8", eff8, 0)) {
         if (eff8 > 1)
-            r.error(join(path, "gemmEfficiencyFp8"), "must be in [0, 1] (0 = same as gemmEfficiency)");
+            r.error(join(path, "gemmEfficiencyFp8"),
+                Text(PS_TEXT("CoreText", "must be in [0, 1] (0 = same as gemmEfficiency)")));
         else
             g.gemmEfficiencyFp8 = eff8;
     }
@@ -207,12 +212,14 @@ void readGpu(const json& j, const std::string& path, GpuSpec& g, Issues& issues)
     double hbmEff = g.hbmEfficiency;
     if (r.number("hbmEfficiency", hbmEff, 0)) {
         if (hbmEff > 1)
-            r.error(join(path, "hbmEfficiency"), "must be in [0, 1] (achieved copy bandwidth / datasheet; 0 = not measured)");
+            r.error(join(path, "hbmEfficiency"),
+                Text(PS_TEXT("CoreText", "must be in [0, 1] (achieved copy bandwidth / datasheet; 0 = not measured)")));
         else
             g.hbmEfficiency = hbmEff;
     }
     // [[sequence, FLOP/s], ...]: flash-attention forward+backward throughput by sequence length.
-    readPairs(r, "attentionFlops", "[sequence length, FLOP/s], both > 0", 0, g.attentionFlops);
+    readPairs(r, "attentionFlops", Text(PS_TEXT("CoreText", "[sequence length, FLOP/s], both > 0")), 0,
+        g.attentionFlops);
     r.string("defaultNode", g.defaultNode);
     r.rejectUnknown({ "id", "preset", "name", "vendor", "memory", "peakFlops", "hbmBandwidth", "nvlinkBandwidth",
         "gemmEfficiency", "gemmEfficiencyFp8", "sms", "hbmEfficiency", "attentionFlops", "defaultNode", "sources", "source" });
@@ -234,7 +241,8 @@ void readLinkSpec(const json& j, const std::string& path, LinkSpec& link, Issues
     double bw = link.bandwidth;
     if (r.number("bandwidth", bw, 0)) {
         if (bw <= 0)
-            r.error(join(r.path(), "bandwidth"), "must be > 0 (bytes per second per GPU per direction)");
+            r.error(join(r.path(), "bandwidth"),
+                Text(PS_TEXT("CoreText", "must be > 0 (bytes per second per GPU per direction)")));
         else
             link.bandwidth = bw;
     }
@@ -242,7 +250,8 @@ void readLinkSpec(const json& j, const std::string& path, LinkSpec& link, Issues
     double eff = link.efficiency;
     if (r.number("efficiency", eff, 0)) {
         if (eff <= 0 || eff > 1.5)
-            r.error(join(r.path(), "efficiency"), "must be in (0, 1.5] (achieved bus bandwidth / link bandwidth)");
+            r.error(join(r.path(), "efficiency"),
+                Text(PS_TEXT("CoreText", "must be in (0, 1.5] (achieved bus bandwidth / link bandwidth)")));
         else
             link.efficiency = eff;
     }
@@ -252,11 +261,12 @@ void readLinkSpec(const json& j, const std::string& path, LinkSpec& link, Issues
         double e = *share;
         if (!r.number(key, e, 0)) continue;
         if (e > 1.5)
-            r.error(join(r.path(), key), "must be in [0, 1.5] (0 = same as efficiency)");
+            r.error(join(r.path(), key), Text(PS_TEXT("CoreText", "must be in [0, 1.5] (0 = same as efficiency)")));
         else
             *share = e;
     }
-    readPairs(r, "busBandwidthCurve", "[buffer bytes, share of the large-message bus bandwidth in (0, 1]]", 1.0,
+    readPairs(r, "busBandwidthCurve",
+        Text(PS_TEXT("CoreText", "[buffer bytes, share of the large-message bus bandwidth in (0, 1]]")), 1.0,
         link.busBandwidthCurve);
     r.rejectUnknown({ "bandwidth", "latency", "efficiency", "allReduceEfficiency", "allToAllEfficiency", "busBandwidthCurve" });
 }
@@ -270,7 +280,8 @@ void readCluster(const json& j, Plan& plan, const PresetCatalog& presets, Issues
     ClusterSpec& c = plan.cluster;
     const auto* gpu = r.find("gpu");
     if (!gpu) {
-        r.error("cluster.gpu", "missing: name a GPU preset (e.g. \"a100-sxm4-80gb\") or give a GPU object");
+        r.error("cluster.gpu",
+            Text(PS_TEXT("CoreText", "missing: name a GPU preset (e.g. \"a100-sxm4-80gb\") or give a GPU object")));
     } else if (gpu->is_string()) {
         const std::string id = gpu->get<std::string>();
         if (const auto* p = presets.gpu(id)) {
@@ -278,28 +289,31 @@ void readCluster(const json& j, Plan& plan, const PresetCatalog& presets, Issues
         } else {
             std::string names;
             for (const auto& g : presets.gpus()) names += (names.empty() ? "" : ", ") + g.spec.id;
-            r.error("cluster.gpu", "unknown GPU preset \"" + id + "\"; known: " + names);
+            r.error("cluster.gpu", Text(PS_TEXT("CoreText", "unknown GPU preset \"%1\"; known: %2"), id, names));
         }
     } else if (gpu->is_object()) {
         if (gpu->contains("preset") && (*gpu)["preset"].is_string()) {
             if (const auto* p = presets.gpu((*gpu)["preset"].get<std::string>()))
                 c.gpu = p->spec;
             else
-                r.error("cluster.gpu.preset", "unknown GPU preset \"" + (*gpu)["preset"].get<std::string>() + "\"");
+                r.error("cluster.gpu.preset",
+                    Text(PS_TEXT("CoreText", "unknown GPU preset \"%1\""), (*gpu)["preset"].get<std::string>()));
         }
         readGpu(*gpu, "cluster.gpu", c.gpu, issues);
-        if (c.gpu.memoryBytes <= 0) r.error("cluster.gpu.memory", "missing: GPU memory in bytes");
+        if (c.gpu.memoryBytes <= 0)
+            r.error("cluster.gpu.memory", Text(PS_TEXT("CoreText", "missing: GPU memory in bytes")));
         if (c.gpu.peakFlops.forPrecision(plan.training.precision) <= 0 && c.gpu.peakFlops.bf16 <= 0
             && c.gpu.peakFlops.fp16 <= 0)
-            r.error("cluster.gpu.peakFlops", "missing: dense peak FLOP/s per dtype");
+            r.error("cluster.gpu.peakFlops", Text(PS_TEXT("CoreText", "missing: dense peak FLOP/s per dtype")));
     } else {
-        r.error("cluster.gpu", std::string("must be a preset name or an object, found ") + gpu->type_name());
+        r.error("cluster.gpu",
+            Text(PS_TEXT("CoreText", "must be a preset name or an object, found %1"), gpu->type_name()));
     }
 
     // Links default from the GPU's usual node: NVLink inside, the matching InfiniBand across.
     std::string nodeId = c.gpu.defaultNode;
     if (r.string("node", nodeId) && !presets.node(nodeId))
-        r.error("cluster.node", "unknown node preset \"" + nodeId + "\"");
+        r.error("cluster.node", Text(PS_TEXT("CoreText", "unknown node preset \"%1\""), nodeId));
     if (const auto* n = presets.node(nodeId)) {
         c.nodePreset = n->id;
         c.gpusPerNode = n->gpusPerNode;
@@ -310,15 +324,17 @@ void readCluster(const json& j, Plan& plan, const PresetCatalog& presets, Issues
         if (c.gpu.nvlinkBandwidth > 0) c.intraNode = { c.gpu.nvlinkBandwidth, 5e-6 };
     }
     if (!limited(r, "cluster.nodes", c.nodes))
-        if (!r.has("nodes")) r.error("cluster.nodes", "missing: number of nodes");
+        if (!r.has("nodes")) r.error("cluster.nodes", Text(PS_TEXT("CoreText", "missing: number of nodes")));
     limited(r, "cluster.gpusPerNode", c.gpusPerNode);
     limited(r, "cluster.nvlinkDomainNodes", c.nvlinkDomainNodes);
     readLink(r, "intraNode", c.intraNode, issues);
     readLink(r, "interNode", c.interNode, issues);
     if (c.intraNode.bandwidth <= 0)
-        r.error("cluster.intraNode.bandwidth", "missing: no node preset gives it; set bytes/s per direction");
+        r.error("cluster.intraNode.bandwidth",
+            Text(PS_TEXT("CoreText", "missing: no node preset gives it; set bytes/s per direction")));
     if (c.interNode.bandwidth <= 0 && c.nodes > 1)
-        r.error("cluster.interNode.bandwidth", "missing: no node preset gives it; set bytes/s per direction");
+        r.error("cluster.interNode.bandwidth",
+            Text(PS_TEXT("CoreText", "missing: no node preset gives it; set bytes/s per direction")));
     r.rejectUnknown({ "gpu", "node", "nodes", "gpusPerNode", "nvlinkDomainNodes", "intraNode", "interNode" });
 }
 
@@ -337,7 +353,8 @@ void readParallel(const json& j, Plan& plan, Issues& issues, bool& dpGiven)
     limited(r, "parallel.zero", p.zero);
     if (r.enumeration("fsdp", p.fsdp, { Fsdp::None, Fsdp::Full, Fsdp::Hybrid }) && p.fsdp != Fsdp::None) {
         if (r.has("zero") && p.zero != 3)
-            r.warning("parallel.zero", "fsdp shards weights, gradients and optimizer states: zero stage set to 3");
+            r.warning("parallel.zero",
+                Text(PS_TEXT("CoreText", "fsdp shards weights, gradients and optimizer states: zero stage set to 3")));
         p.zero = 3;
     }
     r.string("order", p.order);
@@ -378,13 +395,14 @@ void readTraining(const json& j, Plan& plan, Issues& issues, bool& batchGiven)
     r.enumeration("fp8Recipe", t.fp8Recipe, { Fp8Recipe::Delayed, Fp8Recipe::Current, Fp8Recipe::MxFp8, Fp8Recipe::Blockwise });
     r.boolean("fp8ParamGather", t.fp8ParamGather);
     if (r.enumeration("optimizerStateDtype", t.optimizerStateDtype, precisions) && t.optimizerStateDtype == Precision::FP8)
-        r.error("training.optimizerStateDtype", "must be fp32, bf16 or fp16 (Megatron's precision-aware optimizer)");
+        r.error("training.optimizerStateDtype",
+            Text(PS_TEXT("CoreText", "must be fp32, bf16 or fp16 (Megatron's precision-aware optimizer)")));
     if (const auto* off = r.find("offload")) {
         ObjectReader orr(*off, "training.offload", issues);
         double fr = t.offload.optimizerFraction;
         if (orr.number("optimizerFraction", fr, 0)) {
             if (fr > 1)
-                orr.error("training.offload.optimizerFraction", "must be a share in [0, 1]");
+                orr.error("training.offload.optimizerFraction", Text(PS_TEXT("CoreText", "must be a share in [0, 1]")));
             else
                 t.offload.optimizerFraction = fr;
         }
@@ -397,22 +415,25 @@ void readTraining(const json& j, Plan& plan, Issues& issues, bool& batchGiven)
         static const char* const known[] = { "core_attn", "mlp", "moe", "moe_act", "layernorm", "mla_up_proj",
             "shared_experts" };
         if (!mods->is_array()) {
-            r.error("training.recomputeModules", "must be an array of module names (core_attn, mlp, moe, moe_act, layernorm, "
-                                                 "mla_up_proj, shared_experts)");
+            r.error("training.recomputeModules",
+                Text(PS_TEXT("CoreText", "must be an array of module names (core_attn, mlp, moe, moe_act, layernorm, "
+                                         "mla_up_proj, shared_experts)")));
         } else {
             t.recomputeModules.clear();
             for (std::size_t i = 0; i < mods->size(); ++i) {
                 const auto& v = (*mods)[i];
                 const std::string at = "training.recomputeModules[" + std::to_string(i) + "]";
                 if (!v.is_string()) {
-                    r.error(at, "must be a module name");
+                    r.error(at, Text(PS_TEXT("CoreText", "must be a module name")));
                     continue;
                 }
                 const std::string name = v.get<std::string>();
                 if (std::find_if(std::begin(known), std::end(known), [&](const char* k) { return name == k; })
                     == std::end(known)) {
-                    r.error(at, "unknown module \"" + name + "\"; expected one of: core_attn, mlp, moe, moe_act, "
-                                                           "layernorm, mla_up_proj, shared_experts");
+                    r.error(at,
+                        Text(PS_TEXT("CoreText", "unknown module \"%1\"; expected one of: core_attn, mlp, moe, "
+                                                 "moe_act, layernorm, mla_up_proj, shared_experts"),
+                            name));
                     continue;
                 }
                 if (std::find(t.recomputeModules.begin(), t.recomputeModules.end(), name) == t.recomputeModules.end())
@@ -436,7 +457,8 @@ void readTraining(const json& j, Plan& plan, Issues& issues, bool& batchGiven)
         if (method == "block" || method == "uniform")
             t.recomputeBlock = method == "block";
         else
-            r.error("training.recomputeMethod", "unknown value \"" + method + "\"; expected one of: uniform, block");
+            r.error("training.recomputeMethod",
+                Text(PS_TEXT("CoreText", "unknown value \"%1\"; expected one of: %2"), method, "uniform, block"));
     }
     r.rejectUnknown({ "microBatch", "globalBatch", "precision", "gradDtype", "optimizer", "recompute", "schedule",
         "flashAttention", "overlapGradReduce", "tpCommOverlap", "overlapP2pComm", "tokens", "fp8Recipe", "fp8ParamGather",
@@ -458,7 +480,7 @@ void readOverheads(const json& j, Plan& plan, Issues& issues)
         double f = *share;
         if (!r.number(key, f, 0)) continue;
         if (f >= 1)
-            r.error(std::string("memoryOverheads.") + key, "must be a share in [0, 1)");
+            r.error(std::string("memoryOverheads.") + key, Text(PS_TEXT("CoreText", "must be a share in [0, 1)")));
         else
             *share = f;
     }
@@ -479,9 +501,10 @@ Result<LoadedPlan> planFromJson(const json& j, const PresetCatalog& presets)
     std::string schema;
     if (top.string("schema", schema)) {
         if (schema != kPlanSchema)
-            top.error("schema", "unsupported schema \"" + schema + "\"; this build reads " + std::string(kPlanSchema));
+            top.error("schema",
+                Text(PS_TEXT("CoreText", "unsupported schema \"%1\"; this build reads %2"), schema, kPlanSchema));
     } else if (!top.has("schema")) {
-        top.warning("schema", "missing; read as " + std::string(kPlanSchema));
+        top.warning("schema", Text(PS_TEXT("CoreText", "missing; read as %1"), kPlanSchema));
     }
     top.string("name", plan.name);
     top.string("description", plan.description);
@@ -501,14 +524,15 @@ Result<LoadedPlan> planFromJson(const json& j, const PresetCatalog& presets)
                 } else {
                     std::string names;
                     for (const auto& mp : presets.models()) names += (names.empty() ? "" : ", ") + mp.spec.preset;
-                    mr.error("model.preset", "unknown model preset \"" + preset + "\"; known: " + names);
+                    mr.error("model.preset",
+                        Text(PS_TEXT("CoreText", "unknown model preset \"%1\"; known: %2"), preset, names));
                 }
             }
             readModel(*m, "model", plan.model, issues);
             plan.model.preset = preset.empty() ? plan.model.preset : preset;
         }
     } else {
-        top.error("model", "missing: a model object (a \"preset\" or its shape)");
+        top.error("model", Text(PS_TEXT("CoreText", "missing: a model object (a \"preset\" or its shape)")));
     }
     ModelSpec& model = plan.model;
     if (top.has("model")) {
@@ -518,13 +542,14 @@ Result<LoadedPlan> planFromJson(const json& j, const PresetCatalog& presets)
             { "seqLength", model.seqLength > 0 } };
         for (const auto& [key, present] : required)
             if (!present && !top.find("model")->contains(key))
-                top.error(std::string("model.") + key, "missing: give it or name a model \"preset\"");
+                top.error(std::string("model.") + key,
+                    Text(PS_TEXT("CoreText", "missing: give it or name a model \"preset\"")));
     }
 
     if (const auto* c = top.find("cluster"))
         readCluster(*c, plan, presets, issues);
     else
-        top.error("cluster", "missing: a cluster object with \"gpu\" and \"nodes\"");
+        top.error("cluster", Text(PS_TEXT("CoreText", "missing: a cluster object with \"gpu\" and \"nodes\"")));
 
     bool dpGiven = false;
     if (const auto* p = top.find("parallel")) readParallel(*p, plan, issues, dpGiven);
@@ -534,7 +559,7 @@ Result<LoadedPlan> planFromJson(const json& j, const PresetCatalog& presets)
         // Documented default: 4*pp microbatches per step, so a pipelined plan keeps its bubble small.
         plan.training.globalBatch = std::int64_t(plan.training.microBatch) * par.dp * 4 * par.pp;
         top.warning("training.globalBatch",
-            "missing; using microBatch*dp*4*pp = " + std::to_string(plan.training.globalBatch));
+            Text(PS_TEXT("CoreText", "missing; using microBatch*dp*4*pp = %1"), plan.training.globalBatch));
     }
     if (const auto* o = top.find("memoryOverheads")) readOverheads(*o, plan, issues);
     if (const auto* cl = top.find("claim")) {
@@ -711,7 +736,7 @@ Result<ModelSpec> modelFromHuggingFaceConfig(std::string_view text)
 {
     json j = json::parse(text, nullptr, false);
     if (j.is_discarded() || !j.is_object())
-        return Result<ModelSpec>::failure("", "config.json is not a JSON object");
+        return Result<ModelSpec>::failure("", Text(PS_TEXT("CoreText", "config.json is not a JSON object")));
     // Counts and sizes: whole numbers from 0 up to what the field's type holds. A value outside (3.7e62, -2^63, 1.5)
     // is named as such, never converted (a double beyond int64 is undefined behaviour) and then called missing.
     Issues outOfRange;
@@ -728,8 +753,9 @@ Result<ModelSpec> modelFromHuggingFaceConfig(std::string_view text)
                 const double d = v.get<double>();
                 if (d >= 0 && d <= double(std::numeric_limits<int>::max()) && d == std::floor(d)) return std::int64_t(d);
             }
-            outOfRange.push_back({ Severity::Error, k,
-                "is " + v.dump() + ": expected a whole number from 0 to " + std::to_string(std::numeric_limits<int>::max()) });
+            outOfRange.push_back(issue(Severity::Error, k,
+                Text(PS_TEXT("CoreText", "is %1: expected a whole number from 0 to %2"), v.dump(),
+                    std::numeric_limits<int>::max())));
             return fallback;
         }
         return fallback;
@@ -741,10 +767,12 @@ Result<ModelSpec> modelFromHuggingFaceConfig(std::string_view text)
         const json& v = j[k];
         const bool ok = std::is_same_v<T, bool> ? v.is_boolean() : std::is_same_v<T, std::string> ? v.is_string() : v.is_number();
         if (ok) return v.get<T>();
-        const char* expected = std::is_same_v<T, bool> ? "true or false" : std::is_same_v<T, std::string> ? "a string" : "a number";
         std::string found = v.dump();
         if (found.size() > 40) found = found.substr(0, 40) + "...";
-        outOfRange.push_back({ Severity::Error, k, "is " + found + ": expected " + expected });
+        outOfRange.push_back(issue(Severity::Error, k,
+            std::is_same_v<T, bool>              ? Text(PS_TEXT("CoreText", "is %1: expected true or false"), found)
+                : std::is_same_v<T, std::string> ? Text(PS_TEXT("CoreText", "is %1: expected a string"), found)
+                                                 : Text(PS_TEXT("CoreText", "is %1: expected a number"), found)));
         return fallback;
     };
     ModelSpec m;
@@ -815,10 +843,11 @@ Result<ModelSpec> modelFromHuggingFaceConfig(std::string_view text)
     applyModelDefaults(m);
     if (!outOfRange.empty()) return Result<ModelSpec>(outOfRange);
     Issues missing;
-    if (m.layers <= 0) missing.push_back({ Severity::Error, "num_hidden_layers", "missing in config.json" });
-    if (m.hidden <= 0) missing.push_back({ Severity::Error, "hidden_size", "missing in config.json" });
-    if (m.heads <= 0) missing.push_back({ Severity::Error, "num_attention_heads", "missing in config.json" });
-    if (m.vocab <= 0) missing.push_back({ Severity::Error, "vocab_size", "missing in config.json" });
+    const Text absent(PS_TEXT("CoreText", "missing in config.json"));
+    if (m.layers <= 0) missing.push_back(issue(Severity::Error, "num_hidden_layers", absent));
+    if (m.hidden <= 0) missing.push_back(issue(Severity::Error, "hidden_size", absent));
+    if (m.heads <= 0) missing.push_back(issue(Severity::Error, "num_attention_heads", absent));
+    if (m.vocab <= 0) missing.push_back(issue(Severity::Error, "vocab_size", absent));
     if (!missing.empty()) return Result<ModelSpec>(missing);
     return m;
 }

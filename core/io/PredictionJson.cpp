@@ -30,7 +30,7 @@ json predictionToJson(const Prediction& p)
     j["schema"] = kPredictionSchema;
     j["valid"] = true;
     j["errors"] = json::array();
-    j["warnings"] = p.warnings;
+    j["warnings"] = issueLines(p.warnings);
     j["params"] = { { "total", p.paramsTotal }, { "active", p.paramsActive }, { "perStage", p.paramsPerStage } };
     json stages = json::array();
     json perGpu = json::array();
@@ -149,7 +149,7 @@ json realityCheckToJson(const RealityCheck& rc)
 {
     return { { "possible", rc.possible }, { "requiredFlops", rc.requiredFlops }, { "requiredFlops6NT", rc.requiredFlops6NT },
         { "availableFlops", rc.availableFlops }, { "shortBy", rc.shortBy }, { "days", rc.days }, { "tokens", rc.tokens },
-        { "mfu", rc.mfu }, { "daysNeeded", rc.daysNeeded }, { "message", rc.message } };
+        { "mfu", rc.mfu }, { "daysNeeded", rc.daysNeeded }, { "message", rc.message.english() } };
 }
 
 } // namespace planscope

@@ -83,7 +83,7 @@ json searchToJson(const SearchResult& r, Objective objective, const std::vector<
     given.erase("index");
     given["valid"] = r.given.valid;
     given["fits"] = r.given.fits;
-    given["reason"] = r.given.reason;
+    given["reason"] = r.given.reason.english();
     given["rankAmongValid"] = r.given.rankAmongValid;
     given["rankAmongFit"] = r.given.rankAmongFit;
     if (!whyNot.empty()) {

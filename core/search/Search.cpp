@@ -220,14 +220,16 @@ Result<SearchSpace> buildSpace(const Plan& templIn, const std::vector<Knob>& var
         { "training.globalBatch", t.training.globalBatch }, { "model.layers", M.layers }, { "model.heads", M.heads },
         { "model.seqLength", M.seqLength }, { "cluster.gpusPerNode", t.cluster.gpusPerNode }, { "cluster.nodes", t.cluster.nodes } };
     for (const auto& x : positive)
-        if (x.v < 1) return Result<SearchSpace>::failure(x.path, "must be >= 1 for a search, got " + std::to_string(x.v));
+        if (x.v < 1)
+            return Result<SearchSpace>::failure(x.path, Text(PS_TEXT("CoreText", "must be >= 1 for a search, got %1"), x.v));
 
     // GPU counts: whole nodes, or one node of fewer GPUs.
     if (!gpuCounts.empty()) {
         for (int g : gpuCounts) {
             if (g < 1 || (g % perNode != 0 && perNode % g != 0))
-                return Result<SearchSpace>::failure("gpus", "a GPU count must be a multiple of the node's " + std::to_string(perNode)
-                        + " GPUs (or divide it), got " + std::to_string(g));
+                return Result<SearchSpace>::failure("gpus",
+                    Text(PS_TEXT("CoreText", "a GPU count must be a multiple of the node's %1 GPUs (or divide it), got %2"),
+                        perNode, g));
             s.gpus.push_back(g);
         }
         std::sort(s.gpus.begin(), s.gpus.end());
@@ -284,9 +286,11 @@ Result<SearchSpace> buildSpace(const Plan& templIn, const std::vector<Knob>& var
         t.parallel.layout.clear();
         t.parallel.firstStageLayers = t.parallel.lastStageLayers = 0;
         t.parallel.embeddingInSplit = t.parallel.lossInSplit = false;
-        s.notes.push_back("the template's pipeline split (layout, first/last stage layers) is dropped: the stages vary, so "
-                          "every plan splits its layers evenly, or with the embedding and the loss counted as layers where "
-                          "only that divides (run planscope-cli balance on the chosen plan)");
+        s.notes.push_back(Text(PS_TEXT("CoreText", "the template's pipeline split (layout, first/last stage layers) is "
+                                                   "dropped: the stages vary, so every plan splits its layers evenly, or "
+                                                   "with the embedding and the loss counted as layers where only that "
+                                                   "divides (run planscope-cli balance on the chosen plan)"))
+                              .english());
     }
     return s;
 }
@@ -520,36 +524,38 @@ enum Reason : int {
     kReasonCount
 };
 
-constexpr const char* kReasonText[kReasonCount] = {
-    "tp*pp*cp does not divide the GPUs",
-    "dp*tp*pp*cp is not the GPU count",
-    "tp does not divide heads",
-    "tp does not divide kv heads",
-    "tp does not divide the FFN",
-    "cp does not divide the sequence",
-    "ep > 1 needs an MoE model",
-    "ep does not divide the experts",
-    "ep does not divide dp*cp",
-    "etp*ep does not divide tp*dp*cp",
-    "more stages than layers, or an uneven split under a schedule that takes no layout",
-    "microBatch*dp does not divide the global batch",
-    "interleaved-1f1b needs pp >= 2",
-    "interleaved-1f1b needs microbatches divisible by pp",
-    "zb-h1 needs microbatches divisible by max(1, m/pp)",
-    "zb-v and dualpipe-v hold two chunks per rank (vpp 2)",
-    "dualpipe-v needs at least 2*pp microbatches",
-    "dualpipe needs an even pp",
-    "dualpipe needs an even number of microbatches, at least 2*pp",
-    "same plan: sp has no effect with tp 1",
-    "same plan: vpp has no effect with one chunk per rank",
-    "same plan: interleaved-1f1b with vpp 1 is 1f1b",
-    "same plan: zb-v and dualpipe-v always hold two chunks",
-    "same plan: tp comm overlap needs tp > 1 with sp",
-    "same plan: one pipeline stage runs no pipeline schedule",
-    "same plan: selective recompute of core attention is none under flash attention",
-    "no framework: ZeRO-2/3 with pp > 1 as modelled",
-    "out of memory",
-    "less free memory than the headroom (memoryOverheads.headroom)",
+// Each a template of core/util/Text.h without arguments: the English is the key of SearchResult::rejected, and
+// the GUI translates that key.
+constexpr TextTemplate kReasonText[kReasonCount] = {
+    PS_TEXT("CoreText", "tp*pp*cp does not divide the GPUs"),
+    PS_TEXT("CoreText", "dp*tp*pp*cp is not the GPU count"),
+    PS_TEXT("CoreText", "tp does not divide heads"),
+    PS_TEXT("CoreText", "tp does not divide kv heads"),
+    PS_TEXT("CoreText", "tp does not divide the FFN"),
+    PS_TEXT("CoreText", "cp does not divide the sequence"),
+    PS_TEXT("CoreText", "ep > 1 needs an MoE model"),
+    PS_TEXT("CoreText", "ep does not divide the experts"),
+    PS_TEXT("CoreText", "ep does not divide dp*cp"),
+    PS_TEXT("CoreText", "etp*ep does not divide tp*dp*cp"),
+    PS_TEXT("CoreText", "more stages than layers, or an uneven split under a schedule that takes no layout"),
+    PS_TEXT("CoreText", "microBatch*dp does not divide the global batch"),
+    PS_TEXT("CoreText", "interleaved-1f1b needs pp >= 2"),
+    PS_TEXT("CoreText", "interleaved-1f1b needs microbatches divisible by pp"),
+    PS_TEXT("CoreText", "zb-h1 needs microbatches divisible by max(1, m/pp)"),
+    PS_TEXT("CoreText", "zb-v and dualpipe-v hold two chunks per rank (vpp 2)"),
+    PS_TEXT("CoreText", "dualpipe-v needs at least 2*pp microbatches"),
+    PS_TEXT("CoreText", "dualpipe needs an even pp"),
+    PS_TEXT("CoreText", "dualpipe needs an even number of microbatches, at least 2*pp"),
+    PS_TEXT("CoreText", "same plan: sp has no effect with tp 1"),
+    PS_TEXT("CoreText", "same plan: vpp has no effect with one chunk per rank"),
+    PS_TEXT("CoreText", "same plan: interleaved-1f1b with vpp 1 is 1f1b"),
+    PS_TEXT("CoreText", "same plan: zb-v and dualpipe-v always hold two chunks"),
+    PS_TEXT("CoreText", "same plan: tp comm overlap needs tp > 1 with sp"),
+    PS_TEXT("CoreText", "same plan: one pipeline stage runs no pipeline schedule"),
+    PS_TEXT("CoreText", "same plan: selective recompute of core attention is none under flash attention"),
+    PS_TEXT("CoreText", "no framework: ZeRO-2/3 with pp > 1 as modelled"),
+    PS_TEXT("CoreText", "out of memory"),
+    PS_TEXT("CoreText", "less free memory than the headroom (memoryOverheads.headroom)"),
 };
 
 // Template facts the checks read.
@@ -746,18 +752,19 @@ SearchEntry entryOf(const Prediction& pr, const Candidate& c, std::int64_t index
     return e;
 }
 
-std::string outOfMemoryText(const Prediction& pr)
+Text outOfMemoryText(const Prediction& pr)
 {
     const StageMemory& st = pr.stages[std::size_t(pr.peakStage)];
-    return "out of memory on stage " + std::to_string(pr.peakStage) + " by "
-        + units::formatBytes(double(st.totalBytes - pr.capacityBytes)) + " (" + units::formatBytes(double(st.totalBytes))
-        + " of " + units::formatBytes(double(pr.capacityBytes)) + ")";
+    return Text(PS_TEXT("CoreText", "out of memory on stage %1 by %2 (%3 of %4)"), pr.peakStage,
+        units::formatBytes(double(st.totalBytes - pr.capacityBytes)), units::formatBytes(double(st.totalBytes)),
+        units::formatBytes(double(pr.capacityBytes)));
 }
 
-std::string underHeadroomText(const Prediction& pr)
+Text underHeadroomText(const Prediction& pr)
 {
-    return "stage " + std::to_string(pr.peakStage) + " leaves " + units::formatBytes(double(pr.capacityBytes - pr.peakBytes))
-        + " free, less than the " + units::formatBytes(double(pr.capacityBytes - pr.usableBytes)) + " headroom";
+    return Text(PS_TEXT("CoreText", "stage %1 leaves %2 free, less than the %3 headroom"), pr.peakStage,
+        units::formatBytes(double(pr.capacityBytes - pr.peakBytes)),
+        units::formatBytes(double(pr.capacityBytes - pr.usableBytes)));
 }
 
 } // namespace
@@ -801,7 +808,11 @@ SearchResult search(const SearchSpace& space, const SearchOptions& options)
         result.given.valid = pr.valid;
         result.given.fits = pr.valid && pr.fitsWithHeadroom;
         result.given.entry = entryOf(pr, c, -1);
-        if (!pr.valid) result.given.reason = pr.errors.empty() ? "invalid" : pr.errors.front().path + ": " + pr.errors.front().message;
+        if (!pr.valid)
+            result.given.reason = pr.errors.empty()
+                ? Text(PS_TEXT("CoreText", "invalid"))
+                : Text(PS_TEXT("CoreText", "%1: %2"), pr.errors.front().path, pr.errors.front().text.isTemplate()
+                        ? pr.errors.front().text : Text::verbatim(pr.errors.front().message));
         else if (!pr.fits) result.given.reason = outOfMemoryText(pr);
         else if (!pr.fitsWithHeadroom) result.given.reason = underHeadroomText(pr);
     }
@@ -935,7 +946,7 @@ SearchResult search(const SearchSpace& space, const SearchOptions& options)
         betterValid += w.betterValid;
         betterFit += w.betterFit;
         for (int r = 0; r < kReasonCount; ++r)
-            if (w.counts[r] > 0) result.rejected[kReasonText[r]] += w.counts[r];
+            if (w.counts[r] > 0) result.rejected[kReasonText[r].pattern] += w.counts[r];
         for (const auto& [k, v] : w.other) result.rejected[k] += v;
         for (const SearchEntry& e : w.top) result.best.push_back(e);
         for (const SearchEntry& e : w.front) addToFront(result.pareto, e, withGpus);
@@ -994,7 +1005,7 @@ SearchResult search(const SearchSpace& space, const SearchOptions& options)
 const char* rejectionBeforeEvaluation(const SearchSpace& space, Candidate& c)
 {
     const int r = quickReject(c, factsOf(space), space);
-    return r >= 0 ? kReasonText[r] : nullptr;
+    return r >= 0 ? kReasonText[r].pattern : nullptr;
 }
 
 std::vector<TermDifference> compareTerms(const Prediction& a, const Prediction& b)

@@ -182,7 +182,7 @@ struct SearchResult {
     // The template itself, as a plan of the space.
     struct Given {
         bool valid = false, fits = false;
-        std::string reason;                    // why it is rejected, in words ("" when it fits)
+        Text reason; // why it is rejected (util/Text.h: English in the JSON, translated in the GUI); empty when it fits
         SearchEntry entry;                     // its figures (where valid)
         double rankAmongValid = 0;             // 1 + valid plans with a better objective
         double rankAmongFit = 0;               // 1 + fitting plans with a better objective

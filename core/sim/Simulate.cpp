@@ -68,7 +68,9 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred, const std::a
     if (!pred.valid) return Result<Timeline>(pred.errors);
     const int p = plan.parallel.pp;
     const std::int64_t m = plan.microbatches();
-    if (m > 1000000) return Result<Timeline>::failure("training.globalBatch", "more than a million microbatches to simulate");
+    if (m > 1000000)
+        return Result<Timeline>::failure(
+            "training.globalBatch", Text(PS_TEXT("CoreText", "more than a million microbatches to simulate")));
     ScheduleRequest req;
     req.kind = plan.training.schedule;
     req.ranks = p;
@@ -91,8 +93,8 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred, const std::a
     const std::vector<VirtualStage> split = virtualStages(plan);
     const std::vector<RankShape> shapes = rankShapes(plan, split);
     if (s.placement != Placement::Bidirectional && split.size() != std::size_t(s.stages))
-        return Result<Timeline>::failure("parallel.vpp", "the schedule has " + std::to_string(s.stages)
-                + " stages but the pipeline split has " + std::to_string(split.size()));
+        return Result<Timeline>::failure("parallel.vpp",
+            Text(PS_TEXT("CoreText", "the schedule has %1 stages but the pipeline split has %2"), s.stages, split.size()));
     const OpCosts& c = pred.opCosts;
     StageDurations durations;
     durations.forward.resize(std::size_t(s.stages));
@@ -447,9 +449,11 @@ void applySimulation(Prediction& pred, const Plan& plan, const Timeline& tl, Exp
         // The steady count may fit while a moment of the step does not (uneven chunks held longer than the warm-up
         // formula says, temporaries on top): say so where the simulation finds it.
         if (pred.fits && pred.simulatedPeakBytes > pred.capacityBytes)
-            pred.warnings.push_back("memory: the simulated step peaks at " + units::formatBytes(double(pred.simulatedPeakBytes))
-                + " on stage " + std::to_string(worst) + ", above the GPU's " + units::formatBytes(double(pred.capacityBytes))
-                + ", while the analytic count fits");
+            pred.warnings.push_back(issue(Severity::Warning, "memory",
+                Text(PS_TEXT("CoreText", "the simulated step peaks at %1 on stage %2, above the GPU's %3, while the analytic "
+                                         "count fits"),
+                    units::formatBytes(double(pred.simulatedPeakBytes)), worst,
+                    units::formatBytes(double(pred.capacityBytes)))));
     }
     if (!ex) return;
     if (memoryMatches && pred.simulatedPeakBytes > 0) {

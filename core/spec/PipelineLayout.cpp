@@ -17,12 +17,12 @@ constexpr std::int64_t kMaxSymbols = 1000000; // more layers than any model; kee
 // (L|t)*313679 (313,680 stages, found by tests/fuzz/fuzz_layout) made the parse allocate a vector per stage for seconds.
 constexpr std::int64_t kMaxStages = 100000;
 
-std::string str(long long v) { return std::to_string(v); }
-std::string at(std::size_t index) { return " at character " + str(static_cast<long long>(index) + 1); }
-std::string quoted(char c)
+// Messages are templates of core/util/Text.h; a character is counted from 1.
+long long character(std::size_t index) { return static_cast<long long>(index) + 1; }
+Text quoted(char c)
 {
-    if (std::isprint(static_cast<unsigned char>(c))) return std::string("'") + c + "'";
-    return "byte " + str(static_cast<unsigned char>(c));
+    if (std::isprint(static_cast<unsigned char>(c))) return Text::verbatim(std::string("'") + c + "'");
+    return Text(PS_TEXT("CoreText", "byte %1"), static_cast<unsigned char>(c));
 }
 bool isLayer(char c) { return c == 'E' || c == 't' || c == 'm' || c == 'L' || c == '|'; }
 
@@ -31,7 +31,7 @@ public:
     explicit LayoutParser(std::string_view text) : m_text(text) { }
 
     // The flat symbol list ('|' kept as a symbol), or the first error.
-    bool run(std::vector<LayoutSymbol>& out, std::string& error)
+    bool run(std::vector<LayoutSymbol>& out, Text& error)
     {
         std::size_t i = 0;
         while (i < m_text.size()) {
@@ -43,7 +43,7 @@ public:
             } else if (c == '(') {
                 if (!group(i, out, error)) return false;
             } else {
-                error = "unexpected " + quoted(c) + at(i);
+                error = Text(PS_TEXT("CoreText", "unexpected %1 at character %2"), quoted(c), character(i));
                 return false;
             }
         }
@@ -52,18 +52,19 @@ public:
 
 private:
     // "*N" at i (i on the '*'); leaves i after the digits.
-    bool count(std::size_t& i, std::int64_t& n, std::string& error)
+    bool count(std::size_t& i, std::int64_t& n, Text& error)
     {
         const std::size_t star = i++;
         if (i >= m_text.size() || !std::isdigit(static_cast<unsigned char>(m_text[i]))) {
-            error = "expected a count after '*'" + at(star);
+            error = Text(PS_TEXT("CoreText", "expected a count after '*' at character %1"), character(star));
             return false;
         }
         n = 0;
         while (i < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[i]))) {
             n = n * 10 + (m_text[i] - '0');
             if (n > kMaxSymbols) {
-                error = "count after '*'" + at(star) + " is larger than " + str(kMaxSymbols);
+                error = Text(PS_TEXT("CoreText", "count after '*' at character %1 is larger than %2"), character(star),
+                    kMaxSymbols);
                 return false;
             }
             ++i;
@@ -72,10 +73,11 @@ private:
     }
 
     bool append(std::vector<LayoutSymbol>& out, const std::vector<LayoutSymbol>& items, std::int64_t times,
-        std::size_t where, std::string& error)
+        std::size_t where, Text& error)
     {
         if (std::int64_t(out.size()) + std::int64_t(items.size()) * times > kMaxSymbols) {
-            error = "the repetition" + at(where) + " expands to more than " + str(kMaxSymbols) + " layers";
+            error = Text(PS_TEXT("CoreText", "the repetition at character %1 expands to more than %2 layers"),
+                character(where), kMaxSymbols);
             return false;
         }
         for (std::int64_t k = 0; k < times; ++k) out.insert(out.end(), items.begin(), items.end());
@@ -83,7 +85,7 @@ private:
     }
 
     // A letter (or '|') with an optional "*N".
-    bool letter(std::size_t& i, std::vector<LayoutSymbol>& out, std::string& error)
+    bool letter(std::size_t& i, std::vector<LayoutSymbol>& out, Text& error)
     {
         const std::size_t pos = i++;
         std::int64_t n = 1;
@@ -92,7 +94,7 @@ private:
     }
 
     // "(...)*N": letters (each with an optional count) and '|', no nesting, not empty.
-    bool group(std::size_t& i, std::vector<LayoutSymbol>& out, std::string& error)
+    bool group(std::size_t& i, std::vector<LayoutSymbol>& out, Text& error)
     {
         const std::size_t open = i++;
         std::vector<LayoutSymbol> body;
@@ -103,21 +105,23 @@ private:
             } else if (isLayer(c)) {
                 if (!letter(i, body, error)) return false;
             } else {
-                error = "unexpected " + quoted(c) + at(i) + (c == '(' ? " (groups do not nest)" : "");
+                error = c == '('
+                    ? Text(PS_TEXT("CoreText", "unexpected %1 at character %2 (groups do not nest)"), quoted(c), character(i))
+                    : Text(PS_TEXT("CoreText", "unexpected %1 at character %2"), quoted(c), character(i));
                 return false;
             }
         }
         if (i >= m_text.size()) {
-            error = "'('" + at(open) + " is not closed";
+            error = Text(PS_TEXT("CoreText", "'(' at character %1 is not closed"), character(open));
             return false;
         }
         const std::size_t close = i++;
         if (body.empty()) {
-            error = "empty group '()'" + at(open);
+            error = Text(PS_TEXT("CoreText", "empty group '()' at character %1"), character(open));
             return false;
         }
         if (i >= m_text.size() || m_text[i] != '*') {
-            error = "expected '*' and a count after ')'" + at(close);
+            error = Text(PS_TEXT("CoreText", "expected '*' and a count after ')' at character %1"), character(close));
             return false;
         }
         std::int64_t n = 0;
@@ -172,11 +176,12 @@ int ParsedLayout::count(char kind) const
 Result<ParsedLayout> parsePipelineLayout(std::string_view text)
 {
     std::vector<LayoutSymbol> flat;
-    std::string error;
-    if (!LayoutParser(text).run(flat, error)) return Result<ParsedLayout>::failure(kPath, error);
+    Text error;
+    if (!LayoutParser(text).run(flat, error)) return Result<ParsedLayout>::failure(kPath, std::move(error));
     const auto stages = 1 + std::count_if(flat.begin(), flat.end(), [](const LayoutSymbol& s) { return s.kind == '|'; });
     if (stages > kMaxStages)
-        return Result<ParsedLayout>::failure(kPath, "expands to " + str(stages) + " stages, more than " + str(kMaxStages));
+        return Result<ParsedLayout>::failure(
+            kPath, Text(PS_TEXT("CoreText", "expands to %1 stages, more than %2"), stages, kMaxStages));
     ParsedLayout parsed;
     parsed.stages.emplace_back();
     for (const LayoutSymbol& s : flat) {
@@ -283,24 +288,23 @@ std::string splitSource(const Plan& plan)
 Issues checkPipelineSplit(const Plan& plan)
 {
     Issues issues;
-    auto error = [&](std::string path, std::string message) {
-        issues.push_back({ Severity::Error, std::move(path), std::move(message), -1 });
-    };
+    auto error = [&](std::string path, Text text) { issues.push_back(issue(Severity::Error, std::move(path), std::move(text))); };
     const ParallelSpec& P = plan.parallel;
     const ModelSpec& M = plan.model;
     const ScheduleKind kind = plan.training.schedule;
     const int chunks = plan.chunksPerRank();
     const long long S = 1LL * P.pp * chunks;
     const bool firstLast = P.firstStageLayers > 0 || P.lastStageLayers > 0;
-    const std::string stagesText = "pp*" + std::string(chunks > 1 ? "chunks" : "1") + " = " + str(S);
+    const char* const perRank = chunks > 1 ? "chunks" : "1"; // pp*chunks or pp*1 in the messages
 
     if (!P.layout.empty()) {
         // Megatron-Core's TransformerConfig refuses the layout beside the other split options.
         if (firstLast || P.embeddingInSplit || P.lossInSplit)
-            error(kPath, "a layout cannot be combined with firstStageLayers, lastStageLayers, embeddingInSplit or "
-                         "lossInSplit (Megatron-Core refuses the combination)");
+            error(kPath,
+                Text(PS_TEXT("CoreText", "a layout cannot be combined with firstStageLayers, lastStageLayers, "
+                                         "embeddingInSplit or lossInSplit (Megatron-Core refuses the combination)")));
         if (!traits(kind).customSplit())
-            error(kPath, "a layout is not supported with the " + std::string(toString(kind)) + " schedule");
+            error(kPath, Text(PS_TEXT("CoreText", "a layout is not supported with the %1 schedule"), toString(kind)));
         const auto& parsed = *memoLast<std::string, std::optional<Result<ParsedLayout>>, parseLayoutOnce>(P.layout);
         if (!parsed) {
             issues.insert(issues.end(), parsed.errors().begin(), parsed.errors().end());
@@ -309,30 +313,45 @@ Issues checkPipelineSplit(const Plan& plan)
         const ParsedLayout& lay = parsed.value();
         const long long n = static_cast<long long>(lay.stages.size());
         if (n != S)
-            error(kPath, "the layout has " + str(n) + " stages but " + stagesText + " are needed (pp " + str(P.pp)
-                    + (chunks > 1 ? ", vpp " + str(chunks) : std::string()) + ")");
+            error(kPath,
+                chunks > 1 ? Text(PS_TEXT("CoreText", "the layout has %1 stages but pp*%2 = %3 are needed (pp %4, vpp %5)"),
+                                 n, perRank, S, P.pp, chunks)
+                           : Text(PS_TEXT("CoreText", "the layout has %1 stages but pp*%2 = %3 are needed (pp %4)"), n,
+                                 perRank, S, P.pp));
         const int t = lay.count('t');
         if (t != M.layers)
-            error(kPath, "the layout has " + str(t) + " transformer layers ('t') but model.layers is " + str(M.layers));
+            error(kPath,
+                Text(PS_TEXT("CoreText", "the layout has %1 transformer layers ('t') but model.layers is %2"), t, M.layers));
         // The embedding first in the first stage, the loss last in the last stage, each exactly once.
         bool sawE = false, sawL = false, sawM = false, placeReported = false, orderReported = false;
         for (std::size_t k = 0; k < lay.stages.size(); ++k) {
             const auto& stage = lay.stages[k];
             for (std::size_t j = 0; j < stage.size(); ++j) {
                 const LayoutSymbol& s = stage[j];
-                const std::string where = quoted(s.kind) + at(std::size_t(s.character - 1)) + " (stage "
-                    + str(static_cast<long long>(k)) + ")";
+                // The symbol, its character and its stage: %1 at character %2 (stage %3) in each message.
+                const Text symbol = quoted(s.kind);
+                const long long at = s.character, stageIndex = static_cast<long long>(k);
                 if (s.kind == 'E') {
                     if (sawE)
-                        error(kPath, "a second embedding " + where + "; 'E' appears once");
+                        error(kPath,
+                            Text(PS_TEXT("CoreText", "a second embedding %1 at character %2 (stage %3); 'E' appears once"),
+                                symbol, at, stageIndex));
                     else if (k != 0 || j != 0)
-                        error(kPath, "embedding " + where + ": 'E' must be the first layer of the first stage");
+                        error(kPath,
+                            Text(PS_TEXT("CoreText", "embedding %1 at character %2 (stage %3): 'E' must be the first layer "
+                                                     "of the first stage"),
+                                symbol, at, stageIndex));
                     sawE = true;
                 } else if (s.kind == 'L') {
                     if (sawL)
-                        error(kPath, "a second loss " + where + "; 'L' appears once");
+                        error(kPath,
+                            Text(PS_TEXT("CoreText", "a second loss %1 at character %2 (stage %3); 'L' appears once"),
+                                symbol, at, stageIndex));
                     else if (k + 1 != lay.stages.size() || j + 1 != stage.size())
-                        error(kPath, "loss " + where + ": 'L' must be the last layer of the last stage");
+                        error(kPath,
+                            Text(PS_TEXT("CoreText", "loss %1 at character %2 (stage %3): 'L' must be the last layer of "
+                                                     "the last stage"),
+                                symbol, at, stageIndex));
                     sawL = true;
                 } else if (s.kind == 'm') {
                     const long long rank = P.pp > 0 ? static_cast<long long>(k) % P.pp : 0;
@@ -340,39 +359,53 @@ Issues checkPipelineSplit(const Plan& plan)
                     // Megatron-Core validate_layer_layout: MTP layers sit in a rank's last virtual stage, never on
                     // the first rank.
                     if (n == S && (chunk != chunks - 1 || rank == 0) && !placeReported) {
-                        error(kPath, "MTP layer " + where + ": 'm' belongs to the last virtual stage of a rank other "
-                                     "than the first");
+                        error(kPath,
+                            Text(PS_TEXT("CoreText", "MTP layer %1 at character %2 (stage %3): 'm' belongs to the last "
+                                                     "virtual stage of a rank other than the first"),
+                                symbol, at, stageIndex));
                         placeReported = true;
                     }
                     sawM = true;
                 } else if (s.kind == 't' && sawM && !orderReported) {
-                    error(kPath, "transformer layer " + where + " after an MTP layer; 't' layers come before 'm'");
+                    error(kPath,
+                        Text(PS_TEXT("CoreText", "transformer layer %1 at character %2 (stage %3) after an MTP layer; 't' "
+                                                 "layers come before 'm'"),
+                            symbol, at, stageIndex));
                     orderReported = true;
                 }
             }
         }
-        if (!sawE) error(kPath, "no embedding 'E': the first stage must start with it");
-        if (!sawL) error(kPath, "no loss 'L': the last stage must end with it");
+        if (!sawE) error(kPath, Text(PS_TEXT("CoreText", "no embedding 'E': the first stage must start with it")));
+        if (!sawL) error(kPath, Text(PS_TEXT("CoreText", "no loss 'L': the last stage must end with it")));
         const int mtp = lay.count('m');
         if (mtp != M.mtpLayers)
-            error(kPath, "the layout places " + str(mtp) + " MTP layers ('m') but model.mtpLayers is " + str(M.mtpLayers)
-                    + "; Megatron-Core requires the two to agree");
+            error(kPath,
+                Text(PS_TEXT("CoreText", "the layout places %1 MTP layers ('m') but model.mtpLayers is %2; Megatron-Core "
+                                         "requires the two to agree"),
+                    mtp, M.mtpLayers));
         return issues;
     }
 
     if (P.embeddingInSplit || P.lossInSplit) {
         const std::string path = P.embeddingInSplit ? "parallel.embeddingInSplit" : "parallel.lossInSplit";
         if (firstLast)
-            error(path, "embeddingInSplit/lossInSplit cannot be combined with firstStageLayers/lastStageLayers "
-                        "(Megatron-Core refuses the combination)");
+            error(path,
+                Text(PS_TEXT("CoreText", "embeddingInSplit/lossInSplit cannot be combined with "
+                                         "firstStageLayers/lastStageLayers (Megatron-Core refuses the combination)")));
         if (!traits(kind).customSplit())
-            error(path, "embeddingInSplit/lossInSplit are not supported with the " + std::string(toString(kind))
-                    + " schedule");
+            error(path,
+                Text(PS_TEXT("CoreText", "embeddingInSplit/lossInSplit are not supported with the %1 schedule"),
+                    toString(kind)));
         const int e = P.embeddingInSplit ? 1 : 0, l = P.lossInSplit ? 1 : 0;
         const long long N = 1LL * M.layers + e + l;
         if (M.layers > 0 && S > 0 && N % S != 0)
-            error(chunks > 1 ? "parallel.vpp" : "parallel.pp", "layers " + str(M.layers) + (e ? " + embedding" : "")
-                    + (l ? " + loss" : "") + " = " + str(N) + " are not divisible by " + stagesText);
+            error(chunks > 1 ? "parallel.vpp" : "parallel.pp",
+                e && l ? Text(PS_TEXT("CoreText", "layers %1 + embedding + loss = %2 are not divisible by pp*%3 = %4"),
+                             M.layers, N, perRank, S)
+                    : e ? Text(PS_TEXT("CoreText", "layers %1 + embedding = %2 are not divisible by pp*%3 = %4"), M.layers,
+                              N, perRank, S)
+                        : Text(PS_TEXT("CoreText", "layers %1 + loss = %2 are not divisible by pp*%3 = %4"), M.layers, N,
+                              perRank, S));
     }
     return issues;
 }

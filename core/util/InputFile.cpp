@@ -15,14 +15,15 @@ namespace {
 [[maybe_unused]] const char* strerrorResult(int result, const char* buffer) { return result == 0 ? buffer : nullptr; }
 [[maybe_unused]] const char* strerrorResult(const char* result, const char*) { return result; }
 
-// What a file of this type is called, for one that is not regular (inode(7) lists the types).
-const char* typeName(mode_t mode)
+// What a file of this type is called, for one that is not regular (inode(7) lists the types): a phrase inside the
+// message that refuses it.
+Text typeName(mode_t mode)
 {
-    if (S_ISFIFO(mode)) return "a FIFO";
-    if (S_ISCHR(mode)) return "a character device";
-    if (S_ISBLK(mode)) return "a block device";
-    if (S_ISSOCK(mode)) return "a socket";
-    return "a special file";
+    if (S_ISFIFO(mode)) return Text(PS_TEXT("CoreText", "a FIFO"));
+    if (S_ISCHR(mode)) return Text(PS_TEXT("CoreText", "a character device"));
+    if (S_ISBLK(mode)) return Text(PS_TEXT("CoreText", "a block device"));
+    if (S_ISSOCK(mode)) return Text(PS_TEXT("CoreText", "a socket"));
+    return Text(PS_TEXT("CoreText", "a special file"));
 }
 
 } // namespace
@@ -76,14 +77,19 @@ Result<InputFile> openInputFile(const std::string& path)
     } while (fd < 0 && errno == EINTR);
     if (fd < 0) {
         const int error = errno;
-        return Result<InputFile>::failure(path, error == ENOENT ? std::string("cannot open file") : "cannot open file: " + errorText(error));
+        return Result<InputFile>::failure(path,
+            error == ENOENT ? Text(PS_TEXT("CoreText", "cannot open file"))
+                            : Text(PS_TEXT("CoreText", "cannot open file: %1"), errorText(error)));
     }
     InputFile file(fd, 0);
     struct stat st {};
-    if (::fstat(fd, &st) != 0) return Result<InputFile>::failure(path, "cannot open file: " + errorText(errno));
-    if (S_ISDIR(st.st_mode)) return Result<InputFile>::failure(path, "is a folder, not a file; not read");
+    if (::fstat(fd, &st) != 0)
+        return Result<InputFile>::failure(path, Text(PS_TEXT("CoreText", "cannot open file: %1"), errorText(errno)));
+    if (S_ISDIR(st.st_mode))
+        return Result<InputFile>::failure(path, Text(PS_TEXT("CoreText", "is a folder, not a file; not read")));
     if (!S_ISREG(st.st_mode))
-        return Result<InputFile>::failure(path, std::string("is ") + typeName(st.st_mode) + ", not a regular file; not read");
+        return Result<InputFile>::failure(path,
+            Text(PS_TEXT("CoreText", "is %1, not a regular file; not read"), typeName(st.st_mode)));
     // A regular file never blocks a read; the flag is dropped so that the descriptor reads as any other.
     const int flags = ::fcntl(fd, F_GETFL);
     if (flags >= 0) (void)::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);

@@ -52,10 +52,6 @@
         <translation>必须大于 0</translation>
     </message>
     <message>
-        <source>must be &gt;= 1</source>
-        <translation>必须 &gt;= 1</translation>
-    </message>
-    <message>
         <source>kvHeads %1 must divide heads %2</source>
         <translation>kvHeads %1 必须能整除 heads %2</translation>
     </message>
@@ -202,10 +198,6 @@
     <message>
         <source>vpp %1 is ignored by the %2 schedule</source>
         <translation>%2 调度会忽略 vpp %1</translation>
-    </message>
-    <message>
-        <source>must be 0, 1, 2 or 3</source>
-        <translation>必须是 0、1、2 或 3</translation>
     </message>
     <message>
         <source>ZeRO-%1 with pipeline parallelism: DeepSpeed&apos;s pipeline engine refuses it (only ZeRO-1 is allowed with PP); Megatron-LM offers ZeRO-1 (distributed optimizer) or its own FSDP; PyTorch&apos;s pipelining with FSDP (torchtitan) keeps the weights gathered and the gradients whole across microbatches, unlike this model, and the planner leaves such plans out</source>
@@ -2047,6 +2039,106 @@
     <message>
         <source>%1, inside one NVLink domain.</source>
         <translation>%1，位于单个 NVLink 域内。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>must be an array, found %1</source>
+        <translation>必须是数组，实际为 %1</translation>
+    </message>
+    <message>
+        <source>must be an array of field names, found %1</source>
+        <translation>必须是字段名数组，实际为 %1</translation>
+    </message>
+    <message>
+        <source>expected &quot;algBandwidth&quot;, &quot;busBandwidth&quot;, &quot;inPlace.algBandwidth&quot; or &quot;inPlace.busBandwidth&quot;; ignored</source>
+        <translation>应为 &quot;algBandwidth&quot;、&quot;busBandwidth&quot;、&quot;inPlace.algBandwidth&quot; 或 &quot;inPlace.busBandwidth&quot;；已忽略</translation>
+    </message>
+    <message>
+        <source>unknown schema &quot;%1&quot;; expected &quot;%2&quot;</source>
+        <translation>未知的 schema &quot;%1&quot;；应为 &quot;%2&quot;</translation>
+    </message>
+    <message>
+        <source>missing: the collective measured (AllReduce, AllGather, ReduceScatter, AllToAll, Broadcast, Reduce, SendRecv)</source>
+        <translation>缺失：所测的集合通信（AllReduce、AllGather、ReduceScatter、AllToAll、Broadcast、Reduce、SendRecv）</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a collective PlanScope models; kept, not fitted</source>
+        <translation>&quot;%1&quot; 不是 PlanScope 建模的集合通信；已保留，未拟合</translation>
+    </message>
+    <message>
+        <source>unknown value &quot;%1&quot;; expected intra, inter or unknown</source>
+        <translation>未知取值 &quot;%1&quot;；应为 intra、inter 或 unknown</translation>
+    </message>
+    <message>
+        <source>neither a profile (schema %1) nor nccl-tests output</source>
+        <translation>既不是性能测量文件（schema %1），也不是 nccl-tests 输出</translation>
+    </message>
+    <message>
+        <source>%1 more error, not listed: only the first %2 are</source>
+        <translation>另有 %1 个错误未列出：只列出前 %2 个</translation>
+    </message>
+    <message>
+        <source>%1 more unknown field, ignored (only the first %2 warnings are listed)</source>
+        <translation>另有 %1 个未知字段，已忽略（只列出前 %2 条警告）</translation>
+    </message>
+    <message>
+        <source>%1 more warning, not listed: only the first %2 are</source>
+        <translation>另有 %1 条警告未列出：只列出前 %2 条</translation>
+    </message>
+    <message>
+        <source>config.json is not a JSON object</source>
+        <translation>config.json 不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>is %1: expected a whole number from 0 to %2</source>
+        <translation>为 %1：应为 0 到 %2 之间的整数</translation>
+    </message>
+    <message>
+        <source>is %1: expected true or false</source>
+        <translation>为 %1：应为 true 或 false</translation>
+    </message>
+    <message>
+        <source>is %1: expected a string</source>
+        <translation>为 %1：应为字符串</translation>
+    </message>
+    <message>
+        <source>is %1: expected a number</source>
+        <translation>为 %1：应为数字</translation>
+    </message>
+    <message>
+        <source>missing in config.json</source>
+        <translation>config.json 中缺失</translation>
+    </message>
+    <message>
+        <source>byte %1</source>
+        <translation>字节 %1</translation>
+    </message>
+    <message>
+        <source>a FIFO</source>
+        <translation>命名管道（FIFO）</translation>
+    </message>
+    <message>
+        <source>a character device</source>
+        <translation>字符设备</translation>
+    </message>
+    <message>
+        <source>a block device</source>
+        <translation>块设备</translation>
+    </message>
+    <message>
+        <source>a socket</source>
+        <translation>套接字</translation>
+    </message>
+    <message>
+        <source>a special file</source>
+        <translation>特殊文件</translation>
+    </message>
+    <message>
+        <source>must be &gt;= 1 for a search, got %1</source>
+        <translation>搜索时必须 &gt;= 1，实际为 %1</translation>
     </message>
 </context>
 <context>

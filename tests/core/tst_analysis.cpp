@@ -66,9 +66,10 @@ private slots:
         QCOMPARE(a->prediction.timeSource, std::string("analytic"));
         QCOMPARE(a->timelineErrors.size(), std::size_t(1));
         QCOMPARE(a->timelineErrors[0].message, std::string("the simulation was cancelled; the step time is the closed form's"));
-        QVERIFY(std::find(a->prediction.warnings.begin(), a->prediction.warnings.end(),
+        const std::vector<std::string> lines = issueLines(a->prediction.warnings);
+        QVERIFY(std::find(lines.begin(), lines.end(),
                     "not simulated: the simulation was cancelled; the step time is the closed form's")
-            != a->prediction.warnings.end());
+            != lines.end());
         // Not cancelled: the flag is looked at and the simulation runs.
         cancel->store(false);
         QVERIFY(analyse(plan, options)->timeline);
@@ -105,15 +106,16 @@ private slots:
         AnalysisOptions options;
         Calibration c;
         c.gemmEfficiency = 0.5;
-        c.terms = { "cluster.gpu.gemmEfficiency: 0.500 = test" };
-        c.warnings = { "extra: unknown field" };
+        c.terms = { issue(Severity::Warning, "cluster.gpu.gemmEfficiency", Text::verbatim("0.500 = test")) };
+        c.warnings = { issue(Severity::Warning, "extra", Text::verbatim("unknown field")) };
         c.source = "test";
         options.calibration = c;
         const auto a = analyse(plan, options);
         QCOMPARE(a->evaluatedPlan.cluster.gpu.gemmEfficiency, 0.5);
         QVERIFY(a->plan.cluster.gpu.gemmEfficiency != 0.5); // the plan as written is kept
-        QCOMPARE(a->prediction.warnings[0], std::string("calibrated: cluster.gpu.gemmEfficiency: 0.500 = test"));
-        QCOMPARE(a->prediction.warnings[1], std::string("calibration: extra: unknown field"));
+        QCOMPARE(a->prediction.warnings[0].message, std::string("calibrated: cluster.gpu.gemmEfficiency: 0.500 = test"));
+        QCOMPARE(a->prediction.warnings[1].message, std::string("calibration: extra: unknown field"));
+        QCOMPARE(a->calibrationNotes.size(), std::size_t(2));
         // Half the GEMM efficiency: a slower step than the uncalibrated plan's.
         QVERIFY(a->stepSeconds() > analyse(plan)->stepSeconds());
     }

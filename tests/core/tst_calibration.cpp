@@ -840,8 +840,8 @@ private slots:
         const Calibration cal = calibrationFromProfile(p, plan);
         QVERIFY(cal.intraNode && cal.interNode);
         QCOMPARE(cal.terms.size(), std::size_t(2));
-        QVERIFY(QString::fromStdString(cal.terms[0]).startsWith("cluster.intraNode: AllReduce on 8 GPUs"));
-        QVERIFY(QString::fromStdString(cal.terms[1]).startsWith("cluster.interNode: AllReduce on 16 GPUs (2 nodes)"));
+        QVERIFY(QString::fromStdString(issueLine(cal.terms[0])).startsWith("cluster.intraNode: AllReduce on 8 GPUs"));
+        QVERIFY(QString::fromStdString(issueLine(cal.terms[1])).startsWith("cluster.interNode: AllReduce on 16 GPUs (2 nodes)"));
 
         // Inside a node: efficiency = busBw / bandwidth, latency = alpha, and ringSeconds reproduces the run.
         QVERIFY(near(cal.intraNode->efficiency, share, 0.02));
@@ -855,7 +855,7 @@ private slots:
         QVERIFY(near(cal.interNode->latency, 2e-5, 0.02));
         QCOMPARE(cal.interNode->bandwidth, interBw);
         QVERIFY(near(ringSeconds(Collective::AllReduce, 8, 1e9, *cal.interNode), 14 * 2e-5 + 1.75e9 / (share * interBw), 0.02));
-        QVERIFY(QString::fromStdString(cal.terms[1]).contains("8 GPUs per node"));
+        QVERIFY(QString::fromStdString(issueLine(cal.terms[1])).contains("8 GPUs per node"));
         // Against the same links at their preset efficiencies, flat (a fit is a flat alpha-beta model, so it is
         // compared with the flat model: the presets' size curves slow mid-size messages more than half-speed links).
         Plan flat = plan;
@@ -917,8 +917,8 @@ private slots:
         QVERIFY(cal.hbmBandwidth && *cal.hbmBandwidth == 1.7e12);
         QVERIFY(!cal.intraNode && !cal.interNode);
         QCOMPARE(cal.terms.size(), std::size_t(3));
-        QVERIFY(QString::fromStdString(cal.terms[0]).contains("best "));
-        QVERIFY(QString::fromStdString(cal.terms[0]).contains("over 3 "));
+        QVERIFY(QString::fromStdString(issueLine(cal.terms[0])).contains("best "));
+        QVERIFY(QString::fromStdString(issueLine(cal.terms[0])).contains("over 3 "));
         // Every timed shape in the plan's dtype is kept for the ops of exactly that shape (the small one too).
         QCOMPARE(cal.gemms.size(), std::size_t(4));
 
@@ -1090,7 +1090,7 @@ private slots:
         QVERIFY(near(cal.interNode->efficiency, expected));
         QVERIFY(expected > 1);
         bool said = false;
-        for (const std::string& t : cal.terms) said |= t.find("did not talk over such a network") != std::string::npos;
+        for (const Issue& t : cal.terms) said |= t.message.find("did not talk over such a network") != std::string::npos;
         QVERIFY(said);
     }
 

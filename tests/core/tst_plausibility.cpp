@@ -113,7 +113,7 @@ private slots:
         QVERIFY(tight.fits);
         QVERIFY(!tight.fitsWithHeadroom);
         QVERIFY(std::any_of(tight.warnings.begin(), tight.warnings.end(),
-            [](const std::string& w) { return w.find("memoryOverheads.headroom") != std::string::npos; }));
+            [](const Issue& w) { return w.path == "memory" && w.message.find("memoryOverheads.headroom") != std::string::npos; }));
         plan.overheads.headroom = std::max(0.0, share - 0.01);
         const Prediction roomy = evaluate(plan);
         QVERIFY(roomy.fitsWithHeadroom);
@@ -126,7 +126,7 @@ private slots:
         o.threads = 1;
         const SearchResult r = search(space.value(), o);
         QVERIFY(!r.given.fits);
-        QVERIFY(r.given.reason.find("headroom") != std::string::npos);
+        QVERIFY(r.given.reason.english().find("headroom") != std::string::npos);
         QVERIFY(r.rejected.count("less free memory than the headroom (memoryOverheads.headroom)"));
         for (const SearchEntry& e : r.best) QVERIFY(double(e.peakBytes) <= double(e.capacityBytes) * (1.0 - plan.overheads.headroom) + 1);
     }

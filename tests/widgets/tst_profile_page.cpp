@@ -85,7 +85,7 @@ private slots:
         QVERIFY(!doc.calibration()->terms.empty());
         QVERIFY(doc.prediction()->stepSeconds > defaultStep);
         bool said = false;
-        for (const std::string& w : doc.prediction()->warnings) said |= w.rfind("calibrated: ", 0) == 0;
+        for (const Issue& w : doc.prediction()->warnings) said |= w.message.rfind("calibrated: ", 0) == 0;
         QVERIFY(said);
         // And off again: back to the defaults.
         spy.clear();

@@ -67,7 +67,7 @@ QString PlanDocument::describe(const Issues& issues)
         if (i.offset >= 0)
             where
                 = where.isEmpty() ? tr("byte %1").arg(i.offset) : tr("%1 (byte %2)").arg(where).arg(i.offset);
-        lines << (where.isEmpty() ? CoreText::text(i.message) : QStringLiteral("%1: %2").arg(where, CoreText::text(i.message)));
+        lines << (where.isEmpty() ? CoreText::text(i) : QStringLiteral("%1: %2").arg(where, CoreText::text(i)));
     }
     return lines.join(QLatin1Char('\n'));
 }

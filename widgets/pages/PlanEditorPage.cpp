@@ -1091,7 +1091,7 @@ void PlanEditorPage::balanceStages(int layoutField)
     if (!balanced) {
         QStringList reasons;
         for (const Issue& i : balanced.errors())
-            if (i.severity == Severity::Error) reasons << fromStd(i.path) + QStringLiteral(": ") + CoreText::text(i.message);
+            if (i.severity == Severity::Error) reasons << fromStd(i.path) + QStringLiteral(": ") + CoreText::text(i);
         showBalanceNote(tr("Cannot balance the stages: %1").arg(reasons.join(QStringLiteral("; "))), true);
         return;
     }
@@ -1272,7 +1272,7 @@ void PlanEditorPage::showIssues()
         const bool error = issue.severity == Severity::Error;
         (error ? errors : warnings)++;
         const QString path = fromStd(issue.path);
-        const QString message = CoreText::text(issue.message);
+        const QString message = CoreText::text(issue);
         const QString color = (error ? Theme::alarmText() : warningColor()).name();
         const QString line
             = QStringLiteral("<span style=\"color:%1\">%2</span>").arg(color, message.toHtmlEscaped());

@@ -511,7 +511,7 @@ bool PlannerPage::startSearch()
     QString error;
     if (!chosenGpus(&gpus, &error)) return refuse(error);
     Result<SearchSpace> space = buildSpace(m_document->plan(), chosenKnobs(), searchedGpus(m_document->plan(), gpus));
-    if (!space) return refuse(tr("Cannot search: %1").arg(CoreText::text(space.errors().front().message)));
+    if (!space) return refuse(tr("Cannot search: %1").arg(CoreText::text(space.errors().front())));
 
     m_searchedPlan = m_document->plan();
     m_job = std::make_unique<Job>();

@@ -316,7 +316,7 @@ void SummaryPage::rebuildTree()
                 where = where.isEmpty() ? tr("byte %1").arg(e.offset)
                                         : tr("%1 (byte %2)").arg(where).arg(e.offset);
             QTreeWidgetItem* item
-                = b.row(g, where, QString(), fromStd(e.path), 0, CoreText::text(e.message), CoreText::text(e.message));
+                = b.row(g, where, QString(), fromStd(e.path), 0, CoreText::text(e), CoreText::text(e));
             paintAlarm(item);
         }
         g->setExpanded(true);
@@ -505,17 +505,19 @@ void SummaryPage::rebuildIssues()
             where
                 = where.isEmpty() ? tr("byte %1").arg(e.offset) : tr("%1 (byte %2)").arg(where).arg(e.offset);
         auto* item
-            = new QListWidgetItem(errorIcon, tr("Error: %1: %2").arg(where, CoreText::text(e.message)), m_issues);
+            = new QListWidgetItem(errorIcon, tr("Error: %1: %2").arg(where, CoreText::text(e)), m_issues);
         item->setForeground(Theme::alarmText());
         item->setData(FieldRole, fromStd(e.path));
     }
     for (const Issue& w : m_fileWarnings) {
         auto* item = new QListWidgetItem(
-            warningIcon, tr("File: %1: %2").arg(fromStd(w.path), CoreText::text(w.message)), m_issues);
+            warningIcon, tr("File: %1: %2").arg(fromStd(w.path), CoreText::text(w)), m_issues);
         item->setData(FieldRole, fromStd(w.path));
     }
-    for (const std::string& w : m_prediction->warnings)
-        new QListWidgetItem(warningIcon, tr("Warning: %1").arg(CoreText::text(w)), m_issues);
+    for (const Issue& w : m_prediction->warnings) {
+        auto* item = new QListWidgetItem(warningIcon, tr("Warning: %1").arg(CoreText::line(w)), m_issues);
+        item->setData(FieldRole, fromStd(w.path));
+    }
     if (m_issues->count() == 0) new QListWidgetItem(tr("No warnings."), m_issues);
 }
 

@@ -284,7 +284,7 @@ QString planHtml(const ReportPlan& rp)
         html += QStringLiteral("<h2>%1</h2><ul>").arg(esc(ReportWriter::tr("Why the plan cannot run")));
         for (const Issue& issue : p.errors)
             html += QStringLiteral("<li><tt>%1</tt>: %2</li>")
-                        .arg(esc(QString::fromStdString(issue.path)), esc(CoreText::text(issue.message)));
+                        .arg(esc(QString::fromStdString(issue.path)), esc(CoreText::text(issue)));
         return html + QStringLiteral("</ul>");
     }
     html += QStringLiteral("<h2>%1</h2>").arg(esc(ReportWriter::tr("Headline figures")));
@@ -298,7 +298,7 @@ QString planHtml(const ReportPlan& rp)
         html += QStringLiteral("<p>%1</p>").arg(esc(ReportWriter::tr("None.")));
     } else {
         html += QStringLiteral("<ul>");
-        for (const std::string& w : p.warnings) html += QStringLiteral("<li>%1</li>").arg(esc(CoreText::text(w)));
+        for (const Issue& w : p.warnings) html += QStringLiteral("<li>%1</li>").arg(esc(CoreText::line(w)));
         html += QStringLiteral("</ul>");
     }
     return html;
