@@ -7,6 +7,7 @@
 // where this process may mount: root outside a container here); and, always, the same through the process's own
 // limits: RLIMIT_FSIZE (setrlimit(2): a write past it fails with EFBIG) and a folder without write permission (for
 // root, with CAP_DAC_OVERRIDE dropped from this thread's effective set, capabilities(7)).
+#include "GuiTestMain.h"
 #include "AppTestUtil.h"
 
 #include "LanguageManager.h"
@@ -594,9 +595,7 @@ private slots:
 int main(int argc, char** argv)
 {
     if (argc == 3 && std::strcmp(argv[1], "--hold-open") == 0) return holdOpen(argc, argv);
-    QApplication app(argc, argv);
-    TestHostileUse t;
-    return QTest::qExec(&t, argc, argv);
+    return planscope::test::runGuiTest<TestHostileUse>(argc, argv);
 }
 
 #include "tst_hostile_use.moc"

@@ -2,6 +2,7 @@
 // (its timer, as in the app), then dies by SIGKILL, no destructor run, its autosave lock left behind. The next start
 // finds the edit, offers it under the plan's own file, and recovers it exactly; the plan file itself is untouched.
 // Ten times in a row. The killed process is this test's own executable started with --child.
+#include "GuiTestMain.h"
 #include "AppTestUtil.h"
 
 #include "LanguageManager.h"
@@ -111,9 +112,7 @@ private slots:
 int main(int argc, char** argv)
 {
     if (argc > 2 && QByteArray(argv[1]) == "--child") return child(argc, argv);
-    QApplication app(argc, argv);
-    TestKill test;
-    return QTest::qExec(&test, argc, argv);
+    return planscope::test::runGuiTest<TestKill>(argc, argv);
 }
 
 #include "tst_kill.moc"

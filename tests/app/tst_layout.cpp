@@ -2,6 +2,7 @@
 // 1280 x 800 and at the default 1400 x 900: no label, table header, chart title, legend or axis label has less room
 // than its text needs, unless it is elided on purpose and carries a tooltip. A real check over the widget tree: each
 // text's font-metrics size against the rectangle it is drawn in.
+#include "GuiTestMain.h"
 #include "LanguageManager.h"
 #include "MainWindow.h"
 #include "document/PlanDocument.h"
@@ -261,5 +262,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestLayout)
+PLANSCOPE_GUI_TEST_MAIN(TestLayout)
 #include "tst_layout.moc"

@@ -1,6 +1,7 @@
 // The main window as a user drives it: nothing typed is lost. Opening another plan over unsaved changes asks
 // first; a file that cannot be read leaves the open plan as it was and says why once; every plan autosaves to a
 // file of its own, and what a session left unsaved is offered back at the next start, under the plan's own name.
+#include "GuiTestMain.h"
 #include "AppTestUtil.h"
 
 #include "LanguageManager.h"
@@ -401,5 +402,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestMainWindow)
+PLANSCOPE_GUI_TEST_MAIN(TestMainWindow)
 #include "tst_mainwindow.moc"

@@ -2,6 +2,7 @@
 // bar and the docks and enlarges the type; the arrow keys step through the views and walk the playhead from one op
 // start to the next (the starts read from the simulated timeline here); L shows the laser pointer; Escape puts
 // everything back. File > Export Report writes the report of the open plan.
+#include "GuiTestMain.h"
 #include "DocumentTestUtil.h"
 #include "TestUtil.h"
 
@@ -167,5 +168,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestPresentation)
+PLANSCOPE_GUI_TEST_MAIN(TestPresentation)
 #include "tst_presentation.moc"

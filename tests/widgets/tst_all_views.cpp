@@ -1,4 +1,5 @@
 // Every view renders every sample plan offscreen: a non-empty, non-uniform picture and no Qt warnings.
+#include "GuiTestMain.h"
 #include "DocumentTestUtil.h"
 #include "ImageUtil.h"
 #include "TestUtil.h"
@@ -88,5 +89,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestAllViews)
+PLANSCOPE_GUI_TEST_MAIN(TestAllViews)
 #include "tst_all_views.moc"

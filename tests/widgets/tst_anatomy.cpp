@@ -5,6 +5,7 @@
 // are the same ops. The CPU lanes: on Qwen3-30B-A3B (MoE, B200, no CUDA graphs) one CPU bar per op at the
 // op's hostStart, as long as its hostSeconds, the syncs, the GPU's waits and the host-bound caption; the
 // dense GPT-3 plan is not host-bound.
+#include "GuiTestMain.h"
 #include "ImageUtil.h"
 #include "TestUtil.h"
 
@@ -341,5 +342,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestAnatomy)
+PLANSCOPE_GUI_TEST_MAIN(TestAnatomy)
 #include "tst_anatomy.moc"

@@ -1,6 +1,7 @@
 // The pipeline split in the GUI: the editor's "Balance stages" button sets parallel.layout to autoBalance()'s split
 // as one undo step (or says why it set nothing), and the timeline's rank labels and the memory bars' stage ticks
 // name each rank's layers in the notation of core/spec/SplitText.h, the one the CLI summary prints.
+#include "GuiTestMain.h"
 #include "DocumentTestUtil.h"
 #include "TestUtil.h"
 
@@ -177,5 +178,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestBalanceViews)
+PLANSCOPE_GUI_TEST_MAIN(TestBalanceViews)
 #include "tst_balance_views.moc"

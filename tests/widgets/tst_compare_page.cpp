@@ -3,6 +3,7 @@
 // time, every other value is shown as value / best; plan A follows the document's edits; unreadable files and a fifth
 // plan are refused with the reason while the plans shown stay; the page renders headless, also through
 // `planscope --compare`, and speaks Chinese under zh_CN.
+#include "GuiTestMain.h"
 #include "CliRunner.h"
 #include "ImageUtil.h"
 #include "DocumentTestUtil.h"
@@ -342,5 +343,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestComparePage)
+PLANSCOPE_GUI_TEST_MAIN(TestComparePage)
 #include "tst_compare_page.moc"

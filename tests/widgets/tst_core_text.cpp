@@ -1,6 +1,7 @@
 // Core's English text under zh_CN (widgets/CoreText): every warning, issue message, explanation note and
 // source that the sample plans and a set of broken plans produce is found in the catalogue and comes out in
 // Chinese, with its numbers, paths and formulas kept; and the metrics page shows a translated derivation.
+#include "GuiTestMain.h"
 #include "TestUtil.h"
 
 #include "CoreText.h"
@@ -523,12 +524,6 @@ private Q_SLOTS:
     }
 };
 
-int main(int argc, char* argv[])
-{
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    TestCoreText tests;
-    return QTest::qExec(&tests, argc, argv);
-}
+PLANSCOPE_GUI_TEST_MAIN(TestCoreText)
 
 #include "tst_core_text.moc"

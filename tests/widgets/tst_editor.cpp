@@ -1,5 +1,6 @@
 // The plan editor and the reality check against core: what they show under a field is what
 // planscope::validate says about that field, and the verdict is planscope::realityCheck's.
+#include "GuiTestMain.h"
 #include "DocumentTestUtil.h"
 #include "TestUtil.h"
 
@@ -1035,12 +1036,6 @@ private Q_SLOTS:
     }
 };
 
-int main(int argc, char* argv[])
-{
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    TestEditor tests;
-    return QTest::qExec(&tests, argc, argv);
-}
+PLANSCOPE_GUI_TEST_MAIN(TestEditor)
 
 #include "tst_editor.moc"

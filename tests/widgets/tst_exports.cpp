@@ -2,6 +2,7 @@
 // playback bar), the Metrics export has no scroll bar and shows every row, pending spans cannot be taken for a kind,
 // a newly loaded plan opens with the playhead at its end, the message-size chart describes the group the table
 // lists, and the memory bars' labels never collide with each other or the capacity's name.
+#include "GuiTestMain.h"
 #include "DocumentTestUtil.h"
 #include "document/PlanDocument.h"
 #include "document/ViewState.h"
@@ -392,5 +393,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestExports)
+PLANSCOPE_GUI_TEST_MAIN(TestExports)
 #include "tst_exports.moc"

@@ -1,5 +1,6 @@
 // The GPU grid and the communication view against core: ranks, groups and crossing flags from RankGrid,
 // busy GPUs from the simulated timeline, chart values from the alpha-beta functions of Collective.h.
+#include "GuiTestMain.h"
 #include "DocumentTestUtil.h"
 #include "TestUtil.h"
 
@@ -464,12 +465,6 @@ private Q_SLOTS:
 
 };
 
-int main(int argc, char* argv[])
-{
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    TestGridComm tests;
-    return QTest::qExec(&tests, argc, argv);
-}
+PLANSCOPE_GUI_TEST_MAIN(TestGridComm)
 
 #include "tst_grid_comm.moc"

@@ -3,6 +3,7 @@
 // reads as 0.27; Check shows the worked solution; under zh_CN the titles and texts are the Chinese ones; the interview
 // button's question is the core generator's for the seed it shows; and `planscope --lesson` renders the window with the
 // lesson, refusing an unknown lesson with exit code 2.
+#include "GuiTestMain.h"
 #include "LanguageManager.h"
 #include "document/PlanDocument.h"
 #include "io/PlanJson.h"
@@ -271,5 +272,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestLessonPanel)
+PLANSCOPE_GUI_TEST_MAIN(TestLessonPanel)
 #include "tst_lesson_panel.moc"

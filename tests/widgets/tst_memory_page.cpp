@@ -1,5 +1,6 @@
 // The memory page follows the ViewState: moving the playhead changes the bars (at-playhead mode) and the
 // over-time plot's marker; the over-time lines are the simulated memory of each stage.
+#include "GuiTestMain.h"
 #include "TestUtil.h"
 
 #include "charts/MemoryBarsView.h"
@@ -139,5 +140,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestMemoryPage)
+PLANSCOPE_GUI_TEST_MAIN(TestMemoryPage)
 #include "tst_memory_page.moc"

@@ -2,6 +2,7 @@
 // keeps its unrounded value) equals the same field printed by `planscope-cli evaluate`, and the document, the
 // command line and core's analyse() give the same step time. Both sides read one core call
 // (core/analysis/Analysis.h), so a consumer that assembled its own pipeline would show up here as a difference.
+#include "GuiTestMain.h"
 #include "CliRunner.h"
 
 #include "document/PlanDocument.h"
@@ -97,5 +98,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestOneAnalysis)
+PLANSCOPE_GUI_TEST_MAIN(TestOneAnalysis)
 #include "tst_one_analysis.moc"

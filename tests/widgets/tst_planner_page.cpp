@@ -3,6 +3,7 @@
 // a cancelled or abandoned search leaves the page idle and safe, core's reasons and terms read in Chinese under
 // zh_CN, the cluster-size table is core's sizeCluster() of the search, and `planscope --view planner --screenshot`
 // draws a finished search.
+#include "GuiTestMain.h"
 #include "CliRunner.h"
 #include "ImageUtil.h"
 #include "DocumentTestUtil.h"
@@ -631,12 +632,6 @@ private slots:
     }
 };
 
-int main(int argc, char* argv[])
-{
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    TestPlannerPage tests;
-    return QTest::qExec(&tests, argc, argv);
-}
+PLANSCOPE_GUI_TEST_MAIN(TestPlannerPage)
 
 #include "tst_planner_page.moc"

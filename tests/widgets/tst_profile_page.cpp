@@ -1,5 +1,6 @@
 // The profile page: profiling unavailable without the binary (and says why), a profile opened from a file
 // shows its curves and the default-vs-calibrated table, and "Use this calibration" re-predicts the document.
+#include "GuiTestMain.h"
 #include "TestUtil.h"
 
 #include "document/PlanDocument.h"
@@ -130,5 +131,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestProfilePage)
+PLANSCOPE_GUI_TEST_MAIN(TestProfilePage)
 #include "tst_profile_page.moc"

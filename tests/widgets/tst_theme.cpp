@@ -1,5 +1,6 @@
 // Light and dark chrome (Theme.h): the mode switches the application palette and isDark(), the views
 // paint their backgrounds and text from the theme (the data colours stay), and Light restores the look.
+#include "GuiTestMain.h"
 #include "DocumentTestUtil.h"
 #include "TestUtil.h"
 
@@ -159,12 +160,6 @@ private Q_SLOTS:
     }
 };
 
-int main(int argc, char* argv[])
-{
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    TestTheme tests;
-    return QTest::qExec(&tests, argc, argv);
-}
+PLANSCOPE_GUI_TEST_MAIN(TestTheme)
 
 #include "tst_theme.moc"

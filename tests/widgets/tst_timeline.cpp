@@ -1,6 +1,7 @@
 // The timeline engine: the pure layout (viewport maths, culling, folding, labels, bubbles, the pixel bound on
 // work) on hand-made timelines, then the widgets on the default sample (paint, export, playhead, selection,
 // playback).
+#include "GuiTestMain.h"
 #include "DocumentTestUtil.h"
 #include "TestUtil.h"
 
@@ -962,11 +963,5 @@ private Q_SLOTS:
     }
 };
 
-int main(int argc, char* argv[])
-{
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    TestTimeline tests;
-    return QTest::qExec(&tests, argc, argv);
-}
+PLANSCOPE_GUI_TEST_MAIN(TestTimeline)
 #include "tst_timeline.moc"

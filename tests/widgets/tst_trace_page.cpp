@@ -1,6 +1,7 @@
 // The measured-run page: importing real traces in the background (progress, cancel, damaged files named with
 // their byte offset), telling traces from plans on drop, the lanes and tables it shows, and a synthetic trace of
 // the open plan's own prediction overlaying with zero deltas in the view as in core.
+#include "GuiTestMain.h"
 #include "DocumentTestUtil.h"
 #include "TestUtil.h"
 
@@ -518,5 +519,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestTracePage)
+PLANSCOPE_GUI_TEST_MAIN(TestTracePage)
 #include "tst_trace_page.moc"

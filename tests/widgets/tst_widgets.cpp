@@ -1,4 +1,5 @@
 // The widgets against core: what the views show must be what planscope::evaluate computes.
+#include "GuiTestMain.h"
 #include "DocumentTestUtil.h"
 #include "TestUtil.h"
 #include "sim/Timeline.h"
@@ -398,12 +399,6 @@ private Q_SLOTS:
     }
 };
 
-int main(int argc, char* argv[])
-{
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    TestWidgets tests;
-    return QTest::qExec(&tests, argc, argv);
-}
+PLANSCOPE_GUI_TEST_MAIN(TestWidgets)
 
 #include "tst_widgets.moc"
