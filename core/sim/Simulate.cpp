@@ -59,56 +59,31 @@ SpanKind spanKind(OpKind k)
 
 constexpr double kEps = 1e-12;
 
-} // namespace
-
-Result<Timeline> simulate(const Plan& plan, const Prediction& pred, const std::atomic<bool>* cancel)
-{
-    const auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
-    const auto stop = [] { return Result<Timeline>::failure("", std::string(kSimulationCancelled)); };
-    if (!pred.valid) return Result<Timeline>(pred.errors);
-    const int p = plan.parallel.pp;
-    const std::int64_t m = plan.microbatches();
-    if (m > 1000000)
-        return Result<Timeline>::failure(
-            "training.globalBatch", Text(PS_TEXT("CoreText", "more than a million microbatches to simulate")));
-    ScheduleRequest req;
-    req.kind = plan.training.schedule;
-    req.ranks = p;
-    req.microbatches = int(m);
-    req.chunks = plan.chunksPerRank();
-    // Megatron runs interleaved 1F1B with one chunk per rank as the plain 1F1B schedule (validation warns).
-    req.kind = effectiveSchedule(req.kind, req.chunks);
-    if (cancelled()) return stop();
-    auto generated = generateSchedule(req);
-    if (!generated) return Result<Timeline>(generated.errors());
-    if (cancelled()) return stop();
-    Timeline tl;
-    tl.schedule = std::move(generated).value();
-    const Schedule& s = tl.schedule;
-
-    // Per-stage durations: the layers of each chunk, the output layer on each pipeline's last stage, and the
-    // per-microbatch ZeRO-2/3 exposure spread over the rank's chunks.
-    // The transformer layers of each (virtual) stage (spec/PipelineLayout.h); the schedule numbers its stages the
-    // same way except DualPipe, whose two directions each run pp stages.
-    const std::vector<VirtualStage> split = virtualStages(plan);
-    const std::vector<RankShape> shapes = rankShapes(plan, split);
-    if (s.placement != Placement::Bidirectional && split.size() != std::size_t(s.stages))
-        return Result<Timeline>::failure("parallel.vpp",
-            Text(PS_TEXT("CoreText", "the schedule has %1 stages but the pipeline split has %2"), s.stages, split.size()));
-    const OpCosts& c = pred.opCosts;
+// Phase 1: each stage's forward, backward and weight-gradient times (the layers of its chunk, the output layer on a
+// pipeline's last stage, the per-microbatch ZeRO-2/3 exposure spread over the rank's chunks) and its chunk index.
+struct StagePlan {
     StageDurations durations;
-    durations.forward.resize(std::size_t(s.stages));
-    durations.backward.resize(std::size_t(s.stages));
-    durations.weight.resize(std::size_t(s.stages));
-    auto& F = durations.forward;
-    auto& B = durations.backward;
-    auto& W = durations.weight;
-    std::vector<int> chunkOf(std::size_t(s.stages), 0);
+    std::vector<int> chunkOf; // stage -> its chunk on its rank
+};
+
+StagePlan stagePlan(const Prediction& pred, const Schedule& s, const std::vector<VirtualStage>& split,
+    const std::vector<RankShape>& shapes)
+{
+    const int p = s.ranks;
+    StagePlan out;
+    const OpCosts& c = pred.opCosts;
+    out.durations.forward.resize(std::size_t(s.stages));
+    out.durations.backward.resize(std::size_t(s.stages));
+    out.durations.weight.resize(std::size_t(s.stages));
+    auto& F = out.durations.forward;
+    auto& B = out.durations.backward;
+    auto& W = out.durations.weight;
+    out.chunkOf.assign(std::size_t(s.stages), 0);
     std::vector<int> seen(std::size_t(p), 0);
     for (int st = 0; st < s.stages; ++st) {
         const int r = s.stageToRank[std::size_t(st)];
         const int chunk = seen[std::size_t(r)]++;
-        chunkOf[std::size_t(st)] = chunk;
+        out.chunkOf[std::size_t(st)] = chunk;
         const RankShape& sh = shapes[std::size_t(r)];
         const bool bidir = s.placement == Placement::Bidirectional;
         const VirtualStage* vs = bidir ? nullptr : &split[std::size_t(st)];
@@ -124,17 +99,19 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred, const std::a
         B[std::size_t(st)] = c.backward(layers, dense, mtp, last) + zero;
         W[std::size_t(st)] = c.weightGrad(layers, dense, mtp, last);
     }
-    auto ran = runSchedule(s, durations, c.p2p, !plan.training.overlapP2pComm);
-    if (!ran) return Result<Timeline>(ran.errors());
-    if (cancelled()) return stop();
-    const ScheduleRun& run = ran.value();
-    tl.pipelineSeconds = run.makespan;
-    tl.sendsBlock = !plan.training.overlapP2pComm && c.p2p > 0;
-    tl.bubbleFraction = run.bubbleFraction;
-    tl.bubbleOverhead = run.bubbleOverhead;
+    return out;
+}
 
-    // Spans, pushed in the order views and the critical path read them, (rank, stream, start): per rank its compute
-    // spans, its sends, then its data-parallel, ZeRO-3 gather and optimizer spans.
+// Phase 2: the spans, pushed in the order views and the critical path read them, (rank, stream, start): per rank its
+// compute spans, its sends, then its data-parallel, ZeRO-3 gather and optimizer spans; the step ends when the last
+// rank's optimizer (and the part of its parameter gather the next step does not hide) ends. Returns each rank's range
+// of compute spans.
+std::vector<std::pair<std::size_t, std::size_t>> placeSpans(
+    const Plan& plan, const Prediction& pred, const ScheduleRun& run, const std::vector<int>& chunkOf, Timeline& tl)
+{
+    const Schedule& s = tl.schedule;
+    const OpCosts& c = pred.opCosts;
+    const int p = plan.parallel.pp;
     const bool overlap = plan.training.overlapGradReduce;
     const int zero = plan.parallel.zero;
     std::size_t total = 0;
@@ -228,9 +205,17 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred, const std::a
         tl.stepSeconds = std::max(tl.stepSeconds, end);
     }
 
-    // Memory over time, chunk-exact (docs/MODEL.md section 4): the static terms, plus each microbatch's activations
-    // on a chunk from its forward's start to the end of its backward (of its W where the backward is split), plus
-    // the temporaries while the op that needs them runs.
+    return computeRange;
+}
+
+// Phase 3: memory over time, chunk-exact (docs/MODEL.md section 4): the static terms, plus each microbatch's
+// activations on a chunk from its forward's start to the end of its backward (of its W where the backward is split),
+// plus the temporaries while the op that needs them runs; and each rank's metrics and peaks.
+void traceMemory(const Plan& plan, const Prediction& pred, const ScheduleRun& run, const std::vector<int>& chunkOf,
+    const std::vector<VirtualStage>& split, const std::vector<RankShape>& shapes, Timeline& tl)
+{
+    const Schedule& s = tl.schedule;
+    const int p = plan.parallel.pp;
     const bool fullRecompute = plan.training.recompute == Recompute::Full;
     for (int r = 0; r < p; ++r) {
         const auto& timed = run.ranks[std::size_t(r)];
@@ -303,11 +288,15 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred, const std::a
         tl.peakBytes = std::max(tl.peakBytes, rm.peakBytes);
     }
 
-    // Pushed in (rank, stream, start) order by construction (tests/core/tst_simulate.cpp checks every schedule).
+}
 
-    // Critical path: walk back from the op that ends last; each op waited either for the previous op on its
-    // rank or for the input that arrived last.
-    if (cancelled()) return stop();
+// Phase 4: the critical path, walked back from the op that ends last; each op waited either for the previous op on
+// its rank or for the input that arrived last.
+std::vector<int> criticalPath(const Plan& plan, const Prediction& pred, const Timeline& tl,
+    const std::vector<std::pair<std::size_t, std::size_t>>& computeRange, std::int64_t m)
+{
+    const Schedule& s = tl.schedule;
+    const OpCosts& c = pred.opCosts;
     // (half, stage, mb) -> span; half 0 = F, 1 = B/I, 2 = W; a flat table over the stages and microbatches seen.
     const int stageCount = std::max(1, s.stages), mbCount = int(std::max<std::int64_t>(1, m));
     std::vector<int> producerTable(std::size_t(3) * std::size_t(stageCount) * std::size_t(mbCount), -1);
@@ -401,7 +390,60 @@ Result<Timeline> simulate(const Plan& plan, const Prediction& pred, const std::a
             cur = prev;
     }
     std::reverse(path.begin(), path.end());
-    tl.criticalPath = std::move(path);
+    return path;
+}
+
+} // namespace
+
+Result<Timeline> simulate(const Plan& plan, const Prediction& pred, const std::atomic<bool>* cancel)
+{
+    const auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
+    const auto stop = [] { return Result<Timeline>::failure("", std::string(kSimulationCancelled)); };
+    if (!pred.valid) return Result<Timeline>(pred.errors);
+    const int p = plan.parallel.pp;
+    const std::int64_t m = plan.microbatches();
+    if (m > 1000000)
+        return Result<Timeline>::failure(
+            "training.globalBatch", Text(PS_TEXT("CoreText", "more than a million microbatches to simulate")));
+    ScheduleRequest req;
+    req.kind = plan.training.schedule;
+    req.ranks = p;
+    req.microbatches = int(m);
+    req.chunks = plan.chunksPerRank();
+    // Megatron runs interleaved 1F1B with one chunk per rank as the plain 1F1B schedule (validation warns).
+    req.kind = effectiveSchedule(req.kind, req.chunks);
+    if (cancelled()) return stop();
+    auto generated = generateSchedule(req);
+    if (!generated) return Result<Timeline>(generated.errors());
+    if (cancelled()) return stop();
+    Timeline tl;
+    tl.schedule = std::move(generated).value();
+    const Schedule& s = tl.schedule;
+
+    // The transformer layers of each (virtual) stage (spec/PipelineLayout.h); the schedule numbers its stages the
+    // same way except DualPipe, whose two directions each run pp stages.
+    const std::vector<VirtualStage> split = virtualStages(plan);
+    const std::vector<RankShape> shapes = rankShapes(plan, split);
+    if (s.placement != Placement::Bidirectional && split.size() != std::size_t(s.stages))
+        return Result<Timeline>::failure("parallel.vpp",
+            Text(PS_TEXT("CoreText", "the schedule has %1 stages but the pipeline split has %2"), s.stages, split.size()));
+    // The phases: durations, the schedule run (core/sim/ScheduleRun.h), spans, memory, the critical path.
+    const StagePlan stages = stagePlan(pred, s, split, shapes);
+    const OpCosts& c = pred.opCosts;
+    auto ran = runSchedule(s, stages.durations, c.p2p, !plan.training.overlapP2pComm);
+    if (!ran) return Result<Timeline>(ran.errors());
+    if (cancelled()) return stop();
+    const ScheduleRun& run = ran.value();
+    tl.pipelineSeconds = run.makespan;
+    tl.sendsBlock = !plan.training.overlapP2pComm && c.p2p > 0;
+    tl.bubbleFraction = run.bubbleFraction;
+    tl.bubbleOverhead = run.bubbleOverhead;
+
+    // Spans in (rank, stream, start) order by construction (tests/core/tst_simulate.cpp checks every schedule).
+    const auto computeRange = placeSpans(plan, pred, run, stages.chunkOf, tl);
+    traceMemory(plan, pred, run, stages.chunkOf, split, shapes, tl);
+    if (cancelled()) return stop();
+    tl.criticalPath = criticalPath(plan, pred, tl, computeRange, m);
     return tl;
 }
 
