@@ -767,88 +767,140 @@ Text underHeadroomText(const Prediction& pr)
         units::formatBytes(double(pr.capacityBytes - pr.usableBytes)));
 }
 
-} // namespace
-
-SearchResult search(const SearchSpace& space, const SearchOptions& options)
+// The template as it is, judged as a plan of the space ("given": valid, fits, and why not).
+SearchResult::Given judgeGiven(const SearchSpace& space)
 {
-    using Clock = std::chrono::steady_clock;
-    const auto start = Clock::now();
-    SearchResult result;
-    result.space = space;
-    result.notes = space.notes;
-    const Plan& templ = space.templ;
-    const int perNode = std::max(1, templ.cluster.gpusPerNode);
-    const bool withGpus = space.gpus.size() > 1;
-    const Objective objective = options.objective;
-    const EntryOrder order { objective };
-    const std::size_t K = std::size_t(std::max(1, options.top));
+    SearchResult::Given given;
+    const Plan& templ = space.original;
+    const Prediction pr = evaluate(templ);
+    Candidate c;
+    c.gpus = templ.cluster.gpus();
+    c.tp = templ.parallel.tp;
+    c.cp = templ.parallel.cp;
+    c.ep = templ.parallel.ep;
+    c.pp = templ.parallel.pp;
+    c.dp = templ.parallel.dp;
+    c.vpp = templ.parallel.vpp;
+    c.zero = templ.parallel.zero;
+    c.fsdp = templ.parallel.fsdp;
+    c.sp = templ.parallel.sp;
+    c.microBatch = templ.training.microBatch;
+    c.recompute = choiceOf(templ.training);
+    c.schedule = templ.training.schedule;
+    c.overlap = overlapMask(templ.training);
+    c.offload = templ.training.offload.optimizerFraction;
+    given.valid = pr.valid;
+    given.fits = pr.valid && pr.fitsWithHeadroom;
+    given.entry = entryOf(pr, c, -1);
+    if (!pr.valid)
+        given.reason = pr.errors.empty()
+            ? Text(PS_TEXT("CoreText", "invalid"))
+            : Text(PS_TEXT("CoreText", "%1: %2"), pr.errors.front().path, pr.errors.front().text.isTemplate()
+                    ? pr.errors.front().text : Text::verbatim(pr.errors.front().message));
+    else if (!pr.fits) given.reason = outOfMemoryText(pr);
+    else if (!pr.fitsWithHeadroom) given.reason = underHeadroomText(pr);
+    return given;
+}
 
-    const Facts f = factsOf(space);
-
-    // The template as it is, for "given".
-    {
-        const Plan& templ = space.original;
-        const Prediction pr = evaluate(templ);
-        Candidate c;
-        c.gpus = templ.cluster.gpus();
-        c.tp = templ.parallel.tp;
-        c.cp = templ.parallel.cp;
-        c.ep = templ.parallel.ep;
-        c.pp = templ.parallel.pp;
-        c.dp = templ.parallel.dp;
-        c.vpp = templ.parallel.vpp;
-        c.zero = templ.parallel.zero;
-        c.fsdp = templ.parallel.fsdp;
-        c.sp = templ.parallel.sp;
-        c.microBatch = templ.training.microBatch;
-        c.recompute = choiceOf(templ.training);
-        c.schedule = templ.training.schedule;
-        c.overlap = overlapMask(templ.training);
-        c.offload = templ.training.offload.optimizerFraction;
-        result.given.valid = pr.valid;
-        result.given.fits = pr.valid && pr.fitsWithHeadroom;
-        result.given.entry = entryOf(pr, c, -1);
-        if (!pr.valid)
-            result.given.reason = pr.errors.empty()
-                ? Text(PS_TEXT("CoreText", "invalid"))
-                : Text(PS_TEXT("CoreText", "%1: %2"), pr.errors.front().path, pr.errors.front().text.isTemplate()
-                        ? pr.errors.front().text : Text::verbatim(pr.errors.front().message));
-        else if (!pr.fits) result.given.reason = outOfMemoryText(pr);
-        else if (!pr.fitsWithHeadroom) result.given.reason = underHeadroomText(pr);
-    }
-    const double givenValue = objectiveValue(objective, result.given.entry);
-    const bool rankGiven = result.given.valid;
-
-    const std::vector<std::int64_t> radix = space.radices();
+// The context every worker of one search reads, and the phase each runs: candidates by index, each either turned
+// away before evaluation (quickReject), invalid, out of memory, or kept in the worker's top K, front, sample and
+// per-GPU-count rows.
+struct Scan {
+    const SearchSpace& space;
+    const SearchOptions& options;
+    const Facts facts;
+    const std::vector<std::int64_t> radix;
     std::int64_t total = 1;
-    for (std::int64_t r : radix) total *= std::max<std::int64_t>(1, r);
-    result.plans = double(total);
-    const int threads = std::max(1, options.threads > 0 ? options.threads : int(std::thread::hardware_concurrency()));
-    result.threads = threads;
-    const std::int64_t block = 4096;
+    int perNode = 1;
+    bool withGpus = false;
+    EntryOrder order;
+    std::size_t K = 1;
+    std::size_t samples = 0;
+    bool rankGiven = false;
+    double givenValue = 0;
     std::atomic<std::int64_t> next { 0 };
     std::atomic<std::int64_t> doneAll { 0 };
     std::atomic<bool> stopped { false };
     std::mutex progressMutex;
-    const std::size_t samples = std::size_t(std::max(0, options.samplePoints));
 
-    std::vector<std::unique_ptr<Worker>> workers;
-    for (int i = 0; i < threads; ++i) {
-        auto w = std::make_unique<Worker>();
-        w->plan = templ;
-        w->modules = choiceOf(templ.training).modules;
-        w->plan.training.recomputeModules = choiceOf(templ.training).moduleNames();
-        for (int g : space.gpus) w->byGpus.push_back({ g, 0, 0, std::nullopt });
-        workers.push_back(std::move(w));
+    Scan(const SearchSpace& s, const SearchOptions& o, const SearchResult::Given& given)
+        : space(s), options(o), facts(factsOf(s)), radix(s.radices()), order { o.objective }
+    {
+        for (std::int64_t r : radix) total *= std::max<std::int64_t>(1, r);
+        perNode = std::max(1, s.templ.cluster.gpusPerNode);
+        withGpus = s.gpus.size() > 1;
+        K = std::size_t(std::max(1, o.top));
+        samples = std::size_t(std::max(0, o.samplePoints));
+        rankGiven = given.valid;
+        givenValue = objectiveValue(o.objective, given.entry);
+    }
+    bool cancelled() const { return options.cancel && options.cancel->load(std::memory_order_relaxed); }
+
+    // One candidate, the plan at `index` whose knob digits are `digits`.
+    void consider(Worker& w, std::int64_t index, const std::int64_t* digits)
+    {
+        const Facts& f = facts;
+        const Objective objective = options.objective;
+        Candidate c = fromDigits(space, digits);
+        const int reason = quickReject(c, f, space);
+        if (reason >= 0) {
+            w.counts[reason] += 1;
+            return;
+        }
+        writeCandidate(w.plan, c, perNode);
+        if (c.recompute.modules != w.modules) {
+            w.modules = c.recompute.modules;
+            w.plan.training.recomputeModules = c.recompute.moduleNames();
+        }
+        w.evaluated += 1;
+        const Prediction pr = evaluate(w.plan, w.cache);
+        SearchResult::PerGpus& row = w.byGpus[std::size_t(digits[int(Knob::Gpus)])];
+        if (!pr.valid) {
+            w.other["invalid: " + (pr.errors.empty() ? std::string("plan") : pr.errors.front().path)] += 1;
+            return;
+        }
+        w.valid += 1;
+        row.valid += 1;
+        if (c.split == SplitChoice::Balanced) c.layout = w.plan.parallel.layout;
+        SearchEntry e = entryOf(pr, c, index);
+        const double value = objectiveValue(objective, e);
+        if (rankGiven && value < givenValue) w.betterValid += 1;
+        if (!pr.fitsWithHeadroom) { // within capacity less the headroom, so within capacity too
+            w.counts[pr.fits ? kUnderHeadroom : kOutOfMemory] += 1;
+            return;
+        }
+        if (rankGiven && value < givenValue) w.betterFit += 1;
+        w.fit += 1;
+        row.fit += 1;
+        if (!row.fastest || e.stepSeconds < row.fastest->stepSeconds
+            || (e.stepSeconds == row.fastest->stepSeconds && e.index < row.fastest->index))
+            row.fastest = e;
+        if (w.top.size() < K || order(e, w.top.back())) {
+            w.top.insert(std::upper_bound(w.top.begin(), w.top.end(), e, order), e);
+            if (w.top.size() > K) w.top.pop_back();
+        }
+        addToFront(w.front, e, withGpus);
+        if (samples > 0) {
+            const Sampled sp { mix(std::uint64_t(index)), { index, e.stepSeconds, e.peakBytes } };
+            if (w.sample.size() < samples) w.sample.push(sp);
+            else if (sp < w.sample.top()) {
+                w.sample.pop();
+                w.sample.push(sp);
+            }
+        }
     }
 
-    auto run = [&](Worker& w) {
+    // Blocks of 4096 indexes taken in turn until the space or the time is out.
+    void run(Worker& w)
+    {
+        using Clock = std::chrono::steady_clock;
+        const std::int64_t block = 4096;
         auto lastReport = Clock::now();
         std::int64_t digits[kKnobCount];
         for (;;) {
             const std::int64_t begin = next.fetch_add(block);
             if (begin >= total || stopped.load(std::memory_order_relaxed)) break;
-            if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
+            if (cancelled()) {
                 stopped = true;
                 break;
             }
@@ -861,59 +913,11 @@ SearchResult search(const SearchSpace& space, const SearchOptions& options)
                         digits[k] = 0;
                     }
                 }
-                if (((index - begin) & 63) == 63) {
-                    if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
-                        stopped = true;
-                        break;
-                    }
+                if (((index - begin) & 63) == 63 && cancelled()) {
+                    stopped = true;
+                    break;
                 }
-                Candidate c = fromDigits(space, digits);
-                const int reason = quickReject(c, f, space);
-                if (reason >= 0) {
-                    w.counts[reason] += 1;
-                    continue;
-                }
-                writeCandidate(w.plan, c, perNode);
-                if (c.recompute.modules != w.modules) {
-                    w.modules = c.recompute.modules;
-                    w.plan.training.recomputeModules = c.recompute.moduleNames();
-                }
-                w.evaluated += 1;
-                const Prediction pr = evaluate(w.plan, w.cache);
-                SearchResult::PerGpus& row = w.byGpus[std::size_t(digits[int(Knob::Gpus)])];
-                if (!pr.valid) {
-                    w.other["invalid: " + (pr.errors.empty() ? std::string("plan") : pr.errors.front().path)] += 1;
-                    continue;
-                }
-                w.valid += 1;
-                row.valid += 1;
-                if (c.split == SplitChoice::Balanced) c.layout = w.plan.parallel.layout;
-                SearchEntry e = entryOf(pr, c, index);
-                const double value = objectiveValue(objective, e);
-                if (rankGiven && value < givenValue) w.betterValid += 1;
-                if (!pr.fitsWithHeadroom) { // within capacity less the headroom, so within capacity too
-                    w.counts[pr.fits ? kUnderHeadroom : kOutOfMemory] += 1;
-                    continue;
-                }
-                if (rankGiven && value < givenValue) w.betterFit += 1;
-                w.fit += 1;
-                row.fit += 1;
-                if (!row.fastest || e.stepSeconds < row.fastest->stepSeconds
-                    || (e.stepSeconds == row.fastest->stepSeconds && e.index < row.fastest->index))
-                    row.fastest = e;
-                if (w.top.size() < K || order(e, w.top.back())) {
-                    w.top.insert(std::upper_bound(w.top.begin(), w.top.end(), e, order), e);
-                    if (w.top.size() > K) w.top.pop_back();
-                }
-                addToFront(w.front, e, withGpus);
-                if (samples > 0) {
-                    const Sampled sp { mix(std::uint64_t(index)), { index, e.stepSeconds, e.peakBytes } };
-                    if (w.sample.size() < samples) w.sample.push(sp);
-                    else if (sp < w.sample.top()) {
-                        w.sample.pop();
-                        w.sample.push(sp);
-                    }
-                }
+                consider(w, index, digits);
             }
             const std::int64_t did = end - begin;
             w.done += double(did);
@@ -924,17 +928,17 @@ SearchResult search(const SearchSpace& space, const SearchOptions& options)
                 options.progress(double(std::min(all, total)), double(total));
             }
         }
-    };
-
-    if (threads == 1) {
-        run(*workers.front());
-    } else {
-        std::vector<std::thread> pool;
-        for (int i = 0; i < threads; ++i) pool.emplace_back(run, std::ref(*workers[std::size_t(i)]));
-        for (std::thread& t : pool) t.join();
     }
+};
 
-    // Merge: sums, then the top K, the front and the sample, each independent of which thread saw what.
+// The workers' sums, then the top K, the front and the sample, each independent of which thread saw what.
+void mergeWorkers(const Scan& scan, std::vector<std::unique_ptr<Worker>>& workers, SearchResult& result)
+{
+    const SearchSpace& space = scan.space;
+    const bool withGpus = scan.withGpus;
+    const EntryOrder& order = scan.order;
+    const std::size_t K = scan.K, samples = scan.samples;
+    const bool rankGiven = scan.rankGiven;
     std::vector<Sampled> sampled;
     for (std::size_t g = 0; g < space.gpus.size(); ++g) result.byGpus.push_back({ space.gpus[g], 0, 0, std::nullopt });
     double betterValid = 0, betterFit = 0;
@@ -981,9 +985,13 @@ SearchResult search(const SearchSpace& space, const SearchOptions& options)
         [](const SearchPoint& a, const SearchPoint& b) { return a.index < b.index; });
     result.given.rankAmongValid = rankGiven ? betterValid + 1 : 0;
     result.given.rankAmongFit = result.given.fits ? betterFit + 1 : 0;
-    result.cancelled = stopped.load();
+    result.cancelled = scan.stopped.load();
+}
 
-    // Re-rank the best with the schedule simulation (the figures `evaluate` prints without --analytic).
+// The best re-ranked with the schedule simulation (the figures `evaluate` prints without --analytic).
+void rerankBySimulation(const SearchSpace& space, const SearchOptions& options, const EntryOrder& order, SearchResult& result)
+{
+    const Plan& templ = space.templ;
     const int simulate = std::min<int>(options.simulateTop, int(result.best.size()));
     if (simulate > 0 && !result.cancelled) {
         AnalysisOptions ao;
@@ -997,8 +1005,43 @@ SearchResult search(const SearchSpace& space, const SearchOptions& options)
         }
         std::stable_sort(result.best.begin(), result.best.begin() + simulate, order);
     }
-    if (options.progress) options.progress(double(doneAll.load()), double(total));
-    result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+} // namespace
+
+SearchResult search(const SearchSpace& space, const SearchOptions& options)
+{
+    const auto start = std::chrono::steady_clock::now();
+    SearchResult result;
+    result.space = space;
+    result.notes = space.notes;
+    result.given = judgeGiven(space);
+
+    // The phases: the scan on every thread, the merge, the simulated re-ranking of the best.
+    Scan scan(space, options, result.given);
+    result.plans = double(scan.total);
+    const int threads = std::max(1, options.threads > 0 ? options.threads : int(std::thread::hardware_concurrency()));
+    result.threads = threads;
+    std::vector<std::unique_ptr<Worker>> workers;
+    for (int i = 0; i < threads; ++i) {
+        auto w = std::make_unique<Worker>();
+        w->plan = space.templ;
+        w->modules = choiceOf(space.templ.training).modules;
+        w->plan.training.recomputeModules = choiceOf(space.templ.training).moduleNames();
+        for (int g : space.gpus) w->byGpus.push_back({ g, 0, 0, std::nullopt });
+        workers.push_back(std::move(w));
+    }
+    if (threads == 1) {
+        scan.run(*workers.front());
+    } else {
+        std::vector<std::thread> pool;
+        for (int i = 0; i < threads; ++i) pool.emplace_back([&scan, &workers, i] { scan.run(*workers[std::size_t(i)]); });
+        for (std::thread& t : pool) t.join();
+    }
+    mergeWorkers(scan, workers, result);
+    rerankBySimulation(space, options, scan.order, result);
+    if (options.progress) options.progress(double(scan.doneAll.load()), double(scan.total));
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
 }
 
