@@ -32,19 +32,6 @@ const Entry kCatalogue[] = {
     // reasons are templates, util/Text.h)
     { QT_TRANSLATE_NOOP("CoreText", "invalid: %1"), false },
 
-    // core/search/Search.cpp: compareTerms() labels (the planner page's "Why not mine?"; "  of which tp" is shown
-    // indented, translated without its blanks)
-    { QT_TRANSLATE_NOOP("CoreText", "compute (m x the slowest rank's microbatch)"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "pipeline bubble"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "exposed communication"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "optimizer step"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "of which %1"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "weights at the peak stage"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "gradients at the peak stage"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "optimizer state at the peak stage"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "activations at the peak stage"), false },
-    { QT_TRANSLATE_NOOP("CoreText", "buffers at the peak stage"), false },
-
     // core/trace/KinetoImport.cpp: a trace file that stops being readable
     { QT_TRANSLATE_NOOP("CoreText", "read error"), false },
 

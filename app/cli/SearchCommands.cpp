@@ -98,7 +98,7 @@ void printText(const SearchResult& r, Objective objective, const std::vector<Ter
         for (const TermDifference& t : why) {
             if (t.mine == t.best) continue;
             const bool seconds = t.unit == "s";
-            std::snprintf(buf, sizeof buf, "  %-40s %12s %12s\n", t.label.c_str(),
+            std::snprintf(buf, sizeof buf, "  %-40s %12s %12s\n", termLabelText(t).c_str(),
                 (seconds ? units::formatSeconds(t.mine) : units::formatBytes(t.mine)).c_str(),
                 (seconds ? units::formatSeconds(t.best) : units::formatBytes(t.best)).c_str());
             out << buf;

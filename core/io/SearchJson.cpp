@@ -89,7 +89,7 @@ json searchToJson(const SearchResult& r, Objective objective, const std::vector<
     if (!whyNot.empty()) {
         json terms = json::array();
         for (const TermDifference& t : whyNot)
-            terms.push_back({ { "field", t.field }, { "label", t.label }, { "given", t.mine }, { "best", t.best },
+            terms.push_back({ { "field", t.field }, { "label", termLabelText(t) }, { "given", t.mine }, { "best", t.best },
                 { "difference", t.mine - t.best }, { "unit", t.unit } });
         given["whyNot"] = terms;
     }

@@ -1060,10 +1060,13 @@ std::vector<TermDifference> compareTerms(const Prediction& a, const Prediction& 
     };
     // The step's terms (stepSeconds = compute + bubble + exposed communication + optimizer, docs/MODEL.md section 6).
     std::vector<TermDifference> step = {
-        { "time.computeSeconds", "compute (m x the slowest rank's microbatch)", a.computeSeconds, b.computeSeconds, "s" },
-        { "time.bubbleSeconds", "pipeline bubble", a.bubbleSeconds, b.bubbleSeconds, "s" },
-        { "time.exposedCommSeconds", "exposed communication", a.exposedCommSeconds, b.exposedCommSeconds, "s" },
-        { "time.optimizerSeconds", "optimizer step", a.optimizerSeconds, b.optimizerSeconds, "s" },
+        { "time.computeSeconds", Text(PS_TEXT("CoreText", "compute (m x the slowest rank's microbatch)")), false,
+            a.computeSeconds, b.computeSeconds, "s" },
+        { "time.bubbleSeconds", Text(PS_TEXT("CoreText", "pipeline bubble")), false, a.bubbleSeconds, b.bubbleSeconds, "s" },
+        { "time.exposedCommSeconds", Text(PS_TEXT("CoreText", "exposed communication")), false, a.exposedCommSeconds,
+            b.exposedCommSeconds, "s" },
+        { "time.optimizerSeconds", Text(PS_TEXT("CoreText", "optimizer step")), false, a.optimizerSeconds,
+            b.optimizerSeconds, "s" },
     };
     byDifference(step);
     // The exposed communication by group, under its line.
@@ -1078,8 +1081,8 @@ std::vector<TermDifference> compareTerms(const Prediction& a, const Prediction& 
         for (const CommGroup& g : p->comm)
             if (std::find(kinds.begin(), kinds.end(), g.kind) == kinds.end()) kinds.push_back(g.kind);
     for (GroupKind k : kinds)
-        groups.push_back({ "comm." + std::string(toString(k)) + ".exposedSeconds", "  of which " + std::string(toString(k)),
-            exposedOf(a, k), exposedOf(b, k), "s" });
+        groups.push_back({ "comm." + std::string(toString(k)) + ".exposedSeconds",
+            Text(PS_TEXT("CoreText", "of which %1"), toString(k)), true, exposedOf(a, k), exposedOf(b, k), "s" });
     byDifference(groups);
     std::vector<TermDifference> out;
     for (const TermDifference& t : step) {
@@ -1094,11 +1097,16 @@ std::vector<TermDifference> compareTerms(const Prediction& a, const Prediction& 
     const StageMemory* sb = peakOf(b);
     if (sa && sb) {
         std::vector<TermDifference> memory = {
-            { "memory.peak.weightsBytes", "weights at the peak stage", double(sa->weightsBytes), double(sb->weightsBytes), "B" },
-            { "memory.peak.gradientsBytes", "gradients at the peak stage", double(sa->gradientsBytes), double(sb->gradientsBytes), "B" },
-            { "memory.peak.optimizerBytes", "optimizer state at the peak stage", double(sa->optimizerBytes), double(sb->optimizerBytes), "B" },
-            { "memory.peak.activationsBytes", "activations at the peak stage", double(sa->activationsBytes), double(sb->activationsBytes), "B" },
-            { "memory.peak.buffersBytes", "buffers at the peak stage", double(sa->buffersBytes), double(sb->buffersBytes), "B" },
+            { "memory.peak.weightsBytes", Text(PS_TEXT("CoreText", "weights at the peak stage")), false,
+                double(sa->weightsBytes), double(sb->weightsBytes), "B" },
+            { "memory.peak.gradientsBytes", Text(PS_TEXT("CoreText", "gradients at the peak stage")), false,
+                double(sa->gradientsBytes), double(sb->gradientsBytes), "B" },
+            { "memory.peak.optimizerBytes", Text(PS_TEXT("CoreText", "optimizer state at the peak stage")), false,
+                double(sa->optimizerBytes), double(sb->optimizerBytes), "B" },
+            { "memory.peak.activationsBytes", Text(PS_TEXT("CoreText", "activations at the peak stage")), false,
+                double(sa->activationsBytes), double(sb->activationsBytes), "B" },
+            { "memory.peak.buffersBytes", Text(PS_TEXT("CoreText", "buffers at the peak stage")), false,
+                double(sa->buffersBytes), double(sb->buffersBytes), "B" },
         };
         byDifference(memory);
         out.insert(out.end(), memory.begin(), memory.end());

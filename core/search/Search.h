@@ -208,11 +208,14 @@ const char* rejectionBeforeEvaluation(const SearchSpace& space, Candidate& c);
 // how much of the difference they explain.
 struct TermDifference {
     std::string field;   // prediction field ("time.computeSeconds", "memory.peak.activationsBytes", ...)
-    std::string label;   // in words
+    Text label;          // in words (util/Text.h: English for the CLI, translated by the GUI)
+    bool part = false;   // a part of the line above it ("of which tp" under the exposed communication), indented
     double mine = 0, best = 0;
     std::string unit;    // "s" or "B"
 };
 std::vector<TermDifference> compareTerms(const Prediction& mine, const Prediction& best);
+// The label as the CLI and the JSON write it: a part indented by two blanks ("  of which tp").
+inline std::string termLabelText(const TermDifference& t) { return (t.part ? "  " : "") + t.label.english(); }
 
 // Sizing: for each GPU count, the best plan (objective time) and the days it takes to train `tokens`; `answer` is the
 // fewest GPUs that finish within `days`, `cheapest` the count with the fewest GPU-hours for the tokens among those

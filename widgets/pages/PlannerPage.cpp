@@ -111,14 +111,10 @@ QString termDifference(double value, const std::string& unit)
     return unit == "B" ? signedBytes(value) : display::signedSeconds(value);
 }
 
-// compareTerms() indents the communication groups under their line with two blanks: the label translated without
-// them, the indentation kept.
-QString termLabel(const std::string& label)
+// A term's label in the UI language; a part of the line above (the groups under the exposed communication) indented.
+QString termLabel(const TermDifference& t)
 {
-    const QString text = QString::fromStdString(label);
-    qsizetype blanks = 0;
-    while (blanks < text.size() && text[blanks] == QLatin1Char(' ')) ++blanks;
-    return QString(blanks * 2, QLatin1Char(' ')) + CoreText::text(text.mid(blanks));
+    return (t.part ? QStringLiteral("    ") : QString()) + CoreText::text(t.label);
 }
 
 // A plan's knobs in one line, as the command line lists them.
@@ -895,7 +891,7 @@ void PlannerPage::showWhyNot(const Prediction* selectedPrediction)
     m_whyNot->setRowCount(int(terms.size()));
     for (int row = 0; row < int(terms.size()); ++row) {
         const TermDifference& t = terms[std::size_t(row)];
-        m_whyNot->setItem(row, 0, textCell(termLabel(t.label)));
+        m_whyNot->setItem(row, 0, textCell(termLabel(t)));
         m_whyNot->setItem(row, 1, readOnlyCell(termValue(t.mine, t.unit)));
         m_whyNot->setItem(row, 2, readOnlyCell(termValue(t.best, t.unit)));
         m_whyNot->setItem(row, 3, readOnlyCell(termDifference(t.mine - t.best, t.unit)));
