@@ -1796,12 +1796,8 @@ namespace {
 Prediction evaluateWith(const Plan& plan, Explainer* ex, EvaluateCache* cache)
 {
     Prediction out;
-    for (const Issue& i : validate(plan)) {
-        if (i.severity == Severity::Error)
-            out.errors.push_back(i);
-        else
-            out.warnings.push_back(i);
-    }
+    for (Issue& i : validate(plan))
+        (i.severity == Severity::Error ? out.errors : out.warnings).push_back(std::move(i));
     if (!out.errors.empty()) return out;
     out.valid = true;
 
@@ -1835,10 +1831,12 @@ Prediction evaluateWith(const Plan& plan, Explainer* ex, EvaluateCache* cache)
         Text(PS_TEXT("CoreText", "not modelled: stragglers, data loading, the embedding lookup, the tied-embedding "
                                  "gradient all-reduce between the first and last stage, the memory-bandwidth share "
                                  "communication kernels take from the GEMMs beside them (their SMs are counted)"))));
-    // One line per distinct warning (the first and last stage can raise the same one).
+    // One line per distinct warning (the first and last stage can raise the same one): the same field and English.
     Issues unique;
     for (auto& w : out.warnings)
-        if (std::find(unique.begin(), unique.end(), w) == unique.end()) unique.push_back(std::move(w));
+        if (std::none_of(unique.begin(), unique.end(),
+                [&](const Issue& u) { return u.path == w.path && u.message == w.message; }))
+            unique.push_back(std::move(w));
     out.warnings = std::move(unique);
     return out;
 }
