@@ -320,7 +320,7 @@ int cmdSummary(const Args& a, std::ostream& out, std::ostream& err)
     out << buf << "\n";
     for (const CommGroup& g : p.comm) {
         std::snprintf(buf, sizeof buf, "  %-3s size %-5d %-13s %-44s %10s/step  %10s  exposed %10s\n", toString(g.kind).data(),
-            g.size, g.crossesNodes ? "crosses nodes" : "in one node", g.collective.c_str(),
+            g.size, g.crossesNodes ? "crosses nodes" : "in one node", g.collective.english().c_str(),
             units::formatBytes(g.bytesPerStep).c_str(), units::formatSeconds(g.seconds).c_str(),
             units::formatSeconds(g.exposedSeconds).c_str());
         out << buf;

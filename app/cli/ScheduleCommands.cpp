@@ -6,6 +6,7 @@
 #include "PlanInput.h"
 
 #include "io/AnalysisJson.h"
+#include "io/ChromeTrace.h"
 #include "io/PlanJson.h"
 #include "io/PredictionJson.h"
 #include "sim/Timeline.h"

@@ -59,7 +59,7 @@ void printText(const SearchResult& r, Objective objective, const std::vector<Ter
     std::snprintf(buf, sizeof buf, "%.0f plans, %.0f valid, %.0f fit with the memory headroom; %.0f evaluated; %.2f s on %d threads%s\n",
         r.plans, r.valid, r.fit, r.evaluated, r.seconds, r.threads, r.cancelled ? " (cancelled)" : "");
     out << buf;
-    for (const std::string& n : r.notes) out << "note: " << n << "\n";
+    for (const Text& n : r.notes) out << "note: " << n.english() << "\n";
     out << "rejected:\n";
     std::vector<std::pair<double, std::string>> reasons;
     for (const auto& [k, v] : r.rejected) reasons.push_back({ -v, k });

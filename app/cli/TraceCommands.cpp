@@ -73,7 +73,7 @@ int cmdImport(const Args& a, std::ostream& out, std::ostream& err)
     const bool perFile = traces.skipped.size() + traces.excluded.size() <= kPerFileLines;
     if (perFile) {
         for (const SkippedRegion& s : traces.skipped) {
-            err << "planscope-cli: " << s.file << ": " << s.reason;
+            err << "planscope-cli: " << s.file << ": " << s.reason.english();
             if (s.offset >= 0) err << " (byte offset " << s.offset << ")";
             err << "\n";
         }
@@ -181,7 +181,7 @@ int cmdImport(const Args& a, std::ostream& out, std::ostream& err)
         }
         if (perFile) {
             for (const SkippedRegion& s : traces.skipped)
-                out << "skipped " << s.file << " at byte " << s.offset << ": " << s.reason << "\n";
+                out << "skipped " << s.file << " at byte " << s.offset << ": " << s.reason.english() << "\n";
             for (const ExcludedTrace& x : traces.excluded) out << "left out " << x.file << ": " << x.text << "\n";
         } else
             for (const std::string& line : tallyText(traces.tally)) out << line << "\n";

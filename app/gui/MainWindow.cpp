@@ -615,6 +615,11 @@ void MainWindow::showMessage(const QString& text)
     m_messageBar->setVisible(!text.isEmpty());
 }
 
+void MainWindow::setComputingNoteDelay(int milliseconds)
+{
+    m_staleTimer->setInterval(milliseconds);
+}
+
 void MainWindow::updateStaleState()
 {
     const bool stale = m_document->isEvaluating() && !m_staleTimer->isActive();

@@ -43,6 +43,9 @@ public:
     // trace, editor
     // (and "summary", the older name of metrics).
     static QStringList viewNames();
+    // How long an analysis runs before the pages are marked as showing the plan before the edit and Cancel appears
+    // (300 ms: shorter ones flash nothing). Tests that cancel set 0.
+    void setComputingNoteDelay(int milliseconds);
     bool setCurrentView(const QString& name);
     QString currentView() const;
 

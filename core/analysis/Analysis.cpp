@@ -30,7 +30,7 @@ std::shared_ptr<const Analysis> analyse(const Plan& plan, const AnalysisOptions&
     // A term or warning keeps its path inside the line ("calibrated: cluster.intraNode: ..."), as printed.
     const auto note = [](TextTemplate t, const Issue& i) {
         return issue(Severity::Warning, "",
-            i.path.empty() ? Text(t, i.text) : Text(t, Text(PS_TEXT("CoreText", "%1: %2"), i.path, i.text)));
+            i.path.empty() ? Text(t, issueText(i)) : Text(t, Text(PS_TEXT("CoreText", "%1: %2"), i.path, issueText(i))));
     };
     if (options.calibration) {
         const Calibration& c = *options.calibration;

@@ -71,8 +71,8 @@ void format(const Explainer& ex, const std::string& field, int depth, int maxDep
             out += "\n" + indent + "  so:     " + substitute(*e) + " = " + units::formatNumber(e->value) + "\n";
         }
     }
-    if (!e->source.empty()) out += indent + "  source: " + e->source + "\n";
-    if (!e->note.empty()) out += indent + "  note:   " + e->note + "\n";
+    if (!e->source.empty()) out += indent + "  source: " + e->source.english() + "\n";
+    if (!e->note.empty()) out += indent + "  note:   " + e->note.english() + "\n";
     if (depth < maxDepth)
         for (const auto& c : e->children) format(ex, c, depth + 1, maxDepth, out);
 }

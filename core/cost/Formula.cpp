@@ -26,14 +26,15 @@ public:
     {
         value = sum();
         skipSpace();
-        if (m_error.empty() && m_pos < m_text.size()) fail("unexpected '" + std::string(1, m_text[m_pos]) + "'");
+        if (m_error.empty() && m_pos < m_text.size())
+            fail(Text(PS_TEXT("CoreText", "unexpected '%1'"), std::string(1, m_text[m_pos])));
         return m_error.empty();
     }
-    const std::string& error() const { return m_error; }
+    const Text& error() const { return m_error; }
     std::size_t position() const { return m_pos; }
 
 private:
-    void fail(std::string message)
+    void fail(Text message)
     {
         if (m_error.empty()) m_error = std::move(message);
     }
@@ -86,19 +87,19 @@ private:
     {
         skipSpace();
         if (m_pos >= m_text.size()) {
-            fail("unexpected end of formula");
+            fail(Text(PS_TEXT("CoreText", "unexpected end of formula")));
             return 0;
         }
         const char c = m_text[m_pos];
         if (c == '(') {
             ++m_pos;
             const double v = sum();
-            if (!accept(')')) fail("missing ')'");
+            if (!accept(')')) fail(Text(PS_TEXT("CoreText", "missing ')'")));
             return v;
         }
         if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') return number();
         if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') return nameOrCall();
-        fail("unexpected '" + std::string(1, c) + "'");
+        fail(Text(PS_TEXT("CoreText", "unexpected '%1'"), std::string(1, c)));
         return 0;
     }
     double number()
@@ -117,7 +118,8 @@ private:
         const std::string digits(m_text.substr(m_pos, end - m_pos));
         char* stop = nullptr;
         const double v = std::strtod(digits.c_str(), &stop);
-        if (stop != digits.c_str() + digits.size()) fail("bad number \"" + digits + "\"");
+        if (stop != digits.c_str() + digits.size())
+            fail(Text(PS_TEXT("CoreText", "bad number \"%1\""), digits));
         m_pos = end;
         return v;
     }
@@ -131,7 +133,7 @@ private:
         if (accept('(')) {
             std::vector<double> args { sum() };
             while (m_error.empty() && accept(',')) args.push_back(sum());
-            if (!accept(')')) fail("missing ')' after the arguments of " + name);
+            if (!accept(')')) fail(Text(PS_TEXT("CoreText", "missing ')' after the arguments of %1"), name));
             if (!m_error.empty()) return 0;
             return call(name, args);
         }
@@ -143,14 +145,14 @@ private:
         if (!m_inputs) return 0;
         for (const auto& [n, v] : *m_inputs)
             if (n == name) return v;
-        fail("\"" + name + "\" is not among the inputs");
+        fail(Text(PS_TEXT("CoreText", "\"%1\" is not among the inputs"), name));
         return 0;
     }
     double call(const std::string& name, const std::vector<double>& args)
     {
         if (name == "min" || name == "max") {
             if (args.size() < 2) {
-                fail(name + " takes two or more arguments");
+                fail(Text(PS_TEXT("CoreText", "%1 takes two or more arguments"), name));
                 return 0;
             }
             double v = args.front();
@@ -158,13 +160,13 @@ private:
             return v;
         }
         if (args.size() != 1) {
-            fail(name + " takes one argument");
+            fail(Text(PS_TEXT("CoreText", "%1 takes one argument"), name));
             return 0;
         }
         if (name == "ceil") return std::ceil(args[0]);
         if (name == "floor") return std::floor(args[0]);
         if (name == "log2") return std::log2(args[0]);
-        fail("unknown function \"" + name + "\"");
+        fail(Text(PS_TEXT("CoreText", "unknown function \"%1\""), name));
         return 0;
     }
 
@@ -172,7 +174,7 @@ private:
     const FormulaInputs* m_inputs;
     std::vector<std::string>* m_names;
     std::size_t m_pos = 0;
-    std::string m_error;
+    Text m_error;
 };
 
 } // namespace
@@ -182,8 +184,9 @@ Result<double> evaluateFormula(std::string_view formula, const FormulaInputs& in
     Parser parser(formula, &inputs, nullptr);
     double v = 0;
     if (!parser.run(v))
-        return Result<double>::failure("formula", parser.error() + " at offset " + std::to_string(parser.position())
-                + " in \"" + std::string(formula) + "\"",
+        return Result<double>::failure("formula",
+            Text(
+                PS_TEXT("CoreText", "%1 at offset %2 in \"%3\""), parser.error(), parser.position(), formula),
             std::int64_t(parser.position()));
     return v;
 }

@@ -144,8 +144,8 @@ struct CommGroup {
     int domainsSpanned = 1, perDomain = 1;
     int nodesSpanned = 1;
     int perNode = 1;
-    std::string collective;              // what runs on it, e.g. "AllReduce" or "ReduceScatter+AllGather"
-    std::string algorithm;               // ring, hierarchical, p2p
+    Text collective;                     // what runs on it, e.g. "AllReduce" or "ReduceScatter+AllGather"
+    Text algorithm;                      // ring, hierarchical, p2p
     double linkBandwidth = 0;            // the slowest link it uses, bytes/s per direction
     double bytesPerStep = 0;             // bytes one GPU sends per step
     double seconds = 0;                  // time its operations take per step

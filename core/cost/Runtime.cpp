@@ -10,32 +10,51 @@ namespace planscope {
 
 namespace {
 
-// Sources, one reference each between "; " (widgets/CoreText.cpp translates them one by one).
-constexpr const char* kContextSource
-    = "PyTorch documentation, CUDA semantics (memory management): the CUDA context is not allocated through the "
-      "caching allocator; its size depends on the driver, the GPU and CUDA_MODULE_LOADING";
-constexpr const char* kCublasSource
-    = "NVIDIA cuBLAS documentation, cublasSetWorkspace(): 32 MiB recommended on Hopper, 4 MiB on earlier GPUs; "
-      "PyTorch documentation, CUDA semantics (cuBLAS workspaces, CUBLAS_WORKSPACE_CONFIG); "
-      "PyTorch aten/src/ATen/cuda/CUDABlas.cpp (CUBLASLT_WORKSPACE_SIZE, pytorch/pytorch#120925)";
-constexpr const char* kTeSource
-    = "Transformer Engine transformer_engine/pytorch/module/base.py: get_cublas_workspace_size_bytes() (32 MiB on "
-      "Hopper, 4 MiB before) and one workspace per stream for grouped GEMMs";
-constexpr const char* kNcclSource
-    = "NCCL user guide, environment variables: NCCL_BUFFSIZE (default 4 MiB), NCCL_MIN_NCHANNELS and "
-      "NCCL_MAX_NCHANNELS, NCCL_NCHANNELS_PER_NET_PEER (default 2)";
-constexpr const char* kLogitsSource
-    = "Megatron-LM megatron/core/tensor_parallel/cross_entropy.py: VocabParallelCrossEntropy casts the "
-      "vocabulary-parallel logits to fp32 (calculate_logits_max) and keeps the softmax for the backward";
-constexpr const char* kGatherSource
-    = "PyTorch FSDP: the unsharded current layer plus the prefetched next one, and the current layer's "
-      "unsharded gradient before its reduce-scatter";
-constexpr const char* kAllocatorSource
-    = "PyTorch c10/cuda/CUDACachingAllocator.cpp: blocks rounded to 512 bytes, blocks up to 1 MiB from 2 MiB "
-      "segments, up to 10 MiB from 20 MiB segments, larger ones rounded to 2 MiB; "
-      "PyTorch documentation, CUDA semantics (memory management, expandable_segments); "
-      "Guo et al., GMLake (ASPLOS 2024): on eight LLMs its virtual-memory stitching cuts the caching allocator's "
-      "fragmentation by 15 % on average and up to 33 %";
+// Sources: a join of the references (widgets/CoreText.cpp translates them one by one).
+Text contextSource()
+{
+    return Text::join({ PS_TEXT("CoreText",
+                            "PyTorch documentation, CUDA semantics (memory management): the CUDA context is not "
+                            "allocated through the caching allocator"),
+                          PS_TEXT("CoreText", "its size depends on the driver, the GPU and CUDA_MODULE_LOADING") },
+        Text::Joint::List);
+}
+Text cublasSource()
+{
+    return Text::join({ PS_TEXT("CoreText",
+                            "NVIDIA cuBLAS documentation, cublasSetWorkspace(): 32 MiB recommended on Hopper, 4 MiB on "
+                            "earlier GPUs"),
+                          PS_TEXT("CoreText", "PyTorch documentation, CUDA semantics (cuBLAS workspaces, CUBLAS_WORKSPACE_CONFIG)"),
+                          PS_TEXT("CoreText",
+                              "PyTorch aten/src/ATen/cuda/CUDABlas.cpp (CUBLASLT_WORKSPACE_SIZE, pytorch/pytorch#120925)") },
+        Text::Joint::List);
+}
+constexpr TextTemplate kTeSource = PS_TEXT("CoreText",
+    "Transformer Engine transformer_engine/pytorch/module/base.py: get_cublas_workspace_size_bytes() (32 MiB on "
+    "Hopper, 4 MiB before) and one workspace per stream for grouped GEMMs");
+constexpr TextTemplate kNcclSource = PS_TEXT("CoreText",
+    "NCCL user guide, environment variables: NCCL_BUFFSIZE (default 4 MiB), NCCL_MIN_NCHANNELS and "
+    "NCCL_MAX_NCHANNELS, NCCL_NCHANNELS_PER_NET_PEER (default 2)");
+constexpr TextTemplate kLogitsSource = PS_TEXT("CoreText",
+    "Megatron-LM megatron/core/tensor_parallel/cross_entropy.py: VocabParallelCrossEntropy casts the "
+    "vocabulary-parallel logits to fp32 (calculate_logits_max) and keeps the softmax for the backward");
+constexpr TextTemplate kGatherSource = PS_TEXT("CoreText",
+    "PyTorch FSDP: the unsharded current layer plus the prefetched next one, and the current layer's "
+    "unsharded gradient before its reduce-scatter");
+constexpr TextTemplate kBucketSource = PS_TEXT("CoreText", "DeepSpeed ZeRO config: reduce_bucket_size default 5e8 elements");
+Text allocatorSource()
+{
+    return Text::join({ PS_TEXT("CoreText",
+                            "PyTorch c10/cuda/CUDACachingAllocator.cpp: blocks rounded to 512 bytes, blocks up to 1 MiB "
+                            "from 2 MiB segments, up to 10 MiB from 20 MiB segments, larger ones rounded to 2 MiB"),
+                          PS_TEXT("CoreText", "PyTorch documentation, CUDA semantics (memory management, expandable_segments)"),
+                          PS_TEXT("CoreText",
+                              "Guo et al., GMLake (ASPLOS 2024): on eight LLMs its virtual-memory stitching cuts the "
+                              "caching allocator's fragmentation by 15 % on average and up to 33 %") },
+        Text::Joint::List);
+}
+// docs/MODEL.md section 4 (the runtime buffers).
+Text modelSource() { return Text(PS_TEXT("CoreText", "docs/MODEL.md section %1"), 4); }
 
 std::string tagOf(const std::string& group)
 {
@@ -120,8 +139,9 @@ void explainNccl(const RuntimeInputs& in, const std::vector<Communicator>& comms
     if (o.ncclBufferBytesPerGroup > 0) {
         ex.add({ base + "buffers.ncclBytes", double(bt.ncclBytes), "bytes", "groups*perGroup",
             { { "groups", double(in.groupsOfRank) }, { "perGroup", double(o.ncclBufferBytesPerGroup) } }, kNcclSource, {},
-            "memoryOverheads.ncclBufferBytesPerGroup of the plan: a flat size per parallel group of size > 1 this rank "
-            "belongs to, instead of the NCCL settings." });
+            Text(PS_TEXT("CoreText",
+                "memoryOverheads.ncclBufferBytesPerGroup of the plan: a flat size per parallel group of size > 1 this "
+                "rank belongs to, instead of the NCCL settings.")) });
         return;
     }
     std::string sum;
@@ -136,12 +156,16 @@ void explainNccl(const RuntimeInputs& in, const std::vector<Communicator>& comms
     }
     ex.add({ base + "buffers.ncclBytes", double(bt.ncclBytes), "bytes", sum.empty() ? "0" : "buff*(" + sum + ")",
         inputs, kNcclSource, {},
-        "Per communicator this rank uses: buff = NCCL_BUFFSIZE (memoryOverheads.ncclBuffSize) per channel per "
-        "connection, chX channels (memoryOverheads.ncclChannels for collectives, 2 per peer for point-to-point), cX "
-        "connections (2 for a ring, 3 more for the tree where the group spans nodes, one per peer for "
-        "point-to-point). Communicators (group and ranks): "
-            + (groups.empty() ? std::string("none") : groups)
-            + ". Outside PyTorch's allocator. NCCL_DEBUG=INFO prints the channels each communicator opens." });
+        Text::join({ PS_TEXT("CoreText",
+                         "Per communicator this rank uses: buff = NCCL_BUFFSIZE (memoryOverheads.ncclBuffSize) per "
+                         "channel per connection, chX channels (memoryOverheads.ncclChannels for collectives, 2 per "
+                         "peer for point-to-point), cX connections (2 for a ring, 3 more for the tree where the group "
+                         "spans nodes, one per peer for point-to-point)."),
+                       Text(PS_TEXT("CoreText", "Communicators (group and ranks): %1."),
+                           groups.empty() ? Text(PS_TEXT("CoreText", "none")) : Text::verbatim(groups)),
+                       PS_TEXT("CoreText", "Outside PyTorch's allocator."),
+                       PS_TEXT("CoreText", "NCCL_DEBUG=INFO prints the channels each communicator opens.") },
+            Text::Joint::Sentences) });
 }
 
 } // namespace
@@ -189,96 +213,122 @@ void runtimeBuffers(const RuntimeInputs& in, StageMemory& st, Explainer* ex, con
 
     const std::string b = base + "buffers.";
     ex->add({ b + "cudaContextBytes", double(bt.cudaContextBytes), "bytes", "cudaContextBytes",
-        { { "cudaContextBytes", double(bt.cudaContextBytes) } }, kContextSource, {},
-        "memoryOverheads.cudaContextBytes of the plan (an assumption: measure nvidia-smi's memory of the process right "
-        "after torch.cuda.init() and set it)." });
+        { { "cudaContextBytes", double(bt.cudaContextBytes) } }, contextSource(), {},
+        Text(PS_TEXT("CoreText",
+            "memoryOverheads.cudaContextBytes of the plan (an assumption: measure nvidia-smi's memory of the process "
+            "right after torch.cuda.init() and set it).")) });
     ex->add({ b + "cublasWorkspaceBytes", double(bt.cublasWorkspaceBytes), "bytes", "2*W", { { "W", double(W) } },
-        kCublasSource, {},
-        "PyTorch's cuBLAS workspace and its cuBLASLt workspace on the compute stream, W each "
-        "(memoryOverheads.workspaceBytes, by default 32 MiB on GPUs with fp8 tensor cores, Hopper and later, else "
-        "4 MiB). Allocated through the caching allocator and never freed." });
+        cublasSource(), {},
+        Text::join({ PS_TEXT("CoreText",
+                         "PyTorch's cuBLAS workspace and its cuBLASLt workspace on the compute stream, W each "
+                         "(memoryOverheads.workspaceBytes, by default 32 MiB on GPUs with fp8 tensor cores, Hopper and "
+                         "later, else 4 MiB)."),
+                       PS_TEXT("CoreText", "Allocated through the caching allocator and never freed.") },
+            Text::Joint::Sentences) });
     ex->add({ b + "teWorkspaceBytes", double(bt.teWorkspaceBytes), "bytes", "(1 + k)*W",
         { { "k", double(teExtra) }, { "W", double(W) } }, kTeSource, {},
-        "Transformer Engine's cuBLAS workspace (Megatron-Core's default transformer implementation), plus k = 4 "
-        "for the grouped expert GEMMs of an MoE model." });
+        Text(PS_TEXT("CoreText",
+            "Transformer Engine's cuBLAS workspace (Megatron-Core's default transformer implementation), plus k = 4 "
+            "for the grouped expert GEMMs of an MoE model.")) });
     explainNccl(in, comms, bt, *ex, base);
     ex->add({ b + "zeroBucketBytes", double(bt.zeroBucketBytes), "bytes",
-        zero >= 2 ? "floor(min(5e8, P)*g + 0.5)" : "0", { { "P", in.stageParams }, { "g", in.g } },
-        "DeepSpeed ZeRO config: reduce_bucket_size default 5e8 elements", {},
-        "Only with ZeRO-2/3. P: dense and expert parameters on this GPU." });
+        zero >= 2 ? "floor(min(5e8, P)*g + 0.5)" : "0", { { "P", in.stageParams }, { "g", in.g } }, kBucketSource, {},
+        Text::join({ PS_TEXT("CoreText", "Only with ZeRO-2/3."),
+                       PS_TEXT("CoreText", "P: dense and expert parameters on this GPU.") },
+            Text::Joint::Sentences) });
     ex->add({ b + "zeroGatherBytes", double(bt.zeroGatherBytes), "bytes",
         zero >= 3 && in.holdsLayers ? "floor(2*layer*w + layer*g + 0.5)" : "0",
         { { "layer", in.layerParams }, { "w", in.w }, { "g", in.g } }, kGatherSource, {},
-        "Only with ZeRO-3 / FSDP, on a stage that holds layers. A temporary: held while a forward or backward runs, "
-        "so it counts in the peak inside the step, not in the steady state." });
+        Text::join({ PS_TEXT("CoreText", "Only with ZeRO-3 / FSDP, on a stage that holds layers."),
+                       PS_TEXT("CoreText",
+                           "A temporary: held while a forward or backward runs, so it counts in the peak inside the "
+                           "step, not in the steady state.") },
+            Text::Joint::Sentences) });
     ex->add({ b + "logitsBytes", double(bt.logitsBytes), "bytes", in.last ? "floor(e*s*b*V/t + 0.5)" : "0",
         { { "e", in.e }, { "s", in.s }, { "b", in.b }, { "V", in.V }, { "t", double(in.t) } }, kLogitsSource, {},
-        "On the last stage: the output layer's 16-bit logits while the loss casts them to fp32 (forward), or their "
-        "16-bit gradient while the fp32 one is cast back (backward). The fp32 copy, 4*s*b*V/t, is kept for the "
-        "backward and counted in the activations. A temporary: it counts in the peak inside the step." });
+        Text::join({ PS_TEXT("CoreText",
+                         "On the last stage: the output layer's 16-bit logits while the loss casts them to fp32 "
+                         "(forward), or their 16-bit gradient while the fp32 one is cast back (backward)."),
+                       PS_TEXT("CoreText",
+                           "The fp32 copy, 4*s*b*V/t, is kept for the backward and counted in the activations."),
+                       PS_TEXT("CoreText", "A temporary: it counts in the peak inside the step.") },
+            Text::Joint::Sentences) });
     ex->add({ b + "runtimeBytes", double(bt.runtimeBytes()), "bytes", "cudaContext + cublas + te",
         { { "cudaContext", double(bt.cudaContextBytes) }, { "cublas", double(bt.cublasWorkspaceBytes) },
             { "te", double(bt.teWorkspaceBytes) } },
-        "docs/MODEL.md section 4", { b + "cudaContextBytes", b + "cublasWorkspaceBytes", b + "teWorkspaceBytes" },
-        "The CUDA context and the math libraries' workspaces." });
+        modelSource(), { b + "cudaContextBytes", b + "cublasWorkspaceBytes", b + "teWorkspaceBytes" },
+        Text(PS_TEXT("CoreText", "The CUDA context and the math libraries' workspaces.")) });
     ex->add({ b + "communicationBytes", double(bt.communicationBytes()), "bytes", "nccl + zeroBucket",
-        { { "nccl", double(bt.ncclBytes) }, { "zeroBucket", double(bt.zeroBucketBytes) } }, "docs/MODEL.md section 4",
-        { b + "ncclBytes", b + "zeroBucketBytes" }, "NCCL's buffers and the ZeRO gradient bucket." });
+        { { "nccl", double(bt.ncclBytes) }, { "zeroBucket", double(bt.zeroBucketBytes) } }, modelSource(),
+        { b + "ncclBytes", b + "zeroBucketBytes" },
+        Text(PS_TEXT("CoreText", "NCCL's buffers and the ZeRO gradient bucket.")) });
     ex->add({ b + "temporaryBytes", double(bt.temporaryBytes()), "bytes", "zeroGather + logits",
-        { { "zeroGather", double(bt.zeroGatherBytes) }, { "logits", double(bt.logitsBytes) } }, "docs/MODEL.md section 4",
+        { { "zeroGather", double(bt.zeroGatherBytes) }, { "logits", double(bt.logitsBytes) } }, modelSource(),
         { b + "zeroGatherBytes", b + "logitsBytes" },
-        "The largest temporaries, both counted at the peak: the simulated memory over time shows when each is held." });
+        Text(PS_TEXT("CoreText",
+            "The largest temporaries, both counted at the peak: the simulated memory over time shows when each is "
+            "held.")) });
     ex->add({ base + "allocatedBytes", double(st.allocatedBytes), "bytes",
         "weights + gradients + optimizer + activations + workspaces + zeroBucket + temporaries",
         { { "weights", double(st.weightsBytes) }, { "gradients", double(st.gradientsBytes) },
             { "optimizer", double(st.optimizerBytes) }, { "activations", double(st.activationsBytes) },
             { "workspaces", double(bt.cublasWorkspaceBytes + bt.teWorkspaceBytes) },
             { "zeroBucket", double(bt.zeroBucketBytes) }, { "temporaries", double(bt.temporaryBytes()) } },
-        "docs/MODEL.md section 4", { b + "temporaryBytes" },
-        "What torch.cuda.max_memory_allocated() reports at the peak: every tensor, the temporaries included." });
+        modelSource(), { b + "temporaryBytes" },
+        Text(PS_TEXT("CoreText",
+            "What torch.cuda.max_memory_allocated() reports at the peak: every tensor, the temporaries included.")) });
     if (o.fragmentation > 0)
         ex->add({ b + "fragmentationBytes", double(bt.fragmentationBytes), "bytes", "floor(f*allocated + 0.5)",
-            { { "f", o.fragmentation }, { "allocated", double(st.allocatedBytes) } }, kAllocatorSource,
+            { { "f", o.fragmentation }, { "allocated", double(st.allocatedBytes) } }, allocatorSource(),
             { base + "allocatedBytes" },
-            "memoryOverheads.fragmentation of the plan: a flat share of the allocated bytes, instead of the "
-            "allocator model." });
+            Text(PS_TEXT("CoreText",
+                "memoryOverheads.fragmentation of the plan: a flat share of the allocated bytes, instead of the "
+                "allocator model.")) });
     else
         ex->add({ b + "fragmentationBytes", double(bt.fragmentationBytes), "bytes",
             "floor(a*(allocated - persistent) + R + 0.5)",
             { { "a", o.allocatorSlack }, { "allocated", double(st.allocatedBytes) }, { "persistent", persistent },
                 { "R", double(kSegmentRoundingBytes) } },
-            kAllocatorSource, { base + "allocatedBytes" },
-            "Reserved - allocated. persistent: weights, gradients, optimizer states, workspaces and the ZeRO bucket, "
-            "allocated once in few large blocks, and allocated - persistent: activations and temporaries, allocated and "
-            "freed every microbatch in blocks of many sizes, whose freed blocks the cache keeps but cannot always "
-            "reuse (a = memoryOverheads.allocatorSlack). R: the newest 2 MiB and 20 MiB segments, partly empty. "
-            "With expandable_segments:True the share is smaller, compare reserved_bytes with allocated_bytes in "
-            "torch.cuda.memory_stats()." });
+            allocatorSource(), { base + "allocatedBytes" },
+            Text::join({ PS_TEXT("CoreText", "Reserved - allocated."),
+                           PS_TEXT("CoreText",
+                               "persistent: weights, gradients, optimizer states, workspaces and the ZeRO bucket, "
+                               "allocated once in few large blocks, and allocated - persistent: activations and "
+                               "temporaries, allocated and freed every microbatch in blocks of many sizes, whose freed "
+                               "blocks the cache keeps but cannot always reuse (a = memoryOverheads.allocatorSlack)."),
+                           PS_TEXT("CoreText", "R: the newest 2 MiB and 20 MiB segments, partly empty."),
+                           PS_TEXT("CoreText",
+                               "With expandable_segments:True the share is smaller, compare reserved_bytes with "
+                               "allocated_bytes in torch.cuda.memory_stats().") },
+                Text::Joint::Sentences) });
     ex->add({ base + "reservedBytes", double(st.reservedBytes), "bytes", "allocated + slack",
-        { { "allocated", double(st.allocatedBytes) }, { "slack", double(bt.fragmentationBytes) } },
-        "docs/MODEL.md section 4", { base + "allocatedBytes", b + "fragmentationBytes" },
-        "What torch.cuda.max_memory_reserved() reports: the caching allocator's segments." });
+        { { "allocated", double(st.allocatedBytes) }, { "slack", double(bt.fragmentationBytes) } }, modelSource(),
+        { base + "allocatedBytes", b + "fragmentationBytes" },
+        Text(PS_TEXT("CoreText", "What torch.cuda.max_memory_reserved() reports: the caching allocator's segments.")) });
     ex->add({ base + "buffersBytes", double(st.buffersBytes), "bytes", "runtime + communication + temporaries + slack",
         { { "runtime", double(bt.runtimeBytes()) }, { "communication", double(bt.communicationBytes()) },
             { "temporaries", double(bt.temporaryBytes()) }, { "slack", double(bt.fragmentationBytes) } },
-        "docs/MODEL.md section 4",
-        { b + "runtimeBytes", b + "communicationBytes", b + "temporaryBytes", b + "fragmentationBytes" },
-        "Every term has a default and is editable under memoryOverheads in the plan." });
+        modelSource(), { b + "runtimeBytes", b + "communicationBytes", b + "temporaryBytes", b + "fragmentationBytes" },
+        Text(PS_TEXT("CoreText", "Every term has a default and is editable under memoryOverheads in the plan.")) });
     ex->add({ base + "steadyBytes", double(st.steadyBytes), "bytes", "total - temporaries - slack",
         { { "total", double(st.totalBytes) }, { "temporaries", double(bt.temporaryBytes()) },
             { "slack", double(bt.fragmentationBytes) } },
-        "docs/MODEL.md section 4", { base + "totalBytes" },
-        "In use between ops at the most activations in flight: without the temporaries and the allocator's slack." });
+        modelSource(), { base + "totalBytes" },
+        Text(PS_TEXT("CoreText",
+            "In use between ops at the most activations in flight: without the temporaries and the allocator's "
+            "slack.")) });
     ex->add({ base + "totalBytes", double(st.totalBytes), "bytes", "weights + gradients + optimizer + activations + buffers",
         { { "weights", double(st.weightsBytes) }, { "gradients", double(st.gradientsBytes) },
             { "optimizer", double(st.optimizerBytes) }, { "activations", double(st.activationsBytes) },
             { "buffers", double(st.buffersBytes) } },
-        "docs/MODEL.md sections 2-4",
+        PS_TEXT("CoreText", "docs/MODEL.md sections 2-4"),
         { base + "weightsBytes", base + "gradientsBytes", base + "optimizerBytes", base + "activationsBytes",
             base + "buffersBytes" },
-        "Per GPU of stage " + std::to_string(st.stage)
-            + "; 1 GiB = 2^30 bytes, 1 GB = 1e9 bytes. The peak inside the step, compared with the GPU's memory: "
-              "reserved + the CUDA context + NCCL's buffers." });
+        Text::join({ Text(PS_TEXT("CoreText", "Per GPU of stage %1; 1 GiB = 2^30 bytes, 1 GB = 1e9 bytes."), st.stage),
+                       PS_TEXT("CoreText",
+                           "The peak inside the step, compared with the GPU's memory: reserved + the CUDA context + "
+                           "NCCL's buffers.") },
+            Text::Joint::Sentences) });
 }
 
 } // namespace planscope

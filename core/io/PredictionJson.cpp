@@ -120,8 +120,8 @@ json predictionToJson(const Prediction& p)
     for (const CommGroup& g : p.comm)
         groups.push_back({ { "kind", std::string(toString(g.kind)) }, { "size", g.size }, { "crossesNodes", g.crossesNodes },
             { "nodesSpanned", g.nodesSpanned }, { "perNode", g.perNode }, { "crossesDomains", g.crossesDomains },
-            { "domainsSpanned", g.domainsSpanned }, { "perDomain", g.perDomain }, { "collective", g.collective },
-            { "algorithm", g.algorithm }, { "linkBandwidth", g.linkBandwidth }, { "bytesPerStep", g.bytesPerStep },
+            { "domainsSpanned", g.domainsSpanned }, { "perDomain", g.perDomain }, { "collective", g.collective.english() },
+            { "algorithm", g.algorithm.english() }, { "linkBandwidth", g.linkBandwidth }, { "bytesPerStep", g.bytesPerStep },
             { "seconds", g.seconds }, { "exposedSeconds", g.exposedSeconds } });
     j["comm"] = { { "groups", groups } };
     return j;
@@ -140,8 +140,8 @@ json explanationToJson(const Explainer& ex, const std::string& field, int maxDep
             if (!cj.is_null()) children.push_back(cj);
         }
     json j = { { "field", e->field }, { "value", e->value }, { "unit", e->unit }, { "formula", e->formula },
-        { "inputs", inputs }, { "substituted", substitute(*e) }, { "source", e->source }, { "children", children } };
-    if (!e->note.empty()) j["note"] = e->note;
+        { "inputs", inputs }, { "substituted", substitute(*e) }, { "source", e->source.english() }, { "children", children } };
+    if (!e->note.empty()) j["note"] = e->note.english();
     return j;
 }
 

@@ -65,7 +65,7 @@ json searchToJson(const SearchResult& r, Objective objective, const std::vector<
     doc["objective"] = toString(objective);
     doc["space"] = { { "plans", r.plans }, { "valid", r.valid }, { "fit", r.fit }, { "seconds", r.seconds },
         { "threads", r.threads }, { "evaluated", r.evaluated }, { "cancelled", r.cancelled }, { "knobs", knobs },
-        { "notes", r.notes }, { "cacheHits", r.cacheHits }, { "cacheMisses", r.cacheMisses } };
+        { "notes", englishLines(r.notes) }, { "cacheHits", r.cacheHits }, { "cacheMisses", r.cacheMisses } };
     json rejected = json::object();
     for (const auto& [reason, n] : r.rejected) rejected[reason] = n;
     doc["rejected"] = rejected;

@@ -139,7 +139,7 @@ json overlayToJson(const Overlay& ov, const std::vector<MeasuredRank>& ranks)
 json skippedToJson(const std::vector<SkippedRegion>& skipped)
 {
     json a = json::array();
-    for (const SkippedRegion& s : skipped) a.push_back(json { { "file", s.file }, { "offset", s.offset }, { "reason", s.reason } });
+    for (const SkippedRegion& s : skipped) a.push_back(json { { "file", s.file }, { "offset", s.offset }, { "reason", s.reason.english() } });
     return a;
 }
 

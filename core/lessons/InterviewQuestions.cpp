@@ -260,7 +260,9 @@ Result<GeneratedQuestion> generateQuestion(const std::string& topic, std::uint64
         if (topic == t.name) found = &t;
         names += (names.empty() ? "" : ", ") + std::string(t.name);
     }
-    if (!found) return Result<GeneratedQuestion>::failure("topic", "unknown interview topic \"" + topic + "\"; known: " + names);
+    if (!found)
+        return Result<GeneratedQuestion>::failure(
+            "topic", Text(PS_TEXT("CoreText", "unknown interview topic \"%1\"; known: %2"), topic, names));
     Rng rng(seed);
     // Draws until a plan is valid and fits in memory; the draws continue the one sequence, so the seed decides which.
     for (int attempt = 0; attempt < 64; ++attempt) {
@@ -280,7 +282,8 @@ Result<GeneratedQuestion> generateQuestion(const std::string& topic, std::uint64
         d.write(doc.value(), *answer, g.question);
         return g;
     }
-    return Result<GeneratedQuestion>::failure("seed", "no valid plan drawn for topic " + topic);
+    return Result<GeneratedQuestion>::failure(
+        "seed", Text(PS_TEXT("CoreText", "no valid plan drawn for topic %1"), topic));
 }
 
 json interviewToJson(const GeneratedQuestion& g)

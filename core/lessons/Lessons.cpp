@@ -428,9 +428,11 @@ Result<std::vector<Lesson>> builtinLessons()
             if (st.question) {
                 const std::string where = std::string(src.id) + ".steps." + std::to_string(k);
                 const auto doc = analyticPredictionDocument(plan);
-                if (!doc) return Result<std::vector<Lesson>>::failure(where, doc.errors().front().message);
+                if (!doc) return Result<std::vector<Lesson>>::failure(where, issueText(doc.errors().front()));
                 const auto v = valueAtPath(doc.value(), st.question->field);
-                if (!v) return Result<std::vector<Lesson>>::failure(where, "no number at " + st.question->field);
+                if (!v)
+                    return Result<std::vector<Lesson>>::failure(
+                        where, Text(PS_TEXT("CoreText", "no number at %1"), st.question->field));
                 st.question->answer = *v;
                 st.question->solution = { fillNumbers(st.question->solution.en, doc.value()),
                     fillNumbers(st.question->solution.zh_CN, doc.value()) };
@@ -448,13 +450,18 @@ Result<json> analyticPredictionDocument(const json& plan)
     auto parsed = parsePlan(plan.dump());
     if (!parsed)
         return Result<json>::failure(parsed.errors().front().path,
-            "the plan does not parse: " + parsed.errors().front().path + " " + parsed.errors().front().message);
+            Text(PS_TEXT("CoreText", "the plan does not parse: %1 %2"), parsed.errors().front().path,
+                issueText(parsed.errors().front())));
     AnalysisOptions o;
     o.simulate = false; // the closed form: the formulas the lessons teach
     const auto a = analyse(parsed->plan, o);
-    if (!a->valid())
-        return Result<json>::failure(a->prediction.errors.empty() ? std::string() : a->prediction.errors.front().path,
-            "the plan is not valid" + (a->prediction.errors.empty() ? std::string() : ": " + a->prediction.errors.front().message));
+    if (!a->valid()) {
+        if (a->prediction.errors.empty())
+            return Result<json>::failure("", Text(PS_TEXT("CoreText", "the plan is not valid")));
+        const Issue& first = a->prediction.errors.front();
+        return Result<json>::failure(
+            first.path, Text(PS_TEXT("CoreText", "the plan is not valid: %1"), issueText(first)));
+    }
     return analysisToJson(*a, StepFigure::Analytic);
 }
 

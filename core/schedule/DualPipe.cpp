@@ -128,16 +128,23 @@ Result<Schedule> dualPipe(const ScheduleRequest& r)
     // dualpipe.py: assert num_ranks % 2 == 0; assert num_chunks > 0 and num_chunks % 2 == 0 and num_chunks >= num_ranks * 2
     if (p < 2 || p % 2 != 0)
         return Result<Schedule>::failure("stages",
-            "DualPipe needs an even number of pipeline ranks (one stage of each direction per rank), got " + std::to_string(p));
+            Text(PS_TEXT("CoreText",
+                     "DualPipe needs an even number of pipeline ranks (one stage of each direction per "
+                     "rank), got %1"),
+                p));
     if (m < 1 || m % 2 != 0)
         return Result<Schedule>::failure("microbatches",
-            "DualPipe needs an even number of microbatches (half enter from each end), got " + std::to_string(m));
+            Text(PS_TEXT("CoreText",
+                     "DualPipe needs an even number of microbatches (half enter from each end), got %1"),
+                m));
     if (m < 2 * p)
         return Result<Schedule>::failure("microbatches",
-            "DualPipe needs at least 2 x ranks = " + std::to_string(2 * p) + " microbatches, got " + std::to_string(m));
+            Text(PS_TEXT("CoreText", "DualPipe needs at least 2 x ranks = %1 microbatches, got %2"), 2 * p,
+                m));
     if (!chunksOk(r))
-        return Result<Schedule>::failure("vpp", "DualPipe holds exactly 2 chunks per rank (one per direction), got "
-                + std::to_string(r.chunks));
+        return Result<Schedule>::failure("vpp",
+            Text(PS_TEXT("CoreText", "DualPipe holds exactly 2 chunks per rank (one per direction), got %1"),
+                r.chunks));
 
     Schedule s = makeSchedule(ScheduleKind::DualPipe, Placement::Bidirectional, p, 2, 2, m / 2);
     const int half = p / 2;
@@ -153,13 +160,17 @@ Result<Schedule> dualPipeV(const ScheduleRequest& r)
 {
     const int p = r.ranks, m = r.microbatches;
     // dualpipev.py: assert num_chunks > 0 and num_chunks >= num_ranks * 2 (torch: n_microbatches >= num_stages)
-    if (p < 1) return Result<Schedule>::failure("stages", "DualPipeV needs at least one pipeline rank");
+    if (p < 1)
+        return Result<Schedule>::failure(
+            "stages", Text(PS_TEXT("CoreText", "DualPipeV needs at least one pipeline rank")));
     if (m < 2 * p)
         return Result<Schedule>::failure("microbatches",
-            "DualPipeV needs at least as many microbatches as stages (2 x ranks = " + std::to_string(2 * p) + "), got "
-                + std::to_string(m));
+            Text(PS_TEXT("CoreText",
+                     "DualPipeV needs at least as many microbatches as stages (2 x ranks = %1), got %2"),
+                2 * p, m));
     if (!chunksOk(r))
-        return Result<Schedule>::failure("vpp", "DualPipeV holds exactly 2 chunks per rank (a V), got " + std::to_string(r.chunks));
+        return Result<Schedule>::failure("vpp",
+            Text(PS_TEXT("CoreText", "DualPipeV holds exactly 2 chunks per rank (a V), got %1"), r.chunks));
 
     Schedule s = makeSchedule(ScheduleKind::DualPipeV, Placement::VShape, p, 2, 1, m);
     for (int rank = 0; rank < p; ++rank) {

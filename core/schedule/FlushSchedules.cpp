@@ -17,9 +17,11 @@ namespace {
 Issues shapeErrors(const ScheduleRequest& r)
 {
     if (r.ranks < 1)
-        return { { Severity::Error, "stages", "the number of pipeline ranks must be >= 1", -1 } };
+        return { issue(Severity::Error, "stages",
+            Text(PS_TEXT("CoreText", "the number of pipeline ranks must be >= 1"))) };
     if (r.microbatches < 1)
-        return { { Severity::Error, "microbatches", "the number of microbatches must be >= 1", -1 } };
+        return { issue(Severity::Error, "microbatches",
+            Text(PS_TEXT("CoreText", "the number of microbatches must be >= 1"))) };
     return {};
 }
 
@@ -50,9 +52,11 @@ Result<Schedule> oneFOneB(const ScheduleRequest& r)
     // torch Schedule1F1B.__init__ raises ValueError for m < p; Megatron caps the warm-up at m instead.
     if (torch && m < p)
         return Result<Schedule>::failure("microbatches",
-            "Number of microbatches (" + std::to_string(m)
-                + ") must be greater than or equal to the number of stages (" + std::to_string(p)
-                + ") (torch Schedule1F1B)");
+            Text(PS_TEXT("CoreText",
+                     "Number of microbatches (%1) must be greater than or equal to the number of stages (%2) "
+                     "(torch "
+                     "Schedule1F1B)"),
+                m, p));
     Schedule s = makeSchedule(ScheduleKind::OneFOneB, Placement::Linear, p, 1, 1, m);
     s.variant = torch ? "torch" : "megatron";
     for (int rank = 0; rank < p; ++rank) {
@@ -77,7 +81,8 @@ Result<Schedule> oneFOneB(const ScheduleRequest& r)
 Result<Schedule> loopedBfs(const ScheduleRequest& r)
 {
     if (Issues bad = shapeErrors(r); !bad.empty()) return Result<Schedule>(std::move(bad));
-    if (r.chunks < 1) return Result<Schedule>::failure("vpp", "chunks per rank must be >= 1");
+    if (r.chunks < 1)
+        return Result<Schedule>::failure("vpp", Text(PS_TEXT("CoreText", "chunks per rank must be >= 1")));
     const int p = r.ranks, m = r.microbatches, v = r.chunks;
     Schedule s = makeSchedule(ScheduleKind::LoopedBFS, Placement::Loop, p, v, 1, m);
     s.variant = "torch";

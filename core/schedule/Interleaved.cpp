@@ -33,14 +33,9 @@ struct VirtualSteps {
     std::vector<int> warmup; // size p
 };
 
-Result<Schedule> fail(std::string path, std::string message)
+Result<Schedule> fail(std::string path, Text message)
 {
     return Result<Schedule>::failure(std::move(path), std::move(message));
-}
-
-std::string str(int v)
-{
-    return std::to_string(v);
 }
 
 Result<Schedule> build(const ScheduleRequest& r, const std::string& variant, const VirtualSteps& steps)
@@ -129,60 +124,69 @@ VirtualSteps torchSteps(int p, int m, int v, int perRound)
 Result<Schedule> interleaved1F1B(const ScheduleRequest& r)
 {
     const int p = r.ranks, m = r.microbatches, v = r.chunks;
-    if (p < 1) return fail("stages", "the number of pipeline ranks must be >= 1");
-    if (m < 1) return fail("microbatches", "the number of microbatches must be >= 1");
-    if (v < 1) return fail("vpp", "chunks per rank must be >= 1");
+    if (p < 1) return fail("stages", Text(PS_TEXT("CoreText", "the number of pipeline ranks must be >= 1")));
+    if (m < 1)
+        return fail("microbatches", Text(PS_TEXT("CoreText", "the number of microbatches must be >= 1")));
+    if (v < 1) return fail("vpp", Text(PS_TEXT("CoreText", "chunks per rank must be >= 1")));
     const std::string variant = r.variant.empty() ? std::string("megatron") : r.variant;
 
     if (variant == "torch") {
         const int rounds = std::max(1, m / p);
         if (m % rounds != 0)
             return fail("microbatches",
-                "Interleaved 1F1B requires the number of microbatches to be a multiple of the number of "
-                "rounds ("
-                    + str(rounds) + "), but got " + str(m)
-                    + " (torch ScheduleInterleaved1F1B, rounds = max(1, m // p))");
+                Text(PS_TEXT("CoreText",
+                         "Interleaved 1F1B requires the number of microbatches to be a multiple of the "
+                         "number of rounds "
+                         "(%1), but got %2 (torch ScheduleInterleaved1F1B, rounds = max(1, m // p))"),
+                    rounds, m));
         return build(r, variant, torchSteps(p, m, v, m / rounds));
     }
 
     if (variant != "megatron" && variant != "megatron-legacy")
         return fail("variant",
-            "unknown interleaved 1F1B variant \"" + variant
-                + "\" (expected megatron, megatron-legacy or torch)");
+            Text(PS_TEXT("CoreText",
+                     "unknown interleaved 1F1B variant \"%1\" (expected megatron, megatron-legacy or torch)"),
+                variant));
     // megatron/training/arguments.py: a virtual pipeline needs pipeline-parallel ranks (and, without
     // overlap_p2p_comm, more than 2; that rule is about p2p batching, not the order, so p = 2 is accepted
     // here).
     if (p < 2)
         return fail("stages",
-            "When interleaved schedule is used, pipeline-model-parallel size should be greater than 1 "
-            "(Megatron)");
+            Text(PS_TEXT("CoreText",
+                "When interleaved schedule is used, pipeline-model-parallel size should be greater than 1 "
+                "(Megatron)")));
 
     if (variant == "megatron-legacy") {
         if (m % p != 0)
             return fail("microbatches",
-                "number of microbatches (" + str(m) + ") is not divisible by pipeline-model-parallel-size ("
-                    + str(p)
-                    + ") when using interleaved schedule (Megatron before "
-                      "microbatch_group_size_per_vp_stage)");
+                Text(PS_TEXT("CoreText",
+                         "number of microbatches (%1) is not divisible by pipeline-model-parallel-size (%2) "
+                         "when using "
+                         "interleaved schedule (Megatron before microbatch_group_size_per_vp_stage)"),
+                    m, p));
         return build(r, variant, megatronLegacySteps(p, m, v));
     }
 
     const int g = r.groupSize > 0 ? r.groupSize : p;
     if (g > m || g < p)
         return fail(r.groupSize > 0 ? "groupSize" : "microbatches",
-            "The number of contiguous micro-batches in a virtual pipeline stage should range in [PP=" + str(p)
-                + " , M=" + str(m) + "], got " + str(g) + " (Megatron microbatch_group_size_per_vp_stage)");
+            Text(PS_TEXT("CoreText",
+                     "The number of contiguous micro-batches in a virtual pipeline stage should range in "
+                     "[PP=%1 , M=%2], "
+                     "got %3 (Megatron microbatch_group_size_per_vp_stage)"),
+                p, m, g));
     const int remainder = m % g;
     if (remainder > 0 && remainder < p)
         return fail("microbatches",
-            "The remainder of M (the total micro-batches) divided by N (number of contiguous micro-batches "
-            "in a "
-            "virtual pipeline stage) should be 0, or larger than or equal to the pipeline-parallel size, but "
-            "it is "
-                + str(remainder)
-                + ". Otherwise, it introduces dependency bubbles in the pipeline and reduces "
-                  "throughput. (Megatron, M="
-                + str(m) + ", N=" + str(g) + ", PP=" + str(p) + ")");
+            Text(PS_TEXT("CoreText",
+                     "The remainder of M (the total micro-batches) divided by N (number of contiguous "
+                     "micro-batches in a "
+                     "virtual pipeline stage) should be 0, or larger than or equal to the pipeline-parallel "
+                     "size, but it "
+                     "is %1. Otherwise, it introduces dependency bubbles in the pipeline and reduces "
+                     "throughput. "
+                     "(Megatron, M=%2, N=%3, PP=%4)"),
+                remainder, m, g, p));
     return build(r, variant, megatronSteps(p, m, v, g));
 }
 

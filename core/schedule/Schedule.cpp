@@ -30,17 +30,17 @@ std::string simpleText(OpKind k, int stage, int mb)
     return std::to_string(stage) + kindLetter(k) + std::to_string(mb);
 }
 
-bool parseSimple(std::string_view t, Op& op, std::string& error)
+bool parseSimple(std::string_view t, Op& op, Text& error)
 {
     std::size_t i = 0;
     while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
     if (i == 0 || i >= t.size()) {
-        error = "expected <stage><F|B|I|W><microbatch>, got \"" + std::string(t) + "\"";
+        error = Text(PS_TEXT("CoreText", "expected <stage><F|B|I|W><microbatch>, got \"%1\""), t);
         return false;
     }
     int stage = 0, mb = 0;
     if (std::from_chars(t.data(), t.data() + i, stage).ec != std::errc()) {
-        error = "stage number out of range in \"" + std::string(t) + "\"";
+        error = Text(PS_TEXT("CoreText", "stage number out of range in \"%1\""), t);
         return false;
     }
     const char k = t[i];
@@ -49,7 +49,7 @@ bool parseSimple(std::string_view t, Op& op, std::string& error)
     const bool digit = !rest.empty() && rest.front() >= '0' && rest.front() <= '9';
     const auto parsed = digit ? std::from_chars(rest.data(), rest.data() + rest.size(), mb) : std::from_chars_result {};
     if (!digit || parsed.ec != std::errc() || parsed.ptr != rest.data() + rest.size()) {
-        error = "expected a microbatch number after the op kind in \"" + std::string(t) + "\"";
+        error = Text(PS_TEXT("CoreText", "expected a microbatch number after the op kind in \"%1\""), t);
         return false;
     }
     switch (k) {
@@ -57,7 +57,9 @@ bool parseSimple(std::string_view t, Op& op, std::string& error)
     case 'B': op = Op::b(stage, mb); return true;
     case 'I': op = Op::i(stage, mb); return true;
     case 'W': op = Op::w(stage, mb); return true;
-    default: error = std::string("unknown op kind '") + k + "' in \"" + std::string(t) + "\""; return false;
+    default:
+        error = Text(PS_TEXT("CoreText", "unknown op kind '%1' in \"%2\""), std::string(1, k), t);
+        return false;
     }
 }
 } // namespace
@@ -70,14 +72,14 @@ std::string opText(const Op& op)
     return simpleText(op.kind, op.stage, op.microbatch);
 }
 
-bool parseOpText(std::string_view text, Op& op, std::string& error)
+bool parseOpText(std::string_view text, Op& op, Text& error)
 {
     while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
     while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
     constexpr std::string_view kOverlap = ")OVERLAP_F_B";
     if (!text.empty() && text.front() == '(') {
         if (text.size() <= kOverlap.size() || text.substr(text.size() - kOverlap.size()) != kOverlap) {
-            error = "expected (<F op>;<B op>)OVERLAP_F_B, got \"" + std::string(text) + "\"";
+            error = Text(PS_TEXT("CoreText", "expected (<F op>;<B op>)OVERLAP_F_B, got \"%1\""), text);
             return false;
         }
         const std::string_view inner = text.substr(1, text.size() - 1 - kOverlap.size());
@@ -85,15 +87,26 @@ bool parseOpText(std::string_view text, Op& op, std::string& error)
         Op a, b;
         if (semi == std::string_view::npos || !parseSimple(inner.substr(0, semi), a, error)
             || !parseSimple(inner.substr(semi + 1), b, error))
-            return error.empty() ? (error = "malformed overlap \"" + std::string(text) + "\"", false) : false;
+            return error.empty()
+                ? (error = Text(PS_TEXT("CoreText", "malformed overlap \"%1\""), text), false)
+                : false;
         if (a.kind != OpKind::F || (b.kind != OpKind::B && b.kind != OpKind::I)) {
-            error = "an overlapped pair is a forward then a backward: \"" + std::string(text) + "\"";
+            error
+                = Text(PS_TEXT("CoreText", "an overlapped pair is a forward then a backward: \"%1\""), text);
             return false;
         }
         op = Op::overlap(a.stage, a.microbatch, b.stage, b.microbatch);
         return true;
     }
     return parseSimple(text, op, error);
+}
+
+bool parseOpText(std::string_view text, Op& op, std::string& error)
+{
+    Text why;
+    if (parseOpText(text, op, why)) return true;
+    error = why.english();
+    return false;
 }
 
 std::vector<int> placeStages(Placement placement, int ranks, int stages)
@@ -144,13 +157,20 @@ double scheduleOpCount(ScheduleKind k, int ranks, int chunks, double microbatche
 
 Result<Schedule> generateSchedule(const ScheduleRequest& r)
 {
-    if (r.ranks < 1) return Result<Schedule>::failure("stages", "the number of pipeline ranks must be >= 1");
-    if (r.microbatches < 1) return Result<Schedule>::failure("microbatches", "the number of microbatches must be >= 1");
-    if (r.chunks < 1) return Result<Schedule>::failure("vpp", "chunks per rank must be >= 1");
+    if (r.ranks < 1)
+        return Result<Schedule>::failure(
+            "stages", Text(PS_TEXT("CoreText", "the number of pipeline ranks must be >= 1")));
+    if (r.microbatches < 1)
+        return Result<Schedule>::failure(
+            "microbatches", Text(PS_TEXT("CoreText", "the number of microbatches must be >= 1")));
+    if (r.chunks < 1)
+        return Result<Schedule>::failure("vpp", Text(PS_TEXT("CoreText", "chunks per rank must be >= 1")));
     if (const double ops = scheduleOpCount(r); ops > double(kMaxScheduleOps))
         return Result<Schedule>::failure("microbatches",
-            "the schedule would have " + std::to_string(std::int64_t(ops)) + " compute ops (ranks x chunks x microbatches x passes), more than the "
-                + std::to_string(kMaxScheduleOps) + " laid out");
+            Text(PS_TEXT("CoreText",
+                     "the schedule would have %1 compute ops (ranks x chunks x microbatches x passes), more "
+                     "than the %2 laid out"),
+                std::int64_t(ops), kMaxScheduleOps));
     switch (r.kind) {
     case ScheduleKind::GPipe: return schedules::gpipe(r);
     case ScheduleKind::OneFOneB: return schedules::oneFOneB(r);
@@ -162,15 +182,19 @@ Result<Schedule> generateSchedule(const ScheduleRequest& r)
     case ScheduleKind::DualPipe: return schedules::dualPipe(r);
     case ScheduleKind::DualPipeV: return schedules::dualPipeV(r);
     }
-    return Result<Schedule>::failure("kind", "unknown schedule");
+    return Result<Schedule>::failure("kind", Text(PS_TEXT("CoreText", "unknown schedule")));
 }
 
 Issues checkSchedule(const Schedule& s)
 {
     Issues issues;
-    auto err = [&](std::string path, std::string msg) { issues.push_back({ Severity::Error, std::move(path), std::move(msg), -1 }); };
-    if (int(s.stageToRank.size()) != s.stages) err("stageToRank", "placement does not cover every stage");
-    if (int(s.rankOps.size()) != s.ranks) err("rankOps", "one op list per rank expected");
+    auto err = [&](std::string path, Text msg) {
+        issues.push_back(issue(Severity::Error, std::move(path), std::move(msg)));
+    };
+    if (int(s.stageToRank.size()) != s.stages)
+        err("stageToRank", Text(PS_TEXT("CoreText", "placement does not cover every stage")));
+    if (int(s.rankOps.size()) != s.ranks)
+        err("rankOps", Text(PS_TEXT("CoreText", "one op list per rank expected")));
     if (!issues.empty()) return issues;
     // Count each half per (stage, microbatch); check order on the rank.
     const std::size_t n = std::size_t(s.stages) * std::size_t(s.microbatches);
@@ -187,22 +211,29 @@ Issues checkSchedule(const Schedule& s)
             auto visit = [&](OpKind kind, int stage, int mb) {
                 const long i = index(stage, mb);
                 if (i < 0) {
-                    err(where, "stage or microbatch out of range");
+                    err(where, Text(PS_TEXT("CoreText", "stage or microbatch out of range")));
                     return;
                 }
-                if (s.stageToRank[std::size_t(stage)] != r) err(where, "stage " + std::to_string(stage) + " is not on this rank");
+                if (s.stageToRank[std::size_t(stage)] != r)
+                    err(where, Text(PS_TEXT("CoreText", "stage %1 is not on this rank"), stage));
                 switch (kind) {
                 case OpKind::F: ++fCount[std::size_t(i)]; break;
                 case OpKind::B:
-                    if (fCount[std::size_t(i)] == 0) err(where, "backward before its forward on this rank");
+                    if (fCount[std::size_t(i)] == 0)
+                        err(where, Text(PS_TEXT("CoreText", "backward before its forward on this rank")));
                     ++bCount[std::size_t(i)];
                     break;
                 case OpKind::I:
-                    if (fCount[std::size_t(i)] == 0) err(where, "input-gradient before its forward on this rank");
+                    if (fCount[std::size_t(i)] == 0)
+                        err(where,
+                            Text(PS_TEXT("CoreText", "input-gradient before its forward on this rank")));
                     ++iCount[std::size_t(i)];
                     break;
                 case OpKind::W:
-                    if (iCount[std::size_t(i)] == 0) err(where, "weight-gradient before its input-gradient on this rank");
+                    if (iCount[std::size_t(i)] == 0)
+                        err(where,
+                            Text(PS_TEXT(
+                                "CoreText", "weight-gradient before its input-gradient on this rank")));
                     ++wCount[std::size_t(i)];
                     break;
                 default: break;
@@ -220,10 +251,11 @@ Issues checkSchedule(const Schedule& s)
         for (int mb = 0; mb < s.microbatches; ++mb) {
             const std::size_t i = std::size_t(index(st, mb));
             const std::string what = "stage " + std::to_string(st) + " microbatch " + std::to_string(mb);
-            if (fCount[i] != 1) err(what, "has " + std::to_string(fCount[i]) + " forwards, expected 1");
+            if (fCount[i] != 1)
+                err(what, Text(PS_TEXT("CoreText", "has %1 forwards, expected 1"), fCount[i]));
             const bool full = bCount[i] == 1 && iCount[i] == 0 && wCount[i] == 0;
             const bool split = bCount[i] == 0 && iCount[i] == 1 && wCount[i] == 1;
-            if (!full && !split) err(what, "needs one B, or one I and one W");
+            if (!full && !split) err(what, Text(PS_TEXT("CoreText", "needs one B, or one I and one W")));
         }
     return issues;
 }
@@ -299,14 +331,16 @@ Result<Schedule> scheduleFromCsv(std::string_view csv, ScheduleKind kind)
                 || cell.find("SHARD") != std::string_view::npos || cell.find("REDUCE_GRAD") != std::string_view::npos;
             if (!cell.empty() && !comm) {
                 Op op;
-                std::string error;
+                Text error;
                 if (!parseOpText(cell, op, error))
                     return Result<Schedule>::failure("row " + std::to_string(line) + ", column " + std::to_string(col), error);
                 maxStage = std::max({ maxStage, op.stage, op.stage2 });
                 maxMb = std::max({ maxMb, op.microbatch, op.microbatch2 });
                 if (++total > kMaxScheduleOps)
-                    return Result<Schedule>::failure("row " + std::to_string(line) + ", column " + std::to_string(col),
-                        "more than " + std::to_string(kMaxScheduleOps) + " compute actions, the most laid out");
+                    return Result<Schedule>::failure(
+                        "row " + std::to_string(line) + ", column " + std::to_string(col),
+                        Text(PS_TEXT("CoreText", "more than %1 compute actions, the most laid out"),
+                            kMaxScheduleOps));
                 ops.push_back(op);
             }
             if (cend == row.size()) break;
@@ -316,7 +350,8 @@ Result<Schedule> scheduleFromCsv(std::string_view csv, ScheduleKind kind)
         pos = end + 1;
     }
     while (!rows.empty() && rows.back().empty()) rows.pop_back();
-    if (rows.empty() || maxStage < 0) return Result<Schedule>::failure("", "no compute actions found");
+    if (rows.empty() || maxStage < 0)
+        return Result<Schedule>::failure("", Text(PS_TEXT("CoreText", "no compute actions found")));
     const int p = int(rows.size());
     const int stages = maxStage + 1;
     // Every microbatch runs forward through every stage, so a file naming stage S and microbatch M holds at least
@@ -325,11 +360,15 @@ Result<Schedule> scheduleFromCsv(std::string_view csv, ScheduleKind kind)
     std::size_t actions = 0;
     for (const auto& r : rows) actions += r.size();
     if ((double(stages) * double(maxMb + 1)) > double(actions))
-        return Result<Schedule>::failure("", "the file names stage " + std::to_string(maxStage) + " and microbatch "
-                + std::to_string(maxMb) + " but holds only " + std::to_string(actions)
-                + " compute actions: every microbatch must run through every stage");
+        return Result<Schedule>::failure("",
+            Text(PS_TEXT("CoreText",
+                     "the file names stage %1 and microbatch %2 but holds only %3 compute actions: every "
+                     "microbatch must "
+                     "run through every stage"),
+                maxStage, maxMb, actions));
     if (stages % p != 0)
-        return Result<Schedule>::failure("", std::to_string(stages) + " stages do not spread evenly over " + std::to_string(p) + " ranks");
+        return Result<Schedule>::failure(
+            "", Text(PS_TEXT("CoreText", "%1 stages do not spread evenly over %2 ranks"), stages, p));
     // Infer the placement from where stage p (the first of the second round) sits.
     Placement placement = Placement::Loop;
     if (stages > p) {

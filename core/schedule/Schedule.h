@@ -39,6 +39,8 @@ struct Op {
 
 std::string opText(const Op& op);
 // Parses one action of the IR; compute actions only (F, B, I, W, OVERLAP_F_B of F and B halves).
+// On failure error says why (a template the GUI translates); the std::string overload gives its English.
+bool parseOpText(std::string_view text, Op& op, Text& error);
 bool parseOpText(std::string_view text, Op& op, std::string& error);
 
 enum class Placement {

@@ -17,7 +17,7 @@ namespace planscope::schedules {
 
 namespace {
 
-Result<Schedule> fail(std::string path, std::string message)
+Result<Schedule> fail(std::string path, Text message)
 {
     return Result<Schedule>::failure(std::move(path), std::move(message));
 }
@@ -25,8 +25,10 @@ Result<Schedule> fail(std::string path, std::string message)
 // Shape checks shared by the three generators (generateSchedule checks these too, but the generators are public).
 std::optional<Result<Schedule>> basicChecks(const ScheduleRequest& r)
 {
-    if (r.ranks < 1) return fail("stages", "the number of pipeline ranks must be >= 1");
-    if (r.microbatches < 1) return fail("microbatches", "the number of microbatches must be >= 1");
+    if (r.ranks < 1)
+        return fail("stages", Text(PS_TEXT("CoreText", "the number of pipeline ranks must be >= 1")));
+    if (r.microbatches < 1)
+        return fail("microbatches", Text(PS_TEXT("CoreText", "the number of microbatches must be >= 1")));
     return std::nullopt;
 }
 
@@ -39,14 +41,22 @@ Result<Schedule> zbH1(const ScheduleRequest& req)
 {
     if (auto bad = basicChecks(req)) return *bad;
     if (req.chunks != 1)
-        return fail("vpp", "ZB-H1 holds one stage per rank, but " + std::to_string(req.chunks)
-                + " chunks per rank were requested (torch's interleaved zero bubble is a different schedule)");
+        return fail("vpp",
+            Text(PS_TEXT("CoreText",
+                     "ZB-H1 holds one stage per rank, but %1 chunks per rank were requested (torch's "
+                     "interleaved zero "
+                     "bubble is a different schedule)"),
+                req.chunks));
     const int p = req.ranks, m = req.microbatches;
     // ScheduleInterleavedZeroBubble.__init__: number_of_rounds = max(1, m // p) must divide m.
     const int rounds = std::max(1, m / p);
     if (m % rounds != 0)
-        return fail("microbatches", "Zero bubble requires the number of microbatches to be a multiple of the number of rounds ("
-                + std::to_string(rounds) + "), but got " + std::to_string(m) + ".");
+        return fail("microbatches",
+            Text(PS_TEXT("CoreText",
+                     "Zero bubble requires the number of microbatches to be a multiple of the number of "
+                     "rounds (%1), but "
+                     "got %2."),
+                rounds, m));
 
     Schedule s = makeSchedule(ScheduleKind::ZBH1, Placement::Linear, p, 1, 1, m);
     for (int r = 0; r < p; ++r) {
@@ -87,7 +97,9 @@ Result<Schedule> zbH2(const ScheduleRequest& req)
 {
     if (auto bad = basicChecks(req)) return *bad;
     if (req.chunks != 1)
-        return fail("vpp", "ZB-H2 holds one stage per rank, but " + std::to_string(req.chunks) + " chunks per rank were requested");
+        return fail("vpp",
+            Text(PS_TEXT("CoreText", "ZB-H2 holds one stage per rank, but %1 chunks per rank were requested"),
+                req.chunks));
     const int p = req.ranks, m = req.microbatches;
     const int cap = 2 * p - 1;
     Schedule s = makeSchedule(ScheduleKind::ZBH2, Placement::Linear, p, 1, 1, m);
@@ -101,7 +113,9 @@ Result<Schedule> zbH2(const ScheduleRequest& req)
     int finished = 0;
     const long limit = 4L * (3L * m + p) + 16; // far above what any shape needs (3m + p - 1 when bubble-free)
     for (long t = 0; finished < p; ++t) {
-        if (t > limit) return fail("kind", "ZB-H2: the greedy schedule did not finish (internal error)");
+        if (t > limit)
+            return fail("kind",
+                Text(PS_TEXT("CoreText", "ZB-H2: the greedy schedule did not finish (internal error)")));
         std::vector<Op> chosen(static_cast<std::size_t>(p));
         std::vector<bool> runs(static_cast<std::size_t>(p), false);
         for (int r = 0; r < p; ++r) {
@@ -144,7 +158,8 @@ Result<Schedule> zbV(const ScheduleRequest& req)
 {
     if (auto bad = basicChecks(req)) return *bad;
     if (req.chunks != 2)
-        return fail("vpp", "ZBV requires exactly 2 stages per rank, but got " + std::to_string(req.chunks) + ".");
+        return fail("vpp",
+            Text(PS_TEXT("CoreText", "ZBV requires exactly 2 stages per rank, but got %1."), req.chunks));
     const int p = req.ranks, m = req.microbatches;
     const int n = std::max(2 * p - 1, m);
     Schedule s = makeSchedule(ScheduleKind::ZBV, Placement::VShape, p, 2, 1, m);
@@ -187,7 +202,8 @@ Result<Schedule> zbV(const ScheduleRequest& req)
         while (w1 < b1) add(Op::w(c1, w1++));
         while (w0 < b0) add(Op::w(c0, w0++));
         if (!(w0 == b0 && b0 == f0 && w1 == b1 && b1 == f1))
-            return fail("kind", "ZB-V: unbalanced op counts on rank " + std::to_string(r) + " (internal error)");
+            return fail("kind",
+                Text(PS_TEXT("CoreText", "ZB-V: unbalanced op counts on rank %1 (internal error)"), r));
     }
     return s;
 }

@@ -289,8 +289,7 @@ Result<SearchSpace> buildSpace(const Plan& templIn, const std::vector<Knob>& var
         s.notes.push_back(Text(PS_TEXT("CoreText", "the template's pipeline split (layout, first/last stage layers) is "
                                                    "dropped: the stages vary, so every plan splits its layers evenly, or "
                                                    "with the embedding and the loss counted as layers where only that "
-                                                   "divides (run planscope-cli balance on the chosen plan)"))
-                              .english());
+                                                   "divides (run planscope-cli balance on the chosen plan)")));
     }
     return s;
 }
@@ -526,6 +525,9 @@ enum Reason : int {
 
 // Each a template of core/util/Text.h without arguments: the English is the key of SearchResult::rejected, and
 // the GUI translates that key.
+// A plan evaluate() finds invalid, counted by the field of its first error.
+constexpr TextTemplate kInvalidAt = PS_TEXT("CoreText", "invalid: %1");
+
 constexpr TextTemplate kReasonText[kReasonCount] = {
     PS_TEXT("CoreText", "tp*pp*cp does not divide the GPUs"),
     PS_TEXT("CoreText", "dp*tp*pp*cp is not the GPU count"),
@@ -795,8 +797,7 @@ SearchResult::Given judgeGiven(const SearchSpace& space)
     if (!pr.valid)
         given.reason = pr.errors.empty()
             ? Text(PS_TEXT("CoreText", "invalid"))
-            : Text(PS_TEXT("CoreText", "%1: %2"), pr.errors.front().path, pr.errors.front().text.isTemplate()
-                    ? pr.errors.front().text : Text::verbatim(pr.errors.front().message));
+            : Text(PS_TEXT("CoreText", "%1: %2"), pr.errors.front().path, issueText(pr.errors.front()));
     else if (!pr.fits) given.reason = outOfMemoryText(pr);
     else if (!pr.fitsWithHeadroom) given.reason = underHeadroomText(pr);
     return given;
@@ -856,7 +857,7 @@ struct Scan {
         const Prediction pr = evaluate(w.plan, w.cache);
         SearchResult::PerGpus& row = w.byGpus[std::size_t(digits[int(Knob::Gpus)])];
         if (!pr.valid) {
-            w.other["invalid: " + (pr.errors.empty() ? std::string("plan") : pr.errors.front().path)] += 1;
+            w.other[Text(kInvalidAt, pr.errors.empty() ? std::string("plan") : pr.errors.front().path).english()] += 1;
             return;
         }
         w.valid += 1;
@@ -1049,6 +1050,16 @@ const char* rejectionBeforeEvaluation(const SearchSpace& space, Candidate& c)
 {
     const int r = quickReject(c, factsOf(space), space);
     return r >= 0 ? kReasonText[r].pattern : nullptr;
+}
+
+Text rejectionText(const std::string& key)
+{
+    for (const TextTemplate& t : kReasonText)
+        if (key == t.pattern) return Text(t);
+    const std::string invalid = Text(kInvalidAt, "").english();
+    if (key.size() > invalid.size() && key.compare(0, invalid.size(), invalid) == 0)
+        return Text(kInvalidAt, key.substr(invalid.size()));
+    return Text::verbatim(key);
 }
 
 std::vector<TermDifference> compareTerms(const Prediction& a, const Prediction& b)

@@ -63,7 +63,7 @@ struct SearchSpace {
     Plan templ;                           // the template the space belongs to (custom pipeline splits dropped where
                                           // pp or vpp varies)
     Plan original;                        // the plan as given (the "given" entry of the result)
-    std::vector<std::string> notes;       // what buildSpace changed in the template
+    std::vector<Text> notes;              // what buildSpace changed in the template
 
     // Plans in the space: the product of the knobs' value counts.
     double size() const;
@@ -171,7 +171,7 @@ struct SearchResult {
     std::vector<SearchEntry> pareto;          // by step time
     std::vector<SearchPoint> points;          // by index
     std::int64_t cacheHits = 0, cacheMisses = 0;
-    std::vector<std::string> notes;           // what the search changed in the template, and why
+    std::vector<Text> notes;                  // what the search changed in the template, and why
     // Per GPU count (one row without --gpus): plans that fit and the fastest of them.
     struct PerGpus {
         int gpus = 0;
@@ -203,6 +203,10 @@ Candidate candidateAt(const SearchSpace& space, std::int64_t index);
 // every other reason is an error validate() reports too.
 // It sets the candidate's split (SplitChoice) the way the search does.
 const char* rejectionBeforeEvaluation(const SearchSpace& space, Candidate& c);
+
+// The sentence of a key of SearchResult::rejected (its English), as the template it was written from: a reason
+// above, or "invalid: field" for a plan evaluate() finds invalid at that field.
+Text rejectionText(const std::string& key);
 
 // Why a plan loses to another: the terms of the step and of the peak stage's memory, each with both values, sorted by
 // how much of the difference they explain.

@@ -118,10 +118,9 @@ Result<ScheduleRun> runImpl(const Schedule& s, const Duration& duration, double 
             Issues blocked;
             for (int r = 0; r < p; ++r)
                 if (next[std::size_t(r)] < s.rankOps[std::size_t(r)].size())
-                    blocked.push_back({ Severity::Error, "rank " + std::to_string(r),
-                        "deadlock: blocked at op " + std::to_string(next[std::size_t(r)]) + " ("
-                            + opText(s.rankOps[std::size_t(r)][next[std::size_t(r)]]) + "), its input never arrives",
-                        -1 });
+                    blocked.push_back(issue(Severity::Error, "rank " + std::to_string(r),
+                        Text(PS_TEXT("CoreText", "deadlock: blocked at op %1 (%2), its input never arrives"),
+                            next[std::size_t(r)], opText(s.rankOps[std::size_t(r)][next[std::size_t(r)]]))));
             return Result<ScheduleRun>(blocked);
         }
     }

@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <nlohmann/json.hpp>
 
 namespace planscope {
 
@@ -498,6 +497,13 @@ void applySimulation(Prediction& pred, const Plan& plan, const Timeline& tl, Exp
                     units::formatBytes(double(pred.capacityBytes)))));
     }
     if (!ex) return;
+    // The simulation's memory sources: the list scheduling, then the memory model.
+    const auto memorySource = [] {
+        return Text::join({ PS_TEXT("CoreText",
+                                "List-scheduling simulation of the schedule's op order (docs/SCHEDULES.md section 1.8)"),
+                              Text(PS_TEXT("CoreText", "docs/MODEL.md section %1"), 4) },
+            Text::Joint::List);
+    };
     if (memoryMatches && pred.simulatedPeakBytes > 0) {
         std::vector<std::string> children;
         std::vector<double> peaks;
@@ -506,9 +512,8 @@ void applySimulation(Prediction& pred, const Plan& plan, const Timeline& tl, Exp
             peaks.push_back(double(pred.stages[r].simulatedPeakBytes));
         }
         const auto [formula, inputs] = maxOverFormula("s", peaks);
-        ex->add({ "memory.simulatedPeakBytes", double(pred.simulatedPeakBytes), "bytes", formula, inputs,
-            "List-scheduling simulation of the schedule's op order (docs/SCHEDULES.md section 1.8); docs/MODEL.md section 4",
-            children, "The highest memory any GPU reaches inside the simulated step." });
+        ex->add({ "memory.simulatedPeakBytes", double(pred.simulatedPeakBytes), "bytes", formula, inputs, memorySource(),
+            children, Text(PS_TEXT("CoreText", "The highest memory any GPU reaches inside the simulated step.")) });
     }
     for (std::size_t r = 0; memoryMatches && r < pred.stages.size(); ++r) {
         const RankMetrics& m = tl.ranks[r];
@@ -517,16 +522,21 @@ void applySimulation(Prediction& pred, const Plan& plan, const Timeline& tl, Exp
             "allocatedPeak + slack + outside",
             { { "allocatedPeak", double(m.allocatedPeakBytes) }, { "slack", double(m.reservedPeakBytes - m.allocatedPeakBytes) },
                 { "outside", double(m.peakBytes - m.reservedPeakBytes) } },
-            "List-scheduling simulation of the schedule's op order (docs/SCHEDULES.md section 1.8); docs/MODEL.md section 4",
-            { "memory.stages." + std::to_string(r) + ".totalBytes" },
-            "allocatedPeak: the highest memory in use of the simulated step less the CUDA context and NCCL's buffers, "
-            "reached at " + units::formatSeconds(m.peakSeconds) + " (each chunk's activations from its forward to its "
-            "backward, the temporaries while their op runs). slack: the allocator's, by the rule of "
-            "buffers.fragmentationBytes. outside: the CUDA context and NCCL's buffers. The analytic peak is "
-            + units::formatBytes(double(st.totalBytes)) + ", the steady state " + units::formatBytes(double(st.steadyBytes)) + "." });
+            memorySource(), { "memory.stages." + std::to_string(r) + ".totalBytes" },
+            Text::join({ Text(PS_TEXT("CoreText",
+                                  "allocatedPeak: the highest memory in use of the simulated step less the CUDA context "
+                                  "and NCCL's buffers, reached at %1 (each chunk's activations from its forward to its "
+                                  "backward, the temporaries while their op runs)."),
+                             units::formatSeconds(m.peakSeconds)),
+                           PS_TEXT("CoreText", "slack: the allocator's, by the rule of buffers.fragmentationBytes."),
+                           PS_TEXT("CoreText", "outside: the CUDA context and NCCL's buffers."),
+                           Text(PS_TEXT("CoreText", "The analytic peak is %1, the steady state %2."),
+                               units::formatBytes(double(st.totalBytes)), units::formatBytes(double(st.steadyBytes))) },
+                Text::Joint::Sentences) });
     }
-    const char* source = "List-scheduling simulation of the schedule's op order (docs/SCHEDULES.md section 1.8) with "
-                         "per-stage op durations from the cost model";
+    const Text source(PS_TEXT("CoreText",
+        "List-scheduling simulation of the schedule's op order (docs/SCHEDULES.md section 1.8) with per-stage op "
+        "durations from the cost model"));
     // Once: a second simulation into the same explainer must not take the simulated figures for analytic ones.
     const bool first = ex->find("time.analyticStepSeconds") == nullptr;
     if (const Explanation* analytic = first ? ex->find("time.stepSeconds") : nullptr) {
@@ -542,82 +552,48 @@ void applySimulation(Prediction& pred, const Plan& plan, const Timeline& tl, Exp
     ex->add({ "time.stepSeconds", pred.stepSeconds, "seconds", "pipeline + tail",
         { { "pipeline", tl.pipelineSeconds }, { "tail", tl.stepSeconds - tl.pipelineSeconds } }, source,
         { "time.analyticStepSeconds" },
-        "pipeline: the last op's end in the simulated step; tail: the gradient reduction not hidden by the last "
-        "backward, the optimizer step and the parameter all-gather. The analytic estimate is "
-            + units::formatSeconds(pred.analyticStepSeconds) + "." });
+        Text::join({ PS_TEXT("CoreText",
+                         "pipeline: the last op's end in the simulated step; tail: the gradient reduction not hidden by "
+                         "the last backward, the optimizer step and the parameter all-gather."),
+                       Text(PS_TEXT("CoreText", "The analytic estimate is %1."),
+                           units::formatSeconds(pred.analyticStepSeconds)) },
+            Text::Joint::Sentences) });
     const double p = tl.schedule.ranks;
     std::vector<double> idles;
     for (const RankMetrics& r : tl.ranks) idles.push_back(r.idle);
     auto [idleFormula, idleInputs] = maxOverFormula("idle", idles);
     ex->add({ "time.idleSeconds", pred.idleSeconds, "seconds", idleFormula, idleInputs, source, {},
-        "idleN: the simulated idle time of pipeline rank N inside the pipeline (not waiting on its own sends); the most "
-        "idle rank's. It holds the schedule's bubble and the waits on slower stages." });
+        Text::join({ PS_TEXT("CoreText",
+                         "idleN: the simulated idle time of pipeline rank N inside the pipeline (not waiting on its own "
+                         "sends); the most idle rank's."),
+                       PS_TEXT("CoreText", "It holds the schedule's bubble and the waits on slower stages.") },
+            Text::Joint::Sentences) });
     ex->add({ "time.idleFraction", pred.idleFraction, "1", "idle/(p*makespan)",
         { { "idle", idle }, { "p", p }, { "makespan", tl.pipelineSeconds } }, source, { "time.bubbleFraction" },
-        "Idle share of all ranks over the simulated pipeline, whatever the cause: the schedule's bubble "
-        "(time.bubbleFraction) and ranks waiting on a slower stage or a send. busy = " + units::formatSeconds(busy)
-            + " over all ranks." });
+        Text::join({ PS_TEXT("CoreText",
+                         "Idle share of all ranks over the simulated pipeline, whatever the cause: the schedule's bubble "
+                         "(time.bubbleFraction) and ranks waiting on a slower stage or a send."),
+                       Text(PS_TEXT("CoreText", "busy = %1 over all ranks."), units::formatSeconds(busy)) },
+            Text::Joint::Sentences) });
     ex->add({ "time.imbalanceIdleFraction", pred.imbalanceIdleFraction, "1", "idleFraction - bubbleFraction",
         { { "idleFraction", pred.idleFraction }, { "bubbleFraction", pred.bubbleFraction } }, source,
         { "time.idleFraction", "time.bubbleFraction" },
-        "Idle the schedule's bubble does not explain: stages of unequal time (uneven layers, the output layer on the "
-        "last stage, the embedding on the first) leave the faster ranks waiting for the slowest in every slot." });
+        Text(PS_TEXT("CoreText",
+            "Idle the schedule's bubble does not explain: stages of unequal time (uneven layers, the output layer on the "
+            "last stage, the embedding on the first) leave the faster ranks waiting for the slowest in every slot.")) });
+    const Text simulatedStep(PS_TEXT("CoreText", "With the simulated step."));
     ex->add({ "time.mfu", pred.mfu, "1", "modelPerStep/(step*G*peak)",
         { { "modelPerStep", pred.modelFlopsPerStep }, { "step", pred.stepSeconds }, { "G", gpus }, { "peak", peak } },
-        sources::kMfu, { "flops.modelPerStep", "time.stepSeconds" }, "With the simulated step." });
+        sources::kMfu, { "flops.modelPerStep", "time.stepSeconds" }, simulatedStep });
     ex->add({ "time.hfu", pred.hfu, "1", "hardwarePerStep/(step*G*peak)",
         { { "hardwarePerStep", pred.hardwareFlopsPerStep }, { "step", pred.stepSeconds }, { "G", gpus }, { "peak", peak } },
-        sources::kMfu, { "flops.hardwarePerStep", "time.stepSeconds" }, "With the simulated step." });
+        sources::kMfu, { "flops.hardwarePerStep", "time.stepSeconds" }, simulatedStep });
     ex->add({ "time.tokensPerSecond", pred.tokensPerSecond, "tokens/s", "B*s/step",
         { { "B", double(plan.training.globalBatch) }, { "s", double(plan.model.seqLength) }, { "step", pred.stepSeconds } },
-        "definition", { "time.stepSeconds" }, "" });
+        sources::kDefinition, { "time.stepSeconds" }, {} });
     ex->add({ "time.trainingDays", pred.trainingDays, "days", plan.training.tokens > 0 ? "T/tokensPerSecond/86400" : "0",
-        { { "T", plan.training.tokens }, { "tokensPerSecond", pred.tokensPerSecond } }, "docs/MODEL.md section 5",
-        { "time.tokensPerSecond" }, "" });
-}
-
-std::string chromeTrace(const Timeline& tl, const std::string& title)
-{
-    using nlohmann::json;
-    json events = json::array();
-    const int p = tl.schedule.ranks;
-    for (int r = 0; r < p; ++r) {
-        events.push_back({ { "ph", "M" }, { "name", "process_name" }, { "pid", r },
-            { "args", { { "name", "pipeline rank " + std::to_string(r) } } } });
-        events.push_back({ { "ph", "M" }, { "name", "process_sort_index" }, { "pid", r }, { "args", { { "sort_index", r } } } });
-        for (Stream st : { Stream::Compute, Stream::P2P, Stream::DataParallel, Stream::ZeroGather, Stream::Optimizer }) {
-            events.push_back({ { "ph", "M" }, { "name", "thread_name" }, { "pid", r }, { "tid", int(st) },
-                { "args", { { "name", std::string(toString(st)) } } } });
-            events.push_back({ { "ph", "M" }, { "name", "thread_sort_index" }, { "pid", r }, { "tid", int(st) },
-                { "args", { { "sort_index", int(st) } } } });
-        }
-    }
-    for (const Span& sp : tl.spans) {
-        std::string name;
-        switch (sp.kind) {
-        case SpanKind::Forward: name = opText(Op::f(sp.stage, sp.microbatch)); break;
-        case SpanKind::Backward: name = opText(Op::b(sp.stage, sp.microbatch)); break;
-        case SpanKind::InputGrad: name = opText(Op::i(sp.stage, sp.microbatch)); break;
-        case SpanKind::WeightGrad: name = opText(Op::w(sp.stage, sp.microbatch)); break;
-        case SpanKind::OverlapFB: name = opText(Op::overlap(sp.stage, sp.microbatch, sp.stage2, sp.microbatch2)); break;
-        case SpanKind::SendActivation: name = std::to_string(sp.stage) + "SEND_F" + std::to_string(sp.microbatch); break;
-        case SpanKind::SendGradient: name = std::to_string(sp.stage) + "SEND_B" + std::to_string(sp.microbatch); break;
-        default: name = std::string(toString(sp.kind)); break;
-        }
-        json args = { { "kind", std::string(toString(sp.kind)) } };
-        if (sp.stage >= 0) args["stage"] = sp.stage;
-        if (sp.chunk >= 0) args["chunk"] = sp.chunk;
-        if (sp.microbatch >= 0) args["microbatch"] = sp.microbatch;
-        events.push_back({ { "ph", "X" }, { "name", name }, { "cat", std::string(toString(sp.kind)) }, { "pid", sp.rank },
-            { "tid", int(sp.stream) }, { "ts", sp.start * 1e6 }, { "dur", (sp.end - sp.start) * 1e6 }, { "args", args } });
-    }
-    for (int r = 0; r < int(tl.memory.size()); ++r)
-        for (const MemoryPoint& mp : tl.memory[std::size_t(r)])
-            events.push_back({ { "ph", "C" }, { "name", "memory (GiB)" }, { "pid", r }, { "ts", mp.time * 1e6 },
-                { "args", { { "GiB", double(mp.bytes) / units::kGiB } } } });
-    json doc = { { "traceEvents", events }, { "displayTimeUnit", "ms" },
-        { "otherData", { { "title", title }, { "source", "PlanScope prediction" }, { "stepSeconds", tl.stepSeconds } } } };
-    return doc.dump();
+        { { "T", plan.training.tokens }, { "tokensPerSecond", pred.tokensPerSecond } },
+        Text(PS_TEXT("CoreText", "docs/MODEL.md section %1"), 5), { "time.tokensPerSecond" }, {} });
 }
 
 } // namespace planscope

@@ -102,7 +102,4 @@ inline constexpr std::string_view kSimulationCancelled = "the simulation was can
 // step stays explained under time.analyticStepSeconds.
 void applySimulation(Prediction& prediction, const Plan& plan, const Timeline& timeline, Explainer* explainer = nullptr);
 
-// Chrome trace JSON (one process per pipeline rank, one thread per stream), for Perfetto.
-std::string chromeTrace(const Timeline& timeline, const std::string& title);
-
 } // namespace planscope

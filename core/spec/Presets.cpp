@@ -24,7 +24,8 @@ Sources readSources(const json& entry)
 const json* arrayIn(const json& doc, const char* key, const char* file, Issues& issues)
 {
     if (doc.is_discarded() || !doc.is_object() || !doc.contains(key) || !doc[key].is_array()) {
-        issues.push_back({ Severity::Error, std::string(file) + ":" + key, "missing or not an array", -1 });
+        issues.push_back(issue(Severity::Error, std::string(file) + ":" + key,
+            Text(PS_TEXT("CoreText", "missing or not an array"))));
         return nullptr;
     }
     return &doc[key];

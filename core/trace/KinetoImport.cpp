@@ -75,10 +75,10 @@ public:
 
     // Opens `path`: gzip when it starts with the gzip magic bytes, else plain text. Returns why it cannot. Only a
     // regular file is opened, without waiting (util/InputFile.h): a FIFO or a device is refused by its type.
-    std::optional<std::string> open(const std::string& path)
+    std::optional<Text> open(const std::string& path)
     {
         auto file = openInputFile(path);
-        if (!file) return file.errors().front().message;
+        if (!file) return issueText(file.errors().front());
         m_diskSize = file->size();
         unsigned char magic[2] = { 0, 0 };
         const bool gzip = ::pread(file->fd(), magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
@@ -88,14 +88,14 @@ public:
             if (m_file) return std::nullopt;
             const int error = errno;
             ::close(fd);
-            return "cannot open file: " + errorText(error);
+            return Text(PS_TEXT("CoreText", "cannot open file: %1"), errorText(error));
         }
         // zlib names a descriptor "<fd:N>" in its messages (gzlib.c, gzdopen); read() strips that prefix.
         m_path = "<fd:" + std::to_string(fd) + ">";
         m_gz = gzdopen(fd, "rb");
         if (!m_gz) {
             ::close(fd);
-            return "cannot open gzip file";
+            return Text(PS_TEXT("CoreText", "cannot open gzip file"));
         }
         gzbuffer(m_gz, unsigned(std::clamp<std::int64_t>(m_diskSize, 8192, 1 << 18))); // zlib's buffers, for a small file small
         return std::nullopt;
@@ -115,15 +115,18 @@ public:
             int errnum = Z_OK;
             const char* msg = gzerror(m_gz, &errnum);
             if (errnum != Z_OK) {
-                std::string_view what = msg && *msg ? msg : "read error";
+                std::string_view what = msg ? msg : "";
                 if (startsWith(what, m_path + ": ")) what.remove_prefix(m_path.size() + 2); // zlib's prefix
-                m_error = "gzip: " + std::string(what);
+                // zlib's own words stay as they are; without any, a read error.
+                m_error = msg && *msg
+                    ? Text(PS_TEXT("CoreText", "gzip: %1"), what)
+                    : Text(PS_TEXT("CoreText", "gzip: %1"), Text(PS_TEXT("CoreText", "read error")));
             }
             return 0;
         }
         if (m_file) {
             const std::size_t got = std::fread(dst, 1, n, m_file);
-            if (got == 0 && std::ferror(m_file)) m_error = "read error";
+            if (got == 0 && std::ferror(m_file)) m_error = Text(PS_TEXT("CoreText", "read error"));
             m_diskRead += std::int64_t(got);
             return got;
         }
@@ -147,7 +150,7 @@ public:
         const std::int64_t expected = m_gz ? m_diskSize * 8 : m_diskSize;
         return std::size_t(std::clamp<std::int64_t>(expected + 1, 4096, std::int64_t(kChunk)));
     }
-    const std::string& error() const { return m_error; }
+    const Text& error() const { return m_error; }
 
 private:
     std::FILE* m_file = nullptr;
@@ -157,7 +160,7 @@ private:
     std::size_t m_textPos = 0;
     std::int64_t m_diskRead = 0;
     std::int64_t m_diskSize = 0;
-    std::string m_error;
+    Text m_error;
 };
 
 // Thrown when a unit runs into the end of the buffer and more input may follow.
@@ -165,7 +168,7 @@ struct NeedMore { };
 // Thrown where the import stops for good.
 struct Stop {
     std::int64_t offset = 0;
-    std::string reason;
+    Text reason;
     bool cancelled = false;
 };
 
@@ -585,7 +588,8 @@ public:
     {
         if (!m_control) return;
         if (m_control->progress) m_control->progress(m_in.diskSize(), m_in.diskSize());
-        if (m_control->cancel && m_control->cancel->load()) throw Stop { offsetOf(m_pos), "cancelled", true };
+        if (m_control->cancel && m_control->cancel->load())
+            throw Stop { offsetOf(m_pos), Text(PS_TEXT("CoreText", "cancelled")), true };
     }
 
     bool sawDistributedInfo() const { return m_sawDistributedInfo; }
@@ -639,21 +643,33 @@ private:
     {
         if (p >= m_end) {
             if (!m_eof) throw NeedMore {};
-            const char* where = m_state == State::Start ? "before the top-level object"
-                : m_state >= State::EventsFirst && m_state <= State::EventsAfter
-                ? "inside traceEvents"
-                : "inside the top-level object";
-            std::string reason = m_in.error().empty() ? std::string("truncated: the file ends ") + where
-                                                      : m_in.error() + " (the file ends " + where + ")";
+            // Where the file ends, and why: cut short, or a read error (the input's reason).
+            const bool events = m_state >= State::EventsFirst && m_state <= State::EventsAfter;
+            const Text& error = m_in.error();
+            Text reason;
+            if (m_state == State::Start)
+                reason = error.empty()
+                    ? Text(PS_TEXT("CoreText", "truncated: the file ends before the top-level object"))
+                    : Text(PS_TEXT("CoreText", "%1 (the file ends before the top-level object)"), error);
+            else if (events)
+                reason = error.empty()
+                    ? Text(PS_TEXT("CoreText", "truncated: the file ends inside traceEvents"))
+                    : Text(PS_TEXT("CoreText", "%1 (the file ends inside traceEvents)"), error);
+            else
+                reason = error.empty()
+                    ? Text(PS_TEXT("CoreText", "truncated: the file ends inside the top-level object"))
+                    : Text(PS_TEXT("CoreText", "%1 (the file ends inside the top-level object)"), error);
             throw Stop { offsetOf(m_end), std::move(reason) };
         }
         const auto c = static_cast<unsigned char>(*p);
-        char what[40];
-        if (c > 0x20 && c < 0x7f) std::snprintf(what, sizeof what, "unexpected character '%c'", c);
-        else std::snprintf(what, sizeof what, "unexpected byte 0x%02x", c);
-        throw Stop { offsetOf(p), what };
+        if (c > 0x20 && c < 0x7f)
+            throw Stop { offsetOf(p),
+                Text(PS_TEXT("CoreText", "unexpected character '%1'"), std::string(1, char(c))) };
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "%02x", c);
+        throw Stop { offsetOf(p), Text(PS_TEXT("CoreText", "unexpected byte 0x%1"), std::string(hex)) };
     }
-    [[noreturn]] void bad(const char* p, const char* reason) const { throw Stop { offsetOf(p), reason }; }
+    [[noreturn]] void bad(const char* p, Text reason) const { throw Stop { offsetOf(p), std::move(reason) }; }
 
     // Moves the unread tail (from the current unit's start) to the front and appends the next chunk; a unit
     // longer than a chunk makes the buffer grow and the next read as long as the tail.
@@ -686,7 +702,7 @@ private:
             while (m_nextReport <= m_read) m_nextReport += kReportEvery;
             if (m_control->progress) m_control->progress(m_in.diskRead(), m_in.diskSize());
             if (m_control->cancel && m_control->cancel->load())
-                throw Stop { offsetOf(m_pos), "cancelled", true };
+                throw Stop { offsetOf(m_pos), Text(PS_TEXT("CoreText", "cancelled")), true };
         }
     }
 
@@ -699,7 +715,9 @@ private:
             case State::Start:
                 if (*p != '{') {
                     skipValue(p); // a parse error in it says more than "not an object"
-                    throw Stop { offsetOf(p), "not a Kineto trace: the top-level value is not an object" };
+                    throw Stop { offsetOf(p),
+                        Text(PS_TEXT(
+                            "CoreText", "not a Kineto trace: the top-level value is not an object")) };
                 }
                 m_pos = p + 1;
                 m_state = State::TopFirst;
@@ -793,17 +811,17 @@ private:
                 for (int i = 2; i < 6; ++i) {
                     if (isHex(q[i])) continue;
                     if (q + i >= m_end) unexpected(q + i);
-                    bad(q + i, "invalid \\u escape in a string");
+                    bad(q + i, Text(PS_TEXT("CoreText", "invalid \\u escape in a string")));
                 }
                 return q + 6;
             default:
                 if (q + 1 >= m_end) unexpected(q + 1);
-                bad(q + 1, "invalid escape in a string");
+                bad(q + 1, Text(PS_TEXT("CoreText", "invalid escape in a string")));
             }
         }
         if (c < 0x20) {
             if (q >= m_end) unexpected(q);
-            bad(q, "control character in a string");
+            bad(q, Text(PS_TEXT("CoreText", "control character in a string")));
         }
         // UTF-8 (RFC 3629): the lead byte gives the length and the range of the first continuation byte.
         int n = 0;
@@ -815,12 +833,13 @@ private:
         else if (c == 0xF0) n = 3, lo = 0x90;
         else if (c == 0xF4) n = 3, hi = 0x8F;
         else if (c >= 0xF1 && c <= 0xF3) n = 3;
-        else bad(q, "invalid UTF-8 in a string");
+        else
+            bad(q, Text(PS_TEXT("CoreText", "invalid UTF-8 in a string")));
         for (int i = 1; i <= n; ++i) {
             const auto b = static_cast<unsigned char>(q[i]);
             if (b >= (i == 1 ? lo : 0x80) && b <= (i == 1 ? hi : 0xBF)) continue;
             if (q + i >= m_end) unexpected(q + i);
-            bad(q + i, "invalid UTF-8 in a string");
+            bad(q + i, Text(PS_TEXT("CoreText", "invalid UTF-8 in a string")));
         }
         return q + n + 1;
     }
@@ -1360,13 +1379,14 @@ Result<MeasuredRank> importFrom(Input& in, const std::string& label, const Impor
                 return Result<MeasuredRank>::failure(label, stop->reason, stop->offset);
             r.skipped = SkippedRegion { label, stop->offset, stop->reason };
         } else if (!scanner.sawTraceEvents()) {
-            return Result<MeasuredRank>::failure(label, "not a Kineto trace: no \"traceEvents\" array", 0);
+            return Result<MeasuredRank>::failure(
+                label, Text(PS_TEXT("CoreText", "not a Kineto trace: no \"traceEvents\" array")), 0);
         }
         scanner.finish();
     } catch (const Stop& s) {
         return Result<MeasuredRank>::failure(label, s.reason, s.offset);
     } catch (const std::bad_alloc&) {
-        return Result<MeasuredRank>::failure(label, "out of memory");
+        return Result<MeasuredRank>::failure(label, Text(PS_TEXT("CoreText", "out of memory")));
     }
     return r;
 }

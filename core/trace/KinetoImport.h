@@ -90,7 +90,7 @@ struct MeasuredBreakdown {
 struct SkippedRegion {
     std::string file;
     std::int64_t offset = -1; // byte offset in the uncompressed stream
-    std::string reason;
+    Text reason; // English in the CLI and the JSON, translated in the app (util/Text.h)
 };
 
 struct MeasuredRank {

@@ -39,7 +39,7 @@ std::vector<std::string> expandTracePaths(const std::vector<std::string>& paths,
             if (isTraceFileName(e.path().filename().string()) && !e.is_directory(typeError)) found.push_back(e.path().string());
         }
         std::sort(found.begin(), found.end());
-        if (found.empty()) skipped.push_back(SkippedRegion { p, -1, "the folder holds no .json or .json.gz file" });
+        if (found.empty()) skipped.push_back(SkippedRegion { p, -1, Text(PS_TEXT("CoreText", "the folder holds no .json or .json.gz file")) });
         files.insert(files.end(), found.begin(), found.end());
     }
     return files;
@@ -85,11 +85,11 @@ TraceFileTally tallyFiles(const std::vector<std::string>& files, const TraceImpo
     for (std::size_t i : damaged) isDamaged[i] = true;
     for (std::size_t i = 0; i < set.skipped.size(); ++i) {
         const SkippedRegion& s = set.skipped[i];
-        if (isDamaged[i]) add(Reason::Damaged, s.reason, s.file);
-        else if (i < folderNotes) add(Reason::EmptyFolder, s.reason, s.file);
+        if (isDamaged[i]) add(Reason::Damaged, s.reason.english(), s.file);
+        else if (i < folderNotes) add(Reason::EmptyFolder, s.reason.english(), s.file);
         else {
             ++t.refused;
-            add(Reason::Refused, s.reason, s.file);
+            add(Reason::Refused, s.reason.english(), s.file);
         }
     }
     for (const ExcludedTrace& x : set.excluded) {
@@ -288,7 +288,7 @@ TraceImport importTraces(const std::vector<std::string>& paths, const TraceSetCo
         auto& r = *results[f];
         if (!r) {
             const Issue& i = r.errors().front();
-            out.skipped.push_back(SkippedRegion { files[f], i.offset, i.message });
+            out.skipped.push_back(SkippedRegion { files[f], i.offset, issueText(i) });
             continue;
         }
         if (r->skipped) {

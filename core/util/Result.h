@@ -37,6 +37,10 @@ inline Issue issue(Severity severity, std::string path, Text text, std::int64_t 
 
 using Issues = std::vector<Issue>;
 
+// The issue's sentence as a Text: its template, or its English message verbatim where it was written without one
+// (a reason nested in another sentence keeps its words either way).
+inline Text issueText(const Issue& i) { return i.text.isTemplate() ? i.text : Text::verbatim(i.message); }
+
 inline bool hasErrors(const Issues& issues)
 {
     for (const auto& i : issues)

@@ -26,8 +26,35 @@ std::string fillTemplate(std::string_view pattern, const std::vector<std::string
     return out;
 }
 
+Text Text::join(std::vector<Text> parts, Joint joint)
+{
+    Text t;
+    t.m_joined = true;
+    t.m_joint = joint;
+    for (Text& part : parts)
+        if (!part.empty()) t.m_args.push_back(std::move(part));
+    return t;
+}
+
+std::vector<std::string> englishLines(const std::vector<Text>& texts)
+{
+    std::vector<std::string> out;
+    out.reserve(texts.size());
+    for (const Text& t : texts)
+        out.push_back(t.english());
+    return out;
+}
+
 std::string Text::english() const
 {
+    if (m_joined) {
+        std::string out;
+        for (const Text& part : m_args) {
+            if (!out.empty()) out += m_joint == Joint::List ? "; " : " ";
+            out += part.english();
+        }
+        return out;
+    }
     if (!isTemplate()) return m_verbatim;
     std::vector<std::string> filled;
     filled.reserve(m_args.size());

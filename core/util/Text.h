@@ -11,6 +11,9 @@
 //
 // An argument is inserted as it is (a number, a field path, a formula, a name) unless it is itself a Text
 // made from a template, which is then translated in turn (a reason inside a message).
+//
+// Several sentences (an explanation's note) or the items of a list (a source's references, the ops of a layer) are
+// a Text::join of their parts: each part is translated on its own and the language's separator goes between them.
 #pragma once
 
 #include <string>
@@ -43,6 +46,19 @@ public:
         (m_args.push_back(argument(std::forward<Args>(args))), ...);
     }
 
+    // A template without arguments (a source's reference, a fixed sentence).
+    Text(TextTemplate t) // NOLINT(google-explicit-constructor): a reference is its template
+        : m_context(t.context)
+        , m_pattern(t.pattern)
+    {
+    }
+
+    // How the parts of a join go together: sentences side by side ("A. B.": a blank in English, none in Chinese),
+    // or items of a list ("a; b": "; " in English, "；" in Chinese).
+    enum class Joint { Sentences, List };
+    // The non-empty parts, in order (empty parts are left out, so a note can add a sentence only when it applies).
+    static Text join(std::vector<Text> parts, Joint joint);
+
     // Text that is not a template: a name, a number, a path, or a message of a file that has none yet.
     static Text verbatim(std::string english)
     {
@@ -51,11 +67,14 @@ public:
         return t;
     }
 
-    bool isTemplate() const { return m_pattern != nullptr; }
-    bool empty() const { return !isTemplate() && m_verbatim.empty(); }
+    // Built from templates (a template, or a join of parts): the GUI translates it; otherwise verbatim text.
+    bool isTemplate() const { return m_pattern != nullptr || m_joined; }
+    bool isJoin() const { return m_joined; }
+    Joint joint() const { return m_joint; }
+    bool empty() const { return m_pattern == nullptr && (m_joined ? m_args.empty() : m_verbatim.empty()); }
     const char* context() const { return m_context; }
     const char* pattern() const { return m_pattern; }
-    const std::vector<Text>& args() const { return m_args; }
+    const std::vector<Text>& args() const { return m_args; } // a join: its parts
     // Without a template: the text itself.
     const std::string& verbatimText() const { return m_verbatim; }
 
@@ -86,7 +105,12 @@ private:
     const char* m_pattern = nullptr;
     std::vector<Text> m_args;
     std::string m_verbatim;
+    bool m_joined = false;
+    Joint m_joint = Joint::Sentences;
 };
+
+// The English of each text, in order (a JSON array of sentences).
+std::vector<std::string> englishLines(const std::vector<Text>& texts);
 
 // Puts arguments into a template: %1..%99 stand for args[0..98]; a '%' not followed by the number of an
 // argument stays as it is ("num_query_groups % tp"). english() and the GUI's translation (on UTF-8) share it,

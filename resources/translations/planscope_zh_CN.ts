@@ -1465,22 +1465,6 @@
         <translation>w = 每个权重 %1 字节（%2：Transformer Engine 保留 bf16 参数，开启 fp8ParamGather 时 fp8 GEMM 的权重 F8 以 fp8 存储）。</translation>
     </message>
     <message>
-        <source>o = %1 (fp32 master weights) + 2 Adam moments of %2 bytes (optimizerStateDtype %3); f = the share offloaded to the host (training.offload.optimizerFraction).</source>
-        <translation>o = %1（fp32 主权重）+ 2 个 Adam 矩，各 %2 字节（optimizerStateDtype %3）；f = 卸载到主机的份额（training.offload.optimizerFraction）。</translation>
-    </message>
-    <message>
-        <source>o = %1 (fp32 master weights) + 2 Adam moments of %2 bytes (optimizerStateDtype %3: Megatron-Core&apos;s precision-aware optimizer, --exp-avg-dtype); f = the share offloaded to the host (training.offload.optimizerFraction).</source>
-        <translation>o = %1（fp32 主权重）+ 2 个 Adam 矩，各 %2 字节（optimizerStateDtype %3：Megatron-Core 的精度感知优化器，--exp-avg-dtype）；f = 卸载到主机的份额（training.offload.optimizerFraction）。</translation>
-    </message>
-    <message>
-        <source>o = %1 (fp32 master weights) + 1 SGD momentum of %2 bytes (optimizerStateDtype %3); f = the share offloaded to the host (training.offload.optimizerFraction).</source>
-        <translation>o = %1（fp32 主权重）+ 1 个 SGD 动量，%2 字节（optimizerStateDtype %3）；f = 卸载到主机的份额（training.offload.optimizerFraction）。</translation>
-    </message>
-    <message>
-        <source>o = %1 (fp32 master weights) + 1 SGD momentum of %2 bytes (optimizerStateDtype %3: Megatron-Core&apos;s precision-aware optimizer, --exp-avg-dtype); f = the share offloaded to the host (training.offload.optimizerFraction).</source>
-        <translation>o = %1（fp32 主权重）+ 1 个 SGD 动量，%2 字节（optimizerStateDtype %3：Megatron-Core 的精度感知优化器，--exp-avg-dtype）；f = 卸载到主机的份额（training.offload.optimizerFraction）。</translation>
-    </message>
-    <message>
         <source>P = dense parameters on this GPU after tp (%1), Pe = routed-expert parameters after ep*etp (%2*%3), ne = the expert data-parallel size tp*dp*cp/(etp*ep) (Megatron-Core shards expert optimizer states over that group, not the dense one).</source>
         <translation>P = 按 tp（%1）切分后本 GPU 上的稠密参数，Pe = 按 ep*etp（%2*%3）切分后的路由专家参数，ne = 专家数据并行规模 tp*dp*cp/(etp*ep)（Megatron-Core 在该组而不是稠密参数的数据并行组上切分专家的优化器状态）。</translation>
     </message>
@@ -1507,22 +1491,6 @@
     <message>
         <source>Korthikanti&apos;s Table 2 has c1 = 10, c2 = 24, k = 5 for f = 4h with dropout; here each saved tensor is derived from the block: %1.</source>
         <translation>Korthikanti 论文的表 2 在 f = 4h 且有 dropout 时给出 c1 = 10、c2 = 24、k = 5；这里由模块推导出每个保存的张量：%1。</translation>
-    </message>
-    <message>
-        <source>%1 %2 B</source>
-        <translation>%1 %2 B</translation>
-    </message>
-    <message>
-        <source>%1 %2 KiB</source>
-        <translation>%1 %2 KiB</translation>
-    </message>
-    <message>
-        <source>%1 %2 MiB</source>
-        <translation>%1 %2 MiB</translation>
-    </message>
-    <message>
-        <source>%1 %2 GiB</source>
-        <translation>%1 %2 GiB</translation>
     </message>
     <message>
         <source>%1 %2 (fp8)</source>
@@ -2139,6 +2107,404 @@
     <message>
         <source>must be &gt;= 1 for a search, got %1</source>
         <translation>搜索时必须 &gt;= 1，实际为 %1</translation>
+    </message>
+    <message>
+        <source>unexpected &apos;%1&apos;</source>
+        <translation>意外的 &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>unexpected end of formula</source>
+        <translation>公式意外结束</translation>
+    </message>
+    <message>
+        <source>missing &apos;)&apos;</source>
+        <translation>缺少 &apos;)&apos;</translation>
+    </message>
+    <message>
+        <source>bad number &quot;%1&quot;</source>
+        <translation>无效的数字 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>missing &apos;)&apos; after the arguments of %1</source>
+        <translation>%1 的参数之后缺少 &apos;)&apos;</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not among the inputs</source>
+        <translation>&quot;%1&quot; 不在输入之中</translation>
+    </message>
+    <message>
+        <source>%1 takes two or more arguments</source>
+        <translation>%1 需要两个或更多参数</translation>
+    </message>
+    <message>
+        <source>%1 takes one argument</source>
+        <translation>%1 需要一个参数</translation>
+    </message>
+    <message>
+        <source>unknown function &quot;%1&quot;</source>
+        <translation>未知函数 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>%1 at offset %2 in &quot;%3&quot;</source>
+        <translation>%1（位于 &quot;%3&quot; 的偏移 %2 处）</translation>
+    </message>
+    <message>
+        <source>recompute %1 %2 (communication, %3% of peak)</source>
+        <translation>重计算 %1 %2（通信受限，峰值的 %3%）</translation>
+    </message>
+    <message>
+        <source>%1 %2 (communication, %3% of peak)</source>
+        <translation>%1 %2（通信受限，峰值的 %3%）</translation>
+    </message>
+    <message>
+        <source>recompute %1 %2 (latency, %3% of peak)</source>
+        <translation>重计算 %1 %2（延迟受限，峰值的 %3%）</translation>
+    </message>
+    <message>
+        <source>%1 %2 (latency, %3% of peak)</source>
+        <translation>%1 %2（延迟受限，峰值的 %3%）</translation>
+    </message>
+    <message>
+        <source>Muon (Megatron-Core TensorParallelMuon): one momentum per 2-D weight; the embedding and the output layer take Adam, whose second moment m2 adds for their A parameters on this GPU (after tp and ZeRO).</source>
+        <translation>Muon（Megatron-Core TensorParallelMuon）：每个二维权重一个动量；嵌入层和输出层使用 Adam，其二阶矩 m2 按它们在本 GPU 上的 A 个参数计入（经 tp 和 ZeRO 切分后）。</translation>
+    </message>
+    <message>
+        <source>Megatron-Core megatron/core/optimizer/emerging_optimizers.py (TensorParallelMuon) and layer_wise_optimizer.py</source>
+        <translation>Megatron-Core megatron/core/optimizer/emerging_optimizers.py（TensorParallelMuon）及 layer_wise_optimizer.py</translation>
+    </message>
+    <message>
+        <source>Jordan et al., Muon (2024): 5 quintic Newton-Schulz steps of X X^T, A A and B X</source>
+        <translation>Jordan 等，Muon（2024）：5 步五次 Newton-Schulz 迭代，每步计算 X X^T、A A 和 B X</translation>
+    </message>
+    <message>
+        <source>D: FLOPs of this stage&apos;s non-expert matrices, 5*(4*m^2*n + 2*m^3) each (m &lt;= n): Q, K, V apart, the output projection, fc1 and fc2, the router and shared experts; X: the local experts&apos; fc1 and fc2.</source>
+        <translation>D：本阶段非专家矩阵的 FLOPs，每个 5*(4*m^2*n + 2*m^3)（m &lt;= n）：Q、K、V 分开计，输出投影、fc1 和 fc2、路由器和共享专家；X：本地专家的 fc1 和 fc2。</translation>
+    </message>
+    <message>
+        <source>With the distributed optimizer each matrix is orthogonalised on one rank of the data-parallel group (n) or the expert data-parallel group (ne); whole matrices on every tp rank (tp mode duplicated, whose all-gather of the momentum is not counted).</source>
+        <translation>使用分布式优化器时，每个矩阵只在数据并行组（n）或专家数据并行组（ne）中的一个 rank 上正交化；每个 tp rank 上处理完整矩阵（tp 模式为 duplicated，其动量的 all-gather 不计入）。</translation>
+    </message>
+    <message>
+        <source>rate: the bf16 GEMM rate (peak x gemmEfficiency).</source>
+        <translation>rate：bf16 GEMM 速率（峰值 x gemmEfficiency）。</translation>
+    </message>
+    <message>
+        <source>unknown interview topic &quot;%1&quot;; known: %2</source>
+        <translation>未知的面试题主题 &quot;%1&quot;；已知主题：%2</translation>
+    </message>
+    <message>
+        <source>no valid plan drawn for topic %1</source>
+        <translation>未能为主题 %1 抽取到有效方案</translation>
+    </message>
+    <message>
+        <source>no number at %1</source>
+        <translation>%1 处没有数值</translation>
+    </message>
+    <message>
+        <source>the plan does not parse: %1 %2</source>
+        <translation>方案无法解析：%1 %2</translation>
+    </message>
+    <message>
+        <source>the plan is not valid</source>
+        <translation>方案无效</translation>
+    </message>
+    <message>
+        <source>the plan is not valid: %1</source>
+        <translation>方案无效：%1</translation>
+    </message>
+    <message>
+        <source>DualPipe needs an even number of pipeline ranks (one stage of each direction per rank), got %1</source>
+        <translation>DualPipe 需要偶数个流水线 rank（每个 rank 上两个方向各一个阶段），实际为 %1</translation>
+    </message>
+    <message>
+        <source>DualPipe needs an even number of microbatches (half enter from each end), got %1</source>
+        <translation>DualPipe 需要偶数个微批次（一半从每一端进入），实际为 %1</translation>
+    </message>
+    <message>
+        <source>DualPipe needs at least 2 x ranks = %1 microbatches, got %2</source>
+        <translation>DualPipe 至少需要 2 x rank 数 = %1 个微批次，实际为 %2</translation>
+    </message>
+    <message>
+        <source>DualPipe holds exactly 2 chunks per rank (one per direction), got %1</source>
+        <translation>DualPipe 每个 rank 恰好持有 2 个 chunk（每个方向一个），实际为 %1</translation>
+    </message>
+    <message>
+        <source>DualPipeV needs at least one pipeline rank</source>
+        <translation>DualPipeV 至少需要一个流水线 rank</translation>
+    </message>
+    <message>
+        <source>DualPipeV needs at least as many microbatches as stages (2 x ranks = %1), got %2</source>
+        <translation>DualPipeV 的微批次数至少要等于阶段数（2 x rank 数 = %1），实际为 %2</translation>
+    </message>
+    <message>
+        <source>DualPipeV holds exactly 2 chunks per rank (a V), got %1</source>
+        <translation>DualPipeV 每个 rank 恰好持有 2 个 chunk（V 形），实际为 %1</translation>
+    </message>
+    <message>
+        <source>the number of pipeline ranks must be &gt;= 1</source>
+        <translation>流水线 rank 数必须 &gt;= 1</translation>
+    </message>
+    <message>
+        <source>the number of microbatches must be &gt;= 1</source>
+        <translation>微批次数必须 &gt;= 1</translation>
+    </message>
+    <message>
+        <source>Number of microbatches (%1) must be greater than or equal to the number of stages (%2) (torch Schedule1F1B)</source>
+        <translation>微批次数（%1）必须大于或等于阶段数（%2）（torch Schedule1F1B）</translation>
+    </message>
+    <message>
+        <source>chunks per rank must be &gt;= 1</source>
+        <translation>每个 rank 的 chunk 数必须 &gt;= 1</translation>
+    </message>
+    <message>
+        <source>Interleaved 1F1B requires the number of microbatches to be a multiple of the number of rounds (%1), but got %2 (torch ScheduleInterleaved1F1B, rounds = max(1, m // p))</source>
+        <translation>Interleaved 1F1B 要求微批次数是轮数（%1）的倍数，实际为 %2（torch ScheduleInterleaved1F1B，rounds = max(1, m // p)）</translation>
+    </message>
+    <message>
+        <source>unknown interleaved 1F1B variant &quot;%1&quot; (expected megatron, megatron-legacy or torch)</source>
+        <translation>未知的 interleaved 1F1B 变体 &quot;%1&quot;（应为 megatron、megatron-legacy 或 torch）</translation>
+    </message>
+    <message>
+        <source>When interleaved schedule is used, pipeline-model-parallel size should be greater than 1 (Megatron)</source>
+        <translation>使用交错调度时，pipeline-model-parallel size 应大于 1（Megatron）</translation>
+    </message>
+    <message>
+        <source>number of microbatches (%1) is not divisible by pipeline-model-parallel-size (%2) when using interleaved schedule (Megatron before microbatch_group_size_per_vp_stage)</source>
+        <translation>使用交错调度时，微批次数（%1）不能被 pipeline-model-parallel-size（%2）整除（引入 microbatch_group_size_per_vp_stage 之前的 Megatron）</translation>
+    </message>
+    <message>
+        <source>The number of contiguous micro-batches in a virtual pipeline stage should range in [PP=%1 , M=%2], got %3 (Megatron microbatch_group_size_per_vp_stage)</source>
+        <translation>一个虚拟流水线阶段中连续的微批次数应在 [PP=%1 , M=%2] 范围内，实际为 %3（Megatron microbatch_group_size_per_vp_stage）</translation>
+    </message>
+    <message>
+        <source>The remainder of M (the total micro-batches) divided by N (number of contiguous micro-batches in a virtual pipeline stage) should be 0, or larger than or equal to the pipeline-parallel size, but it is %1. Otherwise, it introduces dependency bubbles in the pipeline and reduces throughput. (Megatron, M=%2, N=%3, PP=%4)</source>
+        <translation>M（微批次总数）除以 N（一个虚拟流水线阶段中连续的微批次数）的余数应为 0，或大于等于流水线并行规模，但实际为 %1。否则会在流水线中引入依赖气泡并降低吞吐。（Megatron，M=%2，N=%3，PP=%4）</translation>
+    </message>
+    <message>
+        <source>expected &lt;stage&gt;&lt;F|B|I|W&gt;&lt;microbatch&gt;, got &quot;%1&quot;</source>
+        <translation>应为 &lt;stage&gt;&lt;F|B|I|W&gt;&lt;microbatch&gt;，实际为 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>stage number out of range in &quot;%1&quot;</source>
+        <translation>&quot;%1&quot; 中的阶段编号超出范围</translation>
+    </message>
+    <message>
+        <source>expected a microbatch number after the op kind in &quot;%1&quot;</source>
+        <translation>&quot;%1&quot; 中的操作类型之后应为微批次编号</translation>
+    </message>
+    <message>
+        <source>unknown op kind &apos;%1&apos; in &quot;%2&quot;</source>
+        <translation>&quot;%2&quot; 中有未知的操作类型 &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>expected (&lt;F op&gt;;&lt;B op&gt;)OVERLAP_F_B, got &quot;%1&quot;</source>
+        <translation>应为 (&lt;F op&gt;;&lt;B op&gt;)OVERLAP_F_B，实际为 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>malformed overlap &quot;%1&quot;</source>
+        <translation>格式错误的重叠操作 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>an overlapped pair is a forward then a backward: &quot;%1&quot;</source>
+        <translation>重叠的一对操作应先是前向、后是反向：&quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>the schedule would have %1 compute ops (ranks x chunks x microbatches x passes), more than the %2 laid out</source>
+        <translation>该调度将有 %1 个计算操作（rank 数 x chunk 数 x 微批次数 x pass 数），超过可排布的 %2 个</translation>
+    </message>
+    <message>
+        <source>unknown schedule</source>
+        <translation>未知的调度</translation>
+    </message>
+    <message>
+        <source>placement does not cover every stage</source>
+        <translation>放置没有覆盖所有阶段</translation>
+    </message>
+    <message>
+        <source>one op list per rank expected</source>
+        <translation>每个 rank 应有一个操作列表</translation>
+    </message>
+    <message>
+        <source>stage or microbatch out of range</source>
+        <translation>阶段或微批次超出范围</translation>
+    </message>
+    <message>
+        <source>stage %1 is not on this rank</source>
+        <translation>阶段 %1 不在此 rank 上</translation>
+    </message>
+    <message>
+        <source>backward before its forward on this rank</source>
+        <translation>此 rank 上反向出现在其前向之前</translation>
+    </message>
+    <message>
+        <source>input-gradient before its forward on this rank</source>
+        <translation>此 rank 上输入梯度计算出现在其前向之前</translation>
+    </message>
+    <message>
+        <source>weight-gradient before its input-gradient on this rank</source>
+        <translation>此 rank 上权重梯度计算出现在其输入梯度计算之前</translation>
+    </message>
+    <message>
+        <source>has %1 forwards, expected 1</source>
+        <translation>有 %1 次前向，应为 1 次</translation>
+    </message>
+    <message>
+        <source>needs one B, or one I and one W</source>
+        <translation>需要一个 B，或一个 I 加一个 W</translation>
+    </message>
+    <message>
+        <source>more than %1 compute actions, the most laid out</source>
+        <translation>计算操作超过 %1 个，即可排布的上限</translation>
+    </message>
+    <message>
+        <source>no compute actions found</source>
+        <translation>未找到计算操作</translation>
+    </message>
+    <message>
+        <source>the file names stage %1 and microbatch %2 but holds only %3 compute actions: every microbatch must run through every stage</source>
+        <translation>文件中出现了阶段 %1 和微批次 %2，但只有 %3 个计算操作：每个微批次都必须经过每个阶段</translation>
+    </message>
+    <message>
+        <source>%1 stages do not spread evenly over %2 ranks</source>
+        <translation>%1 个阶段无法均匀分配到 %2 个 rank 上</translation>
+    </message>
+    <message>
+        <source>ZB-H1 holds one stage per rank, but %1 chunks per rank were requested (torch&apos;s interleaved zero bubble is a different schedule)</source>
+        <translation>ZB-H1 每个 rank 只持有一个阶段，但请求了每个 rank %1 个 chunk（torch 的交错零气泡是另一种调度）</translation>
+    </message>
+    <message>
+        <source>Zero bubble requires the number of microbatches to be a multiple of the number of rounds (%1), but got %2.</source>
+        <translation>零气泡调度要求微批次数是轮数（%1）的倍数，实际为 %2。</translation>
+    </message>
+    <message>
+        <source>ZB-H2 holds one stage per rank, but %1 chunks per rank were requested</source>
+        <translation>ZB-H2 每个 rank 只持有一个阶段，但请求了每个 rank %1 个 chunk</translation>
+    </message>
+    <message>
+        <source>ZB-H2: the greedy schedule did not finish (internal error)</source>
+        <translation>ZB-H2：贪心调度未能完成（内部错误）</translation>
+    </message>
+    <message>
+        <source>ZBV requires exactly 2 stages per rank, but got %1.</source>
+        <translation>ZBV 要求每个 rank 恰好 2 个阶段，实际为 %1。</translation>
+    </message>
+    <message>
+        <source>ZB-V: unbalanced op counts on rank %1 (internal error)</source>
+        <translation>ZB-V：rank %1 上的操作数不平衡（内部错误）</translation>
+    </message>
+    <message>
+        <source>deadlock: blocked at op %1 (%2), its input never arrives</source>
+        <translation>死锁：阻塞在第 %1 个操作（%2），其输入永远不会到达</translation>
+    </message>
+    <message>
+        <source>missing or not an array</source>
+        <translation>缺失或不是数组</translation>
+    </message>
+    <message>
+        <source>cannot open gzip file</source>
+        <translation>无法打开 gzip 文件</translation>
+    </message>
+    <message>
+        <source>gzip: %1</source>
+        <translation>gzip：%1</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>truncated: the file ends before the top-level object</source>
+        <translation>文件被截断：在顶层对象之前就已结束</translation>
+    </message>
+    <message>
+        <source>%1 (the file ends before the top-level object)</source>
+        <translation>%1（文件在顶层对象之前结束）</translation>
+    </message>
+    <message>
+        <source>truncated: the file ends inside traceEvents</source>
+        <translation>文件被截断：在 traceEvents 内部结束</translation>
+    </message>
+    <message>
+        <source>%1 (the file ends inside traceEvents)</source>
+        <translation>%1（文件在 traceEvents 内部结束）</translation>
+    </message>
+    <message>
+        <source>truncated: the file ends inside the top-level object</source>
+        <translation>文件被截断：在顶层对象内部结束</translation>
+    </message>
+    <message>
+        <source>%1 (the file ends inside the top-level object)</source>
+        <translation>%1（文件在顶层对象内部结束）</translation>
+    </message>
+    <message>
+        <source>unexpected character &apos;%1&apos;</source>
+        <translation>意外的字符 &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>unexpected byte 0x%1</source>
+        <translation>意外的字节 0x%1</translation>
+    </message>
+    <message>
+        <source>not a Kineto trace: the top-level value is not an object</source>
+        <translation>不是 Kineto trace：顶层值不是对象</translation>
+    </message>
+    <message>
+        <source>invalid \u escape in a string</source>
+        <translation>字符串中有无效的 \u 转义</translation>
+    </message>
+    <message>
+        <source>invalid escape in a string</source>
+        <translation>字符串中有无效的转义</translation>
+    </message>
+    <message>
+        <source>control character in a string</source>
+        <translation>字符串中有控制字符</translation>
+    </message>
+    <message>
+        <source>invalid UTF-8 in a string</source>
+        <translation>字符串中有无效的 UTF-8</translation>
+    </message>
+    <message>
+        <source>not a Kineto trace: no &quot;traceEvents&quot; array</source>
+        <translation>不是 Kineto trace：没有 &quot;traceEvents&quot; 数组</translation>
+    </message>
+    <message>
+        <source>the folder holds no .json or .json.gz file</source>
+        <translation>该文件夹中没有 .json 或 .json.gz 文件</translation>
+    </message>
+    <message>
+        <source>%1; %2</source>
+        <comment>two items of a list</comment>
+        <translation>%1；%2</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>two sentences side by side</comment>
+        <translation>%1%2</translation>
+    </message>
+    <message>
+        <source>2 Adam moments of %1 bytes</source>
+        <translation>2 个 Adam 矩，各 %1 字节</translation>
+    </message>
+    <message>
+        <source>1 Muon momentum of %1 bytes</source>
+        <translation>1 个 Muon 动量，%1 字节</translation>
+    </message>
+    <message>
+        <source>1 SGD momentum of %1 bytes</source>
+        <translation>1 个 SGD 动量，%1 字节</translation>
+    </message>
+    <message>
+        <source>optimizerStateDtype %1: Megatron-Core&apos;s precision-aware optimizer, --exp-avg-dtype</source>
+        <translation>optimizerStateDtype %1：Megatron-Core 的精度感知优化器，--exp-avg-dtype</translation>
+    </message>
+    <message>
+        <source>optimizerStateDtype %1</source>
+        <translation>optimizerStateDtype %1</translation>
+    </message>
+    <message>
+        <source>o = %1 (fp32 master weights) + %2 (%3); f = the share offloaded to the host (training.offload.optimizerFraction).</source>
+        <translation>o = %1（fp32 主权重）+ %2（%3）；f = 卸载到主机的份额（training.offload.optimizerFraction）。</translation>
     </message>
 </context>
 <context>

@@ -126,7 +126,7 @@ std::string whatReadersSay(const std::string& path)
     s += "importKinetoTrace " + why(importKinetoTrace(path)) + "\n";
     s += "fileKindOf " + std::string(toString(fileKindOf(path))) + "\n";
     const TraceImport set = importTraces({ path });
-    s += "importTraces " + (set.skipped.size() == 1 ? set.skipped[0].file + ": " + set.skipped[0].reason : std::string("?")) + "\n";
+    s += "importTraces " + (set.skipped.size() == 1 ? set.skipped[0].file + ": " + set.skipped[0].reason.english() : std::string("?")) + "\n";
     return s;
 }
 
@@ -206,7 +206,7 @@ private slots:
         const TraceImport set = importTraces({ dir.path().toStdString() });
         QCOMPARE(set.skipped.size(), std::size_t(1));
         QCOMPARE(set.skipped[0].file, fifo);
-        QCOMPARE(set.skipped[0].reason, std::string("is a FIFO, not a regular file; not read"));
+        QCOMPARE(set.skipped[0].reason.english(), std::string("is a FIFO, not a regular file; not read"));
         QCOMPARE(set.tally.refused, std::size_t(1));
 
         for (const std::string device : { "/dev/zero", "/dev/null" })
@@ -234,7 +234,7 @@ private slots:
         // A link loop inside a folder of ranks is named too (both links have trace names).
         const TraceImport set = importTraces({ dir.path().toStdString() });
         QCOMPARE(set.skipped.size(), std::size_t(2));
-        QCOMPARE(set.skipped[0].reason, std::string("cannot open file: too many levels of symbolic links"));
+        QCOMPARE(set.skipped[0].reason.english(), std::string("cannot open file: too many levels of symbolic links"));
         QCOMPARE(set.tally.refused, std::size_t(2));
 
         // A file its user may not read (mode 000). Root reads it anyway, so the child drops the capabilities that

@@ -2,6 +2,7 @@
 // the timeline, memory over time, the critical path, deadlocks and the Chrome trace.
 #include "TestUtil.h"
 
+#include "io/ChromeTrace.h"
 #include "schedule/Generators.h"
 #include "sim/ScheduleRun.h"
 #include "sim/Timeline.h"

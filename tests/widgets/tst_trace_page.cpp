@@ -467,7 +467,7 @@ private slots:
         w.traces.waitForImport();
         const auto& skipped = w.traces.traces()->skipped;
         QCOMPARE(skipped.size(), std::size_t(2));
-        QVERIFY(skipped[0].reason.find("no .json or .json.gz") != std::string::npos);
+        QVERIFY(skipped[0].reason.english().find("no .json or .json.gz") != std::string::npos);
         // "this": 't' may start the literal true, so the first byte that cannot continue valid JSON is the 'h'.
         QCOMPARE(skipped[1].offset, std::int64_t(1));
         QVERIFY(w.traces.traces()->ranks.empty());

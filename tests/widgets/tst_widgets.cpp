@@ -151,7 +151,7 @@ private Q_SLOTS:
         QVERIFY(e);
         QVERIFY2(explanation.contains(QString::fromStdString(e->formula)), qPrintable(explanation));
         QVERIFY(explanation.contains(QString::fromStdString(substitute(*e))));
-        QVERIFY(explanation.contains(QString::fromStdString(e->source)));
+        QVERIFY(explanation.contains(QString::fromStdString(e->source.english())));
 
         // Communication groups: those crossing nodes in red, the others not.
         for (std::size_t i = 0; i < expected.comm.size(); ++i) {

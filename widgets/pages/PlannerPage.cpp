@@ -657,7 +657,7 @@ void PlannerPage::showSummary()
         }
         if (r.given.fits)
             text += QLatin1Char(' ') + tr("Your plan ranks %1 of %2 fitting plans.").arg(count(r.given.rankAmongFit), count(r.fit));
-        for (const std::string& note : r.notes) text += QLatin1Char(' ') + CoreText::text(note);
+        for (const Text& note : r.notes) text += QLatin1Char(' ') + CoreText::text(note);
         if (m_document && m_document->hasPlan() && m_document->plan() != m_searchedPlan)
             text += QLatin1Char(' ') + tr("The plan has changed since this search: search again to rank it.");
     }
@@ -734,7 +734,7 @@ void PlannerPage::fillRejected()
     std::stable_sort(reasons.begin(), reasons.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     m_rejected->setRowCount(int(reasons.size()));
     for (int row = 0; row < int(reasons.size()); ++row) {
-        m_rejected->setItem(row, 0, textCell(CoreText::text(reasons[std::size_t(row)].first)));
+        m_rejected->setItem(row, 0, textCell(CoreText::text(rejectionText(reasons[std::size_t(row)].first))));
         m_rejected->setItem(row, 1, readOnlyCell(count(reasons[std::size_t(row)].second)));
     }
 }

@@ -1,4 +1,5 @@
 #include "pages/TracePage.h"
+#include "CoreText.h"
 #include "Format.h"
 
 #include "Palette.h"
@@ -294,9 +295,9 @@ QStringList TracePage::leftOutLines() const
                           : tr("%1: left out, from another job (%2)").arg(name(x.file), world));
     }
     for (const SkippedRegion& s : traces->skipped)
-        lines << (s.offset < 0 ? tr("%1: %2").arg(name(s.file), QString::fromStdString(s.reason))
+        lines << (s.offset < 0 ? tr("%1: %2").arg(name(s.file), CoreText::text(s.reason))
                                : tr("%1: %2 (byte %3); what came before was imported where possible")
-                                     .arg(name(s.file), QString::fromStdString(s.reason))
+                                     .arg(name(s.file), CoreText::text(s.reason))
                                      .arg(s.offset));
     return lines;
 }
