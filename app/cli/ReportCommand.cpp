@@ -5,7 +5,6 @@
 #ifdef PLANSCOPE_CLI_REPORT
 #include "LanguageManager.h"
 #include "Theme.h"
-#include "document/PlanDocument.h"
 #include "report/ReportWriter.h"
 
 #include <QApplication>
@@ -75,18 +74,15 @@ int cmdReport(const Args& a, std::ostream& out, std::ostream& err)
         return 1;
     }
 
-    std::vector<std::unique_ptr<PlanDocument>> documents;
     QList<ReportPlan> plans;
     for (const std::string& file : a.positional) {
-        auto document = std::make_unique<PlanDocument>();
+        ReportPlan plan;
         QString why;
-        if (!ReportWriter::loadAndWait(document.get(), QString::fromStdString(file), &why)) {
+        if (!ReportWriter::analyseFile(QString::fromStdString(file), &plan, &why)) {
             err << "planscope-cli: " << file << ": " << why.toStdString() << "\n";
             return 1;
         }
-        const QString name = QString::fromStdString(document->plan().name);
-        plans.push_back({ document.get(), name.isEmpty() ? QFileInfo(QString::fromStdString(file)).fileName() : name });
-        documents.push_back(std::move(document));
+        plans.push_back(std::move(plan));
     }
     QString why;
     if (!ReportWriter::write(path, plans, &why)) {

@@ -213,7 +213,8 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
         updateStaleState();
         updateStatus();
     });
-    connect(m_document, &PlanDocument::planChanged, this, &MainWindow::updateStatus);
+    connect(m_document, &PlanDocument::planEdited, this, &MainWindow::updateStatus);
+    connect(m_document, &PlanDocument::planReplaced, this, &MainWindow::updateStatus);
     connect(m_document, &PlanDocument::filePathChanged, this, &MainWindow::updateTitle);
     connect(m_document, &PlanDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_document, &PlanDocument::predictionChanged, this, [this] {
@@ -753,26 +754,25 @@ void MainWindow::exportViewInteractively()
 
 bool MainWindow::exportReport(const QString& path, QString* error)
 {
-    if (!m_document->hasPlan() || !ReportWriter::waitForAnalysis(m_document)) {
+    if (m_document->hasPlan() && m_document->isEvaluating()) {
+        if (error) *error = tr("The analysis of the last edit is still running: the report waits for it");
+        return false;
+    }
+    if (!m_document->hasPlan() || !m_document->analysis()) {
         if (error) *error = tr("There is no analysed plan to report on");
         return false;
     }
     const QString name = QString::fromStdString(m_document->plan().name);
-    QList<ReportPlan> plans { { m_document,
+    QList<ReportPlan> plans { { m_document->analysis(),
         name.isEmpty() ? (m_document->filePath().isEmpty() ? tr("Untitled") : QFileInfo(m_document->filePath()).fileName())
-                       : name } };
-    // The plans beside it on the compare page come after it (their analyses rerun in documents of their own, which
-    // the report's view pages draw from; untitled and unmodified, they autosave nothing).
-    std::vector<std::unique_ptr<PlanDocument>> others;
+                       : name,
+        m_document->filePath() } };
+    // The plans beside it on the compare page come after it, with the analyses the page shows.
     ComparePage* compare = comparePage();
     for (int i = 1; compare && i < compare->planCount(); ++i) {
-        const std::shared_ptr<const Analysis> analysis = compare->analysis(i);
+        std::shared_ptr<const Analysis> analysis = compare->analysis(i);
         if (!analysis) continue; // still computing: not in this report
-        auto other = std::make_unique<PlanDocument>();
-        other->showUntitledPlan(analysis->plan);
-        if (!ReportWriter::waitForAnalysis(other.get())) continue;
-        plans.push_back({ other.get(), compare->planName(i).section(QStringLiteral(": "), 1) });
-        others.push_back(std::move(other));
+        plans.push_back({ std::move(analysis), compare->planName(i).section(QStringLiteral(": "), 1), compare->planFile(i) });
     }
     QApplication::setOverrideCursor(Qt::WaitCursor);
     const bool written = ReportWriter::write(path, plans, error);
@@ -788,11 +788,25 @@ void MainWindow::exportReportInteractively()
     const QString path = QFileDialog::getSaveFileName(this, tr("Export Report"), suggestion,
         tr("PDF document (*.pdf);;HTML page (*.html)"));
     if (path.isEmpty()) return;
-    QString error;
-    if (!exportReport(path, &error)) {
-        if (m_warn) m_warn(tr("Export failed"), error);
-    } else
-        statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 5000);
+    const auto write = [this, path] {
+        QString error;
+        if (!exportReport(path, &error)) {
+            if (m_warn) m_warn(tr("Export failed"), error);
+        } else
+            statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 5000);
+    };
+    if (!m_document->isEvaluating()) {
+        write();
+        return;
+    }
+    // An edit is being analysed: the report is of the plan as edited, written when its analysis arrives.
+    statusBar()->showMessage(tr("The report is written when the analysis of the last edit is done"));
+    auto once = std::make_shared<QMetaObject::Connection>();
+    *once = connect(m_document, &PlanDocument::evaluatingChanged, this, [once, write](bool evaluating) {
+        if (evaluating) return;
+        QObject::disconnect(*once);
+        write();
+    });
 }
 
 void MainWindow::createLessonDock()

@@ -2506,6 +2506,18 @@
         <source>o = %1 (fp32 master weights) + %2 (%3); f = the share offloaded to the host (training.offload.optimizerFraction).</source>
         <translation>o = %1（fp32 主权重）+ %2（%3）；f = 卸载到主机的份额（training.offload.optimizerFraction）。</translation>
     </message>
+    <message>
+        <source>the analysis failed</source>
+        <translation>分析失败</translation>
+    </message>
+    <message>
+        <source>the analysis ran out of memory</source>
+        <translation>分析时内存不足</translation>
+    </message>
+    <message>
+        <source>the analysis failed: %1</source>
+        <translation>分析失败：%1</translation>
+    </message>
 </context>
 <context>
     <name>MemorySegments</name>
@@ -2840,10 +2852,6 @@
     <message>
         <source>Cannot draw the %1 view of %2: %3</source>
         <translation>无法绘制 %2 的 %1 视图：%3</translation>
-    </message>
-    <message>
-        <source>The analysis of %1 did not finish within %2 s</source>
-        <translation>%1 的分析未能在 %2 秒内完成</translation>
     </message>
     <message>
         <source>Cannot draw the comparison: %1</source>
@@ -3446,6 +3454,10 @@ large ones the bandwidth term 2(n−1)/n × S / B. KiB = 2^10 bytes, GiB = 2^30.
     <message>
         <source>GPU capacity</source>
         <translation>GPU 显存容量</translation>
+    </message>
+    <message>
+        <source>%1 has not been analysed</source>
+        <translation>%1 尚未分析</translation>
     </message>
 </context>
 <context>
@@ -4356,6 +4368,14 @@ Your edits are kept in this window; autosave tries again, and Save As can write 
 The file is unchanged; your edits are kept.</source>
         <translation>%1
 文件未被改动；你的编辑仍然保留。</translation>
+    </message>
+    <message>
+        <source>The analysis of the last edit is still running: the report waits for it</source>
+        <translation>最近一次编辑的分析仍在运行：报告需等它完成</translation>
+    </message>
+    <message>
+        <source>The report is written when the analysis of the last edit is done</source>
+        <translation>最近一次编辑的分析完成后将写出报告</translation>
     </message>
 </context>
 <context>
@@ -6799,10 +6819,6 @@ of %3</source>
         <translation>没有时间线：请加载方案</translation>
     </message>
     <message>
-        <source>Simulating the step…</source>
-        <translation>正在模拟该步…</translation>
-    </message>
-    <message>
         <source>No timeline: %1</source>
         <translation>没有时间线：%1</translation>
     </message>
@@ -6853,12 +6869,6 @@ of %3</source>
         <translation>PlanScope 时间线</translation>
     </message>
     <message>
-        <source>No timeline: the plan cannot run.
-%1</source>
-        <translation>没有时间线：该方案无法运行。
-%1</translation>
-    </message>
-    <message>
         <source>No timeline for this plan</source>
         <translation>该方案没有时间线</translation>
     </message>
@@ -6873,6 +6883,12 @@ of %3</source>
     <message>
         <source>%1 (E embedding, L loss, | between chunks)</source>
         <translation>%1（E 嵌入层，L 损失，| 分隔块）</translation>
+    </message>
+    <message>
+        <source>No timeline: the plan cannot run.
+%1</source>
+        <translation>没有时间线：该方案无法运行。
+%1</translation>
     </message>
 </context>
 <context>

@@ -131,18 +131,21 @@ MemoryBarsView::MemoryBarsView(QWidget* parent)
 
 MemoryBarsView::~MemoryBarsView() = default;
 
+void MemoryBarsView::setAnalysis(std::shared_ptr<const Analysis> analysis)
+{
+    m_prediction = analysis ? std::shared_ptr<const Prediction>(analysis, &analysis->prediction) : nullptr;
+    m_analysis = std::move(analysis);
+    rebuild();
+}
+
 void MemoryBarsView::setDocument(PlanDocument* document)
 {
-    if (m_document) disconnect(m_document, nullptr, this, nullptr);
-    m_document = document;
-    if (!document) return;
-    connect(document, &PlanDocument::predictionChanged, this,
-        [this] { setPrediction(m_document->prediction()); });
-    if (document->prediction()) setPrediction(document->prediction());
+    m_feed.follow(document, this, [this](std::shared_ptr<const Analysis> analysis) { setAnalysis(std::move(analysis)); });
 }
 
 void MemoryBarsView::setPrediction(std::shared_ptr<const Prediction> prediction)
 {
+    m_analysis = nullptr;
     m_prediction = std::move(prediction);
     rebuild();
 }
@@ -200,12 +203,12 @@ void MemoryBarsView::rebuild()
     m_plot->xAxis->setLabel(tr("Pipeline stage (every GPU of a stage holds the same)"));
 
     const Prediction* pr = m_prediction.get();
-    // Each stage's layers, from the plan of the document's analysis when that is what is shown.
+    // Each stage's layers, from the plan of the analysis shown (none for a prediction given alone).
     m_stageLayers.clear();
     m_stageLayerIndices.clear();
-    if (const auto analysis = m_document ? m_document->analysis() : nullptr; analysis && &analysis->prediction == pr) {
-        for (const std::string& text : rankSplitTexts(analysis->plan)) m_stageLayers << QString::fromStdString(text);
-        for (const std::string& text : rankLayerRanges(analysis->plan)) m_stageLayerIndices << QString::fromStdString(text);
+    if (m_analysis) {
+        for (const std::string& text : rankSplitTexts(m_analysis->plan)) m_stageLayers << QString::fromStdString(text);
+        for (const std::string& text : rankLayerRanges(m_analysis->plan)) m_stageLayerIndices << QString::fromStdString(text);
     }
     m_tickLayersShown = false;
     if (!pr || !pr->valid || pr->stages.empty()) {
@@ -242,7 +245,7 @@ void MemoryBarsView::rebuild()
     for (int s = 0; s < stages; ++s)
         keys << s;
     // At the playhead the activations are what the simulated step holds then; everything else is static.
-    const std::shared_ptr<const Timeline> timeline = m_document ? m_document->timeline() : nullptr;
+    const Timeline* timeline = m_analysis ? m_analysis->timeline.get() : nullptr;
     const bool atPlayhead = m_mode == Mode::AtPlayhead && timeline && m_viewState
         && int(timeline->memory.size()) == stages;
     std::vector<StageMemory> shown = pr->stages;

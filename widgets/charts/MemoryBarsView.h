@@ -9,6 +9,7 @@
 
 #include "charts/MemorySegments.h"
 #include "cost/Prediction.h"
+#include "document/AnalysisFeed.h"
 
 #include <QPointer>
 #include <QStringList>
@@ -24,6 +25,7 @@ class QMouseEvent;
 
 namespace planscope {
 
+struct Analysis;
 class PlanDocument;
 class ViewState;
 
@@ -33,7 +35,12 @@ public:
     explicit MemoryBarsView(QWidget* parent = nullptr);
     ~MemoryBarsView() override;
 
+    // The analysis drawn: its prediction's stages, its plan's layers under the ticks and, at the playhead, its
+    // simulated timeline (null: "No plan loaded").
+    void setAnalysis(std::shared_ptr<const Analysis> analysis);
+    // Feeds it `document`'s newest analysis, now and at each one it publishes (document/AnalysisFeed.h).
     void setDocument(PlanDocument* document);
+    // A prediction alone (no plan, no timeline): the bars at the peak, without the layers under the ticks.
     void setPrediction(std::shared_ptr<const Prediction> prediction);
 
     // Peak: each stage's peak (the analytic in-flight rule). AtPlayhead: the activations each stage holds at
@@ -69,7 +76,7 @@ public:
     QList<QRectF> barRects() const;
     QCustomPlot* plot() const { return m_plot; }
     // The layers line under stage s's tick, in the notation of rankSplitTexts() (core/spec/SplitText.h, "E1|2|2"),
-    // from the document's plan; empty without a document. Whether the ticks carry it now (they do while it fits
+    // from the analysis's plan; empty without an analysis (a prediction given alone). Whether the ticks carry it now (they do while it fits
     // the width a stage gets), and the tick's whole text.
     QString stageLayersLabel(int stage) const;
     bool tickLayersShown() const { return m_tickLayersShown; }
@@ -88,10 +95,11 @@ private:
     bool layersFitTicks() const;
 
     QCustomPlot* m_plot = nullptr;
-    QPointer<PlanDocument> m_document;
+    AnalysisFeed m_feed;
     QPointer<ViewState> m_viewState;
     Mode m_mode = Mode::Peak;
-    std::shared_ptr<const Prediction> m_prediction;
+    std::shared_ptr<const Analysis> m_analysis; // null where a prediction was given alone
+    std::shared_ptr<const Prediction> m_prediction; // m_analysis's (aliasing), or the one given alone
     QCPTextElement* m_title = nullptr;
     QList<QCPBars*> m_bars; // one per MemorySegment, in kMemorySegments order
     QCPGraph* m_capacity = nullptr;
@@ -108,7 +116,7 @@ private:
     double m_naturalHighest = 0; // the same without the shared maximum
     double m_sharedMaximumGiB = 0;
     bool m_compact = false;
-    QStringList m_stageLayers;       // per stage: rankSplitTexts() of the document's plan
+    QStringList m_stageLayers;       // per stage: rankSplitTexts() of the analysis's plan
     QStringList m_stageLayerIndices; // per stage: rankLayerRanges()
     bool m_tickLayersShown = false;
 };

@@ -2,7 +2,7 @@
 
 #include "Palette.h"
 #include "Theme.h"
-#include "document/PlanDocument.h"
+#include "analysis/Analysis.h"
 #include "document/ViewState.h"
 #include "WidgetExporter.h"
 #include "sim/Timeline.h"
@@ -64,12 +64,15 @@ MemoryTimelineView::MemoryTimelineView(QWidget* parent)
 
 MemoryTimelineView::~MemoryTimelineView() = default;
 
+void MemoryTimelineView::setAnalysis(std::shared_ptr<const Analysis> analysis)
+{
+    m_analysis = std::move(analysis);
+    rebuild();
+}
+
 void MemoryTimelineView::setDocument(PlanDocument* document)
 {
-    if (m_document) disconnect(m_document, nullptr, this, nullptr);
-    m_document = document;
-    if (document) connect(document, &PlanDocument::predictionChanged, this, &MemoryTimelineView::rebuild);
-    rebuild();
+    m_feed.follow(document, this, [this](std::shared_ptr<const Analysis> analysis) { setAnalysis(std::move(analysis)); });
 }
 
 void MemoryTimelineView::setViewState(ViewState* state)
@@ -112,8 +115,8 @@ void MemoryTimelineView::rebuild()
     m_playhead->setPen(QPen(Theme::playhead(), 1.5));
     m_plot->xAxis->setLabel(tr("Time in the step (s)"));
     m_plot->yAxis->setLabel(tr("GiB in use per GPU"));
-    const std::shared_ptr<const Timeline> tl = m_document ? m_document->timeline() : nullptr;
-    const std::shared_ptr<const Prediction> pr = m_document ? m_document->prediction() : nullptr;
+    const Timeline* tl = m_analysis ? m_analysis->timeline.get() : nullptr;
+    const Prediction* pr = m_analysis ? &m_analysis->prediction : nullptr;
     if (!tl || !pr || !pr->valid) {
         m_plot->legend->setVisible(false);
         m_plot->xAxis->setRange(0, 1);

@@ -2,10 +2,12 @@
 // ViewState's playhead. QCustomPlot stays out of this header.
 #pragma once
 
+#include "document/AnalysisFeed.h"
 #include "sim/Timeline.h"
 
 #include <QPointer>
 #include <QWidget>
+#include <memory>
 #include <vector>
 
 class QCustomPlot;
@@ -14,6 +16,7 @@ class QCPLayer;
 
 namespace planscope {
 
+struct Analysis;
 class PlanDocument;
 class ViewState;
 
@@ -28,6 +31,10 @@ public:
     explicit MemoryTimelineView(QWidget* parent = nullptr);
     ~MemoryTimelineView() override;
 
+    // The analysis drawn: its simulated timeline's memory and its prediction's capacity (null, invalid or without
+    // a timeline: an empty chart).
+    void setAnalysis(std::shared_ptr<const Analysis> analysis);
+    // Feeds it `document`'s newest analysis, now and at each one it publishes (document/AnalysisFeed.h).
     void setDocument(PlanDocument* document);
     void setViewState(ViewState* state);
     bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr);
@@ -45,7 +52,8 @@ private:
     QCustomPlot* m_plot = nullptr;
     QCPItemStraightLine* m_playhead = nullptr;
     QCPLayer* m_playheadLayer = nullptr; // buffered on its own: moving the playhead redraws only this layer
-    QPointer<PlanDocument> m_document;
+    AnalysisFeed m_feed;
+    std::shared_ptr<const Analysis> m_analysis;
     QPointer<ViewState> m_viewState;
 };
 

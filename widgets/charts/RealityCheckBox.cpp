@@ -105,10 +105,8 @@ void RealityCheckBox::setDocument(PlanDocument* document)
     m_daysTouched = m_tokensTouched = m_mfuTouched = false;
     if (document) {
         connect(document, &PlanDocument::predictionChanged, this, &RealityCheckBox::followPlan);
-        // A file just loaded (the only unmodified new plan) brings its own claim; edits keep what was typed.
-        connect(document, &PlanDocument::planChanged, this, [this] {
-            if (!m_document->isModified()) m_daysTouched = m_tokensTouched = m_mfuTouched = false;
-        });
+        // Another plan brings its own claim; edits keep what was typed.
+        connect(document, &PlanDocument::planReplaced, this, [this] { m_daysTouched = m_tokensTouched = m_mfuTouched = false; });
     }
     followPlan();
 }

@@ -122,7 +122,7 @@ void PlanDocument::adopt(LoadedPlan&& loaded, const QString& filePath, const QSt
     watchFile();
     claimOpenLock(m_filePath);
     Q_EMIT filePathChanged(m_filePath);
-    Q_EMIT planChanged();
+    Q_EMIT planReplaced();
     evaluateAsync();
 }
 
@@ -249,7 +249,7 @@ void PlanDocument::setPlan(const Plan& plan)
     m_loadWarnings.clear();
     setModified(true);
     m_autosaveTimer.start();
-    Q_EMIT planChanged();
+    Q_EMIT planEdited();
     evaluateAsync();
 }
 
@@ -279,17 +279,23 @@ void PlanDocument::cancelEvaluation()
     if (m_cancel) m_cancel->store(true);
 }
 
+AnalysisOptions PlanDocument::analysisOptions(const Issues& loadWarnings, const Calibration* calibration)
+{
+    AnalysisOptions options;
+    options.explain = true;
+    options.inputWarnings = loadWarnings;
+    if (calibration) options.calibration = *calibration;
+    return options;
+}
+
 void PlanDocument::evaluateAsync()
 {
     const quint64 generation = ++m_generation;
     // The analysis still running is of a plan gone: it stops at its simulation, and publish() drops its result.
     cancelEvaluation();
     m_cancel = std::make_shared<std::atomic<bool>>(false);
-    AnalysisOptions options;
+    AnalysisOptions options = analysisOptions(m_loadWarnings, m_calibration.get());
     options.cancel = m_cancel;
-    options.explain = true;
-    options.inputWarnings = m_loadWarnings;
-    if (m_calibration) options.calibration = *m_calibration;
     // The one analysis (core), off the GUI thread: prediction, simulated timeline and explanations together.
     // The timeline's indexes come with it, so a new analysis costs the GUI thread no O(n log n) work.
     // The continuation takes the future itself, so a failure (an exception, memory exhausted) still ends the
@@ -300,7 +306,7 @@ void PlanDocument::evaluateAsync()
         [this, generation](QFuture<std::shared_ptr<const Analysis>> done) {
             if (m_pending > 0) --m_pending;
             // Only the newest request's failure is shown (publish() drops the older ones anyway).
-            std::shared_ptr<const Analysis> analysis = generation == m_generation ? analysisOrFailure(done, m_plan) : nullptr;
+            std::shared_ptr<const Analysis> analysis = generation == m_generation ? analysisOrFailure(done, m_plan, m_loadWarnings) : nullptr;
             if (m_pending == 0) Q_EMIT evaluatingChanged(false);
             if (analysis) publish(generation, std::move(analysis));
         });
@@ -472,22 +478,22 @@ void PlanDocument::setCalibration(std::shared_ptr<const Calibration> calibration
 }
 
 std::shared_ptr<const Analysis> PlanDocument::analysisOrFailure(
-    QFuture<std::shared_ptr<const Analysis>>& done, const Plan& plan)
+    QFuture<std::shared_ptr<const Analysis>>& done, const Plan& plan, const Issues& inputWarnings)
 {
-    std::string failure;
+    // Sentences of core's kind (util/Text.h), so the views show them as they show core's errors.
+    Text failure(PS_TEXT("CoreText", "the analysis failed"));
     try {
         if (auto analysis = done.result()) return analysis;
-        failure = "the analysis failed";
     } catch (const std::bad_alloc&) {
-        failure = "the analysis ran out of memory";
+        failure = Text(PS_TEXT("CoreText", "the analysis ran out of memory"));
     } catch (const std::exception& e) {
-        failure = std::string("the analysis failed: ") + e.what();
+        failure = Text(PS_TEXT("CoreText", "the analysis failed: %1"), std::string(e.what()));
     } catch (...) {
-        failure = "the analysis failed";
     }
     auto failed = std::make_shared<Analysis>();
     failed->plan = plan;
-    failed->prediction.errors.push_back({ Severity::Error, "", failure, -1 });
+    failed->inputWarnings = inputWarnings;
+    failed->prediction.errors.push_back(issue(Severity::Error, "", std::move(failure)));
     failed->analytic = failed->prediction;
     failed->explainer = std::make_shared<const Explainer>();
     return failed;

@@ -108,15 +108,24 @@ public:
     // Deletes an autosave and its metadata (the user chose not to recover it).
     static void discardRecovery(const Recovery& recovery);
 
+    // How the app analyses a plan it shows (explanations on, the file's warnings kept, the measured calibration
+    // where one is applied): the document's analyses and the report's of a plan file both use it.
+    static AnalysisOptions analysisOptions(const Issues& loadWarnings, const Calibration* calibration = nullptr);
+
     // "path: message" or "byte N: message" for each issue, one a line.
     static QString describe(const Issues& issues);
 
     // The result of an analysis run on a worker (QtConcurrent), or, where it threw (memory exhausted, a bug), an
     // invalid analysis of `plan` whose error says so: a failure is shown, never left as views waiting forever.
-    static std::shared_ptr<const Analysis> analysisOrFailure(QFuture<std::shared_ptr<const Analysis>>& done, const Plan& plan);
+    static std::shared_ptr<const Analysis> analysisOrFailure(QFuture<std::shared_ptr<const Analysis>>& done, const Plan& plan,
+        const Issues& inputWarnings = {});
 
 Q_SIGNALS:
-    void planChanged();
+    // The plan was edited (setPlan): the same plan, changed; the document is modified.
+    void planEdited();
+    // Another plan took this one's place (load, recover, showUntitledPlan): what was typed for the old plan (a claim,
+    // a playhead, the editor's fields) no longer applies.
+    void planReplaced();
     void calibrationChanged();
     void predictionChanged();
     void filePathChanged(const QString& path);

@@ -3,7 +3,6 @@
 #include "Theme.h"
 #include "WidgetExporter.h"
 #include "charts/LayerAnatomyView.h"
-#include "document/PlanDocument.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -44,21 +43,21 @@ AnatomyPage::AnatomyPage(QWidget* parent)
 
 void AnatomyPage::setDocument(PlanDocument* document)
 {
-    if (m_document) disconnect(m_document, nullptr, this, nullptr);
-    m_document = document;
-    if (document) connect(document, &PlanDocument::predictionChanged, this, &AnatomyPage::follow);
-    follow();
+    m_feed.follow(document, this,
+        [this](std::shared_ptr<const Analysis> analysis) { setAnalysis(std::move(analysis)); });
 }
 
-void AnatomyPage::follow()
+void AnatomyPage::setAnalysis(std::shared_ptr<const Analysis> analysis)
 {
-    if (!m_document) {
-        m_view->setPrediction(nullptr);
-        return;
-    }
-    const Plan& plan = m_document->predictedPlan();
+    m_analysis = std::move(analysis);
+    showAnalysis();
+}
+
+void AnatomyPage::showAnalysis()
+{
     QString subject;
-    if (m_document->prediction() && !plan.model.name.empty()) {
+    if (m_analysis && !m_analysis->plan.model.name.empty()) {
+        const Plan& plan = m_analysis->plan;
         const ParallelSpec& par = plan.parallel;
         subject
             = tr("%1 on %2: TP %3, CP %4, SP %5, microbatch %6 × %7 tokens")
@@ -70,7 +69,9 @@ void AnatomyPage::follow()
                   .arg(plan.model.seqLength);
     }
     m_view->setSubject(subject);
-    m_view->setPrediction(m_document->prediction());
+    // An aliasing pointer: the view keeps the whole analysis alive.
+    m_view->setPrediction(
+        m_analysis ? std::shared_ptr<const Prediction>(m_analysis, &m_analysis->prediction) : nullptr);
 }
 
 bool AnatomyPage::exportTo(const QString& path, QSize size, QString* error)
@@ -94,7 +95,7 @@ void AnatomyPage::changeEvent(QEvent* event)
 {
     if (event->type() == QEvent::LanguageChange) {
         retranslate();
-        follow();
+        showAnalysis();
     }
     QWidget::changeEvent(event);
 }

@@ -4,7 +4,6 @@
 
 #include "Palette.h"
 #include "Theme.h"
-#include "document/PlanDocument.h"
 #include "document/ViewState.h"
 #include "WidgetExporter.h"
 #include "cost/Collective.h"
@@ -313,9 +312,13 @@ CommView::~CommView() = default;
 
 void CommView::setDocument(PlanDocument* document)
 {
-    if (m_document) disconnect(m_document, nullptr, this, nullptr);
-    m_document = document;
-    if (document) connect(document, &PlanDocument::predictionChanged, this, &CommView::rebuild);
+    m_feed.follow(document, this,
+        [this](std::shared_ptr<const Analysis> analysis) { setAnalysis(std::move(analysis)); });
+}
+
+void CommView::setAnalysis(std::shared_ptr<const Analysis> analysis)
+{
+    m_analysis = std::move(analysis);
     rebuild();
 }
 
@@ -377,9 +380,9 @@ QString CommView::algorithmName(CommAlgorithm a, int perNode) const
 
 void CommView::rebuild()
 {
-    const std::shared_ptr<const Prediction> pr = m_document ? m_document->prediction() : nullptr;
-    m_hasPlan = m_document && pr;
-    if (m_hasPlan) m_plan = m_document->predictedPlan();
+    const Prediction* pr = m_analysis ? &m_analysis->prediction : nullptr;
+    m_hasPlan = pr != nullptr;
+    if (m_hasPlan) m_plan = m_analysis->plan;
     // The gradient buffer: the largest stage's parameters on one GPU in the gradient dtype.
     m_gradientBytes = 1073741824.0;
     m_gradientStage = -1;
@@ -420,7 +423,7 @@ void CommView::rebuild()
 
 void CommView::fillTable()
 {
-    const std::shared_ptr<const Prediction> pr = m_document ? m_document->prediction() : nullptr;
+    const Prediction* pr = m_analysis ? &m_analysis->prediction : nullptr;
     m_table->clearSpans();
     m_table->setRowCount(0);
     auto item = [](const QString& text, const QString& tip = QString()) {

@@ -6,11 +6,13 @@
 
 #include "pages/Page.h"
 #include "cost/Prediction.h"
+#include "document/AnalysisFeed.h"
 #include "spec/Plan.h"
 
 #include <QList>
 #include <QVector>
 #include <functional>
+#include <memory>
 #include <utility>
 #include <vector>
 #include <QPointF>
@@ -43,7 +45,10 @@ public:
     static constexpr const char* kPageName = "comm";
     QString pageName() const override { return QLatin1String(kPageName); }
     QString pageTitle() const override;
+    // Follows the document: each analysis it publishes is shown (setAnalysis()).
     void setDocument(PlanDocument* document) override;
+    // Shows this analysis' plan and communication groups (null: no plan).
+    void setAnalysis(std::shared_ptr<const Analysis> analysis) override;
     // Follows the highlighted GPU: the line above the table names its groups.
     void setViewState(ViewState* state) override;
     // Saves the whole view by the file's extension (.png, .svg, .pdf). An empty size: the view's own size,
@@ -101,9 +106,10 @@ private:
     void placeSizeTicks();
     QLabel* chartLabel(const QCustomPlot* plot, int row) const;
 
-    QPointer<PlanDocument> m_document;
+    AnalysisFeed m_feed;
+    std::shared_ptr<const Analysis> m_analysis; // what is shown
     QPointer<ViewState> m_state;
-    Plan m_plan;
+    Plan m_plan; // m_analysis' plan
     bool m_hasPlan = false;
     double m_gradientBytes = 1073741824.0;
     int m_gradientStage = -1;

@@ -242,6 +242,31 @@ bool ComparePage::addPlan(const Plan& plan, const QString& name, QString* error)
     return add(std::move(added), error);
 }
 
+bool ComparePage::addAnalysis(std::shared_ptr<const Analysis> analysis, const QString& name, QString* error)
+{
+    if (!analysis) return refuse(tr("%1 has not been analysed").arg(name), error);
+    if (planCount() >= kMaxPlans)
+        return refuse(tr("At most %1 plans are compared at once: remove one before adding %2.").arg(kMaxPlans).arg(name),
+            error);
+    Added added;
+    added.id = m_nextId++;
+    added.plan = analysis->plan;
+    added.name = name.isEmpty() ? QString::fromStdString(analysis->plan.name) : name;
+    added.analysis = std::move(analysis);
+    m_added.push_back(std::move(added));
+    refuse(QString(), error);
+    rebuildColumns();
+    rebuild();
+    return true;
+}
+
+void ComparePage::showAnalysis(std::shared_ptr<const Analysis> analysis, const QString& name)
+{
+    m_first = std::move(analysis);
+    m_firstName = name;
+    rebuild();
+}
+
 bool ComparePage::add(Added added, QString* error)
 {
     added.id = m_nextId++;
@@ -291,7 +316,7 @@ void ComparePage::startAnalysis(quint64 id)
         [this, id, generation](QFuture<std::shared_ptr<const Analysis>> done) {
             auto entry = std::find_if(m_added.begin(), m_added.end(), [id](const Added& a) { return a.id == id; });
             if (entry == m_added.end() || entry->generation != generation) return;
-            std::shared_ptr<const Analysis> analysis = PlanDocument::analysisOrFailure(done, entry->plan);
+            std::shared_ptr<const Analysis> analysis = PlanDocument::analysisOrFailure(done, entry->plan, entry->warnings);
             entry->analysis = std::move(analysis);
             entry->pending = false;
             rebuild();
@@ -317,7 +342,7 @@ void ComparePage::waitForAnalyses()
 
 std::shared_ptr<const Analysis> ComparePage::analysis(int index) const
 {
-    if (index == 0) return m_document ? m_document->analysis() : nullptr;
+    if (index == 0) return m_document ? m_document->analysis() : m_first;
     if (index < 1 || index >= planCount()) return nullptr;
     return m_added[std::size_t(index - 1)].analysis;
 }
@@ -325,6 +350,8 @@ std::shared_ptr<const Analysis> ComparePage::analysis(int index) const
 QString ComparePage::shortName(int index) const
 {
     if (index == 0) {
+        if (!m_document && m_first)
+            return m_firstName.isEmpty() ? QString::fromStdString(m_first->plan.name) : m_firstName;
         if (!m_document || !m_document->hasPlan()) return tr("no plan open");
         const QString name = QString::fromStdString(m_document->plan().name);
         return name.isEmpty() ? QFileInfo(m_document->filePath()).fileName() : name;
@@ -447,7 +474,7 @@ void ComparePage::rebuild()
     m_rows = compareRows(predictions);
     for (int i = 0; i < int(m_columns.size()); ++i) {
         const Column& c = m_columns[std::size_t(i)];
-        c.chipLabel->setText(shortened(planName(i), planCount() > 2 ? 28 : 40) + (i == 0 ? tr(" (open plan)") : QString()));
+        c.chipLabel->setText(shortened(planName(i), planCount() > 2 ? 28 : 40) + (i == 0 && m_document ? tr(" (open plan)") : QString()));
         c.chipLabel->setToolTip(planFile(i).isEmpty() ? planName(i) : QDir::toNativeSeparators(planFile(i)));
         for (QLabel* l : c.memory->parentWidget()->findChildren<QLabel*>(QStringLiteral("memoryCaption")))
             l->setText(shortened(planName(i)));

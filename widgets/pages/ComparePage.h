@@ -61,6 +61,11 @@ public:
     bool addPlanFile(const QString& path, QString* error = nullptr);
     // Adds a plan that has no file (the planner's), named `name`.
     bool addPlan(const Plan& plan, const QString& name, QString* error = nullptr);
+    // Adds a plan already analysed (the report's): shown at once, nothing computed again.
+    bool addAnalysis(std::shared_ptr<const Analysis> analysis, const QString& name, QString* error = nullptr);
+    // Plan A without a document (the report's): this analysis, named `name` (its plan's name where empty). A
+    // document, when given, takes its place.
+    void showAnalysis(std::shared_ptr<const Analysis> analysis, const QString& name = QString());
     // Removes added plan `index` (1 .. planCount() - 1; plan 0 is the document's).
     void removePlan(int index);
     void clearAddedPlans();
@@ -75,7 +80,8 @@ public:
     std::shared_ptr<const Analysis> analysis(int index) const;
     // An added plan's analysis is running.
     bool isEvaluating() const;
-    // Runs the event loop until no added plan's analysis is running (for --screenshot and tests).
+    // Runs the event loop until no added plan's analysis is running (for --screenshot and tests; the report gives the
+    // page analyses made already and never waits).
     void waitForAnalyses();
 
     // compareRows() of the plans shown (a plan computing counts as one without figures).
@@ -142,6 +148,8 @@ private:
     QString shortName(int index) const;
 
     QPointer<PlanDocument> m_document;
+    std::shared_ptr<const Analysis> m_first; // plan A without a document (showAnalysis)
+    QString m_firstName;
     std::vector<Added> m_added;
     quint64 m_nextId = 1;
     std::vector<CompareRow> m_rows;

@@ -233,22 +233,14 @@ QWidget* GpuGridView::canvas() const
 
 void GpuGridView::setDocument(PlanDocument* document)
 {
-    if (m_document) disconnect(m_document, nullptr, this, nullptr);
-    m_document = document;
-    if (document) connect(document, &PlanDocument::predictionChanged, this, &GpuGridView::rebuild);
-    rebuild();
+    m_feed.follow(document, this,
+        [this](std::shared_ptr<const Analysis> analysis) { setAnalysis(std::move(analysis)); });
 }
 
 void GpuGridView::setAnalysis(std::shared_ptr<const Analysis> analysis)
 {
     m_analysis = std::move(analysis);
     rebuild();
-}
-
-std::shared_ptr<const Analysis> GpuGridView::shownAnalysis() const
-{
-    if (m_analysis) return m_analysis;
-    return m_document ? m_document->analysis() : nullptr;
 }
 
 void GpuGridView::setCompact(bool compact)
@@ -356,7 +348,7 @@ void GpuGridView::rebuild()
     m_title.clear();
     m_linkText.clear();
     m_duration = 0;
-    const std::shared_ptr<const Analysis> analysis = shownAnalysis();
+    const std::shared_ptr<const Analysis> analysis = m_analysis;
     if (!analysis) {
         m_emptyReason = tr("No plan loaded");
         refit();
@@ -496,8 +488,7 @@ void GpuGridView::updateBusy()
     if (!m_hasGrid) {
         m_status.clear();
     } else if (m_compute.empty()) {
-        const std::shared_ptr<const Analysis> analysis = shownAnalysis();
-        const QString why = analysis ? PlanDocument::describe(analysis->timelineErrors) : QString();
+        const QString why = m_analysis ? PlanDocument::describe(m_analysis->timelineErrors) : QString();
         m_status = why.isEmpty()
             ? tr("No simulated timeline: every GPU is drawn at full colour")
             : tr("No simulated timeline (%1): every GPU is drawn at full colour").arg(why);

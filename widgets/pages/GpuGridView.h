@@ -12,6 +12,7 @@
 #include "pages/Page.h"
 #include "cost/RankGrid.h"
 #include "charts/GridGeometry.h"
+#include "document/AnalysisFeed.h"
 
 #include <QPointer>
 #include <QSize>
@@ -44,14 +45,16 @@ public:
     static constexpr const char* kPageName = "grid";
     QString pageName() const override { return QLatin1String(kPageName); }
     QString pageTitle() const override;
+    // Follows the document: each analysis it publishes is drawn (setAnalysis()).
     void setDocument(PlanDocument* document) override;
     void setViewState(ViewState* state) override;
     // Saves the grid by the file's extension: .png, .svg or .pdf. An empty size: the view's own size (what
     // is on screen, or 1400 x 900 when it has none); another size shows the whole grid fitted to it.
     bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) override;
 
-    // A plan that is not the document's (the compare page): its analysis is drawn instead of the document's.
-    void setAnalysis(std::shared_ptr<const Analysis> analysis);
+    // Draws this analysis (null: no plan): the document's newest, or one given directly (the compare page's
+    // columns, the report).
+    void setAnalysis(std::shared_ptr<const Analysis> analysis) override;
     // Grid and colour key only: no controls, no playhead line, no key of outlines and links (small grids side by side).
     void setCompact(bool compact);
 
@@ -121,11 +124,8 @@ private:
     void clickAt(const QPointF& pos);
     void leave();
 
-    // setAnalysis()'s, else the document's.
-    std::shared_ptr<const Analysis> shownAnalysis() const;
-
-    QPointer<PlanDocument> m_document;
-    std::shared_ptr<const Analysis> m_analysis;
+    AnalysisFeed m_feed;
+    std::shared_ptr<const Analysis> m_analysis; // what is drawn
     bool m_compact = false;
     QPointer<ViewState> m_state;
     QComboBox* m_colourCombo = nullptr;

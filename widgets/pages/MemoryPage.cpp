@@ -45,8 +45,13 @@ MemoryPage::MemoryPage(QWidget* parent)
 
 void MemoryPage::setDocument(PlanDocument* document)
 {
-    m_bars->setDocument(document);
-    m_overTime->setDocument(document);
+    m_feed.follow(document, this, [this](std::shared_ptr<const Analysis> analysis) { setAnalysis(std::move(analysis)); });
+}
+
+void MemoryPage::setAnalysis(std::shared_ptr<const Analysis> analysis)
+{
+    m_bars->setAnalysis(analysis);
+    m_overTime->setAnalysis(std::move(analysis));
 }
 
 void MemoryPage::setViewState(ViewState* state)

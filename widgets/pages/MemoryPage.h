@@ -1,9 +1,10 @@
 // The memory page: stacked bars per stage (peak, or at the playhead) over the memory-over-time plot.
 #pragma once
 
+#include "document/AnalysisFeed.h"
 #include "pages/Page.h"
-#include <QPointer>
 #include <QWidget>
+#include <memory>
 
 class QComboBox;
 
@@ -22,7 +23,10 @@ public:
     static constexpr const char* kPageName = "memory";
     QString pageName() const override { return QLatin1String(kPageName); }
     QString pageTitle() const override;
+    // Feeds setAnalysis() the document's newest analysis (document/AnalysisFeed.h).
     void setDocument(PlanDocument* document) override;
+    // Both charts draw it.
+    void setAnalysis(std::shared_ptr<const Analysis> analysis) override;
     void setViewState(ViewState* state) override;
     bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) override;
 
@@ -38,6 +42,7 @@ private:
     QComboBox* m_mode;
     MemoryBarsView* m_bars;
     MemoryTimelineView* m_overTime;
+    AnalysisFeed m_feed;
 };
 
 } // namespace planscope

@@ -6,9 +6,11 @@
 
 #include <QSize>
 #include <QString>
+#include <memory>
 
 namespace planscope {
 
+struct Analysis;
 class PlanDocument;
 class ViewState;
 
@@ -18,6 +20,10 @@ public:
     virtual QString pageName() const = 0;  // "timeline", "grid", ...: what --view takes
     virtual QString pageTitle() const = 0; // the tab's title, in the interface's language
     virtual void setDocument(PlanDocument* document) = 0;
+    // The analysis a view page draws: the timeline, grid, memory, communication, metrics and anatomy pages draw
+    // nothing else, and their setDocument() only feeds them the document's newest analysis (document/AnalysisFeed.h).
+    // The report and the tests give it directly. Pages that edit, search or measure ignore it.
+    virtual void setAnalysis(std::shared_ptr<const Analysis>) { }
     // Pages without a time axis or selection ignore it.
     virtual void setViewState(ViewState*) { }
     // `size` empty: as on screen; otherwise laid out at that size. False and *error say why it failed.

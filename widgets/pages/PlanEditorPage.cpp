@@ -1181,9 +1181,10 @@ void PlanEditorPage::setDocument(PlanDocument* document)
     m_document = document;
     m_realityCheck->setDocument(document);
     if (document) {
-        connect(document, &PlanDocument::planChanged, this, [this] {
+        connect(document, &PlanDocument::planEdited, this, [this] {
             if (!m_applying) followDocumentPlan();
         });
+        connect(document, &PlanDocument::planReplaced, this, &PlanEditorPage::followDocumentPlan);
         connect(document, &PlanDocument::predictionChanged, this, &PlanEditorPage::showPrediction);
     }
     followDocumentPlan();

@@ -197,7 +197,7 @@ private:
     RealityCheckBox* m_realityCheck = nullptr;
 
     bool m_refreshing = false; // fields are being filled from the plan: their signals are no edits
-    bool m_applying = false; // the document's planChanged comes from this editor
+    bool m_applying = false; // the document's planEdited comes from this editor
 };
 
 } // namespace planscope

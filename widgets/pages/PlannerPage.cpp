@@ -964,7 +964,10 @@ void PlannerPage::setDocument(PlanDocument* document)
     stopWorker();
     m_document = document;
     m_result.reset();
-    if (document) connect(document, &PlanDocument::planChanged, this, &PlannerPage::followPlan);
+    if (document) {
+        connect(document, &PlanDocument::planEdited, this, &PlannerPage::followPlan);
+        connect(document, &PlanDocument::planReplaced, this, &PlannerPage::followPlan);
+    }
     // Another plan's tokens; the deadline is the user's question and stays.
     m_planTokens = document && document->hasPlan() ? document->plan().training.tokens : 0;
     m_tokens->setValue(m_planTokens);

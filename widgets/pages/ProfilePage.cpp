@@ -141,7 +141,8 @@ void ProfilePage::setDocument(PlanDocument* document)
     m_document = document;
     if (document) {
         connect(document, &PlanDocument::predictionChanged, this, &ProfilePage::rebuild);
-        connect(document, &PlanDocument::planChanged, this, &ProfilePage::compareAsync);
+        connect(document, &PlanDocument::planEdited, this, &ProfilePage::compareAsync);
+        connect(document, &PlanDocument::planReplaced, this, &ProfilePage::compareAsync);
     }
     compareAsync();
     rebuild();

@@ -210,24 +210,13 @@ SummaryPage::SummaryPage(QWidget* parent)
 
 void SummaryPage::setDocument(PlanDocument* document)
 {
-    if (m_document) disconnect(m_document, nullptr, this, nullptr);
-    m_document = document;
-    if (!document) return;
-    auto follow = [this] {
-        showPrediction(m_document->predictedPlan(), m_document->prediction(), m_document->explainer(),
-            m_document->loadWarnings());
-    };
-    connect(document, &PlanDocument::predictionChanged, this, follow);
-    if (document->prediction()) follow();
+    m_feed.follow(document, this,
+        [this](std::shared_ptr<const Analysis> analysis) { setAnalysis(std::move(analysis)); });
 }
 
-void SummaryPage::showPrediction(const Plan& plan, std::shared_ptr<const Prediction> prediction,
-    std::shared_ptr<const Explainer> explainer, const Issues& fileWarnings)
+void SummaryPage::setAnalysis(std::shared_ptr<const Analysis> analysis)
 {
-    m_plan = plan;
-    m_prediction = std::move(prediction);
-    m_explainer = std::move(explainer);
-    m_fileWarnings = fileWarnings;
+    m_analysis = std::move(analysis);
     rebuild();
 }
 
@@ -254,15 +243,16 @@ void SummaryPage::rebuild()
 
 void SummaryPage::rebuildHeader()
 {
-    if (!m_prediction) {
+    const Prediction* pr = prediction();
+    if (!pr) {
         m_header->setText(tr("No plan loaded."));
         return;
     }
-    const Plan& p = m_plan;
+    const Plan& p = m_analysis->plan;
     const ParallelSpec& par = p.parallel;
     const QString name = p.name.empty() ? tr("(unnamed plan)") : fromStd(p.name);
     QString text = QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped());
-    if (!m_prediction->valid) {
+    if (!pr->valid) {
         text += QStringLiteral(" &nbsp; <span style='color:%1'><b>%2</b></span>")
                     .arg(Theme::alarmText().name(), tr("This plan cannot run; the reasons are listed below."));
     }
@@ -270,10 +260,10 @@ void SummaryPage::rebuildHeader()
         QString zero = par.fsdp == Fsdp::None ? tr("ZeRO-%1").arg(par.zero)
                                               : tr("FSDP %1").arg(fromStd(std::string(toString(par.fsdp))));
         text += QStringLiteral("<br>")
-            + (m_prediction->valid ? tr("Model: %1 (%2 parameters)")
-                                         .arg(fromStd(p.model.name).toHtmlEscaped(),
-                                             fromStd(units::formatCount(m_prediction->paramsTotal)))
-                                   : tr("Model: %1").arg(fromStd(p.model.name).toHtmlEscaped()))
+            + (pr->valid ? tr("Model: %1 (%2 parameters)")
+                               .arg(fromStd(p.model.name).toHtmlEscaped(),
+                                   fromStd(units::formatCount(pr->paramsTotal)))
+                         : tr("Model: %1").arg(fromStd(p.model.name).toHtmlEscaped()))
             + QStringLiteral(" &nbsp;·&nbsp; ")
             + tr("GPUs: %1 × %2 (%3 nodes × %4)")
                   .arg(p.cluster.gpus())
@@ -304,8 +294,8 @@ void SummaryPage::rebuildHeader()
 void SummaryPage::rebuildTree()
 {
     m_tree->clear();
-    if (!m_prediction) return;
-    const Prediction& pr = *m_prediction;
+    if (!m_analysis) return;
+    const Prediction& pr = m_analysis->prediction;
     RowBuilder b(m_tree);
 
     if (!pr.valid) {
@@ -434,7 +424,7 @@ void SummaryPage::rebuildTree()
             : tr("compute + bubble + exposed communication + optimizer"));
     b.seconds(time, tr("Compute"), pr.computeSeconds, QStringLiteral("time.computeSeconds"));
     // The schedule's bubble (its formula and value agree) and, apart, the idle of every cause.
-    const Plan& plan = m_plan;
+    const Plan& plan = m_analysis->plan;
     const BubbleFormulas bf = bubbleFormulas(plan.training.schedule);
     const QString pmv = plan.parallel.vpp > 1 ? tr("p = %1, m = %2, v = %3").arg(plan.parallel.pp).arg(pr.microbatches).arg(plan.parallel.vpp)
                                               : tr("p = %1, m = %2").arg(plan.parallel.pp).arg(pr.microbatches);
@@ -459,7 +449,7 @@ void SummaryPage::rebuildTree()
         tr("%1 tokens/s").arg(exactNumber(pr.tokensPerSecond)));
     b.row(time, tr("Training time"), tr("%1 days").arg(pr.trainingDays, 0, 'f', 1),
         QStringLiteral("time.trainingDays"), pr.trainingDays, tr("%1 days").arg(exactNumber(pr.trainingDays)),
-        tr("%1 tokens").arg(fromStd(units::formatCount(m_plan.training.tokens))));
+        tr("%1 tokens").arg(fromStd(units::formatCount(plan.training.tokens))));
 
     // ---- communication
     QTreeWidgetItem* comm = b.group(tr("Communication per step"));
@@ -496,10 +486,11 @@ void SummaryPage::rebuildTree()
 void SummaryPage::rebuildIssues()
 {
     m_issues->clear();
-    if (!m_prediction) return;
+    const Prediction* pr = prediction();
+    if (!pr) return;
     const QIcon errorIcon = style()->standardIcon(QStyle::SP_MessageBoxCritical);
     const QIcon warningIcon = style()->standardIcon(QStyle::SP_MessageBoxWarning);
-    for (const Issue& e : m_prediction->errors) {
+    for (const Issue& e : pr->errors) {
         QString where = fromStd(e.path);
         if (e.offset >= 0)
             where
@@ -509,12 +500,13 @@ void SummaryPage::rebuildIssues()
         item->setForeground(Theme::alarmText());
         item->setData(FieldRole, fromStd(e.path));
     }
-    for (const Issue& w : m_fileWarnings) {
+    // The plan file's warnings (PlanDocument::loadWarnings() as this analysis was made).
+    for (const Issue& w : m_analysis->inputWarnings) {
         auto* item = new QListWidgetItem(
             warningIcon, tr("File: %1: %2").arg(fromStd(w.path), CoreText::text(w)), m_issues);
         item->setData(FieldRole, fromStd(w.path));
     }
-    for (const Issue& w : m_prediction->warnings) {
+    for (const Issue& w : pr->warnings) {
         auto* item = new QListWidgetItem(warningIcon, tr("Warning: %1").arg(CoreText::line(w)), m_issues);
         item->setData(FieldRole, fromStd(w.path));
     }
@@ -537,7 +529,8 @@ void SummaryPage::rebuildOps()
     headerTip(OpMillisecondsColumn, tr("What the op takes"));
     headerTip(OpExposedColumn,
         tr("The part of it on the critical path: all of it, or what the op it overlaps with does not hide"));
-    if (!m_prediction || !m_prediction->valid) return;
+    const Prediction* pr = prediction();
+    if (!pr || !pr->valid) return;
 
     const auto right = Qt::AlignRight | Qt::AlignVCenter;
     const auto left = Qt::AlignLeft | Qt::AlignVCenter;
@@ -615,24 +608,25 @@ void SummaryPage::rebuildOps()
             }
         }
     };
-    if (!m_prediction->layerOps.empty()) {
+    if (!pr->layerOps.empty()) {
         title(tr("One transformer layer"));
-        list(m_prediction->layerOps, 0);
+        list(pr->layerOps, 0);
     }
-    if (!m_prediction->outputOps.empty()) {
+    if (!pr->outputOps.empty()) {
         title(tr("Output layer (last pipeline stage)"));
-        list(m_prediction->outputOps, 1);
+        list(pr->outputOps, 1);
     }
 }
 
 void SummaryPage::showOpDetails()
 {
-    if (!m_prediction || !m_prediction->valid) return;
+    const Prediction* pr = prediction();
+    if (!pr || !pr->valid) return;
     const int row = m_ops->currentRow();
     const QTableWidgetItem* name = row >= 0 ? m_ops->item(row, OpNameColumn) : nullptr;
     const int index = name ? name->data(OpIndexRole).toInt() : -1;
     if (index < 0) return;
-    const auto& ops = name->data(OpListRole).toInt() == 1 ? m_prediction->outputOps : m_prediction->layerOps;
+    const auto& ops = name->data(OpListRole).toInt() == 1 ? pr->outputOps : pr->layerOps;
     if (std::size_t(index) < ops.size()) m_explanation->setHtml(OperatorText::toolTip(ops, std::size_t(index)));
 }
 
@@ -681,21 +675,23 @@ void SummaryPage::selectField(const QString& field)
 void SummaryPage::showExplanation()
 {
     QTreeWidgetItem* item = m_tree->currentItem();
-    if (!m_prediction || !m_prediction->valid) {
-        m_explanation->setPlainText(m_prediction ? tr("This plan cannot run, so nothing was computed.\n\n%1")
-                                                       .arg(PlanDocument::describe(m_prediction->errors))
-                                                 : QString());
+    const Prediction* pr = prediction();
+    if (!pr || !pr->valid) {
+        m_explanation->setPlainText(pr ? tr("This plan cannot run, so nothing was computed.\n\n%1")
+                                             .arg(PlanDocument::describe(pr->errors))
+                                       : QString());
         return;
     }
     const QString field = item ? item->data(QuantityColumn, FieldRole).toString() : QString();
-    if (field.isEmpty() || !m_explainer || !m_explainer->find(field.toStdString())) {
+    const Explainer* explainer = m_analysis->explainer.get();
+    if (field.isEmpty() || !explainer || !explainer->find(field.toStdString())) {
         m_explanation->setPlainText(tr("Select a number to see how it was computed: the formula, the values "
                                        "put in, and where it comes from."));
         return;
     }
     const QString title = item->text(QuantityColumn) + QStringLiteral(" = ") + item->text(ValueColumn);
     m_explanation->setPlainText(title + QStringLiteral("\n\n")
-        + CoreText::explanation(*m_explainer, field.toStdString()));
+        + CoreText::explanation(*explainer, field.toStdString()));
 }
 
 QString SummaryPage::pageTitle() const

@@ -1,14 +1,11 @@
-// The numbers of a prediction, grouped, each row tied to its field path in the prediction JSON so that
-// selecting it shows how it was computed (the Explainer's formula with the values filled in).
+// The numbers of an analysis' prediction, grouped, each row tied to its field path in the prediction JSON so
+// that selecting it shows how it was computed (the Explainer's formula with the values filled in).
 #pragma once
 
 #include "pages/Page.h"
-#include "cost/Explain.h"
 #include "cost/Prediction.h"
-#include "spec/Plan.h"
-#include "util/Result.h"
+#include "document/AnalysisFeed.h"
 
-#include <QPointer>
 #include <QWidget>
 #include <memory>
 
@@ -54,14 +51,15 @@ public:
 
     explicit SummaryPage(QWidget* parent = nullptr);
 
-    // Follows the document: every published prediction is shown.
     static constexpr const char* kPageName = "metrics";
     QString pageName() const override { return QLatin1String(kPageName); }
     QString pageTitle() const override;
     bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) override;
+    // Follows the document: each analysis it publishes is shown (setAnalysis()).
     void setDocument(PlanDocument* document) override;
-    void showPrediction(const Plan& plan, std::shared_ptr<const Prediction> prediction,
-        std::shared_ptr<const Explainer> explainer, const Issues& fileWarnings = {});
+    // Shows this analysis (null: no plan): its plan, prediction and explanations, with its input warnings (the
+    // plan file's) listed among the issues.
+    void setAnalysis(std::shared_ptr<const Analysis> analysis) override;
 
     QTreeWidget* tree() const { return m_tree; }
     QTextBrowser* explanationView() const { return m_explanation; }
@@ -84,6 +82,8 @@ private:
     void showOpDetails();
     void showExplanation();
     void fitIssueList();
+    // The shown analysis' prediction; null without one.
+    const Prediction* prediction() const { return m_analysis ? &m_analysis->prediction : nullptr; }
 
     QLabel* m_header = nullptr;
     QSplitter* m_vertical = nullptr;
@@ -94,11 +94,8 @@ private:
     QLabel* m_issuesTitle = nullptr;
     QListWidget* m_issues = nullptr;
 
-    QPointer<PlanDocument> m_document;
-    Plan m_plan;
-    std::shared_ptr<const Prediction> m_prediction;
-    std::shared_ptr<const Explainer> m_explainer;
-    Issues m_fileWarnings;
+    AnalysisFeed m_feed;
+    std::shared_ptr<const Analysis> m_analysis; // what is shown
     bool m_issueSplitterMoved = false;
     QString m_selectedField = QStringLiteral("time.stepSeconds");
 };

@@ -42,11 +42,17 @@ TimelinePage::~TimelinePage() = default;
 
 void TimelinePage::setDocument(PlanDocument* document)
 {
-    if (m_document) disconnect(m_document, nullptr, this, nullptr);
-    m_document = document;
-    m_view->setDocument(document);
-    m_bar->setDocument(document);
-    if (document) connect(document, &PlanDocument::predictionChanged, this, &TimelinePage::updateTitle);
+    // The bar hears of another plan before that plan's analysis arrives.
+    disconnect(m_replaced);
+    if (document) m_replaced = connect(document, &PlanDocument::planReplaced, m_bar, &PlaybackBar::replacePlan);
+    m_feed.follow(document, this, [this](std::shared_ptr<const Analysis> analysis) { setAnalysis(std::move(analysis)); });
+}
+
+void TimelinePage::setAnalysis(std::shared_ptr<const Analysis> analysis)
+{
+    m_analysis = std::move(analysis);
+    m_view->setAnalysis(m_analysis);
+    m_bar->setAnalysis(m_analysis);
     updateTitle();
 }
 
@@ -77,13 +83,12 @@ ViewState* TimelinePage::viewState() const
 
 void TimelinePage::updateTitle()
 {
-    const auto timeline = m_document ? m_document->timeline() : nullptr;
+    const auto timeline = m_analysis ? m_analysis->timeline : nullptr;
     if (!timeline) {
         m_title->setText(tr("Timeline of one training step"));
         return;
     }
-    const QString name = QString::fromStdString(m_document->predictedPlan().name);
-    const auto prediction = m_document->prediction();
+    const QString name = QString::fromStdString(m_analysis->plan.name);
     m_title->setText(
         tr("%1: one step %2, %3 schedule, %4 pipeline ranks, %5 microbatches; schedule bubble %6 %, idle %7 %")
             .arg(name.isEmpty() ? tr("Timeline") : name)
@@ -91,7 +96,7 @@ void TimelinePage::updateTitle()
             .arg(QString::fromUtf8(toString(timeline->schedule.kind)))
             .arg(timeline->schedule.ranks)
             .arg(timeline->schedule.microbatches)
-            .arg(prediction ? prediction->bubbleFraction * 100 : 0.0, 0, 'f', 1)
+            .arg(m_analysis->prediction.bubbleFraction * 100, 0, 'f', 1)
             .arg(timeline->bubbleFraction * 100, 0, 'f', 1));
 }
 
@@ -104,7 +109,7 @@ void TimelinePage::changeEvent(QEvent* event)
 bool TimelinePage::exportTo(const QString& path, QSize size, QString* error)
 {
     if (size.isEmpty()) size = isVisible() ? this->size() : QSize(1600, 900);
-    // A page of its own, on the same document and state, so this one (perhaps in a layout, perhaps playing) keeps
+    // A page of its own, on the same analysis and state, so this one (perhaps in a layout, perhaps playing) keeps
     // its geometry and its playback bar.
     const std::unique_ptr<TimelinePage> copy = exportPage(size);
     return WidgetExporter::exportWidget(copy.get(), path, error);
@@ -119,8 +124,9 @@ std::unique_ptr<TimelinePage> TimelinePage::exportPage(QSize size) const
     copy->m_bar->hide();
     copy->setViewState(viewState());
     copy->m_bar->setViewState(nullptr); // hidden, and never moves the shared playhead
-    copy->setDocument(m_document);
-    if (!m_document) copy->view()->setTimeline(m_view->timeline());
+    // What this page draws now: its analysis, or a timeline given to the view directly.
+    copy->setAnalysis(m_analysis);
+    if (m_view->timeline() != copy->view()->timeline()) copy->view()->setTimeline(m_view->timeline(), m_view->timelineIndex());
     copy->resize(size);
     copy->layout()->activate();
     copy->view()->setFitAllLanes(true);

@@ -4,7 +4,9 @@
 // playback controls.
 #pragma once
 
+#include "document/AnalysisFeed.h"
 #include "pages/Page.h"
+#include <QMetaObject>
 #include <QPointer>
 #include <QWidget>
 #include <memory>
@@ -28,7 +30,12 @@ public:
     static constexpr const char* kPageName = "timeline";
     QString pageName() const override { return QLatin1String(kPageName); }
     QString pageTitle() const override;
+    // Follows the document: each analysis it publishes is shown (setAnalysis()), and a plan that replaces the one
+    // shown (PlanDocument::planReplaced) opens at the end of its step (PlaybackBar::replacePlan()).
     void setDocument(PlanDocument* document) override;
+    // The title, the playback bar and the timeline, from the analysis (null: no plan).
+    void setAnalysis(std::shared_ptr<const Analysis> analysis) override;
+    std::shared_ptr<const Analysis> analysis() const { return m_analysis; }
     // The shared state (playhead, view range, selection); without one the page keeps a private one.
     void setViewState(ViewState* state) override;
     ViewState* viewState() const;
@@ -36,8 +43,8 @@ public:
     // Saves the page by extension (.png, .svg, .pdf) at its final state and without the playback bar; size
     // empty: the page's size (or 1600 x 900 for a page never shown). The picture is exportPage(size) rendered.
     bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) override;
-    // The page an export renders, laid out at `size`: the same document, state and zoom, the playback bar hidden,
-    // the timeline in its final state with every lane fitted.
+    // The page an export renders, laid out at `size`: the same analysis (or timeline), state and zoom, the playback
+    // bar hidden, the timeline in its final state with every lane fitted.
     std::unique_ptr<TimelinePage> exportPage(QSize size) const;
 
     TimelineView* view() const { return m_view; }
@@ -52,7 +59,9 @@ private:
     void updateTitle();
     void updateLegend();
 
-    QPointer<PlanDocument> m_document;
+    AnalysisFeed m_feed;
+    QMetaObject::Connection m_replaced; // the followed document's planReplaced, to the playback bar
+    std::shared_ptr<const Analysis> m_analysis;
     QPointer<ViewState> m_state;
     QLabel* m_title = nullptr;
     PlaybackBar* m_bar = nullptr;

@@ -8,6 +8,7 @@
 #include "WidgetExporter.h"
 #include "WriteFailure.h"
 #include "analysis/PlanCompare.h"
+#include "analysis/Analysis.h"
 #include "document/PlanDocument.h"
 #include "document/ViewState.h"
 #include "pages/AnatomyPage.h"
@@ -23,7 +24,7 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QDateTime>
-#include <QEventLoop>
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QLocale>
@@ -68,8 +69,8 @@ std::unique_ptr<QWidget> makePage(const QString& view, Page** page)
     return kind ? std::unique_ptr<QWidget>(kind->make(nullptr, page)) : nullptr;
 }
 
-// Draws the view's page for the document, as its export would, into a picture.
-bool capture(PlanDocument* document, const QString& view, ViewPicture* out, QString* error)
+// Draws the view's page for the analysis, as its export would, into a picture.
+bool capture(const std::shared_ptr<const Analysis>& analysis, const QString& view, ViewPicture* out, QString* error)
 {
     Page* page = nullptr;
     const std::unique_ptr<QWidget> widget = makePage(view, &page);
@@ -78,10 +79,10 @@ bool capture(PlanDocument* document, const QString& view, ViewPicture* out, QStr
         return false;
     }
     ViewState state;
-    if (const auto timeline = document->timeline()) state.setDuration(timeline->stepSeconds);
+    if (analysis->timeline) state.setDuration(analysis->timeline->stepSeconds);
     widget->setAttribute(Qt::WA_DontShowOnScreen);
     page->setViewState(&state);
-    page->setDocument(document);
+    page->setAnalysis(analysis);
     widget->resize(kViewSize);
     widget->show();
     QApplication::processEvents(); // pages lay out their content on the first show
@@ -97,18 +98,17 @@ bool capture(PlanDocument* document, const QString& view, ViewPicture* out, QStr
     return true;
 }
 
-// The Compare page over the report's plans (the first as its document's, the others added as plans), as the app
-// shows it: the timelines on one time axis, the memory bars on one scale, the grids.
+// The Compare page over the report's analyses, as the app shows it: the timelines on one time axis, the memory bars on
+// one scale, the grids.
 bool captureComparison(const QList<ReportPlan>& plans, ViewPicture* out, QString* error)
 {
     ComparePage page;
     page.setAttribute(Qt::WA_DontShowOnScreen);
-    page.setDocument(plans.front().document);
+    page.showAnalysis(plans.front().analysis, plans.front().label);
     for (int i = 1; i < plans.size() && i < ComparePage::kMaxPlans; ++i)
-        if (!page.addPlan(plans[i].document->plan(), plans[i].label, error)) return false;
+        if (!page.addAnalysis(plans[i].analysis, plans[i].label, error)) return false;
     page.resize(kViewSize);
     page.show();
-    page.waitForAnalyses();
     // Laid out at the size it is drawn at (as tall as its content), and settled, before the picture is taken.
     page.resize(kViewSize.width(), std::max(kViewSize.height(), page.minimumSizeHint().height()));
     for (int i = 0; i < 3; ++i) QApplication::processEvents();
@@ -133,7 +133,7 @@ bool captureComparison(const QList<ReportPlan>& plans, ViewPicture* out, QString
 QString comparisonHtml(const QList<ReportPlan>& plans)
 {
     std::vector<const Prediction*> predictions;
-    for (const ReportPlan& p : plans) predictions.push_back(p.document->prediction().get());
+    for (const ReportPlan& p : plans) predictions.push_back(&p.analysis->prediction);
     QString html = QStringLiteral("<h1>%1</h1>").arg(esc(ReportWriter::tr("Comparison of %n plans", nullptr, int(plans.size()))));
     html += QStringLiteral("<p>%1</p>")
                 .arg(esc(ReportWriter::tr("The best value of each row is in bold on green; every other value is "
@@ -271,12 +271,11 @@ QString derivationsHtml(const Explainer& explainer)
 
 QString planHtml(const ReportPlan& rp)
 {
-    const auto analysis = rp.document->analysis();
+    const auto& analysis = rp.analysis;
     QString html = QStringLiteral("<h1>%1</h1>").arg(esc(rp.label));
-    const QString description = QString::fromStdString(rp.document->plan().description);
+    const QString description = QString::fromStdString(analysis->plan.description);
     if (!description.isEmpty()) html += QStringLiteral("<p>%1</p>").arg(esc(description));
-    if (!rp.document->filePath().isEmpty())
-        html += QStringLiteral("<p>%1</p>").arg(esc(ReportWriter::tr("File: %1").arg(rp.document->filePath())));
+    if (!rp.file.isEmpty()) html += QStringLiteral("<p>%1</p>").arg(esc(ReportWriter::tr("File: %1").arg(rp.file)));
     const Prediction& p = analysis->prediction;
     html += QStringLiteral("<h2>%1</h2>").arg(esc(ReportWriter::tr("Settings")));
     html += settingsHtml(analysis->plan, p);
@@ -587,7 +586,7 @@ QString ReportWriter::textHtml(const QList<ReportPlan>& plans)
     QString html;
     if (plans.size() > 1) html += comparisonHtml(plans);
     for (const ReportPlan& p : plans)
-        if (p.document && p.document->analysis()) html += planHtml(p);
+        if (p.analysis) html += planHtml(p);
     return html;
 }
 
@@ -602,16 +601,16 @@ bool ReportWriter::write(const QString& path, const QList<ReportPlan>& plans, QS
         return fail(tr("A report is written as .pdf or .html; got \"%1\"").arg(path));
     if (plans.isEmpty()) return fail(tr("No plan to report on"));
     for (const ReportPlan& p : plans)
-        if (!p.document || !p.document->analysis()) return fail(tr("The plan %1 has not been analysed").arg(p.label));
+        if (!p.analysis) return fail(tr("The plan %1 has not been analysed").arg(p.label));
 
     const LightTheme light;
     std::vector<std::vector<ViewPicture>> pictures(std::size_t(plans.size()));
     for (int i = 0; i < plans.size(); ++i) {
-        if (!plans[i].document->prediction()->valid) continue; // its page says why; views would only repeat it
+        if (!plans[i].analysis->prediction.valid) continue; // its page says why; views would only repeat it
         for (const QString& view : viewNames()) {
             ViewPicture picture;
             QString why;
-            if (!capture(plans[i].document, view, &picture, &why))
+            if (!capture(plans[i].analysis, view, &picture, &why))
                 return fail(tr("Cannot draw the %1 view of %2: %3").arg(viewTitle(view), plans[i].label, why));
             pictures[std::size_t(i)].push_back(std::move(picture));
         }
@@ -628,28 +627,17 @@ bool ReportWriter::write(const QString& path, const QList<ReportPlan>& plans, QS
                                           : writeHtml(path, plans, pictures, shown, error);
 }
 
-bool ReportWriter::waitForAnalysis(PlanDocument* document, int timeoutMs)
+bool ReportWriter::analyseFile(const QString& path, ReportPlan* plan, QString* error)
 {
-    if (!document->isEvaluating()) return document->analysis() != nullptr;
-    QEventLoop loop;
-    QObject::connect(document, &PlanDocument::evaluatingChanged, &loop, [&loop](bool evaluating) {
-        if (!evaluating) loop.quit();
-    });
-    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-    loop.exec();
-    return !document->isEvaluating() && document->analysis() != nullptr;
-}
-
-bool ReportWriter::loadAndWait(PlanDocument* document, const QString& path, QString* error, int timeoutMs)
-{
-    if (!document->load(path)) {
-        if (error) *error = document->errorString();
+    Result<LoadedPlan> loaded = loadPlanFile(QFile::encodeName(path).toStdString());
+    if (!loaded) {
+        if (error) *error = PlanDocument::describe(loaded.errors());
         return false;
     }
-    if (!waitForAnalysis(document, timeoutMs)) {
-        if (error) *error = tr("The analysis of %1 did not finish within %2 s").arg(path).arg(timeoutMs / 1000);
-        return false;
-    }
+    plan->analysis = analyse(loaded->plan, PlanDocument::analysisOptions(loaded->warnings)); // as the app opens it
+    const QString name = QString::fromStdString(loaded->plan.name);
+    plan->label = name.isEmpty() ? QFileInfo(path).fileName() : name;
+    plan->file = QFileInfo(path).absoluteFilePath();
     return true;
 }
 

@@ -12,14 +12,18 @@
 #include <QString>
 #include <QStringList>
 #include <functional>
+#include <memory>
 
 namespace planscope {
 
-class PlanDocument;
+struct Analysis;
 
+// One plan of a report: its analysis, the very one the app shows (the document's, or the Compare page's), never
+// computed again for the report.
 struct ReportPlan {
-    PlanDocument* document = nullptr; // holds the plan and its published analysis
-    QString label;                    // how the report names the plan (its file's name, or the plan's name)
+    std::shared_ptr<const Analysis> analysis;
+    QString label; // how the report names the plan (its file's name, or the plan's name)
+    QString file;  // the plan's file, empty for one without a file
 };
 
 class ReportWriter {
@@ -40,11 +44,9 @@ public:
     // share: the PDF lays it out with QTextDocument, the HTML file holds it as it is.
     static QString textHtml(const QList<ReportPlan>& plans);
 
-    // Loads a plan file into `document` and waits (running the event loop) for its analysis; false and *error on a
-    // file that cannot be read or an analysis that did not arrive within the timeout.
-    static bool loadAndWait(PlanDocument* document, const QString& path, QString* error, int timeoutMs = 300000);
-    // Waits for the document's newest analysis; false after the timeout.
-    static bool waitForAnalysis(PlanDocument* document, int timeoutMs = 300000);
+    // A plan file read and analysed here, as the app analyses the plan it opens (explanations, the file's warnings
+    // kept): for `planscope-cli report`. False and *error (the field path or byte offset) on a file that cannot be read.
+    static bool analyseFile(const QString& path, ReportPlan* plan, QString* error);
 };
 
 } // namespace planscope

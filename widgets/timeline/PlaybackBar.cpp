@@ -149,28 +149,28 @@ void PlaybackBar::setViewState(ViewState* state)
 
 void PlaybackBar::setDocument(PlanDocument* document)
 {
-    if (m_document) disconnect(m_document, nullptr, this, nullptr);
-    m_document = document;
-    if (!document) return;
-    connect(document, &PlanDocument::predictionChanged, this, &PlaybackBar::takeTimeline);
-    // A load publishes planChanged with the document unmodified; an edit (setPlan) marks it modified first.
-    connect(document, &PlanDocument::planChanged, this, [this] {
-        if (m_document && !m_document->isModified()) m_planLoaded = true;
-    });
-    takeTimeline();
+    disconnect(m_replaced);
+    // Another plan: its timeline starts at its beginning; an edit keeps the playhead where it is.
+    if (document) m_replaced = connect(document, &PlanDocument::planReplaced, this, &PlaybackBar::replacePlan);
+    m_feed.follow(document, this, [this](std::shared_ptr<const Analysis> analysis) { setAnalysis(std::move(analysis)); });
 }
 
-void PlaybackBar::takeTimeline()
+void PlaybackBar::replacePlan()
+{
+    m_planLoaded = true;
+}
+
+void PlaybackBar::setAnalysis(std::shared_ptr<const Analysis> analysis)
 {
     // Built when first stepped through (sorting every span's ends is O(n log n); most edits never step).
     m_boundaries.clear();
     m_boundariesOf.reset();
-    const auto timeline = m_document ? m_document->timeline() : nullptr;
-    if (m_planLoaded && timeline && m_state) {
+    m_timeline = analysis ? analysis->timeline : nullptr;
+    if (m_planLoaded && m_timeline && m_state) {
         m_planLoaded = false;
         m_state->setPlaying(false);
-        m_state->setDuration(timeline->stepSeconds);
-        m_state->setPlayhead(timeline->stepSeconds);
+        m_state->setDuration(m_timeline->stepSeconds);
+        m_state->setPlayhead(m_timeline->stepSeconds);
     }
 }
 
@@ -198,10 +198,9 @@ void PlaybackBar::stepToBoundary(int direction)
 {
     if (!m_state) return;
     m_state->setPlaying(false);
-    const auto timeline = m_document ? m_document->timeline() : nullptr;
-    if (timeline != m_boundariesOf.lock()) {
-        m_boundaries = timeline ? spanBoundaries(*timeline) : std::vector<double>();
-        m_boundariesOf = timeline;
+    if (m_timeline != m_boundariesOf.lock()) {
+        m_boundaries = m_timeline ? spanBoundaries(*m_timeline) : std::vector<double>();
+        m_boundariesOf = m_timeline;
     }
     m_state->setPlayhead(stepBoundary(m_boundaries, m_state->playhead(), direction));
 }

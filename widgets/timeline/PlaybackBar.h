@@ -3,6 +3,8 @@
 // any lane, or dragged with the slider. Every view that follows the ViewState moves with it.
 #pragma once
 
+#include "document/AnalysisFeed.h"
+
 #include <QElapsedTimer>
 #include <QPointer>
 #include <QTimer>
@@ -29,9 +31,13 @@ public:
     ~PlaybackBar() override;
 
     void setViewState(ViewState* state);
-    // The document's timeline gives the span boundaries that the step buttons go to. When the document loads a
-    // plan (a file, not an edit), playback stops and the playhead goes to the end of the new step, so the new
-    // plan opens whole, not faded from where the last one was left.
+    // The analysis's timeline gives the span boundaries that the step buttons go to (null: none).
+    void setAnalysis(std::shared_ptr<const Analysis> analysis);
+    // Another plan takes the place of the one shown (PlanDocument::planReplaced: a file loaded, not an edit): when
+    // the next analysis with a timeline arrives, playback stops and the playhead goes to the end of its step, so the
+    // new plan opens whole, not faded from where the last one was left.
+    void replacePlan();
+    // Follows the document: its analyses (setAnalysis()) and its plan replacements (replacePlan()).
     void setDocument(PlanDocument* document);
 
     // Speed factors offered, 1 = the whole step in 10 s of wall time.
@@ -51,17 +57,18 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    void takeTimeline();
     void tick();
     void syncFromState();
     void applySpeed();
     void retranslate();
 
     QPointer<ViewState> m_state;
-    QPointer<PlanDocument> m_document;
+    AnalysisFeed m_feed;
+    QMetaObject::Connection m_replaced; // the followed document's planReplaced
+    std::shared_ptr<const Timeline> m_timeline;
     std::vector<double> m_boundaries;
     std::weak_ptr<const Timeline> m_boundariesOf; // the timeline m_boundaries were taken from
-    bool m_planLoaded = false; // a plan was loaded whose timeline has not arrived yet
+    bool m_planLoaded = false; // another plan was loaded whose timeline has not arrived yet
     QToolButton* m_play = nullptr;
     QToolButton* m_back = nullptr;
     QToolButton* m_forward = nullptr;

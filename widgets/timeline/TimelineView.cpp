@@ -73,26 +73,22 @@ TimelineView::~TimelineView() = default;
 
 void TimelineView::setDocument(PlanDocument* document)
 {
-    if (m_document) disconnect(m_document, nullptr, this, nullptr);
-    m_document = document;
-    if (!document) return;
-    connect(document, &PlanDocument::predictionChanged, this, &TimelineView::takeDocumentTimeline);
-    takeDocumentTimeline();
+    m_feed.follow(document, this, [this](std::shared_ptr<const Analysis> analysis) { setAnalysis(std::move(analysis)); });
 }
 
-void TimelineView::takeDocumentTimeline()
+void TimelineView::setAnalysis(std::shared_ptr<const Analysis> analysis)
 {
-    if (!m_document) return;
+    m_analysis = std::move(analysis);
     // Each rank's layers, from the plan the timeline was simulated for.
     QStringList layers, indices;
-    if (const auto analysis = m_document->analysis()) {
-        for (const std::string& text : rankSplitTexts(analysis->plan)) layers << QString::fromStdString(text);
-        for (const std::string& text : rankLayerRanges(analysis->plan)) indices << QString::fromStdString(text);
+    if (m_analysis) {
+        for (const std::string& text : rankSplitTexts(m_analysis->plan)) layers << QString::fromStdString(text);
+        for (const std::string& text : rankLayerRanges(m_analysis->plan)) indices << QString::fromStdString(text);
     }
     m_rankLayers = layers;
     m_rankLayerIndices = indices;
-    // The document built the index on its worker with the analysis: nothing O(n log n) on the GUI thread.
-    setTimeline(m_document->timeline(), m_document->timelineIndex());
+    // The index was built on the analysing thread with the timeline: nothing O(n log n) on the GUI thread.
+    setTimeline(m_analysis ? m_analysis->timeline : nullptr, m_analysis ? m_analysis->timelineIndex : nullptr);
 }
 
 void TimelineView::setRankLayers(const QStringList& perRank, const QStringList& indices)
@@ -408,20 +404,13 @@ void TimelineView::paintEvent(QPaintEvent*)
 QString TimelineView::emptyText() const
 {
     if (m_timeline) return QString();
-    QString why = tr("No timeline: load a plan");
-    if (m_document && m_document->hasPlan()) {
-        // Waiting only while an evaluation runs; afterwards the reason there is nothing to draw.
-        const auto prediction = m_document->prediction();
-        if (m_document->isEvaluating() || !prediction)
-            why = tr("Simulating the step…");
-        else if (!prediction->valid)
-            why = tr("No timeline: the plan cannot run.\n%1").arg(PlanDocument::describe(prediction->errors));
-        else if (!m_document->timelineError().isEmpty())
-            why = tr("No timeline: %1").arg(m_document->timelineError());
-        else
-            why = tr("No timeline for this plan");
-    }
-    return why;
+    // Only the analysis drawn says why: while a newer one is computed, the window says so and this one stays.
+    if (!m_analysis) return tr("No timeline: load a plan");
+    if (!m_analysis->valid())
+        return tr("No timeline: the plan cannot run.\n%1").arg(PlanDocument::describe(m_analysis->prediction.errors));
+    if (!m_analysis->timelineErrors.empty())
+        return tr("No timeline: %1").arg(PlanDocument::describe(m_analysis->timelineErrors));
+    return tr("No timeline for this plan");
 }
 
 void TimelineView::paintAll(QPainter& p)

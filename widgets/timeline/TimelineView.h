@@ -9,6 +9,7 @@
 // range, size, scroll or selection changes; a playhead move only repaints; paintEvent only paints.
 #pragma once
 
+#include "document/AnalysisFeed.h"
 #include "timeline/TimelineLayout.h"
 
 #include <QPointer>
@@ -31,22 +32,27 @@ public:
     explicit TimelineView(QWidget* parent = nullptr);
     ~TimelineView() override;
 
-    // Shows the document's timeline from now on; on every predictionChanged() it takes the new timeline and
-    // sets the ViewState's duration to its stepSeconds.
+    // Draws the analysis's simulated step (its timeline and the indexes built with it, so nothing O(n log n) runs
+    // here), each rank's layers written from its plan, and sets the ViewState's duration to the step. Null: nothing.
+    void setAnalysis(std::shared_ptr<const Analysis> analysis);
+    std::shared_ptr<const Analysis> analysis() const { return m_analysis; }
+    // Follows the document: each analysis it publishes is drawn (setAnalysis(); document/AnalysisFeed.h).
     void setDocument(PlanDocument* document);
-    // What the view says instead of a timeline (empty when it draws one): waiting for the simulation, the reasons
-    // the plan cannot run, or why the schedule was not simulated.
+    // What the view says instead of a timeline (empty when it draws one), from the analysis: no plan yet, the reasons
+    // the plan cannot run, or why the schedule was not simulated (analysis->timelineErrors).
     QString emptyText() const;
     // The shared state to follow and set; without one the view keeps a private one.
     void setViewState(ViewState* state);
     ViewState* viewState() const;
-    // Shows a timeline that comes from no document (tests, benchmarks, a measured trace).
-    // A timeline without a document; `index` is built here when not given (O(n log n)).
+    // Shows a timeline that comes from no analysis (tests, benchmarks, the compare page); `index` is built here when
+    // not given (O(n log n)). The analysis, if any, stays the one emptyText() speaks of.
     void setTimeline(std::shared_ptr<const Timeline> timeline, std::shared_ptr<const TimelineIndex> index = nullptr);
     std::shared_ptr<const Timeline> timeline() const { return m_timeline; }
+    // The indexes of timeline() (never null; empty without a timeline).
+    std::shared_ptr<const TimelineIndex> timelineIndex() const { return m_index; }
     // What each pipeline rank holds, one entry per rank in the notation of rankSplitTexts() (core/spec/SplitText.h,
     // "E1|2|2"): written under the rank's name as "layers E1|2|2"; `indices` (rankLayerRanges(), "0-7") go in the
-    // name's tool tip. The document's plan sets them; empty: not written.
+    // name's tool tip. The analysis's plan sets them; empty: not written.
     void setRankLayers(const QStringList& perRank, const QStringList& indices = {});
     // The line written under rank r's name ("layers E8"), empty where there is none.
     QString rankLayersLabel(int rank) const;
@@ -98,7 +104,6 @@ protected:
 private:
     enum class Drag { None, Pending, Pan, Band };
 
-    void takeDocumentTimeline();
     void relayout();
     double pendingFrom() const; // items ending after this are pending; +inf before playing or scrubbing
     void updateMetrics();
@@ -121,7 +126,8 @@ private:
     void paintLanes(QPainter& p, const QRect& area);
     void paintHeaders(QPainter& p, const QRect& area);
 
-    QPointer<PlanDocument> m_document;
+    AnalysisFeed m_feed;
+    std::shared_ptr<const Analysis> m_analysis;
     ViewState* m_ownState = nullptr;
     QPointer<ViewState> m_state;
     std::shared_ptr<const Timeline> m_timeline;
