@@ -16,6 +16,7 @@
 #include "cost/RealityCheck.h"
 #include "io/AnalysisJson.h"
 #include "io/PlanJson.h"
+#include "spec/PlanText.h"
 #include "io/PredictionJson.h"
 #include "sim/Timeline.h"
 #include "spec/SplitText.h"
@@ -261,9 +262,8 @@ int cmdSummary(const Args& a, std::ostream& out, std::ostream& err)
     const Prediction& p = analysis->prediction;
     char buf[512];
     out << (pl.name.empty() ? a.positional[0] : pl.name) << "\n";
-    std::snprintf(buf, sizeof buf, "  %s on %d x %s (%d nodes); dp=%d tp=%d pp=%d cp=%d ep=%d vpp=%d zero=%d, %s, m=%lld\n",
-        pl.model.name.c_str(), pl.cluster.gpus(), pl.cluster.gpu.id.c_str(), pl.cluster.nodes, pl.parallel.dp,
-        pl.parallel.tp, pl.parallel.pp, pl.parallel.cp, pl.parallel.ep, pl.parallel.vpp, pl.parallel.zero,
+    std::snprintf(buf, sizeof buf, "  %s on %d x %s (%d nodes); %s; %s, m=%lld\n", pl.model.name.c_str(),
+        pl.cluster.gpus(), pl.cluster.gpu.id.c_str(), pl.cluster.nodes, degreesText(pl.parallel).english().c_str(),
         std::string(toString(pl.training.schedule)).c_str(), (long long)p.microbatches);
     out << buf;
     out << "  parameters " << units::formatCount(p.paramsTotal) << "\n\n";

@@ -49,7 +49,7 @@ void printTable(const std::vector<std::shared_ptr<const Analysis>>& as, const st
     }
     out << "\n";
     for (const CompareRow& r : rows) {
-        std::snprintf(buf, sizeof buf, "%-46s", r.label.c_str());
+        std::snprintf(buf, sizeof buf, "%-46s", r.label.english().c_str());
         out << buf;
         for (std::size_t i = 0; i < r.values.size(); ++i) {
             std::string cell = r.values[i] ? formatValue(r, *r.values[i]) : "-";
@@ -101,7 +101,7 @@ int cmdCompare(const Args& a, std::ostream& out, std::ostream& err)
             { "prediction", analysisToJson(*analyses[i], StepFigure::Simulated) } });
     json jrows = json::array();
     for (const CompareRow& r : rows)
-        jrows.push_back({ { "field", r.field }, { "label", r.label }, { "unit", r.unit }, { "lowerIsBetter", r.lowerIsBetter },
+        jrows.push_back({ { "field", r.field }, { "label", r.label.english() }, { "unit", r.unit }, { "lowerIsBetter", r.lowerIsBetter },
             { "values", optionalValues(r.values) }, { "best", r.best >= 0 ? json(r.best) : json(nullptr) },
             { "relative", optionalValues(r.relative) } });
     out << json { { "schema", "planscope/compare/v1" }, { "plans", plans }, { "rows", jrows } }.dump(2) << "\n";

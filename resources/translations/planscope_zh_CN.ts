@@ -2518,6 +2518,66 @@
         <source>the analysis failed: %1</source>
         <translation>分析失败：%1</translation>
     </message>
+    <message>
+        <source>step time</source>
+        <translation>单步时间</translation>
+    </message>
+    <message>
+        <source>step time, closed form</source>
+        <translation>单步时间（解析式）</translation>
+    </message>
+    <message>
+        <source>tokens per second</source>
+        <translation>每秒 token 数</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU（模型算力利用率）</translation>
+    </message>
+    <message>
+        <source>HFU</source>
+        <translation>HFU（硬件算力利用率）</translation>
+    </message>
+    <message>
+        <source>peak memory per GPU</source>
+        <translation>每 GPU 峰值显存</translation>
+    </message>
+    <message>
+        <source>pipeline bubble (share of the pipeline time)</source>
+        <translation>流水线气泡（占流水线时间的比例）</translation>
+    </message>
+    <message>
+        <source>pipeline bubble over ideal compute</source>
+        <translation>流水线气泡与理想计算时间之比</translation>
+    </message>
+    <message>
+        <source>days to train the tokens</source>
+        <translation>训练这些 token 所需天数</translation>
+    </message>
+    <message>
+        <source>peak memory, stage %1</source>
+        <translation>峰值显存，阶段 %1</translation>
+    </message>
+    <message>
+        <source>ZeRO-%1</source>
+        <translation>ZeRO-%1</translation>
+    </message>
+    <message>
+        <source>FSDP %1</source>
+        <translation>FSDP %1</translation>
+    </message>
+    <message>
+        <source>dp %1 · tp %2 · pp %3 · cp %4 · ep %5 · vpp %6 · sp %7 · %8 · order %9</source>
+        <translation>dp %1 · tp %2 · pp %3 · cp %4 · ep %5 · vpp %6 · sp %7 · %8 · 顺序 %9</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
 </context>
 <context>
     <name>MemorySegments</name>
@@ -2667,30 +2727,6 @@
         <source>The %1 view drew nothing</source>
         <translation>%1 视图没有绘制任何内容</translation>
     </message>
-    <message>
-        <source>Step time</source>
-        <translation>单步时间</translation>
-    </message>
-    <message>
-        <source>Tokens per second</source>
-        <translation>每秒 token 数</translation>
-    </message>
-    <message>
-        <source>Peak memory per GPU</source>
-        <translation>每 GPU 峰值显存</translation>
-    </message>
-    <message>
-        <source>Exposed communication</source>
-        <translation>暴露的通信时间</translation>
-    </message>
-    <message>
-        <source>Days to train the tokens</source>
-        <translation>训练这些 token 所需天数</translation>
-    </message>
-    <message>
-        <source>%1 days</source>
-        <translation>%1 天</translation>
-    </message>
     <message numerus="yes">
         <source>Comparison of %n plans</source>
         <translation>
@@ -2758,14 +2794,6 @@
         <translation>字段（planscope-cli evaluate）</translation>
     </message>
     <message>
-        <source>Step time, closed form</source>
-        <translation>单步时间（解析式）</translation>
-    </message>
-    <message>
-        <source>MFU / HFU</source>
-        <translation>MFU / HFU</translation>
-    </message>
-    <message>
         <source>%1 of %2 (%3)</source>
         <translation>%1 / %2（%3）</translation>
     </message>
@@ -2776,14 +2804,6 @@
     <message>
         <source>does not fit</source>
         <translation>放不下</translation>
-    </message>
-    <message>
-        <source>Pipeline bubble, share of the pipeline time</source>
-        <translation>流水线气泡，占流水线时间的比例</translation>
-    </message>
-    <message>
-        <source>Pipeline bubble over ideal compute</source>
-        <translation>流水线气泡与理想计算时间之比</translation>
     </message>
     <message>
         <source>File: %1</source>
@@ -3284,38 +3304,6 @@ large ones the bandwidth term 2(n−1)/n × S / B. KiB = 2^10 bytes, GiB = 2^30.
     <message>
         <source> (open plan)</source>
         <translation>（当前方案）</translation>
-    </message>
-    <message>
-        <source>Step time</source>
-        <translation>单步时间</translation>
-    </message>
-    <message>
-        <source>Throughput</source>
-        <translation>吞吐量</translation>
-    </message>
-    <message>
-        <source>MFU (model FLOPs utilisation)</source>
-        <translation>MFU（模型算力利用率）</translation>
-    </message>
-    <message>
-        <source>Peak memory per GPU</source>
-        <translation>每个 GPU 峰值显存</translation>
-    </message>
-    <message>
-        <source>Pipeline bubble (share of the pipeline time)</source>
-        <translation>流水线气泡（占流水线时间的比例）</translation>
-    </message>
-    <message>
-        <source>Exposed communication per step</source>
-        <translation>每步暴露的通信时间</translation>
-    </message>
-    <message>
-        <source>Days to train the tokens</source>
-        <translation>训练完全部 token 所需天数</translation>
-    </message>
-    <message>
-        <source>Peak memory, stage %1</source>
-        <translation>峰值显存，阶段 %1</translation>
     </message>
     <message>
         <source>%1 tokens/s</source>
@@ -6300,26 +6288,6 @@ of %3</source>
         <translation>该方案无法运行，原因列在下方。</translation>
     </message>
     <message>
-        <source>ZeRO-%1</source>
-        <translation>ZeRO-%1</translation>
-    </message>
-    <message>
-        <source>FSDP %1</source>
-        <translation>FSDP %1</translation>
-    </message>
-    <message>
-        <source>Degrees: TP %1 · PP %2 · DP %3 · CP %4 · EP %5 · VPP %6 · SP %7 · %8</source>
-        <translation>并行度：TP %1 · PP %2 · DP %3 · CP %4 · EP %5 · VPP %6 · SP %7 · %8</translation>
-    </message>
-    <message>
-        <source>on</source>
-        <translation>开</translation>
-    </message>
-    <message>
-        <source>off</source>
-        <translation>关</translation>
-    </message>
-    <message>
         <source>Schedule: %1, %2 microbatches of %3, global batch %4, %5, recompute %6</source>
         <translation>调度：%1，%2 个微批次（每个 %3），全局批次 %4，%5，重计算 %6</translation>
     </message>
@@ -6768,6 +6736,10 @@ of %3</source>
     <message>
         <source>not in this GPU&apos;s total</source>
         <translation>不计入本 GPU 的合计</translation>
+    </message>
+    <message>
+        <source>Degrees: %1</source>
+        <translation>并行度：%1</translation>
     </message>
 </context>
 <context>

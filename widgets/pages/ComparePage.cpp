@@ -1,5 +1,6 @@
 #include "pages/ComparePage.h"
 
+#include "CoreText.h"
 #include "Format.h"
 #include "Palette.h"
 #include "Theme.h"
@@ -489,25 +490,28 @@ void ComparePage::rebuild()
 
 QString ComparePage::rowLabel(const CompareRow& row)
 {
-    const QString field = QString::fromStdString(row.field);
-    if (field == QLatin1String("time.stepSeconds")) return tr("Step time");
-    if (field == QLatin1String("time.tokensPerSecond")) return tr("Throughput");
-    if (field == QLatin1String("time.mfu")) return tr("MFU (model FLOPs utilisation)");
-    if (field == QLatin1String("memory.peakBytes")) return tr("Peak memory per GPU");
-    if (field == QLatin1String("time.bubbleFraction")) return tr("Pipeline bubble (share of the pipeline time)");
-    if (field == QLatin1String("time.exposedCommSeconds")) return tr("Exposed communication per step");
-    if (field == QLatin1String("time.trainingDays")) return tr("Days to train the tokens");
-    if (field.startsWith(QLatin1String("memory.stages.")))
-        return tr("Peak memory, stage %1").arg(field.section(QLatin1Char('.'), 2, 2));
-    return QString::fromStdString(row.label);
+    return figureLabel(row.label);
+}
+
+QString ComparePage::figureLabel(const Text& label)
+{
+    // Core's words (core/analysis/PlanCompare.cpp, headlineFigures()) as a row title: capitalised.
+    QString text = CoreText::text(label);
+    if (!text.isEmpty()) text[0] = text[0].toUpper();
+    return text;
 }
 
 QString ComparePage::valueText(const CompareRow& row, double value)
 {
-    if (row.unit == "s") return display::seconds(value);
-    if (row.unit == "B") return display::gib(value); // GiB = 2^30 bytes, as every memory figure of the app
-    if (row.unit == "tokens/s") return tr("%1 tokens/s").arg(QLocale().toString(value, 'f', 0));
-    if (row.unit == "days") return tr("%1 days").arg(QLocale().toString(value, 'f', 1));
+    return valueText(row.unit, value);
+}
+
+QString ComparePage::valueText(const std::string& unit, double value)
+{
+    if (unit == "s") return display::seconds(value);
+    if (unit == "B") return display::gib(value); // GiB = 2^30 bytes, as every memory figure of the app
+    if (unit == "tokens/s") return tr("%1 tokens/s").arg(QLocale().toString(value, 'f', 0));
+    if (unit == "days") return tr("%1 days").arg(QLocale().toString(value, 'f', 2));
     return display::percent(value);
 }
 

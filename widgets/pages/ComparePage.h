@@ -94,6 +94,9 @@ public:
     // shares in %). The report's comparison uses the same words.
     static QString rowLabel(const CompareRow& row);
     static QString valueText(const CompareRow& row, double value);
+    // A headline figure's name as a row title, and a value in its unit (HeadlineFigure, core/analysis/PlanCompare.h).
+    static QString figureLabel(const Text& label);
+    static QString valueText(const std::string& unit, double value);
     // The "why" line under the table.
     QString whyText() const;
     // Why the last plan was not added (unreadable file, too many plans); empty after a success.

@@ -1,5 +1,6 @@
 #include "pages/SummaryPage.h"
 #include "CoreText.h"
+#include "spec/PlanText.h"
 #include "Format.h"
 #include "WidgetExporter.h"
 
@@ -257,8 +258,6 @@ void SummaryPage::rebuildHeader()
                     .arg(Theme::alarmText().name(), tr("This plan cannot run; the reasons are listed below."));
     }
     if (p.cluster.gpus() > 0 || !p.model.name.empty()) {
-        QString zero = par.fsdp == Fsdp::None ? tr("ZeRO-%1").arg(par.zero)
-                                              : tr("FSDP %1").arg(fromStd(std::string(toString(par.fsdp))));
         text += QStringLiteral("<br>")
             + (pr->valid ? tr("Model: %1 (%2 parameters)")
                                .arg(fromStd(p.model.name).toHtmlEscaped(),
@@ -271,14 +270,7 @@ void SummaryPage::rebuildHeader()
                   .arg(p.cluster.nodes)
                   .arg(p.cluster.gpusPerNode)
             + QStringLiteral("<br>")
-            + tr("Degrees: TP %1 · PP %2 · DP %3 · CP %4 · EP %5 · VPP %6 · SP %7 · %8")
-                  .arg(par.tp)
-                  .arg(par.pp)
-                  .arg(par.dp)
-                  .arg(par.cp)
-                  .arg(par.ep)
-                  .arg(par.vpp)
-                  .arg(par.sp ? tr("on") : tr("off"), zero)
+            + tr("Degrees: %1").arg(CoreText::text(degreesText(par)).toHtmlEscaped())
             + QStringLiteral(" &nbsp;·&nbsp; ")
             + tr("Schedule: %1, %2 microbatches of %3, global batch %4, %5, recompute %6")
                   .arg(fromStd(std::string(toString(p.training.schedule))))

@@ -8,6 +8,7 @@
 #include "WidgetExporter.h"
 #include "WriteFailure.h"
 #include "analysis/PlanCompare.h"
+#include "spec/PlanText.h"
 #include "analysis/Analysis.h"
 #include "document/PlanDocument.h"
 #include "document/ViewState.h"
@@ -37,6 +38,7 @@
 #include <QTimer>
 #include <cmath>
 #include <memory>
+#include <string_view>
 
 namespace planscope {
 
@@ -187,17 +189,7 @@ QString settingsHtml(const Plan& plan, const Prediction& p)
             .arg(plan.cluster.nodes)
             .arg(plan.cluster.gpusPerNode)
             .arg(display::gib(double(plan.cluster.gpu.memoryBytes), 0)));
-    html += row(ReportWriter::tr("Parallel degrees"),
-        QStringLiteral("dp %1 · tp %2 · pp %3 · cp %4 · ep %5 · vpp %6 · sp %7 · ZeRO %8 · %9")
-            .arg(par.dp)
-            .arg(par.tp)
-            .arg(par.pp)
-            .arg(par.cp)
-            .arg(par.ep)
-            .arg(par.vpp)
-            .arg(par.sp ? ReportWriter::tr("on") : ReportWriter::tr("off"))
-            .arg(par.zero)
-            .arg(QString::fromStdString(par.order)));
+    html += row(ReportWriter::tr("Parallel degrees"), CoreText::text(degreesText(par)));
     html += row(ReportWriter::tr("Schedule"),
         ReportWriter::tr("%1, %2 microbatches, micro-batch size %3, global batch %4")
             .arg(s(toString(t.schedule)))
@@ -222,26 +214,15 @@ QString figuresHtml(const Prediction& p)
                                   "<th>%2</th><th align=\"left\">%3</th></tr>")
                        .arg(esc(ReportWriter::tr("Figure")), esc(ReportWriter::tr("Value")),
                            esc(ReportWriter::tr("Field (planscope-cli evaluate)")));
-    html += row(ReportWriter::tr("Step time"), display::seconds(p.stepSeconds), QStringLiteral("time.stepSeconds"));
-    html += row(ReportWriter::tr("Step time, closed form"), display::seconds(p.analyticStepSeconds),
-        QStringLiteral("time.analyticStepSeconds"));
-    html += row(ReportWriter::tr("Tokens per second"), QLocale().toString(p.tokensPerSecond, 'f', 0),
-        QStringLiteral("time.tokensPerSecond"));
-    html += row(ReportWriter::tr("MFU / HFU"), display::percent(p.mfu) + QStringLiteral(" / ") + display::percent(p.hfu),
-        QStringLiteral("time.mfu, time.hfu"));
-    html += row(ReportWriter::tr("Peak memory per GPU"),
-        ReportWriter::tr("%1 of %2 (%3)")
-            .arg(display::gib(double(p.peakBytes)), display::gib(double(p.capacityBytes)),
-                p.fits ? ReportWriter::tr("fits") : ReportWriter::tr("does not fit")),
-        QStringLiteral("memory.peakBytes"));
-    html += row(ReportWriter::tr("Pipeline bubble, share of the pipeline time"), display::percent(p.bubbleFraction),
-        QStringLiteral("time.bubbleFraction"));
-    html += row(ReportWriter::tr("Pipeline bubble over ideal compute"), display::percent(p.bubbleOverhead),
-        QStringLiteral("time.bubbleOverhead"));
-    html += row(ReportWriter::tr("Exposed communication"), display::seconds(p.exposedCommSeconds),
-        QStringLiteral("time.exposedCommSeconds"));
-    html += row(ReportWriter::tr("Days to train the tokens"), ReportWriter::tr("%1 days").arg(p.trainingDays, 0, 'f', 2),
-        QStringLiteral("time.trainingDays"));
+    // The headline figures, the one list (core/analysis/PlanCompare.h), in the words and units the Compare page uses.
+    for (const HeadlineFigure& f : headlineFigures()) {
+        QString value = ComparePage::valueText(f.unit, f.value(p));
+        if (std::string_view(f.field) == "memory.peakBytes")
+            value = ReportWriter::tr("%1 of %2 (%3)")
+                        .arg(value, display::gib(double(p.capacityBytes)),
+                            p.fits ? ReportWriter::tr("fits") : ReportWriter::tr("does not fit"));
+        html += row(ComparePage::figureLabel(Text(f.label)), value, QString::fromLatin1(f.field));
+    }
     html += QStringLiteral("</table>");
     return html;
 }
