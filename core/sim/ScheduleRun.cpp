@@ -69,9 +69,13 @@ Result<ScheduleRun> runImpl(const Schedule& s, const Duration& duration, double 
     for (const auto& ops : s.rankOps) remaining += ops.size();
     for (int r = 0; r < p; ++r) run.ranks[std::size_t(r)].reserve(s.rankOps[std::size_t(r)].size());
 
-    while (remaining > 0) {
+    // Sweeps over the ranks, each taking every op whose inputs are done. The times depend only on the ops' inputs and
+    // each rank's order, not on the order of the sweep; the sweeps alternate direction, so that forwards (flowing
+    // to higher ranks) and backwards (flowing to lower ones) each cross the whole pipeline in one sweep.
+    for (bool up = true; remaining > 0; up = !up) {
         bool progress = false;
-        for (int r = 0; r < p; ++r) {
+        for (int k = 0; k < p; ++k) {
+            const int r = up ? k : p - 1 - k;
             const auto& ops = s.rankOps[std::size_t(r)];
             while (next[std::size_t(r)] < ops.size()) {
                 const Op& op = ops[next[std::size_t(r)]];

@@ -4,6 +4,7 @@
 #include "ImageUtil.h"
 #include "TestUtil.h"
 
+#include "analysis/Analysis.h"
 #include "document/PlanDocument.h"
 #include "pages/SummaryPage.h"
 #include "document/ViewState.h"
@@ -86,6 +87,40 @@ private slots:
                 QVERIFY2(distinctColours(image) > 8, qPrintable(QStringLiteral("%1 looks empty").arg(name)));
         }
         QVERIFY2(g_warnings.isEmpty(), qPrintable(g_warnings.join(QLatin1Char('\n'))));
+    }
+
+    // A view page draws its analysis and nothing else: given the document's analysis directly (as the report gives
+    // it), with no document, it draws the very picture it draws following the document; given another analysis
+    // (built here with analyse(), as the app builds it) it draws another.
+    void viewsDrawTheirAnalysisAlone()
+    {
+        PlanDocument doc;
+        QVERIFY(test::loadSampleAndWait(doc, "default.plan.json"));
+        const std::shared_ptr<const Analysis> other
+            = analyse(test::loadSample("interview-10b-8xa100.plan.json"), PlanDocument::analysisOptions({}));
+        QVERIFY(other->valid() && other->timeline);
+        int views = 0;
+        for (const PageKind& kind : pageKinds()) {
+            if (!kind.inReport && QLatin1String(kind.name) != QLatin1String(SummaryPage::kPageName)) continue;
+            const auto draw = [&](auto give) {
+                ViewState state;
+                state.setDuration(doc.timeline()->stepSeconds);
+                Page* page = nullptr;
+                std::unique_ptr<QWidget> widget(kind.make(nullptr, &page));
+                page->setViewState(&state);
+                give(page);
+                widget->resize(1400, 900);
+                return widget->grab().toImage();
+            };
+            const QImage following = draw([&](Page* page) { page->setDocument(&doc); });
+            const QImage given = draw([&](Page* page) { page->setAnalysis(doc.analysis()); });
+            const QImage another = draw([&](Page* page) { page->setAnalysis(other); });
+            QVERIFY2(distinctColours(given) > 8, kind.name);
+            QVERIFY2(given == following, kind.name);
+            QVERIFY2(another != given, kind.name);
+            ++views;
+        }
+        QCOMPARE(views, 6); // timeline, grid, memory, communication, metrics, anatomy
     }
 };
 
