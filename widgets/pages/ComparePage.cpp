@@ -250,15 +250,10 @@ bool ComparePage::addAnalysis(std::shared_ptr<const Analysis> analysis, const QS
         return refuse(tr("At most %1 plans are compared at once: remove one before adding %2.").arg(kMaxPlans).arg(name),
             error);
     Added added;
-    added.id = m_nextId++;
     added.plan = analysis->plan;
     added.name = name.isEmpty() ? QString::fromStdString(analysis->plan.name) : name;
     added.analysis = std::move(analysis);
-    m_added.push_back(std::move(added));
-    refuse(QString(), error);
-    rebuildColumns();
-    rebuild();
-    return true;
+    return add(std::move(added), error);
 }
 
 void ComparePage::showAnalysis(std::shared_ptr<const Analysis> analysis, const QString& name)
@@ -275,7 +270,11 @@ bool ComparePage::add(Added added, QString* error)
     m_added.push_back(std::move(added));
     refuse(QString(), error);
     rebuildColumns();
-    startAnalysis(id);
+    // A plan that comes with its analysis (the report's) is shown as it is; any other is analysed.
+    if (m_added.back().analysis)
+        rebuild();
+    else
+        startAnalysis(id);
     return true;
 }
 
