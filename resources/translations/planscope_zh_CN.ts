@@ -3680,6 +3680,29 @@ large ones the bandwidth term 2(n−1)/n × S / B. KiB = 2^10 bytes, GiB = 2^30.
     </message>
 </context>
 <context>
+    <name>planscope::LaneView</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>time in step</source>
+        <translation>单步内时间</translation>
+    </message>
+    <message>
+        <source>PlanScope timeline</source>
+        <translation>PlanScope 时间线</translation>
+    </message>
+</context>
+<context>
     <name>planscope::LayerAnatomyView</name>
     <message>
         <source> · %1 GEMMs</source>
@@ -6794,18 +6817,6 @@ of %3</source>
         <source>No timeline: %1</source>
         <translation>没有时间线：%1</translation>
     </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
-    </message>
-    <message>
-        <source>%1 µs</source>
-        <translation>%1 µs</translation>
-    </message>
-    <message>
-        <source>time in step</source>
-        <translation>单步内时间</translation>
-    </message>
     <message numerus="yes">
         <source>%n ops folded here (mostly %1); zoom in to see them</source>
         <translation>
@@ -6835,10 +6846,6 @@ of %3</source>
     <message>
         <source>idle (bubble) on rank %1: %2, from %3 to %4</source>
         <translation>秩 %1 空闲（气泡）：%2，从 %3 到 %4</translation>
-    </message>
-    <message>
-        <source>PlanScope timeline</source>
-        <translation>PlanScope 时间线</translation>
     </message>
     <message>
         <source>No timeline for this plan</source>

@@ -574,6 +574,34 @@ private Q_SLOTS:
         }
     }
 
+    // The one axis formatter of both timelines (LaneView::axisLabel): the unit is the window's largest time's
+    // (s from 1 s, ms from 1 ms, else µs), the decimals those of the tick step in that unit (ceil(-log10(step)),
+    // none for steps of a whole unit or more), and the origin never reads "-0".
+    void axisLabelsHaveOneFormatter_data()
+    {
+        QTest::addColumn<double>("t");
+        QTest::addColumn<double>("step");
+        QTest::addColumn<double>("magnitude");
+        QTest::addColumn<QString>("label");
+        QTest::newRow("100 us apart at 1.6 s") << 1.6313 << 1e-4 << 1.7 << QStringLiteral("1.6313 s");
+        QTest::newRow("half seconds") << 2.5 << 0.5 << 5.9 << QStringLiteral("2.5 s");
+        QTest::newRow("whole seconds") << 3.0 << 1.0 << 10.0 << QStringLiteral("3 s");
+        QTest::newRow("ms window") << 0.0025 << 5e-4 << 0.004 << QStringLiteral("2.5 ms");
+        QTest::newRow("ms, 20 ms steps") << 0.12 << 0.02 << 0.2159 << QStringLiteral("120 ms");
+        QTest::newRow("us window") << 2e-6 << 1e-6 << 5e-6 << QStringLiteral("2 µs");
+        QTest::newRow("before the origin") << -0.006 << 0.002 << 0.2 << QStringLiteral("-6 ms");
+        QTest::newRow("origin from rounding") << -1e-15 << 0.1 << 1.0 << QStringLiteral("0.0 s");
+    }
+
+    void axisLabelsHaveOneFormatter()
+    {
+        QFETCH(double, t);
+        QFETCH(double, step);
+        QFETCH(double, magnitude);
+        QFETCH(QString, label);
+        QCOMPARE(LaneView::axisLabel(t, step, magnitude), label);
+    }
+
     void boundariesStep()
     {
         const Timeline tl = twoRanks();

@@ -10,7 +10,9 @@
 #include "trace/TraceAnalysis.h"
 #include "util/Units.h"
 #include "pages/TracePage.h"
+#include "timeline/TimelineView.h"
 #include "timeline/TraceTimelineView.h"
+#include "document/ViewState.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -22,6 +24,7 @@
 #include <QImage>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QWheelEvent>
 #include <fstream>
 #include <set>
 
@@ -420,6 +423,78 @@ private slots:
         QTest::mouseMove(&view, mid);
         view.grab();
         QCOMPARE(view.layoutCount(), layouts);
+    }
+
+    // The measured lanes and the predicted timeline are one LaneView each over one ViewState, as the window wires
+    // them: what either shows, the other shows (the same seconds of the step), by the same gestures.
+    void measuredAndPredictedShareTheViewState()
+    {
+        Wired w;
+        ViewState state;
+        TimelineView predicted;
+        predicted.resize(1400, 600);
+        predicted.setViewState(&state);
+        predicted.setDocument(&w.doc);
+        w.page.setViewState(&state);
+        loadDefault(w.doc);
+        w.traces.importPaths({ tracePath("nccl_data.json.gz") });
+        w.traces.waitForImport();
+        QCoreApplication::processEvents();
+        TraceTimelineView* measured = w.page.timelineView();
+        QVERIFY(!measured->rows().empty());
+        QCOMPARE(measured->viewState(), &state);
+
+        // New traces are fitted: the longer of the predicted and measured windows with 3 % either side
+        // (the overlay's windows), and the predicted timeline shows the same seconds.
+        double window = 0;
+        for (const OverlayRank& o : w.traces.overlay()->ranks)
+            window = std::max({ window, double(o.measured.windowNs) * 1e-9, double(o.predicted.windowNs) * 1e-9 });
+        QVERIFY(test::near(state.viewStart(), -0.03 * window, 1e-12));
+        QVERIFY(test::near(state.viewEnd(), 1.03 * window, 1e-12));
+        auto same = [&] {
+            return measured->viewport().start == predicted.viewport().start && measured->viewport().end == predicted.viewport().end
+                && measured->viewport().start == state.viewStart() && measured->viewport().end == state.viewEnd();
+        };
+        QVERIFY(same());
+
+        // A wheel notch over the measured lanes zooms both by 0.8 around the pointer, the time under it kept.
+        const QRect area = measured->timeArea();
+        const QPointF at(area.left() + area.width() / 3.0, area.top() + 10);
+        const double tAt = measured->viewport().toTime(at.x() - area.left());
+        const double before = state.viewEnd() - state.viewStart();
+        QWheelEvent wheel(at, measured->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+            Qt::NoScrollPhase, false);
+        QApplication::sendEvent(measured, &wheel);
+        QVERIFY(test::near(state.viewEnd() - state.viewStart(), 0.8 * before, 1e-9));
+        QVERIFY(std::abs(measured->viewport().toTime(at.x() - area.left()) - tAt) < before * 1e-9);
+        QVERIFY(same());
+
+        // Keys on the predicted timeline move the measured lanes: the right arrow pans by a tenth of the window.
+        const double start = state.viewStart(), width = state.viewEnd() - state.viewStart();
+        QTest::keyClick(&predicted, Qt::Key_Right);
+        QVERIFY(test::near(state.viewStart(), start + width / 10, 1e-9));
+        QVERIFY(same());
+        // F on the predicted timeline fits its step [0, step seconds]; the measured lanes show that too.
+        QTest::keyClick(&predicted, Qt::Key_F);
+        QCOMPARE(state.viewStart(), 0.0);
+        QCOMPARE(state.viewEnd(), predicted.timeline()->stepSeconds);
+        QVERIFY(same());
+        // A drag on the measured lanes pans both: 5 px to the left is 5 px of seconds later (within the measured
+        // limits: the fitted window reaches 3 % past the step).
+        const double spp = measured->viewport().secondsPerPixel();
+        QVERIFY(5 * spp < 0.03 * window);
+        const QPoint from(area.left() + 100, area.top() + 10), to(area.left() + 95, area.top() + 10);
+        QTest::mousePress(measured, Qt::LeftButton, Qt::NoModifier, from);
+        QMouseEvent move(QEvent::MouseMove, QPointF(to), measured->mapToGlobal(QPointF(to)), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(measured, &move);
+        QTest::mouseRelease(measured, Qt::LeftButton, Qt::NoModifier, to);
+        QVERIFY(test::near(state.viewStart(), 5 * spp, 1e-9));
+        QVERIFY(same());
+        // Space on the measured lanes plays the shared step.
+        QVERIFY(!state.isPlaying());
+        QTest::keyClick(measured, Qt::Key_Space);
+        QVERIFY(state.isPlaying());
+        state.setPlaying(false);
     }
 
     void cancelKeepsWhatWasThere()

@@ -34,7 +34,6 @@ void ViewState::setDuration(double seconds)
 void ViewState::setViewRange(double start, double end)
 {
     if (end < start) std::swap(start, end);
-    start = std::max(0.0, start);
     if (end <= start) end = start + 1e-9;
     if (start == m_viewStart && end == m_viewEnd) return;
     m_viewStart = start;

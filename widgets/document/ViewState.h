@@ -18,7 +18,8 @@ public:
     double duration() const { return m_duration; }
     void setDuration(double seconds);
 
-    // Visible time range of the timeline views.
+    // Visible time range of the timeline views, in seconds of the step (the measured run's may start before 0,
+    // where its CPU work does; each view keeps the range inside its own limits).
     double viewStart() const { return m_viewStart; }
     double viewEnd() const { return m_viewEnd; }
     void setViewRange(double start, double end);

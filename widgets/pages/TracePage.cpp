@@ -210,6 +210,11 @@ void TracePage::setDocument(PlanDocument* document)
     rebuild();
 }
 
+void TracePage::setViewState(ViewState* state)
+{
+    m_view->setViewState(state);
+}
+
 void TracePage::setTraceSet(TraceSet* traces)
 {
     if (m_traces) disconnect(m_traces, nullptr, this, nullptr);

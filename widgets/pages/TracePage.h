@@ -38,6 +38,9 @@ public:
     QString pageTitle() const override;
     void setDocument(PlanDocument* document) override;
     void setTraceSet(TraceSet* traces);
+    // The window's view state: the measured lanes show the seconds of the step the timeline page shows, and the
+    // other way round (zooming either zooms both).
+    void setViewState(ViewState* state) override;
     bool exportTo(const QString& path, QSize size = {}, QString* error = nullptr) override;
 
     TraceTimelineView* timelineView() const { return m_view; }

@@ -6,55 +6,31 @@
 #include "timeline/TimelineLayout.h"
 #include "timeline/TimelinePalette.h"
 #include "document/TraceSet.h"
+#include "document/ViewState.h"
 #include "cost/Collective.h"
 #include "trace/TraceAnalysis.h"
 #include "util/Units.h"
 
-#include <QHelpEvent>
-#include <QKeyEvent>
-#include <QMouseEvent>
 #include <QPainter>
-#include <QScrollBar>
-#include <QToolTip>
-#include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace planscope {
 
 namespace {
 constexpr int kHeaderWidth = 190;
-constexpr int kAxisHeight = 24;
+constexpr double kLabelPadding = 3;
 
 QString ms(double seconds) { return QString::fromStdString(units::formatSeconds(seconds)); }
 QString signedMs(double seconds) { return QString::fromStdString(units::formatSignedSeconds(seconds)); }
-
-// An axis label as precise as the tick step: in the unit of the window's largest time (s, ms, us as
-// units::formatSeconds writes them), with the decimals the step needs, so ticks 100 us apart at 1.6 s read
-// 1.6312 s, 1.6313 s.
-QString axisLabel(double t, double step, double magnitude)
-{
-    double scale = 1;
-    QString unit = QStringLiteral("s");
-    if (magnitude < 1e-3) {
-        scale = 1e6;
-        unit = QStringLiteral("us");
-    } else if (magnitude < 1) {
-        scale = 1e3;
-        unit = QStringLiteral("ms");
-    }
-    const int decimals = std::clamp(int(std::ceil(-std::log10(step * scale) - 1e-9)), 0, 9);
-    return QStringLiteral("%1 %2").arg(t * scale, 0, 'f', decimals).arg(unit);
-}
 } // namespace
 
-TraceTimelineView::TraceTimelineView(QWidget* parent) : QWidget(parent), m_scroll(new QScrollBar(Qt::Vertical, this))
+TraceTimelineView::TraceTimelineView(QWidget* parent) : LaneView(parent)
 {
     setMouseTracking(true);
     setMinimumSize(420, 200);
-    setFocusPolicy(Qt::StrongFocus);
-    connect(m_scroll, &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
-    connect(Theme::instance(), &Theme::changed, this, qOverload<>(&QWidget::update));
+    setColumns(kHeaderWidth, 0);
 }
 
 void TraceTimelineView::setData(std::shared_ptr<const TraceImport> traces, std::shared_ptr<const Overlay> overlay,
@@ -65,7 +41,7 @@ void TraceTimelineView::setData(std::shared_ptr<const TraceImport> traces, std::
     m_overlay = std::move(overlay);
     m_predicted = std::move(predicted);
     rebuild();
-    if (fresh || m_viewport.end <= m_viewport.start) zoomToFit();
+    if (fresh) zoomToFit();
 }
 
 void TraceTimelineView::setShowCpu(bool show)
@@ -82,36 +58,41 @@ void TraceTimelineView::rebuild()
     if (m_traces && m_overlay) m_rows = buildTraceRows(m_traces->ranks, *m_overlay, m_predicted.get(), m_showCpu);
     m_lanes = traceRowLanes(m_rows);
     m_index = LaneIndex(lanes());
-    m_layoutValid = false;
-    updateScroll();
-    update();
+    // Panning and zooming reach every item (CPU work before the origin, a straggler long after the step).
+    m_limits = fitRange();
+    for (const TraceRow& row : m_rows)
+        if (!row.items.empty()) {
+            m_limits.start = std::min(m_limits.start, double(row.items.front().start) * 1e-9);
+            for (const TraceItem& it : row.items) m_limits.end = std::max(m_limits.end, double(it.end) * 1e-9);
+        }
+    invalidateLayout();
+    relayout();
 }
 
-TraceLanes TraceTimelineView::lanes() const
+TraceLanes TraceTimelineView::lanes(const LaneMetrics& metrics) const
 {
-    return TraceLanes { m_rows, m_traces ? &m_traces->ranks : nullptr, m_predicted.get(), m_metrics };
+    return TraceLanes { m_rows, m_traces ? &m_traces->ranks : nullptr, m_predicted.get(), metrics };
 }
 
-void TraceTimelineView::layoutNow()
+LaneMetrics TraceTimelineView::metricsFor(double scrollY, double viewHeight) const
 {
-    const QRect area = timeArea();
-    m_viewport.widthPx = std::max(1, area.width());
-    const QFontMetricsF fm(font());
-    m_metrics.scrollY = m_scroll->value();
-    m_metrics.viewHeight = area.height();
-    m_metrics.minSpanPx = 2;
-    m_metrics.charWidth = fm.averageCharWidth();
-    m_metrics.labelPadding = 3;
-    m_metrics.minLabelHeight = 12;
-    if (m_layoutValid && m_viewport == m_laidOutViewport && m_metrics == m_laidOutMetrics) return;
-    m_draw = engine::layoutLanes(lanes(), m_index, m_lanes, m_viewport, m_metrics);
-    m_laidOutViewport = m_viewport;
-    m_laidOutMetrics = m_metrics;
-    m_layoutValid = true;
-    ++m_layoutCount;
+    LaneMetrics m;
+    m.scrollY = scrollY;
+    m.viewHeight = viewHeight;
+    m.minSpanPx = 2;
+    m.charWidth = QFontMetricsF(font()).averageCharWidth();
+    m.labelPadding = kLabelPadding;
+    m.minLabelHeight = 12;
+    return m;
 }
 
-void TraceTimelineView::zoomToFit()
+DrawList TraceTimelineView::layoutLanes(const TimeViewport& viewport, double scrollY, double viewHeight) const
+{
+    const LaneMetrics metrics = metricsFor(scrollY, viewHeight);
+    return engine::layoutLanes(lanes(metrics), m_index, m_lanes, viewport, metrics);
+}
+
+LaneView::Range TraceTimelineView::fitRange() const
 {
     // The aligned step: the longer of the predicted and the measured windows, with a margin either side.
     double window = 0;
@@ -119,25 +100,14 @@ void TraceTimelineView::zoomToFit()
         for (const OverlayRank& o : m_overlay->ranks)
             window = std::max({ window, double(o.measured.windowNs) * 1e-9, double(o.predicted.windowNs) * 1e-9 });
     if (window <= 0) window = 1e-3;
-    m_viewport.start = -0.03 * window;
-    m_viewport.end = 1.03 * window;
-    m_viewport.widthPx = std::max(1, timeArea().width());
-    update();
+    return { -0.03 * window, 1.03 * window };
 }
 
-void TraceTimelineView::setRange(double start, double end)
+double TraceTimelineView::arrangeLanes(double, bool)
 {
-    if (!(end > start)) return;
-    m_viewport.start = start;
-    m_viewport.end = end;
-    m_viewport.widthPx = std::max(1, timeArea().width());
-    update();
-}
-
-QRect TraceTimelineView::timeArea() const
-{
-    return QRect(kHeaderWidth, kAxisHeight, std::max(1, width() - kHeaderWidth - m_scroll->sizeHint().width()),
-        std::max(1, height() - kAxisHeight));
+    // Rows keep their heights (traceRowHeight): a measured row is read, not squeezed.
+    setScrollStep(18);
+    return contentHeight();
 }
 
 double TraceTimelineView::contentHeight() const
@@ -145,21 +115,17 @@ double TraceTimelineView::contentHeight() const
     return m_lanes.empty() ? 0 : m_lanes.back().y + m_lanes.back().h + 4;
 }
 
-int TraceTimelineView::preferredHeight() const { return kAxisHeight + int(std::ceil(contentHeight())) + 8; }
+int TraceTimelineView::preferredHeight() const { return axisHeight() + int(std::ceil(contentHeight())) + 8; }
 
-void TraceTimelineView::updateScroll()
+bool TraceTimelineView::playheadShown() const
 {
-    const int page = timeArea().height();
-    m_scroll->setGeometry(width() - m_scroll->sizeHint().width(), kAxisHeight, m_scroll->sizeHint().width(), page);
-    m_scroll->setRange(0, std::max(0, int(std::ceil(contentHeight())) - page));
-    m_scroll->setPageStep(page);
-    m_scroll->setSingleStep(18);
+    const double playhead = state().playhead();
+    return state().isPlaying() || (playhead > 0 && playhead < state().duration());
 }
 
-void TraceTimelineView::resizeEvent(QResizeEvent*)
+QString TraceTimelineView::emptyText() const
 {
-    m_viewport.widthPx = std::max(1, timeArea().width());
-    updateScroll();
+    return tr("No measured lanes. Open or drop PyTorch profiler traces (.json, .json.gz, or a folder with one file per rank).");
 }
 
 QString TraceTimelineView::rowLabel(const TraceRow& row) const
@@ -194,92 +160,72 @@ QColor TraceTimelineView::colorOf(TraceColor color, SpanKind kind)
     return palette::grey();
 }
 
-void TraceTimelineView::paintEvent(QPaintEvent*)
+void TraceTimelineView::paintLanes(QPainter& p, const QRect& area)
 {
-    QPainter p(this);
-    p.fillRect(rect(), Theme::background());
-    const QRect area = timeArea();
-    const QFontMetrics fm(font());
-
-    if (m_rows.empty()) {
-        p.setPen(Theme::mutedText());
-        p.drawText(rect().adjusted(20, 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap,
-            tr("No measured lanes. Open or drop PyTorch profiler traces (.json, .json.gz, or a folder with one file per rank)."));
-        return;
-    }
-
-    layoutNow();
-    // Axis: ms from the origin, grid lines through the lanes, the origin marked.
-    double step = 0;
-    const std::vector<double> ticks = axisTicks(m_viewport, 90, &step);
-    p.setPen(Theme::gridLine());
-    for (double t : ticks) {
-        const double x = area.left() + std::round(m_viewport.toX(t)) + 0.5;
-        p.drawLine(QLineF(x, area.top(), x, area.bottom()));
-    }
-    p.setPen(Theme::text());
-    for (double t : ticks) {
-        const double x = area.left() + std::round(m_viewport.toX(t));
-        const double magnitude = std::max(std::abs(m_viewport.start), std::abs(m_viewport.end));
-        const QString label = axisLabel(std::abs(t) < step * 1e-6 ? 0.0 : t, step, magnitude); // no "-0" at the origin
-        const int w = fm.horizontalAdvance(label);
-        if (x - w / 2 < area.left() || x + w / 2 > area.right()) continue;
-        p.drawText(QRectF(x - w / 2.0 - 2, 2, w + 4, kAxisHeight - 4), Qt::AlignCenter, label);
-    }
-
+    const DrawList& draw = drawList();
     p.save();
-    p.setClipRect(QRect(0, area.top(), width(), area.height()));
-    // Lane backgrounds (predicted rows on the page's background, measured ones on a surface), rank separators.
-    for (const LaneItem& lane : m_draw.lanes) {
-        const double y = area.top() + lane.y;
-        if (lane.firstOfRank && lane.lane > 0) {
-            p.setPen(Theme::separator());
-            p.drawLine(QLineF(0, y - 4.5, width(), y - 4.5));
-        }
-        p.fillRect(QRectF(area.left(), y, area.width(), lane.h), m_rows[lane.lane].ghost() ? Theme::background() : Theme::surface());
-    }
+    p.setClipRect(area);
+    p.translate(area.topLeft());
+    // Lane backgrounds (predicted rows on the page's background, measured ones on a surface), the grid, rank
+    // separators.
+    for (const LaneItem& lane : draw.lanes)
+        p.fillRect(QRectF(0, lane.y, area.width(), lane.h), m_rows[lane.lane].ghost() ? Theme::background() : Theme::surface());
+    paintGrid(p, area);
+    p.restore();
     paintItems(p, area);
+    p.save();
+    p.setClipRect(area);
+    p.translate(area.topLeft());
     // The predicted span of the hovered PP: action, outlined on its rank's predicted rows.
     if (m_hover.row >= 0 && m_overlay) {
         const TraceItem& it = m_rows[std::size_t(m_hover.row)].items[std::size_t(m_hover.item)];
         if (it.match >= 0) {
             const OpDelta& op = m_overlay->ops[std::size_t(it.match)];
-            const double x0 = m_viewport.toX(double(op.predictedStartNs) * 1e-9);
-            const double x1 = m_viewport.toX(double(op.predictedStartNs + op.predictedNs) * 1e-9);
+            const double x0 = viewport().toX(double(op.predictedStartNs) * 1e-9);
+            const double x1 = viewport().toX(double(op.predictedStartNs + op.predictedNs) * 1e-9);
             p.setPen(QPen(Theme::outline(), 2));
             p.setBrush(Qt::NoBrush);
-            for (const LaneItem& lane : m_draw.lanes) {
+            for (const LaneItem& lane : draw.lanes) {
                 const TraceRow& row = m_rows[lane.lane];
-                if (row.ghost() && row.overlayRank == op.overlayRank)
-                    p.drawRect(QRectF(area.left() + x0, area.top() + lane.y, x1 - x0, lane.h));
+                if (row.ghost() && row.overlayRank == op.overlayRank) p.drawRect(QRectF(x0, lane.y, x1 - x0, lane.h));
             }
         }
     }
     // The origin: where the aligned step starts on both sides.
-    const double x0 = area.left() + m_viewport.toX(0);
-    if (x0 >= area.left() && x0 <= area.right()) {
+    const double x0 = viewport().toX(0);
+    if (x0 >= 0 && x0 <= area.width()) {
         p.setPen(QPen(Theme::playhead(), 1, Qt::DashLine));
-        p.drawLine(QLineF(x0, area.top(), x0, area.bottom()));
+        p.drawLine(QLineF(x0, 0, x0, area.height()));
     }
     p.restore();
+}
 
-    // Row headers: rank and pipeline rank on a rank's first row, then what each row is.
-    p.fillRect(QRect(0, area.top(), kHeaderWidth - 4, area.height()), Theme::background());
-    p.setClipRect(QRect(0, area.top(), kHeaderWidth, area.height()));
-    for (const LaneItem& lane : m_draw.lanes) {
+void TraceTimelineView::paintHeaders(QPainter& p, const QRect& area)
+{
+    // Rank and pipeline rank on a rank's first row, then what each row is; a line between ranks.
+    p.save();
+    const int width = canvasSize().width();
+    p.setClipRect(QRect(0, area.top(), width, area.height()));
+    const QFontMetrics fm(font());
+    QFont bold = font();
+    bold.setBold(true);
+    const QFontMetrics boldMetrics(bold);
+    for (const LaneItem& lane : drawList().lanes) {
         const TraceRow& row = m_rows[lane.lane];
         const double y = area.top() + lane.y, h = lane.h;
-        QString label = rowLabel(row);
+        if (lane.firstOfRank && lane.lane > 0) {
+            p.setPen(Theme::separator());
+            p.drawLine(QLineF(0, y - 4.5, width, y - 4.5));
+        }
+        const QString label = rowLabel(row);
         if (row.firstOfRank && m_overlay) {
             const OverlayRank& o = m_overlay->ranks[row.overlayRank];
-            QFont bold = font();
-            bold.setBold(true);
             p.setFont(bold);
             p.setPen(Theme::text());
             const QString rank = o.rank >= 0 ? tr("rank %1 · PP %2").arg(o.rank).arg(o.pipelineRank) : tr("rank ? · PP %1").arg(o.pipelineRank);
-            const int rankWidth = std::min(kHeaderWidth - 16, QFontMetrics(bold).horizontalAdvance(rank));
+            const int rankWidth = std::min(kHeaderWidth - 16, boldMetrics.horizontalAdvance(rank));
             p.drawText(QRectF(6, y - 1, rankWidth + 2, h + 2), Qt::AlignVCenter | Qt::AlignLeft,
-                QFontMetrics(bold).elidedText(rank, Qt::ElideRight, rankWidth + 2));
+                boldMetrics.elidedText(rank, Qt::ElideRight, rankWidth + 2));
             p.setFont(font());
             p.setPen(Theme::mutedText());
             const int left = 14 + rankWidth;
@@ -288,8 +234,10 @@ void TraceTimelineView::paintEvent(QPaintEvent*)
             continue;
         }
         p.setPen(Theme::mutedText());
-        p.drawText(QRectF(6, y - 1, kHeaderWidth - 12, h + 2), Qt::AlignVCenter | Qt::AlignRight, fm.elidedText(label, Qt::ElideRight, kHeaderWidth - 12));
+        p.drawText(QRectF(6, y - 1, kHeaderWidth - 12, h + 2), Qt::AlignVCenter | Qt::AlignRight,
+            fm.elidedText(label, Qt::ElideRight, kHeaderWidth - 12));
     }
+    p.restore();
 }
 
 void TraceTimelineView::paintItems(QPainter& p, const QRect& area)
@@ -303,10 +251,11 @@ void TraceTimelineView::paintItems(QPainter& p, const QRect& area)
     auto bucketOf = [](std::uint8_t style, SpanKind kind, std::uint8_t flags) {
         return ((std::size_t(style) % 16) * 16 + std::size_t(kind) % 16) * 2 + ((flags & DrawGhost) ? 1 : 0);
     };
-    for (const DrawRect& r : m_draw.rects) m_buckets[bucketOf(r.style, r.kind, r.flags)].push_back(insetRect(r.x, r.y, r.w, r.h));
+    const DrawList& draw = drawList();
+    for (const DrawRect& r : draw.rects) m_buckets[bucketOf(r.style, r.kind, r.flags)].push_back(insetRect(r.x, r.y, r.w, r.h));
     // Folded blocks at full height (a measured row has no idle hatching to fill the rest), the commonest colour
     // over the second.
-    for (FoldedBlock b : m_draw.folds) {
+    for (FoldedBlock b : draw.folds) {
         b.busy = 1;
         const FoldRects f = foldRects(b);
         m_buckets[bucketOf(b.style, b.kind, b.flags)].push_back(f.top);
@@ -333,9 +282,9 @@ void TraceTimelineView::paintItems(QPainter& p, const QRect& area)
     }
     // Names where they fit (the engine cut them by the average character width; long ones are elided exactly).
     const QFontMetricsF fm(font());
-    for (const LabelItem& l : m_draw.labels) {
+    for (const LabelItem& l : draw.labels) {
         const bool ghost = l.flags & DrawGhost;
-        const QRectF r(l.x + m_metrics.labelPadding, l.y, l.w - 2 * m_metrics.labelPadding, l.h);
+        const QRectF r(l.x + kLabelPadding, l.y, l.w - 2 * kLabelPadding, l.h);
         QString text = QString::fromUtf8(l.text.data(), qsizetype(l.text.size()));
         if (fm.horizontalAdvance(text) > r.width()) text = fm.elidedText(text, Qt::ElideRight, r.width());
         if (text.isEmpty()) continue;
@@ -348,11 +297,11 @@ void TraceTimelineView::paintItems(QPainter& p, const QRect& area)
 TraceTimelineView::Hit TraceTimelineView::hitAt(QPoint pos) const
 {
     const QRect area = timeArea();
-    if (!area.contains(pos) || m_viewport.widthPx <= 0) return {};
-    const long long row = laneAt(m_lanes, pos.y() - area.top() + m_scroll->value());
+    const TimeViewport& vp = viewport();
+    if (!area.contains(pos) || vp.widthPx <= 0) return {};
+    const long long row = laneAt(m_lanes, pos.y() - area.top() + scrollY());
     if (row < 0) return {};
-    const long long item = engine::hitLane(lanes(), m_index, std::size_t(row), m_viewport.toTime(pos.x() - area.left()),
-        2 * m_viewport.secondsPerPixel());
+    const long long item = engine::hitLane(lanes(), m_index, std::size_t(row), vp.toTime(pos.x() - area.left()), 2 * vp.secondsPerPixel());
     return item < 0 ? Hit {} : Hit { int(row), int(item) };
 }
 
@@ -404,83 +353,13 @@ QString TraceTimelineView::describeAt(QPoint pos) const
     return text;
 }
 
-bool TraceTimelineView::event(QEvent* event)
+void TraceTimelineView::hoverAt(const QPoint& pos)
 {
-    if (event->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = describeAt(help->pos());
-        if (text.isEmpty()) QToolTip::hideText();
-        else QToolTip::showText(help->globalPos(), text, this);
-        return true;
-    }
-    return QWidget::event(event);
-}
-
-void TraceTimelineView::wheelEvent(QWheelEvent* event)
-{
-    if (event->modifiers() & Qt::ShiftModifier || event->position().x() < kHeaderWidth) {
-        m_scroll->setValue(m_scroll->value() - event->angleDelta().y() / 2);
-        return;
-    }
-    zoomAround(event->position().x() - timeArea().left(), std::pow(0.85, event->angleDelta().y() / 120.0));
-}
-
-void TraceTimelineView::zoomAround(double x, double factor)
-{
-    const double t = m_viewport.toTime(x);
-    const double span = std::max(1e-9, (m_viewport.end - m_viewport.start) * factor);
-    m_viewport.start = t - x / double(m_viewport.widthPx) * span;
-    m_viewport.end = m_viewport.start + span;
-    update();
-}
-
-void TraceTimelineView::keyPressEvent(QKeyEvent* event)
-{
-    const double pan = (m_viewport.end - m_viewport.start) / 10;
-    switch (event->key()) {
-    case Qt::Key_F: zoomToFit(); break;
-    case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomAround(m_viewport.widthPx / 2.0, 0.8); break;
-    case Qt::Key_Minus: zoomAround(m_viewport.widthPx / 2.0, 1.25); break;
-    case Qt::Key_Left:
-    case Qt::Key_Right:
-        m_viewport.start += event->key() == Qt::Key_Left ? -pan : pan;
-        m_viewport.end += event->key() == Qt::Key_Left ? -pan : pan;
-        update();
-        break;
-    default: return QWidget::keyPressEvent(event);
-    }
-    event->accept();
-}
-
-void TraceTimelineView::mousePressEvent(QMouseEvent* event)
-{
-    if (event->button() != Qt::LeftButton) return;
-    m_dragging = true;
-    m_dragFrom = event->pos();
-    m_dragViewport = m_viewport;
-}
-
-void TraceTimelineView::mouseMoveEvent(QMouseEvent* event)
-{
-    if (m_dragging) {
-        const double dt = double(event->pos().x() - m_dragFrom.x()) * m_dragViewport.secondsPerPixel();
-        m_viewport.start = m_dragViewport.start - dt;
-        m_viewport.end = m_dragViewport.end - dt;
-        m_scroll->setValue(m_scroll->value() - (event->pos().y() - m_dragFrom.y()));
-        m_dragFrom.setY(event->pos().y());
-        update();
-        return;
-    }
-    const Hit hit = hitAt(event->pos());
+    const Hit hit = hitAt(pos);
     if (hit.row != m_hover.row || hit.item != m_hover.item) {
         m_hover = hit;
         update();
     }
 }
-
-void TraceTimelineView::mouseReleaseEvent(QMouseEvent*) { m_dragging = false; }
-
-void TraceTimelineView::mouseDoubleClickEvent(QMouseEvent*) { zoomToFit(); }
 
 } // namespace planscope
