@@ -1,9 +1,14 @@
 // Waiting on a PlanDocument's analysis, once for every widget and app suite: load a plan or set one, and return when
 // its prediction is published. One time budget for all of them: an analysis of the largest sample under the
 // sanitizers takes seconds, and a wait that succeeds returns at the signal, so the budget costs nothing.
+// A view test needs no document: analyseSample() is the analysis a view draws (Page::setAnalysis), made here.
 #pragma once
 
+#include "TestUtil.h"
+#include "analysis/Analysis.h"
 #include "document/PlanDocument.h"
+
+#include <memory>
 
 #include <QSignalSpy>
 #include <QString>
@@ -15,6 +20,13 @@ inline constexpr int kAnalysisWaitMs = 120000;
 inline QString samplePlanPath(const char* name)
 {
     return QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/") + QLatin1String(name);
+}
+
+// The analysis of samples/plans/<name> with the options the app's document uses, on the calling thread: what a view
+// is given, without a document, a thread or a wait.
+inline std::shared_ptr<const Analysis> analyseSample(const char* name)
+{
+    return analyse(loadSample(name), PlanDocument::analysisOptions({}));
 }
 
 // True once `spy` (on PlanDocument::predictionChanged) has fired, waiting for it if it has not yet.

@@ -30,20 +30,26 @@ Result<ScheduleRun> runImpl(const Schedule& s, const Duration& duration, double 
 {
     const int p = s.ranks;
     const std::size_t cells = std::size_t(s.stages) * std::size_t(s.microbatches);
-    // Finish times of each (stage, microbatch)'s forward, backward (B or I) and weight-gradient halves.
-    std::vector<double> fEnd(cells, kNotDone), bEnd(cells, kNotDone), wEnd(cells, kNotDone);
+    // Finish times of each (stage, microbatch)'s forward and backward (B or I) halves; a W needs its B or I.
+    std::vector<double> fEnd(cells, kNotDone), bEnd(cells, kNotDone);
     auto cell = [&](int stage, int mb) { return std::size_t(stage) * std::size_t(s.microbatches) + std::size_t(mb); };
     auto rankOf = [&](int stage) { return s.stageToRank[std::size_t(stage)]; };
+    // Each stage's neighbours, looked up once (previousStage() and nextStage() divide).
+    std::vector<int> previous(std::size_t(s.stages)), following(std::size_t(s.stages));
+    for (int st = 0; st < s.stages; ++st) {
+        previous[std::size_t(st)] = s.previousStage(st);
+        following[std::size_t(st)] = s.nextStage(st);
+    }
 
     // Earliest time the inputs of one half are on `rank`, or kNotDone.
     auto forwardReady = [&](int stage, int mb, int rank) -> double {
-        const int prev = s.previousStage(stage);
+        const int prev = previous[std::size_t(stage)];
         if (prev < 0) return 0.0;
         const double t = fEnd[cell(prev, mb)];
         return t == kNotDone ? kNotDone : t + (rankOf(prev) != rank ? commDelay : 0.0);
     };
     auto backwardReady = [&](int stage, int mb, int rank) -> double {
-        const int next = s.nextStage(stage);
+        const int next = following[std::size_t(stage)];
         double t;
         int from;
         if (next < 0) {
@@ -95,16 +101,12 @@ Result<ScheduleRun> runImpl(const Schedule& s, const Duration& duration, double 
                 switch (op.kind) {
                 case OpKind::F: fEnd[cell(op.stage, op.microbatch)] = end; break;
                 case OpKind::B:
-                    bEnd[cell(op.stage, op.microbatch)] = end;
-                    wEnd[cell(op.stage, op.microbatch)] = end;
-                    break;
                 case OpKind::I: bEnd[cell(op.stage, op.microbatch)] = end; break;
-                case OpKind::W: wEnd[cell(op.stage, op.microbatch)] = end; break;
+                case OpKind::W: break;
                 case OpKind::OverlapFB:
                     // Both halves hand their outputs on at the end of the pair (DualPipe sends after the pair).
                     fEnd[cell(op.stage, op.microbatch)] = end;
                     bEnd[cell(op.stage2, op.microbatch2)] = end;
-                    wEnd[cell(op.stage2, op.microbatch2)] = end;
                     break;
                 }
                 free[std::size_t(r)] = end;

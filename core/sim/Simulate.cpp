@@ -120,6 +120,15 @@ std::vector<std::pair<std::size_t, std::size_t>> placeSpans(
     tl.memory.resize(std::size_t(p));
     std::vector<Span> dataParallel, gathers;
     std::vector<std::pair<std::size_t, std::size_t>> computeRange(static_cast<std::size_t>(p)); // each rank's compute spans
+    // Per stage, whether its forward output (its backward's gradient) goes to a stage on another rank: looked up once,
+    // not per op (nextStage() and previousStage() divide).
+    std::vector<char> sendsForward(std::size_t(s.stages), 0), sendsBackward(std::size_t(s.stages), 0);
+    for (int st = 0; st < s.stages; ++st) {
+        const int rank = s.stageToRank[std::size_t(st)];
+        const int next = s.nextStage(st), prev = s.previousStage(st);
+        sendsForward[std::size_t(st)] = next >= 0 && s.stageToRank[std::size_t(next)] != rank;
+        sendsBackward[std::size_t(st)] = prev >= 0 && s.stageToRank[std::size_t(prev)] != rank;
+    }
     for (int r = 0; r < p; ++r) {
         const auto& timed = run.ranks[std::size_t(r)];
         computeRange[std::size_t(r)].first = tl.spans.size();
@@ -132,16 +141,15 @@ std::vector<std::pair<std::size_t, std::size_t>> placeSpans(
         computeRange[std::size_t(r)].second = tl.spans.size();
         for (const TimedOp& t : timed) {
             const Op& op = t.op;
-            auto send = [&](SpanKind kind, int stage, int mb, int to) {
-                if (to >= 0 && s.stageToRank[std::size_t(to)] != r)
-                    tl.spans.push_back(Span { r, Stream::P2P, kind, stage, chunkOf[std::size_t(stage)], mb, t.end, t.end + c.p2p });
+            auto send = [&](SpanKind kind, int stage, int mb, bool across) {
+                if (across) tl.spans.push_back(Span { r, Stream::P2P, kind, stage, chunkOf[std::size_t(stage)], mb, t.end, t.end + c.p2p });
             };
             if (op.kind == OpKind::F || op.kind == OpKind::OverlapFB)
-                send(SpanKind::SendActivation, op.stage, op.microbatch, s.nextStage(op.stage));
+                send(SpanKind::SendActivation, op.stage, op.microbatch, sendsForward[std::size_t(op.stage)] != 0);
             if (op.kind == OpKind::B || op.kind == OpKind::I)
-                send(SpanKind::SendGradient, op.stage, op.microbatch, s.previousStage(op.stage));
+                send(SpanKind::SendGradient, op.stage, op.microbatch, sendsBackward[std::size_t(op.stage)] != 0);
             if (op.kind == OpKind::OverlapFB)
-                send(SpanKind::SendGradient, op.stage2, op.microbatch2, s.previousStage(op.stage2));
+                send(SpanKind::SendGradient, op.stage2, op.microbatch2, sendsBackward[std::size_t(op.stage2)] != 0);
         }
 
         // Data parallel and the optimizer.
@@ -216,6 +224,9 @@ void traceMemory(const Plan& plan, const Prediction& pred, const ScheduleRun& ru
     const Schedule& s = tl.schedule;
     const int p = plan.parallel.pp;
     const bool fullRecompute = plan.training.recompute == Recompute::Full;
+    struct {
+        std::vector<double> chunk, forward, backward;
+    } perStage; // one rank's stages: a microbatch's activations, the temporaries of a forward and of a backward
     for (int r = 0; r < p; ++r) {
         const auto& timed = run.ranks[std::size_t(r)];
         const StageMemory& mem = pred.stages[std::size_t(r)];
@@ -227,7 +238,7 @@ void traceMemory(const Plan& plan, const Prediction& pred, const ScheduleRun& ru
         const std::int64_t persistent = persistentAllocatedBytes(mem), outside = outsideAllocatorBytes(mem);
         rm.staticBytes = outside + persistent;
         // One microbatch's activations on a stage: its layers, and the embedding's or the loss's extras.
-        auto chunkBytes = [&](int st) {
+        auto chunkBytesOf = [&](int st) {
             const bool bidirectional = s.placement == Placement::Bidirectional;
             const std::size_t chunk = std::size_t(chunkOf[std::size_t(st)]);
             if (!bidirectional && chunk < mem.chunkActivationBytes.size()) return double(mem.chunkActivationBytes[chunk]);
@@ -239,11 +250,26 @@ void traceMemory(const Plan& plan, const Prediction& pred, const ScheduleRun& ru
         };
         // Temporaries of one op: the gathered ZeRO-3 layers while a chunk with layers runs, the logits (or their
         // gradient) on the loss's stage, one layer's recompute workspace during a backward under full recompute.
-        auto temporaries = [&](int st, bool backward) {
+        auto temporariesOf = [&](int st, bool backward) {
             const bool loss = s.placement == Placement::Bidirectional ? s.nextStage(st) < 0 : split[std::size_t(st)].loss;
             const bool layers = s.placement == Placement::Bidirectional || split[std::size_t(st)].layers > 0;
             return double(layers ? mem.buffers.zeroGatherBytes : 0) + double(loss ? mem.buffers.logitsBytes : 0)
                 + (backward && fullRecompute ? double(mem.recomputeWorkspaceBytes) : 0.0);
+        };
+        // Both for every stage, once per rank rather than once per op (the rank's ops visit only its own stages, but
+        // a table over all stages is as cheap as finding them).
+        perStage.chunk.resize(std::size_t(s.stages));
+        perStage.forward.resize(std::size_t(s.stages));
+        perStage.backward.resize(std::size_t(s.stages));
+        for (int st = 0; st < s.stages; ++st) {
+            if (s.stageToRank[std::size_t(st)] != r) continue;
+            perStage.chunk[std::size_t(st)] = chunkBytesOf(st);
+            perStage.forward[std::size_t(st)] = temporariesOf(st, false);
+            perStage.backward[std::size_t(st)] = temporariesOf(st, true);
+        }
+        auto chunkBytes = [&](int st) { return perStage.chunk[std::size_t(st)]; };
+        auto temporaries = [&](int st, bool backward) {
+            return backward ? perStage.backward[std::size_t(st)] : perStage.forward[std::size_t(st)];
         };
         auto& points = tl.memory[std::size_t(r)];
         points.reserve(2 * timed.size() + 1);

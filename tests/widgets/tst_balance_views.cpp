@@ -118,15 +118,15 @@ private Q_SLOTS:
     // Llama 2 7B (32 layers) on pp 4: 8 layers a rank, the embedding on the first, the loss on the last.
     void memoryTicksNameTheLayers()
     {
-        PlanDocument doc;
-        QVERIFY(loadAndWait(doc, samplePlan("default.plan.json")));
+        const auto analysis = test::analyseSample("default.plan.json");
+        QVERIFY(analysis->valid());
         MemoryBarsView view;
         view.resize(1400, 900);
-        view.setDocument(&doc);
+        view.setAnalysis(analysis);
         QTemporaryDir dir;
         QVERIFY(view.exportTo(dir.filePath(QStringLiteral("bars.png")), 1400, 900)); // lays the chart out
         const QStringList expected { QStringLiteral("E8"), QStringLiteral("8"), QStringLiteral("8"), QStringLiteral("8L") };
-        QCOMPARE(texts(rankSplitTexts(doc.plan())), expected);
+        QCOMPARE(texts(rankSplitTexts(analysis->plan)), expected);
         for (int s = 0; s < 4; ++s) {
             QCOMPARE(view.stageLayersLabel(s), expected[s]);
             QCOMPARE(view.tickLabel(s), QStringLiteral("Stage %1\n%2").arg(s).arg(expected[s]));
@@ -137,10 +137,10 @@ private Q_SLOTS:
     // Eight chunks a rank are too wide for the ticks of a narrow chart: the ticks then carry the stage alone.
     void memoryTicksDropLayersThatDoNotFit()
     {
-        PlanDocument doc;
-        QVERIFY(loadAndWait(doc, samplePlan("llama31-405b-pp8-vp8-h100.plan.json")));
+        const auto analysis = test::analyseSample("llama31-405b-pp8-vp8-h100.plan.json");
+        QVERIFY(analysis->valid());
         MemoryBarsView view;
-        view.setDocument(&doc);
+        view.setAnalysis(analysis);
         QCOMPARE(view.stageLayersLabel(0), QStringLiteral("E1|2|2|2|2|2|2|2"));
         view.resize(360, 500);
         view.show();
@@ -158,13 +158,13 @@ private Q_SLOTS:
     // The timeline says under each rank's name which layers it holds.
     void timelineRanksNameTheLayers()
     {
-        PlanDocument doc;
-        QVERIFY(loadAndWait(doc, samplePlan("llama31-405b-pp8-vp8-h100.plan.json")));
+        const auto analysis = test::analyseSample("llama31-405b-pp8-vp8-h100.plan.json");
+        QVERIFY(analysis->valid());
         TimelineView view;
         view.resize(1400, 900);
-        view.setDocument(&doc);
+        view.setAnalysis(analysis);
         QVERIFY(view.timeline());
-        const std::vector<std::string> split = rankSplitTexts(doc.plan());
+        const std::vector<std::string> split = rankSplitTexts(analysis->plan);
         QCOMPARE(split.size(), std::size_t(8));
         for (int r = 0; r < 8; ++r)
             QCOMPARE(view.rankLayersLabel(r), QStringLiteral("layers %1").arg(QString::fromStdString(split[std::size_t(r)])));
@@ -173,7 +173,7 @@ private Q_SLOTS:
         QVERIFY(view.rankLayersLabel(8).isEmpty());
         // A timeline from no document has no plan to name the layers of.
         TimelineView bare;
-        bare.setTimeline(doc.timeline());
+        bare.setTimeline(analysis->timeline);
         QVERIFY(bare.rankLayersLabel(0).isEmpty());
     }
 };

@@ -82,18 +82,18 @@ class TestExports : public QObject {
 private slots:
     void timelineExportIsTheFinalStepWithoutControls()
     {
+        const auto analysis = test::analyseSample("default.plan.json");
+        QVERIFY(analysis->valid() && analysis->timeline);
         // The playback slider painted magenta: on screen it shows, in the export it must not.
         qApp->setStyleSheet(QStringLiteral("planscope--PlaybackBar QSlider { background: #ff00ff; }"));
-        PlanDocument doc;
         ViewState state;
         TimelinePage page;
         page.setAttribute(Qt::WA_DontShowOnScreen);
-        page.setDocument(&doc);
+        page.setAnalysis(analysis);
         page.setViewState(&state);
-        QVERIFY(loadInto(doc, "default.plan.json"));
         page.resize(1280, 700);
         page.show();
-        state.setPlayhead(doc.timeline()->stepSeconds * 0.4); // mid-step: on screen most spans are pending
+        state.setPlayhead(analysis->timeline->stepSeconds * 0.4); // mid-step: on screen most spans are pending
         QApplication::processEvents();
 
         const QImage screen = page.grab().toImage();
@@ -129,7 +129,7 @@ private slots:
             QVERIFY(!(copy->view()->paintFlags(r.flags, r.end) & DrawPending));
         QVERIFY(copy->view()->geometry().top() < page.view()->geometry().top());
         // The page on screen is as it was: the playhead where it was, the bar shown, still pending.
-        QCOMPARE(state.playhead(), doc.timeline()->stepSeconds * 0.4);
+        QCOMPARE(state.playhead(), analysis->timeline->stepSeconds * 0.4);
         QVERIFY(page.playbackBar()->isVisible());
         QVERIFY(!page.view()->isFinalState());
         qApp->setStyleSheet(QString());
@@ -193,12 +193,12 @@ private slots:
 
     void metricsExportHasNoScrollBarAndEveryRow()
     {
+        const auto analysis = test::analyseSample("gpt3-175b-1024xa100.plan.json");
+        QVERIFY(analysis->valid() && analysis->timeline);
         qApp->setStyleSheet(QStringLiteral("QScrollBar { background: #ff00ff; }"));
-        PlanDocument doc;
         SummaryPage page;
         page.setAttribute(Qt::WA_DontShowOnScreen);
-        page.setDocument(&doc);
-        QVERIFY(loadInto(doc, "gpt3-175b-1024xa100.plan.json"));
+        page.setAnalysis(analysis);
         page.resize(1000, 700);
         page.show();
         page.selectField(QStringLiteral("time.stepSeconds")); // a long derivation
@@ -265,11 +265,11 @@ private slots:
 
     void messageSizeTicksNeverTouch()
     {
-        PlanDocument doc;
+        const auto analysis = test::analyseSample("llama3-405b-8k-h100.plan.json");
+        QVERIFY(analysis->valid() && analysis->timeline);
         CommView comm;
         comm.setAttribute(Qt::WA_DontShowOnScreen);
-        comm.setDocument(&doc);
-        QVERIFY(loadInto(doc, "llama3-405b-8k-h100.plan.json"));
+        comm.setAnalysis(analysis);
         for (const int width : { 800, 1000, 1400 }) {
             comm.resize(width, 900);
             comm.show();

@@ -29,11 +29,6 @@ using namespace planscope::test;
 
 namespace {
 
-QString samplePlan(const QString& name)
-{
-    return QString::fromStdString(test::samplePath(name.toUtf8().constData()));
-}
-
 // 175B on 256 A100s with TP 16 on 8-GPU nodes: every TP group spans two nodes.
 Plan tp16Plan()
 {
@@ -95,13 +90,13 @@ private Q_SLOTS:
     void gridRendersEverySample()
     {
         QFETCH(QString, file);
-        PlanDocument doc;
         ViewState state;
         GpuGridView view;
         view.resize(1200, 800);
         view.setViewState(&state);
-        view.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, samplePlan(file)));
+        const auto analysis = analyseSample(file.toUtf8().constData());
+        QVERIFY(analysis->valid());
+        view.setAnalysis(analysis);
         const Plan plan = test::loadSample(file.toUtf8().constData());
         QCOMPARE(view.gpuCount(), 1LL * plan.cluster.gpus());
         const QImage image = view.grab().toImage();
@@ -123,8 +118,8 @@ private Q_SLOTS:
 
         CommView comm;
         comm.resize(1400, 900);
-        comm.setDocument(&doc);
-        QCOMPARE(comm.groupTable()->rowCount(), qMax(1, int(doc.prediction()->comm.size())));
+        comm.setAnalysis(analysis);
+        QCOMPARE(comm.groupTable()->rowCount(), qMax(1, int(analysis->prediction.comm.size())));
         QVERIFY(inkPixels(comm.grab().toImage()) > 2000);
     }
 
@@ -138,14 +133,11 @@ private Q_SLOTS:
         plan.parallel.dp = 1152 / (plan.parallel.tp * plan.parallel.pp * plan.parallel.cp);
         plan.parallel.ep = 32;
         plan.training.globalBatch = 4608;
-        PlanDocument doc;
         GpuGridView view;
         view.resize(1600, 1000);
-        view.setDocument(&doc);
-        QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
-        doc.setPlan(plan);
-        QVERIFY(spy.count() > 0 || spy.wait(60000));
-        QVERIFY(doc.analysis() && doc.prediction() && doc.prediction()->valid);
+        const auto analysis = analyse(plan, PlanDocument::analysisOptions({}));
+        QVERIFY(analysis->valid());
+        view.setAnalysis(analysis);
         QCOMPARE(view.gpuCount(), 1152LL);
         QCOMPARE(view.domainNodes(), 18);
         const QImage image = view.grab().toImage();
@@ -193,13 +185,13 @@ private Q_SLOTS:
 
     void hoverHighlightsGpu()
     {
-        PlanDocument doc;
         ViewState state;
         GpuGridView view;
         view.resize(1000, 700);
         view.setViewState(&state);
-        view.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, samplePlan(QStringLiteral("interview-175b-256xa100.plan.json"))));
+        const auto analysis = analyseSample("interview-175b-256xa100.plan.json");
+        QVERIFY(analysis->valid());
+        view.setAnalysis(analysis);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         QSignalSpy spy(&state, &ViewState::highlightedGpuChanged);
@@ -226,7 +218,7 @@ private Q_SLOTS:
         // The CommView following the same state names the hovered GPU's groups.
         CommView comm;
         comm.setViewState(&state);
-        comm.setDocument(&doc);
+        comm.setAnalysis(analysis);
         QVERIFY2(comm.highlightText().startsWith(QStringLiteral("GPU 13 on node 1")),
             qPrintable(comm.highlightText()));
     }
@@ -236,24 +228,23 @@ private Q_SLOTS:
         const Plan plan = tp16Plan();
         const RankGrid grid(plan);
         QVERIFY(grid.placement(GroupKind::TP).crossesNodes);
-        PlanDocument doc;
         GpuGridView view;
         view.resize(1200, 800);
-        view.setDocument(&doc);
-        QVERIFY(setPlanAndWait(doc, plan));
-        QVERIFY(doc.prediction()->valid);
+        const auto analysis = analyse(plan, PlanDocument::analysisOptions({}));
+        QVERIFY(analysis->valid());
+        view.setAnalysis(analysis);
         QCOMPARE(view.warnings().size(), 1);
         QVERIFY2(view.warnings().front().startsWith(QStringLiteral(
                      "TP group of 16 spans 2 nodes: every layer's all-reduce crosses InfiniBand")),
             qPrintable(view.warnings().front()));
         // The prediction agrees: its TP group crosses nodes.
         bool tpCrosses = false;
-        for (const CommGroup& g : doc.prediction()->comm)
+        for (const CommGroup& g : analysis->prediction.comm)
             if (g.kind == GroupKind::TP) tpCrosses = g.crossesNodes;
         QVERIFY(tpCrosses);
         // ... and the table writes it in red.
         CommView comm;
-        comm.setDocument(&doc);
+        comm.setAnalysis(analysis);
         bool red = false;
         for (int r = 0; r < comm.groupTable()->rowCount(); ++r)
             if (comm.groupTable()->item(r, 0)->text() == QLatin1String("TP"))
@@ -263,18 +254,18 @@ private Q_SLOTS:
 
     void busyFollowsPlayhead()
     {
-        PlanDocument doc;
         ViewState state;
         GpuGridView view;
         view.resize(1000, 700);
         view.setViewState(&state);
-        view.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, samplePlan(QStringLiteral("default.plan.json"))));
-        const std::shared_ptr<const Timeline> tl = doc.timeline();
+        const auto analysis = analyseSample("default.plan.json");
+        QVERIFY(analysis->valid());
+        view.setAnalysis(analysis);
+        const std::shared_ptr<const Timeline> tl = analysis->timeline;
         QVERIFY(tl);
         QVERIFY(view.hasTimeline());
         state.setDuration(tl->stepSeconds);
-        const RankGrid grid(doc.predictedPlan());
+        const RankGrid grid(analysis->plan);
         QList<QList<int>> seen;
         for (double share : { 0.0, 0.02, 0.2, 0.5, 0.8, 0.97 }) {
             const double t = share * tl->pipelineSeconds;
@@ -297,15 +288,15 @@ private Q_SLOTS:
 
     void chartsEqualCoreFunctions()
     {
-        PlanDocument doc;
         CommView view;
-        view.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, samplePlan(QStringLiteral("interview-175b-256xa100.plan.json"))));
-        const Plan& plan = doc.predictedPlan();
+        const auto analysis = analyseSample("interview-175b-256xa100.plan.json");
+        QVERIFY(analysis->valid());
+        view.setAnalysis(analysis);
+        const Plan& plan = analysis->plan;
         const ClusterSpec& C = plan.cluster;
         // The buffer: the largest stage's parameters in the gradient dtype.
         double S = 0;
-        for (const StageMemory& st : doc.prediction()->stages)
+        for (const StageMemory& st : analysis->prediction.stages)
             S = std::max(S, st.parameters * bytesPerElement(plan.training.gradDtype));
         QCOMPARE(view.gradientBytes(), S);
         auto link = [&](int n) { return n <= C.gpusPerNode ? C.intraNode : C.interNode; };
@@ -428,12 +419,12 @@ private Q_SLOTS:
     {
         QFETCH(QString, suffix);
         QFETCH(QByteArray, magic);
-        PlanDocument doc;
         GpuGridView grid;
         CommView comm;
-        grid.setDocument(&doc);
-        comm.setDocument(&doc);
-        QVERIFY(setPlanAndWait(doc, tp16Plan()));
+        const auto analysis = analyse(tp16Plan(), PlanDocument::analysisOptions({}));
+        QVERIFY(analysis->valid());
+        grid.setAnalysis(analysis);
+        comm.setAnalysis(analysis);
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         for (QWidget* view : { static_cast<QWidget*>(&grid), static_cast<QWidget*>(&comm) }) {

@@ -23,11 +23,6 @@ using namespace planscope::test;
 
 namespace {
 
-QString defaultPlan()
-{
-    return QString::fromStdString(test::samplePath("default.plan.json"));
-}
-
 int lightness(const QImage& image, int x, int y)
 {
     return image.pixelColor(x, y).lightness();
@@ -107,16 +102,16 @@ private Q_SLOTS:
 
     void viewsPaintDarkChrome()
     {
-        PlanDocument doc;
-        QVERIFY(loadAndWait(doc, defaultPlan()));
+        const auto analysis = analyseSample("default.plan.json");
+        QVERIFY(analysis->valid());
         TimelineView timeline;
-        timeline.setDocument(&doc);
+        timeline.setAnalysis(analysis);
         timeline.resize(900, 700);
         GpuGridView grid;
-        grid.setDocument(&doc);
+        grid.setAnalysis(analysis);
         grid.resize(900, 600);
         MemoryBarsView memory;
-        memory.setDocument(&doc);
+        memory.setAnalysis(analysis);
         memory.resize(900, 500);
 
         auto check = [&](bool dark) {
@@ -146,10 +141,10 @@ private Q_SLOTS:
 
     void exportsUseTheCurrentTheme()
     {
-        PlanDocument doc;
-        QVERIFY(loadAndWait(doc, defaultPlan()));
+        const auto analysis = analyseSample("default.plan.json");
+        QVERIFY(analysis->valid());
         TimelineView timeline;
-        timeline.setDocument(&doc);
+        timeline.setAnalysis(analysis);
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("dark.png"));
         Theme::instance()->setMode(ThemeMode::Dark);

@@ -727,10 +727,10 @@ private Q_SLOTS:
         QFETCH(QString, suffix);
         QFETCH(QByteArray, magic);
         QFETCH(bool, page);
-        PlanDocument doc;
         TimelinePage timelinePage;
-        timelinePage.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, samplePlan("default.plan.json")));
+        const auto analysis = test::analyseSample("default.plan.json");
+        QVERIFY(analysis->timeline);
+        timelinePage.setAnalysis(analysis);
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("timeline.") + suffix);
         QString error;
@@ -753,14 +753,14 @@ private Q_SLOTS:
 
     void playheadFadesUnfinishedSpans()
     {
-        PlanDocument doc;
         ViewState state;
         TimelineView view;
         view.resize(1200, 500);
         view.setViewState(&state);
-        view.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, samplePlan("default.plan.json")));
-        const Timeline& tl = *doc.timeline();
+        const auto analysis = test::analyseSample("default.plan.json");
+        QVERIFY(analysis->timeline);
+        view.setAnalysis(analysis);
+        const Timeline& tl = *analysis->timeline;
         view.grab();
         // The playhead is painted over the layout: moving it lays nothing out again (checked at the end).
         const std::size_t layouts = view.layoutCount();
@@ -823,14 +823,14 @@ private Q_SLOTS:
 
     void clickSelectsMicrobatch()
     {
-        PlanDocument doc;
         ViewState state;
         TimelineView view;
         view.resize(1400, 600);
         view.setViewState(&state);
-        view.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, samplePlan("default.plan.json")));
-        const Timeline& tl = *doc.timeline();
+        const auto analysis = test::analyseSample("default.plan.json");
+        QVERIFY(analysis->timeline);
+        view.setAnalysis(analysis);
+        const Timeline& tl = *analysis->timeline;
         // A wide forward span of microbatch 3 on rank 1.
         std::size_t target = tl.spans.size();
         for (std::size_t i = 0; i < tl.spans.size(); ++i)
@@ -865,13 +865,13 @@ private Q_SLOTS:
 
     void wheelAndKeysZoom()
     {
-        PlanDocument doc;
         ViewState state;
         TimelineView view;
         view.resize(1200, 500);
         view.setViewState(&state);
-        view.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, samplePlan("default.plan.json")));
+        const auto analysis = test::analyseSample("default.plan.json");
+        QVERIFY(analysis->timeline);
+        view.setAnalysis(analysis);
         const double duration = state.duration();
         const QRect area = view.timeArea();
         const QPointF at(area.left() + area.width() / 4.0, area.top() + 10);
@@ -954,14 +954,14 @@ private Q_SLOTS:
 
     void playbackStepsToBoundaries()
     {
-        PlanDocument doc;
         ViewState state;
         TimelinePage page;
         page.setViewState(&state);
-        page.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, samplePlan("default.plan.json")));
-        const std::vector<double> b = spanBoundaries(*doc.timeline());
-        QCOMPARE(state.playhead(), doc.timeline()->stepSeconds); // a loaded plan opens at the end of its step
+        const auto analysis = test::analyseSample("default.plan.json");
+        QVERIFY(analysis->timeline);
+        page.setAnalysis(analysis);
+        const std::vector<double> b = spanBoundaries(*analysis->timeline);
+        QCOMPARE(state.playhead(), analysis->timeline->stepSeconds); // a loaded plan opens at the end of its step
         state.setPlayhead(0.0);
         page.playbackBar()->stepToBoundary(+1);
         QCOMPARE(state.playhead(), b[1]);

@@ -176,10 +176,9 @@ private Q_SLOTS:
     void memoryBarsMatchPrediction()
     {
         QFETCH(QString, file);
-        PlanDocument doc;
         MemoryBarsView view;
-        view.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, samplePlan(file.toUtf8().constData())));
+        const auto analysis = analyseSample(file.toUtf8().constData());
+        view.setAnalysis(analysis);
         const Prediction expected = evaluate(test::loadSample(file.toUtf8().constData()));
 
         QCOMPARE(view.stageCount(), int(expected.stages.size()));
@@ -228,10 +227,9 @@ private Q_SLOTS:
     {
         QFETCH(QString, suffix);
         QFETCH(QByteArray, magic);
-        PlanDocument doc;
         MemoryBarsView view;
-        view.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, samplePlan("default.plan.json")));
+        const auto analysis = analyseSample("default.plan.json");
+        view.setAnalysis(analysis);
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString path = dir.filePath(QStringLiteral("memory.") + suffix);
@@ -381,10 +379,9 @@ private Q_SLOTS:
 
     void languageSwitchRetranslates()
     {
-        PlanDocument doc;
         SummaryPage page;
-        page.setDocument(&doc);
-        QVERIFY(loadAndWait(doc, samplePlan("default.plan.json")));
+        const auto analysis = analyseSample("default.plan.json");
+        page.setAnalysis(analysis);
         QCOMPARE(page.tree()->topLevelItem(0)->text(0), QStringLiteral("Parameters"));
 
         LanguageManager languages;
