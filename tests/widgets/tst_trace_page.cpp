@@ -444,13 +444,14 @@ private slots:
         QVERIFY(!measured->rows().empty());
         QCOMPARE(measured->viewState(), &state);
 
-        // New traces are fitted: the longer of the predicted and measured windows with 3 % either side
-        // (the overlay's windows), and the predicted timeline shows the same seconds.
+        // New traces are fitted: from the origin to the end of the longer of the predicted and measured windows (the
+        // overlay's), and the predicted timeline shows the same seconds: here its own step, the longer one.
         double window = 0;
         for (const OverlayRank& o : w.traces.overlay()->ranks)
             window = std::max({ window, double(o.measured.windowNs) * 1e-9, double(o.predicted.windowNs) * 1e-9 });
-        QVERIFY(test::near(state.viewStart(), -0.03 * window, 1e-12));
-        QVERIFY(test::near(state.viewEnd(), 1.03 * window, 1e-12));
+        QCOMPARE(state.viewStart(), 0.0);
+        QVERIFY(test::near(state.viewEnd(), window, 1e-12));
+        QVERIFY(test::near(window, predicted.timeline()->stepSeconds, 1e-3));
         auto same = [&] {
             return measured->viewport().start == predicted.viewport().start && measured->viewport().end == predicted.viewport().end
                 && measured->viewport().start == state.viewStart() && measured->viewport().end == state.viewEnd();
@@ -474,21 +475,19 @@ private slots:
         QTest::keyClick(&predicted, Qt::Key_Right);
         QVERIFY(test::near(state.viewStart(), start + width / 10, 1e-9));
         QVERIFY(same());
-        // F on the predicted timeline fits its step [0, step seconds]; the measured lanes show that too.
-        QTest::keyClick(&predicted, Qt::Key_F);
-        QCOMPARE(state.viewStart(), 0.0);
-        QCOMPARE(state.viewEnd(), predicted.timeline()->stepSeconds);
-        QVERIFY(same());
-        // A drag on the measured lanes pans both: 5 px to the left is 5 px of seconds later (within the measured
-        // limits: the fitted window reaches 3 % past the step).
-        const double spp = measured->viewport().secondsPerPixel();
-        QVERIFY(5 * spp < 0.03 * window);
+        // A drag on the measured lanes pans both: 5 px to the left is 5 px of seconds later (zoomed in: there is room).
+        const double spp = measured->viewport().secondsPerPixel(), dragStart = state.viewStart();
         const QPoint from(area.left() + 100, area.top() + 10), to(area.left() + 95, area.top() + 10);
         QTest::mousePress(measured, Qt::LeftButton, Qt::NoModifier, from);
         QMouseEvent move(QEvent::MouseMove, QPointF(to), measured->mapToGlobal(QPointF(to)), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(measured, &move);
         QTest::mouseRelease(measured, Qt::LeftButton, Qt::NoModifier, to);
-        QVERIFY(test::near(state.viewStart(), 5 * spp, 1e-9));
+        QVERIFY(test::near(state.viewStart(), dragStart + 5 * spp, 1e-9));
+        QVERIFY(same());
+        // F on the predicted timeline fits its step [0, step seconds]; the measured lanes show that too.
+        QTest::keyClick(&predicted, Qt::Key_F);
+        QCOMPARE(state.viewStart(), 0.0);
+        QCOMPARE(state.viewEnd(), predicted.timeline()->stepSeconds);
         QVERIFY(same());
         // Space on the measured lanes plays the shared step.
         QVERIFY(!state.isPlaying());

@@ -94,13 +94,15 @@ DrawList TraceTimelineView::layoutLanes(const TimeViewport& viewport, double scr
 
 LaneView::Range TraceTimelineView::fitRange() const
 {
-    // The aligned step: the longer of the predicted and the measured windows, with a margin either side.
+    // The aligned step from its origin: the longer of the predicted and the measured windows. No margin: the view
+    // state is the window's, and fitting here is then exactly fitting the predicted timeline wherever the measured
+    // step is the shorter (work before the origin is reached by panning, timeLimits()).
     double window = 0;
     if (m_overlay)
         for (const OverlayRank& o : m_overlay->ranks)
             window = std::max({ window, double(o.measured.windowNs) * 1e-9, double(o.predicted.windowNs) * 1e-9 });
     if (window <= 0) window = 1e-3;
-    return { -0.03 * window, 1.03 * window };
+    return { 0.0, window };
 }
 
 double TraceTimelineView::arrangeLanes(double, bool)
