@@ -47,7 +47,9 @@ usage:
                                                    the closed form (both are always in time.analyticStepSeconds and
                                                    time.simulatedStepSeconds); --calibration
                                                    replaces link latency/efficiency, GEMM efficiency and HBM
-                                                   bandwidth with a profile's measurements ("calibration" object)
+                                                   bandwidth with a profile's measurements ("calibration" object);
+                                                   a profile measured on another GPU than the plan's is refused
+                                                   (exit 1) unless --calibration-any-gpu is given
   planscope-cli validate PLAN                      {"valid", "errors", "warnings"}
   planscope-cli summary PLAN                       the prediction as readable text
   planscope-cli explain PLAN [--field PATH] [--json] [--depth N] [--list] [--analytic] [--ops]
@@ -122,7 +124,7 @@ Units: bytes, seconds, FLOP; GB = 1e9 bytes, GiB = 2^30 bytes; link bandwidths p
 int cmdEvaluate(const Args& a, std::ostream& out, std::ostream& err)
 {
     if (a.positional.empty()) {
-        err << "usage: planscope-cli evaluate PLAN [--analytic] [--calibration PROFILE]\n";
+        err << "usage: planscope-cli evaluate PLAN [--analytic] [--calibration PROFILE [--calibration-any-gpu]]\n";
         return 1;
     }
     if (a.has("--calibration") && !a.options.count("--calibration")) {
@@ -143,7 +145,16 @@ int cmdEvaluate(const Args& a, std::ostream& out, std::ostream& err)
             printIssues(profile.errors(), err);
             return 1;
         }
-        Calibration c = calibrationFromProfile(profile.value(), plan->plan);
+        // Measured on another GPU than the plan's: refused with both names, unless --calibration-any-gpu says to
+        // apply it anyway (the prediction's warnings then say so).
+        Calibration c = calibrationFromProfile(profile.value(), plan->plan,
+            a.has("--calibration-any-gpu") ? OtherGpu::Apply : OtherGpu::Refuse);
+        if (!c.refused.empty()) {
+            err << "planscope-cli: " << path << ":\n";
+            printIssues(c.refused, err);
+            err << "planscope-cli: --calibration-any-gpu applies it anyway\n";
+            return 1;
+        }
         if (c.source.empty()) c.source = path;
         options.calibration = std::move(c);
     }

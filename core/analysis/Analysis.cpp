@@ -35,8 +35,10 @@ std::shared_ptr<const Analysis> analyse(const Plan& plan, const AnalysisOptions&
     if (options.calibration) {
         const Calibration& c = *options.calibration;
         a->calibration = c;
+        for (const Issue& why : c.refused) a->calibrationNotes.push_back(note(PS_TEXT("CoreText", "calibration: %1"), why));
         for (const Issue& term : c.terms) a->calibrationNotes.push_back(note(PS_TEXT("CoreText", "calibrated: %1"), term));
-        if (c.terms.empty())
+        const bool changes = c.intraNode || c.interNode || c.gemmEfficiency || c.hbmBandwidth || !c.gemms.empty();
+        if (c.refused.empty() && !changes)
             a->calibrationNotes.push_back(issue(Severity::Warning, "",
                 Text(PS_TEXT("CoreText", "calibration: the profile measured nothing this plan uses; preset values kept"))));
         for (const Issue& w : c.warnings) a->calibrationNotes.push_back(note(PS_TEXT("CoreText", "calibration: %1"), w));

@@ -131,6 +131,36 @@ std::vector<LinkFit> fitCollectives(const std::vector<CollectiveSample>& samples
 // the largest group), the GEMM efficiency (the best achieved/peak over the large shapes in the plan's dtype, as the
 // presets' maximum-achievable figure), the timed GEMMs themselves (each op of that exact shape takes its measured
 // time), the HBM bandwidth (as measured: its efficiency becomes 1). `terms` names what was measured, for the prediction's provenance.
+// The GPU a profile was measured on (its gpus[].name, as NVML or nccl-tests print it) against the plan's. GPUs are
+// told apart by their model token (A100, H100, H800, H200, B200, GB200, MI300X, ...: the first word of the name
+// that is a letter or two and three digits) and, where both say it, their memory (a 40 GB and an 80 GB A100 differ).
+struct GpuIdentity {
+    enum class Match { Same, Different, Unknown };
+    Match match = Match::Unknown; // Unknown: the profile names no GPU, or a name has no model token
+    std::string measured;         // the profile's GPU ("" where it names none; the first that differs if any)
+    std::string planned;          // the plan's GPU (its name, else its id)
+};
+GpuIdentity compareProfileGpu(const Profile& profile, const GpuSpec& gpu);
+// The model token of a GPU name or preset id, upper-case ("NVIDIA H100 80GB HBM3" and "h100-sxm5-80gb": "H100");
+// "" where there is none.
+std::string gpuModelToken(std::string_view name);
+
+// What to do with a profile measured on another GPU than the plan's: refuse it (the default), or apply it anyway
+// (planscope-cli --calibration-any-gpu, the Profile page's "apply anyway"), with a warning in every prediction.
+enum class OtherGpu { Refuse, Apply };
+
+// The physical bounds a measurement is held to, against the plan's GPU and links (what the profile claims to
+// measure once its GPU is the plan's): a device copy reaches at most the datasheet HBM bandwidth x kHbmMargin, a
+// GEMM at most the dense peak, a collective's bus bandwidth at most the link's wire speed x kLinkMargin (across
+// nodes: the NICs of the group's GPUs on a node), and an all-reduce at most kInSwitchAllReduce x that where it need
+// not move the ring's 2(n-1)/n x S per GPU: inside a node whose switch reduces (NVLink SHARP, a link with its own
+// all-reduce share), each GPU sends its data once and receives the sum once; across nodes, NCCL's tree and NVLS-tree
+// algorithms carry each byte over the network once in each direction, so busBw = 2(n-1)/n x algBw approaches twice
+// the wire. Beyond them a number is refused by name and never applied.
+inline constexpr double kHbmMargin = 1.10;
+inline constexpr double kLinkMargin = 1.05;
+inline constexpr double kInSwitchAllReduce = 2.0;
+
 struct Calibration {
     std::optional<LinkSpec> intraNode;
     std::optional<LinkSpec> interNode;
@@ -140,8 +170,11 @@ struct Calibration {
     Issues terms;    // what each measured field became: path "cluster.intraNode", text "AllReduce on 8 GPUs, ... -> ..."
     Issues warnings; // what reading the profile met, carried to the prediction
     std::string source;
+    GpuIdentity gpu;  // the profile's GPU against the plan's
+    // Why nothing was applied (the profile's GPU is not the plan's); empty when the calibration applies.
+    Issues refused;
 };
-Calibration calibrationFromProfile(const Profile& profile, const Plan& plan);
+Calibration calibrationFromProfile(const Profile& profile, const Plan& plan, OtherGpu otherGpu = OtherGpu::Refuse);
 Plan applyCalibration(const Plan& plan, const Calibration& calibration);
 
 } // namespace planscope

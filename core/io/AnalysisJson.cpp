@@ -8,6 +8,18 @@ namespace planscope {
 
 using nlohmann::json;
 
+namespace {
+const char* gpuMatchName(GpuIdentity::Match m)
+{
+    switch (m) {
+    case GpuIdentity::Match::Same: return "same";
+    case GpuIdentity::Match::Different: return "different";
+    case GpuIdentity::Match::Unknown: return "unknown";
+    }
+    return "unknown";
+}
+} // namespace
+
 json analysisToJson(const Analysis& a, StepFigure figure)
 {
     const Prediction& shown = figure == StepFigure::Analytic ? a.analytic : a.prediction;
@@ -23,7 +35,10 @@ json analysisToJson(const Analysis& a, StepFigure figure)
     if (!a.timeline && !a.timelineErrors.empty()) time["simulationErrors"] = issuesToJson(a.timelineErrors);
     if (a.calibration)
         j["calibration"] = { { "source", a.calibration->source }, { "terms", issueLines(a.calibration->terms) },
-            { "warnings", issueLines(a.calibration->warnings) } };
+            { "warnings", issueLines(a.calibration->warnings) }, { "refused", issueLines(a.calibration->refused) },
+            { "gpu",
+                { { "measured", a.calibration->gpu.measured }, { "planned", a.calibration->gpu.planned },
+                    { "match", gpuMatchName(a.calibration->gpu.match) } } } };
     return j;
 }
 

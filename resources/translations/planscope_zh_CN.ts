@@ -1901,10 +1901,6 @@
         <translation>展开为 %1 个阶段，超过 %2</translation>
     </message>
     <message>
-        <source>the measured busBw is %1 x what the plan&apos;s network carries: the measured ranks did not talk over such a network (an NVLink domain spanning hosts?) or the plan names another machine</source>
-        <translation>实测 busBw 是方案网络所能承载的 %1 倍：实测的各 rank 并没有经过这样的网络通信（是跨主机的 NVLink 域吗？），或者方案描述的是另一台机器</translation>
-    </message>
-    <message>
         <source>the simulation was cancelled; the step time is the closed form&apos;s</source>
         <translation>模拟已取消；单步时间取解析式的结果</translation>
     </message>
@@ -2577,6 +2573,42 @@
     <message>
         <source>off</source>
         <translation>关</translation>
+    </message>
+    <message>
+        <source>not applied: %1 is %2 x the plan&apos;s link bandwidth %3, more than such a link carries (at most %4 x)</source>
+        <translation>未采用：%1 是方案链路带宽 %3 的 %2 倍，超过这种链路所能承载的上限（至多 %4 倍）</translation>
+    </message>
+    <message>
+        <source>the profile was measured on %1 and the plan&apos;s GPU is %2</source>
+        <translation>该测量文件是在 %1 上测得的，而方案的 GPU 是 %2</translation>
+    </message>
+    <message>
+        <source>not applied: %1</source>
+        <translation>未采用：%1</translation>
+    </message>
+    <message>
+        <source>applied to another GPU than it measured: %1</source>
+        <translation>已用于与测量时不同的 GPU：%1</translation>
+    </message>
+    <message>
+        <source>the profile names no GPU it was measured on; applied as measured on the plan&apos;s %1</source>
+        <translation>测量文件没有写明测量所用的 GPU；按在方案的 %1 上测得处理</translation>
+    </message>
+    <message>
+        <source>the profile&apos;s GPU %1 cannot be compared with the plan&apos;s %2; applied as measured on the plan&apos;s</source>
+        <translation>无法将测量文件的 GPU %1 与方案的 %2 比较；按在方案的 GPU 上测得处理</translation>
+    </message>
+    <message>
+        <source>not applied: the measured busBw is %1 x what the plan&apos;s network carries (at most %2 x): the measured ranks did not talk over such a network (an NVLink domain spanning hosts?) or the plan names another machine</source>
+        <translation>未采用：测得的 busBw 是方案网络所能承载的 %1 倍（至多 %2 倍）：被测的各 rank 并未经过这样的网络通信（跨主机的 NVLink 域？），或方案描述的是另一台机器</translation>
+    </message>
+    <message>
+        <source>not applied: %1 %2 GEMM shapes faster than the dense peak %3 TFLOP/s of the plan&apos;s GPU</source>
+        <translation>未采用：%1 个 %2 GEMM 形状快于方案 GPU 的稠密峰值 %3 TFLOP/s</translation>
+    </message>
+    <message>
+        <source>not applied: %1 measured by a device copy is more than the plan&apos;s GPU&apos;s %2 datasheet bandwidth x %3</source>
+        <translation>未采用：设备内拷贝测得的 %1 超过方案 GPU 标称带宽 %2 的 %3 倍</translation>
     </message>
 </context>
 <context>
@@ -6167,6 +6199,18 @@ of %3</source>
     <message>
         <source>in-place</source>
         <translation>原地（in-place）</translation>
+    </message>
+    <message>
+        <source>Measured on %1, applied anyway to this plan&apos;s %2: its numbers may not describe this GPU.</source>
+        <translation>在 %1 上测得，仍用于本方案的 %2：这些数值可能并不反映这块 GPU。</translation>
+    </message>
+    <message>
+        <source>Measured on %1, not this plan&apos;s %2: not applied (tick &quot;Apply to another GPU&quot; to use it anyway).</source>
+        <translation>在 %1 上测得，不是本方案的 %2：未采用（勾选“用于其他 GPU”可强制使用）。</translation>
+    </message>
+    <message>
+        <source>Apply to another GPU</source>
+        <translation>用于其他 GPU</translation>
     </message>
 </context>
 <context>

@@ -202,24 +202,33 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<bool>("asProfile"); // imported first, or the nccl-tests output given directly
-        QTest::newRow("profile, intra") << "mi300x-1x8-all_reduce_perf.txt" << true;
-        QTest::newRow("profile, inter") << "a3mega-h100-2x8-all_reduce_perf.txt" << true;
-        QTest::newRow("nccl-tests text") << "mi300x-1x8-all_reduce_perf.txt" << false;
-        QTest::newRow("nccl-tests -J") << "constructed-2x4-all_gather_perf.json" << false;
+        QTest::addColumn<QString>("planFile");
+        QTest::addColumn<bool>("otherGpu"); // the file measured another GPU than the plan's
+        const QString a100 = QStringLiteral("gpt3-175b-1024xa100.plan.json"), h100 = QStringLiteral("llama3-70b-fp8-64xh100.plan.json");
+        QTest::newRow("profile, intra") << "mi300x-1x8-all_reduce_perf.txt" << true << a100 << true;
+        QTest::newRow("profile, inter") << "a3mega-h100-2x8-all_reduce_perf.txt" << true << h100 << false;
+        QTest::newRow("nccl-tests text") << "mi300x-1x8-all_reduce_perf.txt" << false << a100 << true;
+        QTest::newRow("nccl-tests -J") << "constructed-2x4-all_gather_perf.json" << false << a100 << true;
     }
     void evaluateWithCalibration()
     {
         QFETCH(QString, file);
         QFETCH(bool, asProfile);
+        QFETCH(QString, planFile);
+        QFETCH(bool, otherGpu);
         QTemporaryDir dir;
         QString profile = data(file.toUtf8().constData());
         if (asProfile) {
             profile = dir.filePath("c.profile.json");
             QCOMPARE(cli({ "import-nccl-tests", data(file.toUtf8().constData()), "--out", profile }).code, 0);
         }
-        const QString p = plan("gpt3-175b-1024xa100.plan.json");
+        // A file that measured another GPU than the plan's is applied only when asked, and then said.
+        const QString p = plan(planFile.toUtf8().constData());
         const Run base = cli({ "evaluate", p });
-        const Run r = cli({ "evaluate", p, "--calibration", profile });
+        QCOMPARE(cli({ "evaluate", p, "--calibration", profile }).code, otherGpu ? 1 : 0);
+        QStringList args { "evaluate", p, "--calibration", profile };
+        if (otherGpu) args << "--calibration-any-gpu";
+        const Run r = cli(args);
         QCOMPARE(base.code, 0);
         QCOMPARE(r.code, 0);
         const json jb = json::parse(base.out), j = json::parse(r.out);
@@ -227,6 +236,14 @@ private slots:
         QVERIFY(!jb.contains("calibration"));
         QVERIFY(j.contains("calibration"));
         const json& c = j["calibration"];
+        if (otherGpu) {
+            QCOMPARE(c["gpu"]["match"].get<std::string>(), std::string("different"));
+            QCOMPARE(c["gpu"]["planned"].get<std::string>(), std::string("NVIDIA A100-SXM4-80GB"));
+            bool saidOther = false;
+            for (const json& w : j["warnings"])
+                saidOther = saidOther || w.get<std::string>().find("calibration: calibration: applied to another GPU than it measured") == 0;
+            QVERIFY2(saidOther, j["warnings"].dump().c_str());
+        }
         QVERIFY(c.contains("source") && c["source"].is_string());
         QCOMPARE(c["file"].get<std::string>(), profile.toStdString());
         QVERIFY(c["terms"].is_array() && !c["terms"].empty());
@@ -243,9 +260,30 @@ private slots:
         for (const json& g : j["comm"]["groups"]) comm += g["seconds"].get<double>();
         QVERIFY(comm != commBase);
         // --analytic composes with it.
-        const Run sim = cli({ "evaluate", p, "--calibration", profile, "--analytic" });
+        const Run sim = cli(args + QStringList { "--analytic" });
         QCOMPARE(sim.code, 0);
         QVERIFY(json::parse(sim.out).contains("calibration"));
+    }
+
+    // A profile names the GPU it ran on (nccl-tests' device lines: "NVIDIA H100 80GB HBM3"): on a plan of another
+    // GPU it is refused with both names, exit 1, nothing printed on stdout; on a plan of the same GPU it applies.
+    void calibrationOfAnotherGpuIsRefused()
+    {
+        const QString h100 = data("a3mega-h100-2x8-all_reduce_perf.txt");
+        Run r = cli({ "evaluate", plan("gpt3-175b-1024xa100.plan.json"), "--calibration", h100 });
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.out.empty());
+        QVERIFY2(r.err.find("not applied: the profile was measured on NVIDIA H100 80GB HBM3 and the plan's GPU is NVIDIA "
+                            "A100-SXM4-80GB")
+                != std::string::npos,
+            r.err.c_str());
+        QVERIFY(r.err.find("--calibration-any-gpu") != std::string::npos);
+        r = cli({ "evaluate", plan("llama3-70b-fp8-64xh100.plan.json"), "--calibration", h100 });
+        QCOMPARE(r.code, 0);
+        const json j = json::parse(r.out);
+        QCOMPARE(j["calibration"]["gpu"]["match"].get<std::string>(), std::string("same"));
+        QVERIFY(j["calibration"]["refused"].empty());
+        QVERIFY(!j["calibration"]["terms"].empty());
     }
 
     void evaluateCalibrationErrors()

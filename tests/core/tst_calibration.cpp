@@ -940,6 +940,104 @@ private slots:
         QCOMPARE(c2.terms.size(), std::size_t(1));
     }
 
+    // A GPU's model token, from NVML's and nccl-tests' names and from the presets' ids and names.
+    void gpuModelTokens_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("token");
+        QTest::newRow("nvml h100") << "NVIDIA H100 80GB HBM3" << "H100";
+        QTest::newRow("nvml a100") << "NVIDIA A100-SXM4-80GB" << "A100";
+        QTest::newRow("nvml h200") << "NVIDIA H200" << "H200";
+        QTest::newRow("nvml gb200") << "NVIDIA GB200" << "GB200";
+        QTest::newRow("v100") << "Tesla V100-SXM2-32GB" << "V100";
+        QTest::newRow("rocm") << "AMD Instinct MI300X" << "MI300X";
+        QTest::newRow("l40s") << "NVIDIA L40S" << "L40S";
+        QTest::newRow("preset id") << "h100-sxm5-80gb" << "H100";
+        QTest::newRow("preset id gb200") << "gb200" << "GB200";
+        QTest::newRow("preset name") << "NVIDIA B200 (HGX/DGX B200, SXM)" << "B200";
+        QTest::newRow("no model") << "NVIDIA Graphics Device" << "";
+        QTest::newRow("consumer") << "NVIDIA GeForce RTX 4090" << "";
+        QTest::newRow("empty") << "" << "";
+    }
+    void gpuModelTokens()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, token);
+        QCOMPARE(QString::fromStdString(gpuModelToken(name.toStdString())), token);
+    }
+
+    // Issue 31: an H100 profile (3,000 GB/s copy, 330 GB/s all-reduce busBw on 8 GPUs) is not an A100's. Refused by
+    // default with both names; applied anyway, each number is held to the A100's physical bounds (Profile.h): the
+    // copy above 2,039 GB/s x 1.10 and the busBw above 300 GB/s x 1.05 (an A100's NVSwitch does not reduce in the
+    // switch) are refused by name and change nothing.
+    void anotherGpusProfileIsRefusedAndBounded()
+    {
+        const Plan plan = test::loadSample("gpt3-175b-1024xa100.plan.json");
+        QCOMPARE(plan.cluster.intraNode.allReduceEfficiency, 0.0);
+        Profile p;
+        p.source = "test";
+        for (int i = 0; i < 8; ++i) p.gpus.push_back({ i, "NVIDIA H100 80GB HBM3", 85520809984, "" });
+        p.hbmBandwidth = 3.0e12;
+        p.collectives = synthetic("AllReduce", 8, 1, 8e-6, 3.3e11);
+        const Calibration refused = calibrationFromProfile(p, plan);
+        QCOMPARE(refused.gpu.match, GpuIdentity::Match::Different);
+        QCOMPARE(refused.refused.size(), std::size_t(1));
+        QCOMPARE(issueLine(refused.refused[0]),
+            std::string("calibration: not applied: the profile was measured on NVIDIA H100 80GB HBM3 and the plan's GPU is NVIDIA "
+                        "A100-SXM4-80GB"));
+        QVERIFY(applyCalibration(plan, refused) == plan);
+        QVERIFY(evaluate(applyCalibration(plan, refused)) == evaluate(plan));
+
+        const Calibration anyway = calibrationFromProfile(p, plan, OtherGpu::Apply);
+        QVERIFY(anyway.refused.empty());
+        QVERIFY(!anyway.hbmBandwidth && !anyway.intraNode);
+        QCOMPARE(anyway.terms.size(), std::size_t(2));
+        QVERIFY(anyway.terms[0].message.starts_with("not applied: AllReduce on 8 GPUs"));
+        QVERIFY(anyway.terms[0].message.find("x the plan's link bandwidth 300.0 GB/s, more than such a link carries (at most 1.05 x)")
+            != std::string::npos);
+        QCOMPARE(anyway.terms[1].message,
+            std::string("not applied: 3000.0 GB/s measured by a device copy is more than the plan's GPU's 2039.0 GB/s datasheet "
+                        "bandwidth x 1.10"));
+        bool said = false;
+        for (const Issue& w : anyway.warnings) said |= w.message.starts_with("applied to another GPU than it measured");
+        QVERIFY(said);
+        // Within the bounds it applies: a 1,900 GB/s copy and a 240 GB/s all-reduce.
+        p.hbmBandwidth = 1.9e12;
+        p.collectives = synthetic("AllReduce", 8, 1, 8e-6, 2.4e11);
+        const Calibration within = calibrationFromProfile(p, plan, OtherGpu::Apply);
+        QVERIFY(within.hbmBandwidth && within.intraNode);
+        QVERIFY(near(within.intraNode->efficiency, 2.4e11 / 3e11, 0.02));
+    }
+
+    // The same GPU (an H100 plan; its NVSwitch reduces in the switch): an all-reduce may exceed the wire up to twice
+    // (NVLS), an all-gather may not exceed it; a 40 GB A100 is not an 80 GB one.
+    void boundsFollowTheLink()
+    {
+        const Plan h100 = test::loadSample("llama3-70b-fp8-64xh100.plan.json");
+        QVERIFY(h100.cluster.intraNode.allReduceEfficiency > 0);
+        const double wire = h100.cluster.intraNode.bandwidth;
+        Profile p;
+        p.gpus.push_back({ 0, "NVIDIA H100 80GB HBM3", 85520809984, "" });
+        p.collectives = synthetic("AllReduce", 8, 1, 8e-6, 1.5 * wire);
+        Calibration c = calibrationFromProfile(p, h100);
+        QCOMPARE(c.gpu.match, GpuIdentity::Match::Same);
+        QVERIFY(c.intraNode);
+        QVERIFY(c.terms[0].message.find("(above the wire speed: NVLS/in-switch reduction)") != std::string::npos);
+        p.collectives = synthetic("AllReduce", 8, 1, 8e-6, 2.2 * wire);
+        QVERIFY(!calibrationFromProfile(p, h100).intraNode);
+        p.collectives = synthetic("AllGather", 8, 1, 8e-6, 1.2 * wire);
+        c = calibrationFromProfile(p, h100);
+        QVERIFY(!c.intraNode);
+        QVERIFY(c.terms[0].message.find("(at most 1.05 x)") != std::string::npos);
+
+        const Plan a100 = test::loadSample("gpt3-175b-1024xa100.plan.json");
+        Profile small;
+        small.gpus.push_back({ 0, "NVIDIA A100-SXM4-40GB", 42505273344, "" });
+        QCOMPARE(compareProfileGpu(small, a100.cluster.gpu).match, GpuIdentity::Match::Different);
+        small.gpus[0] = { 0, "NVIDIA A100-SXM4-80GB", 85198045184, "" };
+        QCOMPARE(compareProfileGpu(small, a100.cluster.gpu).match, GpuIdentity::Match::Same);
+    }
+
     // All-gather and all-reduce measured on the same node: each collective takes its own measured share.
     void collectivesKeepTheirOwnBandwidth()
     {
@@ -1083,15 +1181,25 @@ private slots:
         QVERIFY(r.ok());
         QCOMPARE(r->fits[0].linkClass, std::string("inter"));
         const Plan plan = test::loadSample("llama3-70b-fp8-64xh100.plan.json");
+        // The file's GPUs call themselves "NVIDIA Graphics Device" (a driver before the GB200's name): no model to
+        // compare with the plan's H100, so it is applied as the plan's GPU, and the calibration says so.
         const Calibration cal = calibrationFromProfile(r.value(), plan);
-        QVERIFY(cal.interNode);
-        // efficiency = busBw / (4 GPUs per node x the NIC bandwidth per GPU)
+        QCOMPARE(cal.gpu.match, GpuIdentity::Match::Unknown);
+        QCOMPARE(cal.gpu.measured, std::string("NVIDIA Graphics Device"));
+        bool unknown = false;
+        for (const Issue& w : cal.warnings) unknown |= w.message.starts_with("the profile's GPU NVIDIA Graphics Device cannot be compared");
+        QVERIFY(unknown);
+        // The inter-node fit is beyond what the plan's NICs carry: efficiency = busBw / (4 GPUs per node x the NIC
+        // bandwidth per GPU) > kLinkMargin, so it is refused by name and the plan's network stays.
         const double expected = r->fits[0].busBandwidth / (4 * plan.cluster.interNode.bandwidth);
-        QVERIFY(near(cal.interNode->efficiency, expected));
-        QVERIFY(expected > 1);
+        QVERIFY(expected > kLinkMargin);
+        QVERIFY(!cal.interNode);
         bool said = false;
-        for (const Issue& t : cal.terms) said |= t.message.find("did not talk over such a network") != std::string::npos;
+        for (const Issue& t : cal.terms)
+            said |= t.path == "cluster.interNode" && t.message.starts_with("not applied: the measured busBw is")
+                && t.message.find("did not talk over such a network") != std::string::npos;
         QVERIFY(said);
+        QVERIFY(applyCalibration(plan, cal).cluster.interNode == plan.cluster.interNode);
     }
 
     // ------------------------------------------------------------------ numbers no machine measures
@@ -1343,8 +1451,10 @@ private slots:
     {
         auto r = importNcclTests(readData("mi300x-1x8-all_reduce_perf.txt"), "mi300x-1x8-all_reduce_perf.txt");
         QVERIFY(r.ok());
+        // MI300X measurements on an A100 plan: refused unless applied anyway (the GPU is the chain's only mismatch).
         const Plan plan = test::loadSample("gpt3-175b-1024xa100.plan.json");
-        const Calibration cal = calibrationFromProfile(r.value(), plan);
+        QCOMPARE(calibrationFromProfile(r.value(), plan).refused.size(), std::size_t(1));
+        const Calibration cal = calibrationFromProfile(r.value(), plan, OtherGpu::Apply);
         QVERIFY(cal.intraNode && !cal.interNode);
         QVERIFY(near(cal.intraNode->efficiency, r->fits[0].busBandwidth / plan.cluster.intraNode.bandwidth));
         QCOMPARE(cal.intraNode->latency, r->fits[0].alpha);
@@ -1354,7 +1464,7 @@ private slots:
         // Fits stored in the profile are used as they are.
         Profile stored = r.value();
         stored.fits[0].busBandwidth = 1e11;
-        QVERIFY(near(calibrationFromProfile(stored, plan).intraNode->efficiency, 1e11 / plan.cluster.intraNode.bandwidth));
+        QVERIFY(near(calibrationFromProfile(stored, plan, OtherGpu::Apply).intraNode->efficiency, 1e11 / plan.cluster.intraNode.bandwidth));
     }
 };
 

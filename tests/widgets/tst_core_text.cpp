@@ -235,12 +235,12 @@ class TestCoreText : public QObject {
                      { "/parallel/zero", 2 } }),
              })
             collect(text, said);
-        // A calibration from a real nccl-tests run (2 nodes of 8 H100, tests/data/nccl-tests/README.md): its
-        // terms open the prediction's warnings.
+        // A calibration from a real nccl-tests run (2 nodes of 8 H100, tests/data/nccl-tests/README.md) on a plan of
+        // H100s: its terms open the prediction's warnings.
         const auto profile = importNcclTests(
             readFile(QStringLiteral(PLANSCOPE_SOURCE_DIR "/tests/data/nccl-tests/h100-2x8-all_reduce_perf-oci.txt")));
         if (profile) {
-            const Plan plan = test::loadSample("default.plan.json");
+            const Plan plan = test::loadSample("llama3-70b-fp8-64xh100.plan.json");
             AnalysisOptions options;
             options.calibration = calibrationFromProfile(profile.value(), plan);
             const auto calibrated = analyse(plan, options);
@@ -409,9 +409,9 @@ private Q_SLOTS:
         // Three templates deep: the note, the path and its term, the fit the term describes.
         row("calibration",
             "calibrated: cluster.interNode: AllReduce on 16 GPUs (2 nodes), alpha 6.45 us, busBw 466.4 GB/s -> latency "
-            "6.45 us, efficiency 2.332 of 25.0 GB/s per GPU (busBw / (8 GPUs per node x the NIC bandwidth per GPU))",
+            "6.45 us, efficiency 1.166 of 50.0 GB/s per GPU (busBw / (8 GPUs per node x the NIC bandwidth per GPU))",
             "已校准：cluster.interNode：AllReduce，16 块 GPU（2 个节点），alpha 6.45 us，busBw 466.4 GB/s -> 延迟 6.45 "
-            "us，效率为每块 GPU 25.0 GB/s 的 2.332（busBw / (每节点 8 块 GPU x 每块 GPU 的网卡带宽)）");
+            "us，效率为每块 GPU 50.0 GB/s 的 1.166（busBw / (每节点 8 块 GPU x 每块 GPU 的网卡带宽)）");
     }
     void exactTemplateTranslations()
     {

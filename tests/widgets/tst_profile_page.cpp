@@ -1,6 +1,7 @@
 // The profile page: profiling unavailable without the binary (and says why), a profile opened from a file
 // shows its curves and the default-vs-calibrated table, and "Use this calibration" re-predicts the document.
 #include "GuiTestMain.h"
+#include "DocumentTestUtil.h"
 #include "TestUtil.h"
 
 #include "document/PlanDocument.h"
@@ -80,7 +81,7 @@ private slots:
 
         // Apply: the document re-predicts with the measured (slower) GEMMs: the step gets longer.
         spy.clear();
-        page.findChild<QCheckBox*>()->setChecked(true);
+        page.useBox()->setChecked(true);
         QVERIFY(spy.count() > 0 || spy.wait(20000));
         QVERIFY(doc.calibration());
         QVERIFY(!doc.calibration()->terms.empty());
@@ -90,9 +91,52 @@ private slots:
         QVERIFY(said);
         // And off again: back to the defaults.
         spy.clear();
-        page.findChild<QCheckBox*>()->setChecked(false);
+        page.useBox()->setChecked(false);
         QVERIFY(spy.count() > 0 || spy.wait(20000));
         QCOMPARE(doc.prediction()->stepSeconds, defaultStep);
+    }
+
+    // Issue 31: an H100's nccl-tests run (tests/data/nccl-tests/README.md) opened on an A100 plan is not applied: the
+    // page names both GPUs and offers "Apply to another GPU"; ticked, it applies and every prediction says so; a plan
+    // of H100s then takes it as it is, fitted again to that plan.
+    void anotherGpusProfileIsRefusedUntilAppliedAnyway()
+    {
+        PlanDocument doc;
+        ProfilePage page;
+        page.resize(1400, 900);
+        page.setDocument(&doc);
+        QVERIFY(test::loadSampleAndWait(doc, "default.plan.json"));
+        const double defaultStep = doc.prediction()->stepSeconds;
+        QVERIFY(page.openProfile(QStringLiteral(PLANSCOPE_SOURCE_DIR "/tests/data/nccl-tests/a3mega-h100-2x8-all_reduce_perf.txt")));
+        QVERIFY2(page.statusText().contains(
+                     QLatin1String("Measured on NVIDIA H100 80GB HBM3, not this plan's NVIDIA A100-SXM4-80GB: not applied")),
+            qPrintable(page.statusText()));
+        QVERIFY(page.anyGpuBox()->isVisibleTo(&page));
+        QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
+        page.useBox()->setChecked(true);
+        QVERIFY(test::waitForPrediction(spy));
+        QVERIFY(doc.calibration() && !doc.calibration()->refused.empty());
+        QCOMPARE(doc.prediction()->stepSeconds, defaultStep);
+        const auto has = [&](const char* start) {
+            for (const Issue& w : doc.prediction()->warnings)
+                if (issueLine(w).rfind(start, 0) == 0) return true;
+            return false;
+        };
+        QVERIFY(has("calibration: calibration: not applied: the profile was measured on NVIDIA H100 80GB HBM3 and the "
+                    "plan's GPU is NVIDIA A100-SXM4-80GB"));
+        spy.clear();
+        page.anyGpuBox()->setChecked(true);
+        QVERIFY(test::waitForCurrentPrediction(doc));
+        QVERIFY(doc.calibration()->refused.empty());
+        QVERIFY(has("calibration: calibration: applied to another GPU than it measured"));
+        QVERIFY(page.statusText().contains(QLatin1String("applied anyway")));
+        // A plan of H100s: fitted again to it, the same GPU, nothing refused, nothing to apply anyway.
+        page.anyGpuBox()->setChecked(false);
+        QVERIFY(test::loadSampleAndWait(doc, "llama3-70b-fp8-64xh100.plan.json"));
+        QVERIFY(test::waitForCurrentPrediction(doc));
+        QCOMPARE(doc.calibration()->gpu.match, GpuIdentity::Match::Same);
+        QVERIFY(doc.calibration()->refused.empty());
+        QVERIFY(!page.anyGpuBox()->isVisibleTo(&page));
     }
 
     // nccl-tests output as published (tests/data/nccl-tests/README.md): the busbw the file printed, out-of-place and

@@ -57,6 +57,7 @@ ProfilePage::ProfilePage(QWidget* parent)
     , m_cancel(new QPushButton(this))
     , m_progress(new QProgressBar(this))
     , m_use(new QCheckBox(this))
+    , m_anyGpu(new QCheckBox(this))
     , m_plot(new QCustomPlot(this))
     , m_gemm(new QTableWidget(this))
     , m_compare(new QTableWidget(this))
@@ -71,6 +72,7 @@ ProfilePage::ProfilePage(QWidget* parent)
     m_progress->setVisible(false);
     m_cancel->setEnabled(false);
     m_use->setEnabled(false);
+    m_anyGpu->setVisible(false);
 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_run);
@@ -78,6 +80,7 @@ ProfilePage::ProfilePage(QWidget* parent)
     buttons->addWidget(m_cancel);
     buttons->addWidget(m_progress, 1);
     buttons->addWidget(m_use);
+    buttons->addWidget(m_anyGpu);
 
     auto* tables = new QVBoxLayout;
     auto* tablesBox = m_tablesBox = new QWidget(this);
@@ -116,6 +119,11 @@ ProfilePage::ProfilePage(QWidget* parent)
     });
     connect(m_cancel, &QPushButton::clicked, this, &ProfilePage::cancelProfiling);
     connect(m_use, &QCheckBox::toggled, this, &ProfilePage::applyCalibration);
+    connect(m_anyGpu, &QCheckBox::toggled, this, [this] {
+        if (m_use->isChecked()) applyCalibration(true);
+        compareAsync();
+        rebuild();
+    });
     connect(&m_process, &QProcess::readyReadStandardError, this, &ProfilePage::readProgress);
     connect(&m_process, &QProcess::finished, this, &ProfilePage::processFinished);
     connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
@@ -141,8 +149,16 @@ void ProfilePage::setDocument(PlanDocument* document)
     m_document = document;
     if (document) {
         connect(document, &PlanDocument::predictionChanged, this, &ProfilePage::rebuild);
-        connect(document, &PlanDocument::planEdited, this, &ProfilePage::compareAsync);
-        connect(document, &PlanDocument::planReplaced, this, &ProfilePage::compareAsync);
+        // A calibration is fitted to the plan's GPU and links: a plan on another cluster or precision gets it fitted
+        // again (or refused, on another GPU).
+        const auto planChanged = [this] {
+            if (m_use->isChecked() && m_document && m_document->hasPlan() && m_calibratedFor
+                && !(m_calibratedFor->first == m_document->plan().cluster && m_calibratedFor->second == m_document->plan().training.precision))
+                applyCalibration(true);
+            compareAsync();
+        };
+        connect(document, &PlanDocument::planEdited, this, planChanged);
+        connect(document, &PlanDocument::planReplaced, this, planChanged);
     }
     compareAsync();
     rebuild();
@@ -158,9 +174,9 @@ void ProfilePage::compareAsync()
     using Pair = std::pair<std::shared_ptr<const Analysis>, std::shared_ptr<const Analysis>>;
     runThen(
         this,
-        [plan = m_document->plan(), profile = m_profile] {
+        [plan = m_document->plan(), profile = m_profile, rule = otherGpuRule()] {
             AnalysisOptions calibrated;
-            calibrated.calibration = calibrationFromProfile(*profile, plan);
+            calibrated.calibration = calibrationFromProfile(*profile, plan, rule);
             return Pair { analyse(plan), analyse(plan, calibrated) };
         },
         [this, generation](QFuture<Pair> done) {
@@ -275,10 +291,19 @@ void ProfilePage::setProfile(std::shared_ptr<const Profile> profile)
 void ProfilePage::applyCalibration(bool on)
 {
     if (!m_document) return;
-    if (on && m_profile && m_document->hasPlan())
-        m_document->setCalibration(std::make_shared<const Calibration>(calibrationFromProfile(*m_profile, m_document->plan())));
-    else
+    if (on && m_profile && m_document->hasPlan()) {
+        const Plan& plan = m_document->plan();
+        m_calibratedFor = std::make_pair(plan.cluster, plan.training.precision);
+        m_document->setCalibration(std::make_shared<const Calibration>(calibrationFromProfile(*m_profile, plan, otherGpuRule())));
+    } else {
+        m_calibratedFor.reset();
         m_document->setCalibration(nullptr);
+    }
+}
+
+OtherGpu ProfilePage::otherGpuRule() const
+{
+    return m_anyGpu->isChecked() ? OtherGpu::Apply : OtherGpu::Refuse;
 }
 
 QString ProfilePage::statusText() const
@@ -329,6 +354,17 @@ void ProfilePage::rebuild()
         const Issues shown(warnings.begin(), warnings.begin() + std::ptrdiff_t(std::min(kShown, warnings.size())));
         if (!shown.empty()) status += QLatin1Char('\n') + PlanDocument::describe(shown);
         if (warnings.size() > kShown) status += QLatin1Char('\n') + tr("… and %n more warning(s).", "", int(warnings.size() - kShown));
+        // The GPU it measured against the plan's: another GPU's measurements are refused unless applied anyway.
+        const GpuIdentity gpu = m_document && m_document->hasPlan() ? compareProfileGpu(*m_profile, m_document->plan().cluster.gpu)
+                                                                    : GpuIdentity {};
+        const bool other = gpu.match == GpuIdentity::Match::Different;
+        m_anyGpu->setVisible(other);
+        if (other)
+            status += QLatin1Char('\n')
+                + (m_anyGpu->isChecked()
+                        ? tr("Measured on %1, applied anyway to this plan's %2: its numbers may not describe this GPU.")
+                        : tr("Measured on %1, not this plan's %2: not applied (tick \"Apply to another GPU\" to use it anyway)."))
+                      .arg(QString::fromStdString(gpu.measured), QString::fromStdString(gpu.planned));
         m_status->setText(status);
     }
     m_plot->xAxis->setLabel(tr("Message size S (bytes)"));
@@ -563,6 +599,7 @@ void ProfilePage::retranslate()
     m_open->setText(tr("Open profile…"));
     m_cancel->setText(tr("Cancel"));
     m_use->setText(tr("Use this calibration"));
+    m_anyGpu->setText(tr("Apply to another GPU"));
     rebuild();
 }
 

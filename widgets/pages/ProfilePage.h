@@ -11,6 +11,8 @@
 #include <QProcess>
 #include <QWidget>
 #include <memory>
+#include <optional>
+#include <utility>
 
 class QCheckBox;
 class QCustomPlot;
@@ -48,6 +50,9 @@ public:
     bool isProfiling() const { return m_process.state() != QProcess::NotRunning; }
 
     QString statusText() const;
+    // For tests: "Use this calibration", and "Apply to another GPU" (shown where the profile measured another GPU).
+    QCheckBox* useBox() const { return m_use; }
+    QCheckBox* anyGpuBox() const { return m_anyGpu; }
     // For tests: the rows of the comparison table (default vs calibrated), once comparisonReady() was emitted.
     QStringList comparisonRows() const;
     // The two analyses of the open plan the table shows (preset defaults, calibrated); null until computed.
@@ -69,6 +74,8 @@ private:
     void readProgress();
     void processFinished(int exitCode, QProcess::ExitStatus status);
     void applyCalibration(bool on);
+    // The rule for a profile of another GPU: refused unless "apply anyway" is ticked.
+    OtherGpu otherGpuRule() const;
     // Analyses the open plan with and without the profile's calibration off the GUI thread; the newest request
     // wins.
     void compareAsync();
@@ -90,6 +97,10 @@ private:
     QPushButton* m_cancel;
     QProgressBar* m_progress;
     QCheckBox* m_use;
+    // The cluster and precision the document's calibration was fitted to: an edit of either fits it again (a plan
+    // switched to another GPU must not keep the last GPU's calibration).
+    std::optional<std::pair<ClusterSpec, Precision>> m_calibratedFor;
+    QCheckBox* m_anyGpu; // apply a profile of another GPU than the plan's anyway (a warning in every prediction)
     QCustomPlot* m_plot;
     QTableWidget* m_gemm;
     QTableWidget* m_compare;
