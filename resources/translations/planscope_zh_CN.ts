@@ -3651,10 +3651,6 @@ large ones the bandwidth term 2(n−1)/n × S / B. KiB = 2^10 bytes, GiB = 2^30.
         <translation>空闲</translation>
     </message>
     <message>
-        <source>group crossing nodes</source>
-        <translation>跨节点的组</translation>
-    </message>
-    <message>
         <source>PlanScope GPU grid</source>
         <translation>PlanScope GPU 网格</translation>
     </message>
@@ -3707,8 +3703,24 @@ large ones the bandwidth term 2(n−1)/n × S / B. KiB = 2^10 bytes, GiB = 2^30.
         <translation>在 NVLink 域内跨托盘的组（NVLink）</translation>
     </message>
     <message>
-        <source>group crossing NVLink domains (network)</source>
-        <translation>跨 NVLink 域的组（网络）</translation>
+        <source> (%1 per GPU per step, %2 of collectives, %3 exposed)</source>
+        <translation>（每块 GPU 每步 %1，集合通信 %2，其中暴露 %3）</translation>
+    </message>
+    <message>
+        <source>At %1 of %2, the busiest moment (the playhead is at the end of the step): %3 of %4 pipeline stages computing (lit), the others idle (dimmed)</source>
+        <translation>%1 / %2，最繁忙的时刻（播放头位于单步末尾）：%4 个流水线阶段中有 %3 个在计算（高亮），其余空闲（变暗）</translation>
+    </message>
+    <message>
+        <source>%1 crossing NVLink domains (network)</source>
+        <translation>跨 NVLink 域的%1（网络）</translation>
+    </message>
+    <message>
+        <source>%1 crossing nodes</source>
+        <translation>跨节点的%1</translation>
+    </message>
+    <message>
+        <source>%1: %2 per GPU per step</source>
+        <translation>%1：每块 GPU 每步 %2</translation>
     </message>
 </context>
 <context>

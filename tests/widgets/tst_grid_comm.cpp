@@ -9,6 +9,7 @@
 #include "cost/Collective.h"
 #include "cost/RankGrid.h"
 #include "sim/Timeline.h"
+#include "util/Units.h"
 #include "charts/CommRingAllReduce.h"
 #include "pages/CommView.h"
 #include "pages/GpuGridView.h"
@@ -63,6 +64,19 @@ bool busyAt(const Timeline& tl, int stage, double t)
         if (s.rank == stage && s.stream == Stream::Compute && s.start <= t && t < s.end) return true;
     return false;
 }
+
+// A grid view over a sample's analysis, following its own view state.
+struct GridOn {
+    ViewState state;
+    GpuGridView view;
+    std::shared_ptr<const Analysis> analysis;
+    GridOn(const char* plan, QSize size) : analysis(analyseSample(plan))
+    {
+        view.resize(size);
+        view.setViewState(&state);
+        view.setAnalysis(analysis);
+    }
+};
 
 QStringList samplePlans()
 {
@@ -185,13 +199,10 @@ private Q_SLOTS:
 
     void hoverHighlightsGpu()
     {
-        ViewState state;
-        GpuGridView view;
-        view.resize(1000, 700);
-        view.setViewState(&state);
-        const auto analysis = analyseSample("interview-175b-256xa100.plan.json");
-        QVERIFY(analysis->valid());
-        view.setAnalysis(analysis);
+        GridOn on("interview-175b-256xa100.plan.json", QSize(1000, 700));
+        QVERIFY(on.analysis->valid());
+        ViewState& state = on.state;
+        GpuGridView& view = on.view;
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         QSignalSpy spy(&state, &ViewState::highlightedGpuChanged);
@@ -218,7 +229,7 @@ private Q_SLOTS:
         // The CommView following the same state names the hovered GPU's groups.
         CommView comm;
         comm.setViewState(&state);
-        comm.setAnalysis(analysis);
+        comm.setAnalysis(on.analysis);
         QVERIFY2(comm.highlightText().startsWith(QStringLiteral("GPU 13 on node 1")),
             qPrintable(comm.highlightText()));
     }
@@ -254,13 +265,11 @@ private Q_SLOTS:
 
     void busyFollowsPlayhead()
     {
-        ViewState state;
-        GpuGridView view;
-        view.resize(1000, 700);
-        view.setViewState(&state);
-        const auto analysis = analyseSample("default.plan.json");
+        GridOn on("default.plan.json", QSize(1000, 700));
+        ViewState& state = on.state;
+        GpuGridView& view = on.view;
+        const auto& analysis = on.analysis;
         QVERIFY(analysis->valid());
-        view.setAnalysis(analysis);
         const std::shared_ptr<const Timeline> tl = analysis->timeline;
         QVERIFY(tl);
         QVERIFY(view.hasTimeline());
@@ -284,6 +293,58 @@ private Q_SLOTS:
             QCOMPARE(grid.coords(r).pp, 0);
         QVERIFY(seen[2] != seen[0] || seen[3] != seen[0]);
         QVERIFY(view.statusText().contains(QStringLiteral("pipeline stages computing")));
+        // At the end of the step no stage computes: the grid then lights the first moment the most stages compute,
+        // found here by trying every compute span's start, and says so; inside the step it follows the playhead.
+        state.setPlayhead(tl->stepSeconds);
+        double best = -1;
+        int most = 0;
+        std::vector<double> starts;
+        for (const Span& sp : tl->spans)
+            if (sp.stream == Stream::Compute) starts.push_back(sp.start);
+        std::sort(starts.begin(), starts.end());
+        for (double t : starts) {
+            int busy = 0;
+            for (int stage = 0; stage < grid.pp(); ++stage) busy += busyAt(*tl, stage, t) ? 1 : 0;
+            if (busy > most) {
+                most = busy;
+                best = t;
+            }
+        }
+        QCOMPARE(view.shownTime(), best);
+        QCOMPARE(view.busyGpuCount(), most * int(grid.gpus() / grid.pp()));
+        QVERIFY2(view.statusText().contains(QLatin1String("the busiest moment")), qPrintable(view.statusText()));
+        state.setPlayhead(tl->stepSeconds / 3);
+        QCOMPARE(view.shownTime(), tl->stepSeconds / 3);
+        QVERIFY(view.statusText().startsWith(QLatin1String("Playhead")));
+    }
+
+    // DeepSeek-V3 on 1,024 H100 (EP 64 over 8 nodes): the crossing is the EP kind's, with the traffic the prediction
+    // gives its group, named in the headline; every one of the 1,024 GPUs carries its rank in the picture.
+    void aLargeMoeGridNamesItsCrossingAndLabelsEveryGpu()
+    {
+        GpuGridView view;
+        view.resize(1400, 900);
+        const auto analysis = analyseSample("deepseek-v3-1024xh100-fp8.plan.json");
+        QVERIFY(analysis->valid());
+        view.setAnalysis(analysis);
+        QCOMPARE(view.crossings().size(), std::size_t(1));
+        const GpuGridView::Crossing& ep = view.crossings().front();
+        QVERIFY(ep.kind == GroupKind::EP);
+        double bytes = 0;
+        for (const CommGroup& g : analysis->prediction.comm)
+            if (g.kind == GroupKind::EP) bytes = std::max(bytes, g.bytesPerStep);
+        QVERIFY(bytes > 0);
+        QCOMPARE(ep.bytesPerStep, bytes);
+        QVERIFY(!ep.links.empty());
+        QVERIFY(ep.links == view.networkCrossings());
+        QCOMPARE(view.warnings().size(), 1);
+        QVERIFY2(view.warnings().front().contains(QString::fromStdString(units::formatBytes(bytes)) + QLatin1String(" per GPU per step")),
+            qPrintable(view.warnings().front()));
+        QTemporaryDir dir;
+        const QString svg = dir.filePath(QStringLiteral("grid.svg"));
+        QVERIFY(view.exportTo(svg, QSize(1400, 900)));
+        const QByteArray text = readAll(svg);
+        for (const char* rank : { ">0<", ">99<", ">100<", ">517<", ">1023<" }) QVERIFY2(text.contains(rank), rank);
     }
 
     void chartsEqualCoreFunctions()

@@ -18,6 +18,7 @@
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPainter>
+#include <QScopeGuard>
 #include <QPainterPath>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -342,9 +343,11 @@ void GpuGridView::rebuild()
     m_warnings.clear();
     m_alarmNode.clear();
     m_alarmLinks.clear();
+    m_crossings.clear();
     m_trayLinks.clear();
     m_domainNodes = 1;
     m_compute.clear();
+    m_busiest = -1;
     m_title.clear();
     m_linkText.clear();
     m_duration = 0;
@@ -407,13 +410,21 @@ void GpuGridView::rebuild()
         if (size <= 1 || (kind == GroupKind::EP && !plan.model.isMoe()) || !m_grid.anyGroupCrossesNodes(kind)) continue;
         const GroupPlacement& worst = m_grid.worstPlacement(kind);
         const int most = dn > 1 ? worst.domainsSpanned : m_grid.maxNodesSpanned(kind);
+        std::set<std::pair<int, int>> kindLinks;
         for (long long r = 0; r < m_grid.gpus(); ++r) {
             if (m_grid.indexInGroup(kind, int(r)) != 0) continue;
             int previous = -1, previousDomain = -1, domains = 0;
             for (int m : m_grid.members(kind, int(r))) {
                 const int node = m / perNode;
                 if (node == previous) continue;
-                if (previous >= 0) (previous / dn == node / dn ? trayLinks : links).insert({ previous, node });
+                if (previous >= 0) {
+                    if (previous / dn == node / dn) {
+                        trayLinks.insert({ previous, node });
+                    } else {
+                        links.insert({ previous, node });
+                        kindLinks.insert({ previous, node });
+                    }
+                }
                 previous = node;
                 if (node / dn != previousDomain) ++domains;
                 previousDomain = node / dn;
@@ -422,6 +433,29 @@ void GpuGridView::rebuild()
                 for (int m : m_grid.members(kind, int(r)))
                     m_alarmNode[std::size_t(m / perNode)] = 1;
         }
+        // Its traffic: the prediction's group of this kind (core/cost: bytes one GPU sends per step, their time).
+        Crossing crossing;
+        crossing.kind = kind;
+        crossing.links.assign(kindLinks.begin(), kindLinks.end());
+        for (const CommGroup& g : analysis->prediction.comm)
+            if (g.kind == kind && g.bytesPerStep > crossing.bytesPerStep) {
+                crossing.bytesPerStep = g.bytesPerStep;
+                crossing.seconds = g.seconds;
+                crossing.exposedSeconds = g.exposedSeconds;
+            }
+        const auto traffic = [&] {
+            return crossing.bytesPerStep > 0
+                ? tr(" (%1 per GPU per step, %2 of collectives, %3 exposed)")
+                      .arg(QString::fromStdString(units::formatBytes(crossing.bytesPerStep)),
+                          QString::fromStdString(units::formatSeconds(crossing.seconds)),
+                          QString::fromStdString(units::formatSeconds(crossing.exposedSeconds)))
+                : QString();
+        };
+        if (!crossing.links.empty()) m_crossings.push_back(crossing);
+        const qsizetype warningsBefore = m_warnings.size();
+        const auto addTraffic = qScopeGuard([&] {
+            if (m_warnings.size() > warningsBefore) m_warnings.last() += traffic();
+        });
         if (dn > 1) {
             if (!worst.crossesDomains) continue;
             if (kind == GroupKind::TP)
@@ -476,6 +510,20 @@ void GpuGridView::rebuild()
         for (auto& lane : m_compute)
             std::sort(lane.begin(), lane.end(),
                 [](const Interval& a, const Interval& b) { return a.start < b.start; });
+        // The first moment the most stages compute: a sweep over every start (+1) and end (-1), ends first at a tie.
+        std::vector<std::pair<double, int>> events;
+        for (const auto& lane : m_compute)
+            for (const Interval& i : lane) {
+                events.push_back({ i.start, +1 });
+                events.push_back({ i.end, -1 });
+            }
+        std::sort(events.begin(), events.end());
+        int level = 0, most = 0;
+        for (const auto& [time, delta] : events)
+            if ((level += delta) > most) {
+                most = level;
+                m_busiest = time;
+            }
     }
     m_zoomed = false;
     refit();
@@ -487,13 +535,20 @@ void GpuGridView::updateBusy()
     m_busyStage.assign(m_hasGrid ? std::size_t(m_grid.pp()) : 0, 0);
     if (!m_hasGrid) {
         m_status.clear();
+        m_shownTime = -1;
     } else if (m_compute.empty()) {
+        m_shownTime = -1;
         const QString why = m_analysis ? PlanDocument::describe(m_analysis->timelineErrors) : QString();
         m_status = why.isEmpty()
             ? tr("No simulated timeline: every GPU is drawn at full colour")
             : tr("No simulated timeline (%1): every GPU is drawn at full colour").arg(why);
     } else {
-        const double t = m_state ? m_state->playhead() : 0.0;
+        // At the end of the step no stage computes (the playhead stands there after a plan opens, and in pictures):
+        // the grid then lights the busiest moment instead, and says so.
+        const double playhead = m_state ? m_state->playhead() : 0.0;
+        const bool atEnd = m_busiest >= 0 && playhead >= m_duration && !(m_state && m_state->isPlaying());
+        const double t = atEnd ? m_busiest : playhead;
+        m_shownTime = t;
         int busy = 0;
         QStringList doing;
         for (std::size_t r = 0; r < m_compute.size(); ++r) {
@@ -510,7 +565,9 @@ void GpuGridView::updateBusy()
             }
         }
         if (busy > 6) doing << QStringLiteral("…");
-        m_status = tr("Playhead %1 of %2: %3 of %4 pipeline stages computing (lit), the others idle (dimmed)")
+        m_status = (atEnd ? tr("At %1 of %2, the busiest moment (the playhead is at the end of the step): %3 of %4 "
+                               "pipeline stages computing (lit), the others idle (dimmed)")
+                          : tr("Playhead %1 of %2: %3 of %4 pipeline stages computing (lit), the others idle (dimmed)"))
                        .arg(QString::fromStdString(units::formatSeconds(t)),
                            QString::fromStdString(units::formatSeconds(m_duration)))
                        .arg(busy)
@@ -518,6 +575,17 @@ void GpuGridView::updateBusy()
         if (!doing.isEmpty()) m_status += QStringLiteral(" — ") + doing.join(QStringLiteral(", "));
     }
     m_canvas->update();
+}
+
+std::pair<QPen, double> GpuGridView::crossingPen(std::size_t k, double scale) const
+{
+    double heaviest = 0;
+    for (const Crossing& c : m_crossings) heaviest = std::max(heaviest, c.bytesPerStep);
+    const double base = std::clamp(scale * 0.18, 2.0, 6.0);
+    const Crossing& c = m_crossings[k];
+    const double width = heaviest > 0 ? base * (0.35 + 0.65 * c.bytesPerStep / heaviest) : base;
+    const double offset = (double(k) - double(m_crossings.size() - 1) / 2.0) * (base + 1.0);
+    return { groupPen(c.kind, palette::alarm(), width), offset };
 }
 
 bool GpuGridView::isBusy(int rank) const
@@ -796,23 +864,25 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
     }
     if (nodes > 1 && spineTop >= 0) p.drawLine(QPointF(spineX, spineTop), QPointF(spineX, spineBottom));
 
-    // Groups that cross nodes: red links between the nodes they join (under the boxes, seen in the gaps).
+    // Groups that cross nodes: per group kind, red links between the nodes they join (under the boxes, seen in the
+    // gaps), in the kind's dash pattern and as thick as its traffic; kinds joining the same nodes side by side.
     p.setRenderHint(QPainter::Antialiasing, true);
-    if (!m_alarmLinks.empty()) {
-        p.setPen(QPen(palette::alarm(), std::clamp(s * 0.18, 2.0, 6.0), Qt::SolidLine, Qt::RoundCap));
-        for (const auto& [a, b] : m_alarmLinks) {
+    for (std::size_t k = 0; k < m_crossings.size(); ++k) {
+        const auto [pen, offset] = crossingPen(k, s);
+        p.setPen(pen);
+        for (const auto& [a, b] : m_crossings[k].links) {
             const long long ra = a / perRow, rb = b / perRow;
             if (std::max(ra, rb) < firstRow || std::min(ra, rb) > lastRow) continue;
             const QRectF na = g.nodeRect(a), nb = g.nodeRect(b);
             if (ra == rb) {
-                p.drawLine(QPointF(na.right(), na.center().y()), QPointF(nb.left(), nb.center().y()));
+                p.drawLine(QPointF(na.right(), na.center().y() + offset), QPointF(nb.left(), nb.center().y() + offset));
             } else {
                 // Wrapped to the next row: down from one box, along the gap, up into the other.
-                QPainterPath path(QPointF(na.center().x(), na.bottom()));
-                const double gapY = na.bottom() + GridGeometry::kGapY * 0.62 * s;
-                path.lineTo(na.center().x(), gapY);
-                path.lineTo(nb.center().x(), gapY);
-                path.lineTo(nb.center().x(), nb.top());
+                QPainterPath path(QPointF(na.center().x() + offset, na.bottom()));
+                const double gapY = na.bottom() + GridGeometry::kGapY * 0.62 * s + offset;
+                path.lineTo(na.center().x() + offset, gapY);
+                path.lineTo(nb.center().x() + offset, gapY);
+                path.lineTo(nb.center().x() + offset, nb.top());
                 p.drawPath(path);
             }
         }
@@ -834,10 +904,20 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
                              QPointF(std::round(r.right()), std::round(r.bottom())))
                        : r;
     };
-    // Labels in domain blocks: on every cell or on none (cells a pixel apart in width must not alternate).
-    const bool rankLabels = fmSmall.horizontalAdvance(QString::number(std::max(0LL, m_grid.gpus() - 1))) + 6
-            <= g.cellSize().width() - 2
-        && fmSmall.height() <= g.cellSize().height() - 2;
+    // Rank labels on every cell or on none, in one font: the small font, made smaller (down to 5 pt) until the
+    // widest rank fits a cell, so a grid is never labelled on its first 100 GPUs and bare on the rest.
+    QFont labelFont = small;
+    const QString widestRank = QString::number(std::max(0LL, m_grid.gpus() - 1));
+    const QSizeF cellRoom = g.cellSize() - QSizeF(2, 2);
+    for (;;) {
+        const QFontMetricsF m(labelFont);
+        if ((m.horizontalAdvance(widestRank) + 3 <= cellRoom.width() && m.height() <= cellRoom.height() + 1)
+            || labelFont.pointSizeF() <= 5.0)
+            break;
+        labelFont.setPointSizeF(labelFont.pointSizeF() - 0.5);
+    }
+    const QFontMetricsF fmLabel(labelFont);
+    const bool rankLabels = fmLabel.horizontalAdvance(widestRank) + 3 <= cellRoom.width() && fmLabel.height() <= cellRoom.height() + 1;
     // One node (tray): its box and its cells, or one cell for the node when cells are too small.
     auto paintNode = [&](long long n, bool label) {
         const QRectF box = px(g.nodeRect(n));
@@ -868,9 +948,7 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
                 p.fillRect(r, fill);
                 // Labels where they fit: the rank, then (dp,tp,pp,cp,ep).
                 const QString rankText = QString::number(rank);
-                if (domains ? !rankLabels
-                            : fmSmall.horizontalAdvance(rankText) + 4 > r.width() || fmSmall.height() > r.height())
-                    continue;
+                if (!rankLabels) continue;
                 p.setPen(busy ? textOn(fill) : Theme::pick(QColor(0x60, 0x60, 0x60), QColor(0xB0, 0xB0, 0xB0)));
                 const QString coordText = QStringLiteral("(%1,%2,%3,%4,%5)")
                                               .arg(c.dp)
@@ -888,7 +966,9 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
                         QRectF(r.left(), top + fmSmall.lineSpacing(), r.width(), fmSmall.lineSpacing()),
                         Qt::AlignCenter, coordText);
                 } else {
+                    p.setFont(labelFont);
                     p.drawText(r, Qt::AlignCenter, rankText);
+                    p.setFont(small);
                 }
             }
         } else {
@@ -1021,9 +1101,12 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
         p.setPen(QPen(nvlinkColour(), std::clamp(s * 0.12, 1.5, 4.0), Qt::SolidLine, Qt::RoundCap));
         for (const auto& [a, b] : m_trayLinks)
             if (linkShown(a, b)) p.drawPath(linkPath(a, b));
-        p.setPen(QPen(palette::alarm(), std::clamp(s * 0.18, 2.0, 6.0), Qt::SolidLine, Qt::RoundCap));
-        for (const auto& [a, b] : m_alarmLinks)
-            if (linkShown(a, b)) p.drawPath(linkPath(a, b));
+        for (std::size_t k = 0; k < m_crossings.size(); ++k) {
+            const auto [pen, offset] = crossingPen(k, s);
+            p.setPen(pen);
+            for (const auto& [a, b] : m_crossings[k].links)
+                if (linkShown(a, b)) p.drawPath(linkPath(a, b).translated(offset, offset));
+        }
         p.setRenderHint(QPainter::Antialiasing, false);
 
         const bool trayLabels = !aggregated && GridGeometry::kTrayGap * s >= fmSmall.height() * 0.9;
@@ -1143,12 +1226,19 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
             p.setPen(QPen(nvlinkColour(), 3));
             p.drawLine(QPointF(r.left(), r.center().y()), QPointF(r.right(), r.center().y()));
         });
-    if (!m_warnings.isEmpty())
-        item(m_domainNodes > 1 ? tr("group crossing NVLink domains (network)") : tr("group crossing nodes"),
+    // Each kind of group crossing nodes, in its pattern and thickness (at the legend's scale), with its traffic.
+    for (std::size_t k = 0; k < m_crossings.size(); ++k) {
+        const Crossing& c = m_crossings[k];
+        const QString what = m_domainNodes > 1 ? tr("%1 crossing NVLink domains (network)").arg(groupName(c.kind))
+                                               : tr("%1 crossing nodes").arg(groupName(c.kind));
+        item(c.bytesPerStep > 0
+                ? tr("%1: %2 per GPU per step").arg(what, QString::fromStdString(units::formatBytes(c.bytesPerStep)))
+                : what,
             [&](const QRectF& r) {
-            p.setPen(QPen(palette::alarm(), 3));
-            p.drawLine(QPointF(r.left(), r.center().y()), QPointF(r.right(), r.center().y()));
-        });
+                p.setPen(crossingPen(k, 16).first);
+                p.drawLine(QPointF(r.left(), r.center().y()), QPointF(r.right(), r.center().y()));
+            });
+    }
     item(m_linkText, [&](const QRectF& r) {
         p.setPen(busPen);
         p.drawLine(QPointF(r.left(), r.center().y()), QPointF(r.right(), r.center().y()));

@@ -14,11 +14,13 @@
 #include "charts/GridGeometry.h"
 #include "document/AnalysisFeed.h"
 
+#include <QPen>
 #include <QPointer>
 #include <QSize>
 #include <QStringList>
 #include <QWidget>
 #include <memory>
+#include <utility>
 #include <vector>
 
 class QComboBox;
@@ -84,6 +86,17 @@ public:
     // Node pairs joined by a TP/CP/EP group: across NVLink domains (the network; red) and, with domains of
     // several nodes, across trays inside one domain (NVLink).
     const std::vector<std::pair<int, int>>& networkCrossings() const { return m_alarmLinks; }
+    // A TP, CP or EP group kind whose groups cross nodes (NVLink domains): the node pairs they join, drawn in the
+    // kind's dash pattern and as thick as its traffic, and that traffic (the prediction's group of that kind).
+    struct Crossing {
+        GroupKind kind = GroupKind::TP;
+        std::vector<std::pair<int, int>> links;
+        double bytesPerStep = 0, seconds = 0, exposedSeconds = 0;
+    };
+    const std::vector<Crossing>& crossings() const { return m_crossings; }
+    // The moment the grid lights (seconds into the step): the playhead, or where it stands at the end of the step
+    // (where no stage computes), the first moment the most stages compute. -1 without a timeline.
+    double shownTime() const { return m_shownTime; }
     const std::vector<std::pair<int, int>>& nvlinkCrossings() const { return m_trayLinks; }
     // Computing (a compute span of its pipeline rank covers the playhead); false without a timeline.
     bool isBusy(int rank) const;
@@ -114,6 +127,9 @@ private:
     void refit();
     SceneParts sceneParts(const QRectF& rect) const;
     void paintScene(QPainter& painter, const QRectF& rect, const GridGeometry& geometry) const;
+    // The pen of the k-th crossing kind at a scale (its dash pattern, thickness by traffic) and its offset from the
+    // line between two nodes, so kinds joining the same nodes lie side by side.
+    std::pair<QPen, double> crossingPen(std::size_t k, double scale) const;
     int colourValue(int rank) const;
     int colourCount() const;
     QColor valueColour(int value) const;
@@ -149,6 +165,7 @@ private:
 
     std::vector<char> m_alarmNode; // a node holding a TP/CP/EP group that crosses nodes
     std::vector<std::pair<int, int>> m_alarmLinks; // node pairs joined by such a group
+    std::vector<Crossing> m_crossings;             // the same per group kind, with its traffic
     // With NVLink domains: node pairs of one domain joined by a TP/CP/EP group (NVLink, no alarm).
     std::vector<std::pair<int, int>> m_trayLinks;
     int m_domainNodes = 1;
@@ -156,6 +173,8 @@ private:
     std::vector<std::vector<Interval>> m_compute; // per pipeline rank, sorted by start
     std::vector<char> m_busyStage;
     double m_duration = 0;
+    double m_busiest = -1;  // the first moment the most pipeline stages compute
+    double m_shownTime = -1;
 };
 
 } // namespace planscope
