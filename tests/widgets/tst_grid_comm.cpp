@@ -345,6 +345,15 @@ private Q_SLOTS:
         QVERIFY(view.exportTo(svg, QSize(1400, 900)));
         const QByteArray text = readAll(svg);
         for (const char* rank : { ">0<", ">99<", ">100<", ">517<", ">1023<" }) QVERIFY2(text.contains(rank), rank);
+        // The legend wraps instead of dropping what does not fit: at 1280 x 800 and 1920 x 1080 it holds the crossing
+        // with its traffic and the links' bandwidths.
+        for (const QSize size : { QSize(1280, 800), QSize(1920, 1080) }) {
+            QVERIFY(view.exportTo(svg, size));
+            const QByteArray legend = readAll(svg);
+            QVERIFY(legend.contains(("EP group crossing nodes: " + units::formatBytes(bytes) + " per GPU per step").c_str()));
+            QVERIFY(legend.contains("inter-node network: "));
+            QVERIFY(legend.contains("computing at the playhead"));
+        }
     }
 
     void chartsEqualCoreFunctions()

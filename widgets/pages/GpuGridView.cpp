@@ -577,6 +577,49 @@ void GpuGridView::updateBusy()
     m_canvas->update();
 }
 
+std::vector<GpuGridView::LegendEntry> GpuGridView::legendEntries() const
+{
+    std::vector<LegendEntry> entries;
+    if (!m_hasGrid || m_compact) return entries;
+    for (GroupKind kind : kOutlined)
+        if (m_grid.size(kind) > 1) entries.push_back({ groupName(kind), LegendEntry::Group, int(kind) });
+    if (!m_compute.empty()) {
+        entries.push_back({ tr("computing at the playhead"), LegendEntry::Busy, 0 });
+        entries.push_back({ tr("idle"), LegendEntry::Idle, 0 });
+    }
+    if (!m_trayLinks.empty())
+        entries.push_back({ tr("group crossing trays inside an NVLink domain (NVLink)"), LegendEntry::NvLink, 0 });
+    // Each kind of group crossing nodes, in its pattern and thickness (at the legend's scale), with its traffic.
+    for (std::size_t k = 0; k < m_crossings.size(); ++k) {
+        const Crossing& c = m_crossings[k];
+        const QString what = m_domainNodes > 1 ? tr("%1 crossing NVLink domains (network)").arg(groupName(c.kind))
+                                               : tr("%1 crossing nodes").arg(groupName(c.kind));
+        entries.push_back({ c.bytesPerStep > 0
+                ? tr("%1: %2 per GPU per step").arg(what, QString::fromStdString(units::formatBytes(c.bytesPerStep)))
+                : what,
+            LegendEntry::Crossing, int(k) });
+    }
+    entries.push_back({ m_linkText, LegendEntry::Bus, 0 });
+    return entries;
+}
+
+int GpuGridView::legendRows(double width) const
+{
+    const QFontMetricsF fm(font());
+    const double left = kPad, right = width - kPad;
+    double x = left;
+    int rows = 1;
+    for (const LegendEntry& e : legendEntries()) {
+        const double w = fm.horizontalAdvance(e.text);
+        if (x > left && x + 30 + w > right) {
+            x = left;
+            ++rows;
+        }
+        x += 28 + w + 14;
+    }
+    return rows;
+}
+
 std::pair<QPen, double> GpuGridView::crossingPen(std::size_t k, double scale) const
 {
     double heaviest = 0;
@@ -611,7 +654,7 @@ GpuGridView::SceneParts GpuGridView::sceneParts(const QRectF& rect) const
     const double line = QFontMetricsF(font()).lineSpacing();
     const int headerLines = (m_compact ? 1 : 2) + int(m_warnings.size());
     const double header = kPad + headerLines * line + 4;
-    const double footer = (m_compact ? 1 : 3) * (line + 6) + kPad;
+    const double footer = (m_compact ? 1 : 2 + legendRows(rect.width())) * (line + 6) + kPad;
     SceneParts parts;
     parts.header = QRectF(rect.left(), rect.top(), rect.width(), header);
     parts.footer = QRectF(rect.left(), rect.bottom() - footer, rect.width(), footer);
@@ -1198,51 +1241,42 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
     }
 
     if (m_compact) return;
-    // Line 2: what the outlines, the brightness and red mean.
+    // Lines 2 and on: what the outlines, the brightness and red mean, wrapped to as many lines as they need (the
+    // footer is that tall, sceneParts()): never cut.
     x = rect.left() + kPad;
     y += lineH;
-    auto item = [&](const QString& text, auto&& drawSwatch) {
-        const double w = fm.horizontalAdvance(text);
-        if (x + 30 + w > right) return;
-        drawSwatch(QRectF(x, y + 1, 24, sw - 2));
-        x += 28;
-        p.setPen(ink);
-        p.drawText(QPointF(x, y + fm.ascent()), text);
-        x += w + 14;
-    };
-    for (GroupKind kind : kOutlined) {
-        if (m_grid.size(kind) <= 1) continue;
-        item(groupName(kind), [&](const QRectF& r) {
-            p.setPen(groupPen(kind, ink, 2));
+    for (const LegendEntry& e : legendEntries()) {
+        const double w = fm.horizontalAdvance(e.text);
+        if (x > rect.left() + kPad && x + 30 + w > right) {
+            x = rect.left() + kPad;
+            y += lineH;
+        }
+        const QRectF r(x, y + 1, 24, sw - 2);
+        switch (e.swatch) {
+        case LegendEntry::Group:
+            p.setPen(groupPen(GroupKind(e.index), ink, 2));
             p.drawLine(QPointF(r.left(), r.center().y()), QPointF(r.right(), r.center().y()));
-        });
-    }
-    if (timeline) {
-        item(tr("computing at the playhead"), [&](const QRectF& r) { p.fillRect(r, palette::blue()); });
-        item(tr("idle"), [&](const QRectF& r) { p.fillRect(r, blend(palette::blue(), paper, dim)); });
-    }
-    if (!m_trayLinks.empty())
-        item(tr("group crossing trays inside an NVLink domain (NVLink)"), [&](const QRectF& r) {
+            break;
+        case LegendEntry::Busy: p.fillRect(r, palette::blue()); break;
+        case LegendEntry::Idle: p.fillRect(r, blend(palette::blue(), paper, dim)); break;
+        case LegendEntry::NvLink:
             p.setPen(QPen(nvlinkColour(), 3));
             p.drawLine(QPointF(r.left(), r.center().y()), QPointF(r.right(), r.center().y()));
-        });
-    // Each kind of group crossing nodes, in its pattern and thickness (at the legend's scale), with its traffic.
-    for (std::size_t k = 0; k < m_crossings.size(); ++k) {
-        const Crossing& c = m_crossings[k];
-        const QString what = m_domainNodes > 1 ? tr("%1 crossing NVLink domains (network)").arg(groupName(c.kind))
-                                               : tr("%1 crossing nodes").arg(groupName(c.kind));
-        item(c.bytesPerStep > 0
-                ? tr("%1: %2 per GPU per step").arg(what, QString::fromStdString(units::formatBytes(c.bytesPerStep)))
-                : what,
-            [&](const QRectF& r) {
-                p.setPen(crossingPen(k, 16).first);
-                p.drawLine(QPointF(r.left(), r.center().y()), QPointF(r.right(), r.center().y()));
-            });
+            break;
+        case LegendEntry::Crossing:
+            p.setPen(crossingPen(std::size_t(e.index), 16).first);
+            p.drawLine(QPointF(r.left(), r.center().y()), QPointF(r.right(), r.center().y()));
+            break;
+        case LegendEntry::Bus:
+            p.setPen(busPen);
+            p.drawLine(QPointF(r.left(), r.center().y()), QPointF(r.right(), r.center().y()));
+            break;
+        }
+        x += 28;
+        p.setPen(ink);
+        p.drawText(QPointF(x, y + fm.ascent()), e.text);
+        x += w + 14;
     }
-    item(m_linkText, [&](const QRectF& r) {
-        p.setPen(busPen);
-        p.drawLine(QPointF(r.left(), r.center().y()), QPointF(r.right(), r.center().y()));
-    });
 
     // Line 3: the hovered GPU and its groups.
     y += lineH;

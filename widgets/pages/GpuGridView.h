@@ -130,6 +130,14 @@ private:
     // The pen of the k-th crossing kind at a scale (its dash pattern, thickness by traffic) and its offset from the
     // line between two nodes, so kinds joining the same nodes lie side by side.
     std::pair<QPen, double> crossingPen(std::size_t k, double scale) const;
+    // The footer's legend of lines and shades, in order; legendRows() is how many lines it wraps to in a width.
+    struct LegendEntry {
+        QString text;
+        enum Swatch { Group, Busy, Idle, NvLink, Crossing, Bus } swatch = Group;
+        int index = 0; // Group: the GroupKind; Crossing: the index in m_crossings
+    };
+    std::vector<LegendEntry> legendEntries() const;
+    int legendRows(double width) const;
     int colourValue(int rank) const;
     int colourCount() const;
     QColor valueColour(int value) const;
