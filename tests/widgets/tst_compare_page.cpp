@@ -15,6 +15,7 @@
 #include "charts/MemoryBarsView.h"
 #include "document/PlanDocument.h"
 #include "io/PlanJson.h"
+#include "ElidedLabel.h"
 #include "pages/ComparePage.h"
 #include "timeline/TimelineView.h"
 
@@ -74,6 +75,35 @@ class TestComparePage : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    // Names are never cut silently: a label shows the whole name where it fits, else both ends with an ellipsis in
+    // the middle, and the whole name on hover; the page's plan captions are such labels.
+    void namesElideInTheMiddleWithTheWholeNameOnHover()
+    {
+        ElidedLabel label;
+        const QString name = QStringLiteral("DeepSeek-V3 on 1,024 x H100, FP8, PP 8 x VP 4, EP 64 (Megatron-Core)");
+        label.setFullText(name);
+        label.resize(QFontMetrics(label.font()).horizontalAdvance(name) + 10, 20);
+        QCOMPARE(label.shownText(), name);
+        label.resize(120, 20);
+        const QString shown = label.shownText();
+        QVERIFY(shown.contains(QChar(0x2026)));
+        QVERIFY2(shown.startsWith(name.left(3)) && shown.endsWith(name.right(3)), qPrintable(shown));
+        QVERIFY(QFontMetrics(label.font()).horizontalAdvance(shown) <= 120);
+        QCOMPARE(label.toolTip(), name);
+
+        PlanDocument doc;
+        ComparePage page;
+        page.setDocument(&doc);
+        QVERIFY(loadAndWait(doc, kPlanA));
+        QVERIFY(page.addPlanFile(kPlanB));
+        page.waitForAnalyses();
+        const QList<ElidedLabel*> captions = page.findChildren<ElidedLabel*>();
+        QVERIFY(captions.size() >= 6); // a chip, a memory and a grid caption per plan
+        for (const ElidedLabel* c : captions)
+            QVERIFY2(c->fullText().startsWith(QLatin1String("A: ")) || c->fullText().startsWith(QLatin1String("B: ")),
+                qPrintable(c->fullText()));
+    }
 
     void tableHoldsTheCommandLinesFigures()
     {

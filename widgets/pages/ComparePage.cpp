@@ -1,6 +1,7 @@
 #include "pages/ComparePage.h"
 
 #include "CoreText.h"
+#include "ElidedLabel.h"
 #include "Format.h"
 #include "Palette.h"
 #include "Theme.h"
@@ -66,9 +67,13 @@ QString letter(int index)
 }
 
 // A plan's name cut for a caption; the whole name stays in the tooltip.
+// At most `characters`, cut in the middle where longer: the start (the model) and the end (the parallel layout) both
+// say which plan it is. The whole name is in the tool tips.
 QString shortened(const QString& text, int characters = 48)
 {
-    return text.size() <= characters ? text : text.left(characters - 1) + QChar(0x2026);
+    if (text.size() <= characters) return text;
+    const int head = (characters - 1) / 2, tail = characters - 1 - head;
+    return text.left(head) + QChar(0x2026) + text.right(tail);
 }
 
 QFont boldOf(QFont font, double grow = 0)
@@ -79,7 +84,7 @@ QFont boldOf(QFont font, double grow = 0)
 }
 
 // A caption above a picture: the plan's colour, its letter and name.
-QWidget* caption(int index, QLabel** label, QWidget* parent)
+QWidget* caption(int index, ElidedLabel** label, QWidget* parent)
 {
     auto* row = new QWidget(parent);
     auto* h = new QHBoxLayout(row);
@@ -87,7 +92,7 @@ QWidget* caption(int index, QLabel** label, QWidget* parent)
     h->setSpacing(6);
     auto* mark = new QLabel(row);
     mark->setPixmap(swatch(index, 12));
-    *label = new QLabel(row);
+    *label = new ElidedLabel(row);
     (*label)->setFont(boldOf((*label)->font()));
     h->addWidget(mark);
     h->addWidget(*label, 1);
@@ -410,7 +415,7 @@ void ComparePage::rebuildColumns()
         chip->setSpacing(6);
         auto* mark = new QLabel(c.chip);
         mark->setPixmap(swatch(i, 12));
-        c.chipLabel = new QLabel(c.chip);
+        c.chipLabel = new ElidedLabel(c.chip);
         chip->addWidget(mark);
         chip->addWidget(c.chipLabel);
         if (i > 0) {
@@ -435,7 +440,7 @@ void ComparePage::rebuildColumns()
         auto* mv = new QVBoxLayout(memoryBox);
         mv->setContentsMargins(0, 0, 0, 0);
         mv->setSpacing(0);
-        QLabel* memoryCaption = nullptr;
+        ElidedLabel* memoryCaption = nullptr;
         mv->addWidget(caption(i, &memoryCaption, memoryBox));
         c.memory = new MemoryBarsView(memoryBox);
         c.memory->setCompact(true);
@@ -448,7 +453,7 @@ void ComparePage::rebuildColumns()
         auto* gv = new QVBoxLayout(gridBox);
         gv->setContentsMargins(0, 0, 0, 0);
         gv->setSpacing(0);
-        QLabel* gridCaption = nullptr;
+        ElidedLabel* gridCaption = nullptr;
         gv->addWidget(caption(i, &gridCaption, gridBox));
         c.grid = new GpuGridView(gridBox);
         c.grid->setCompact(true);
@@ -474,12 +479,13 @@ void ComparePage::rebuild()
     m_rows = compareRows(predictions);
     for (int i = 0; i < int(m_columns.size()); ++i) {
         const Column& c = m_columns[std::size_t(i)];
-        c.chipLabel->setText(shortened(planName(i), planCount() > 2 ? 28 : 40) + (i == 0 && m_document ? tr(" (open plan)") : QString()));
-        c.chipLabel->setToolTip(planFile(i).isEmpty() ? planName(i) : QDir::toNativeSeparators(planFile(i)));
-        for (QLabel* l : c.memory->parentWidget()->findChildren<QLabel*>(QStringLiteral("memoryCaption")))
-            l->setText(shortened(planName(i)));
-        for (QLabel* l : c.grid->parentWidget()->findChildren<QLabel*>(QStringLiteral("gridCaption")))
-            l->setText(shortened(planName(i)));
+        // Whole names where they fit, elided in the middle where not (both ends say which plan), whole on hover.
+        c.chipLabel->setFullText(planName(i) + (i == 0 && m_document ? tr(" (open plan)") : QString()));
+        if (!planFile(i).isEmpty()) c.chipLabel->setToolTip(planName(i) + QLatin1Char('\n') + QDir::toNativeSeparators(planFile(i)));
+        for (ElidedLabel* l : c.memory->parentWidget()->findChildren<ElidedLabel*>(QStringLiteral("memoryCaption")))
+            l->setFullText(planName(i));
+        for (ElidedLabel* l : c.grid->parentWidget()->findChildren<ElidedLabel*>(QStringLiteral("gridCaption")))
+            l->setFullText(planName(i));
     }
     fillTable();
     fillWhy();
@@ -531,7 +537,7 @@ void ComparePage::fillTable()
     figure->setTextAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     m_table->setHorizontalHeaderItem(0, figure);
     for (int i = 0; i < plans; ++i) {
-        auto* header = new QTableWidgetItem(QIcon(swatch(i, 12)), shortened(planName(i)));
+        auto* header = new QTableWidgetItem(QIcon(swatch(i, 12)), planName(i)); // elided in the middle by the header
         header->setToolTip(planFile(i).isEmpty() ? planName(i) : QDir::toNativeSeparators(planFile(i)));
         m_table->setHorizontalHeaderItem(1 + i, header);
     }
@@ -580,6 +586,7 @@ void ComparePage::fillTable()
         m_table->setRowHidden(r, row.field.rfind("memory.stages.", 0) == 0 && !m_stageRows->isChecked());
     }
     QHeaderView* header = m_table->horizontalHeader();
+    header->setTextElideMode(Qt::ElideMiddle);
     header->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     for (int i = 0; i < plans; ++i) header->setSectionResizeMode(1 + i, QHeaderView::Stretch);
     m_table->resizeRowsToContents();
@@ -664,7 +671,9 @@ void ComparePage::updatePictures()
         // A rank with its stream lanes (p2p, data parallel, ZeRO-3 gathers, optimizer) squeezed to their least
         // heights takes about 30 pixels.
         c.timeline->setMinimumHeight(std::clamp(44 + 30 * ranks, 90, 720));
-        QString title = QStringLiteral("%1 — ").arg(shortened(planName(i), 60));
+        // The title runs across the page: the whole name up to a sentence's length, cut in the middle beyond.
+        QString title = QStringLiteral("%1 — ").arg(shortened(planName(i), 120));
+        c.timelineTitle->setToolTip(planName(i));
         if (!a)
             title += tr("computing…");
         else if (!a->valid())

@@ -36,6 +36,8 @@ class QVBoxLayout;
 
 namespace planscope {
 
+class ElidedLabel;
+
 class GpuGridView;
 class MemoryBarsView;
 class PlanDocument;
@@ -131,7 +133,7 @@ private:
     // What one plan's column of pictures is made of.
     struct Column {
         QWidget* chip = nullptr;
-        QLabel* chipLabel = nullptr;
+        ElidedLabel* chipLabel = nullptr; // the plan's letter and name, elided in the middle where narrow
         QPushButton* remove = nullptr;
         QLabel* timelineTitle = nullptr;
         TimelineView* timeline = nullptr;

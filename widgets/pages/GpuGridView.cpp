@@ -603,6 +603,26 @@ std::vector<GpuGridView::LegendEntry> GpuGridView::legendEntries() const
     return entries;
 }
 
+int GpuGridView::colourRows(double width) const
+{
+    const int count = colourCount();
+    if (!m_hasGrid || count > 16) return 1;
+    const QFontMetricsF fm(font());
+    const double sw = fm.height(), right = width - kPad;
+    const double indent = kPad + fm.horizontalAdvance(tr("Colour = %1:").arg(colourName(m_colour))) + 8;
+    double x = indent;
+    int rows = 1;
+    for (int v = 0; v < count; ++v) {
+        const double w = fm.horizontalAdvance(QString::number(v));
+        if (x > indent && x + sw + w + 12 > right) {
+            x = indent;
+            ++rows;
+        }
+        x += sw + 3 + w + 10;
+    }
+    return rows;
+}
+
 int GpuGridView::legendRows(double width) const
 {
     const QFontMetricsF fm(font());
@@ -654,7 +674,9 @@ GpuGridView::SceneParts GpuGridView::sceneParts(const QRectF& rect) const
     const double line = QFontMetricsF(font()).lineSpacing();
     const int headerLines = (m_compact ? 1 : 2) + int(m_warnings.size());
     const double header = kPad + headerLines * line + 4;
-    const double footer = (m_compact ? 1 : 2 + legendRows(rect.width())) * (line + 6) + kPad;
+    // The colour key in the lines it wraps to, or in one strip under its title where it would take more than two.
+    const int colourLines = std::min(2, colourRows(rect.width()));
+    const double footer = (colourLines + (m_compact ? 0 : 1 + legendRows(rect.width()))) * (line + 6) + kPad;
     SceneParts parts;
     parts.header = QRectF(rect.left(), rect.top(), rect.width(), header);
     parts.footer = QRectF(rect.left(), rect.bottom() - footer, rect.width(), footer);
@@ -1217,10 +1239,27 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
     const int count = colourCount();
     const double sw = fm.height();
     const double right = rect.right() - kPad;
-    if (count <= 16) {
+    if (count <= 16 && colourRows(rect.width()) > 2) {
+        // Too narrow for every value in two lines: under the title, one strip of the values' swatches, the first
+        // and last named.
+        x = rect.left() + kPad;
+        y += lineH;
+        const double first = fm.horizontalAdvance(QStringLiteral("0")), last = fm.horizontalAdvance(QString::number(count - 1));
+        const double each = std::max(2.0, std::floor((right - x - first - last - 12) / count));
+        p.drawText(QPointF(x, y + fm.ascent()), QStringLiteral("0"));
+        x += first + 4;
+        for (int v = 0; v < count; ++v) p.fillRect(QRectF(x + v * each, y + 1, each, sw - 2), valueColour(v));
+        x += count * each + 4;
+        p.drawText(QPointF(x, y + fm.ascent()), QString::number(count - 1));
+    } else if (count <= 16) {
+        // Every value, wrapped under the title where the line is full (colourRows() sized the footer for it).
+        const double indent = x;
         for (int v = 0; v < count; ++v) {
             const QString label = QString::number(v);
-            if (x + sw + fm.horizontalAdvance(label) + 12 > right) break;
+            if (x > indent && x + sw + fm.horizontalAdvance(label) + 12 > right) {
+                x = indent;
+                y += lineH;
+            }
             p.fillRect(QRectF(x, y + 1, sw, sw - 2), valueColour(v));
             x += sw + 3;
             p.drawText(QPointF(x, y + fm.ascent()), label);

@@ -138,6 +138,9 @@ private:
     };
     std::vector<LegendEntry> legendEntries() const;
     int legendRows(double width) const;
+    // The lines the colour key wraps to in a width (one value after another under its title); where that is more
+    // than two, it is drawn as one strip of swatches instead.
+    int colourRows(double width) const;
     int colourValue(int rank) const;
     int colourCount() const;
     QColor valueColour(int value) const;
