@@ -15,6 +15,7 @@
 #include "charts/MemoryBarsView.h"
 #include "document/PlanDocument.h"
 #include "io/PlanJson.h"
+#include <qcustomplot.h>
 #include "ElidedLabel.h"
 #include "pages/ComparePage.h"
 #include "timeline/TimelineView.h"
@@ -76,9 +77,9 @@ class TestComparePage : public QObject {
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
-    // Names are never cut silently: a label shows the whole name where it fits, else both ends with an ellipsis in
+    // Names and labels are never cut silently: a label shows the whole name where it fits, else both ends with an ellipsis in
     // the middle, and the whole name on hover; the page's plan captions are such labels.
-    void namesElideInTheMiddleWithTheWholeNameOnHover()
+    void namesAndLabelsAreNeverCutSilently()
     {
         ElidedLabel label;
         const QString name = QStringLiteral("DeepSeek-V3 on 1,024 x H100, FP8, PP 8 x VP 4, EP 64 (Megatron-Core)");
@@ -106,6 +107,22 @@ private slots:
             named += c->fullText().contains(QLatin1String("GPT-3 175B on 1024 x A100-80GB")) ? 1 : 0;
         }
         QVERIFY(named >= 3);
+
+        // On the one memory scale the charts share, no stage's label reaches past the top of its chart: one that
+        // would is left out, never cut or drawn over the title (DeepSeek-V3's 59 GiB beside Llama 3 405B's 79 GiB).
+        ComparePage pair;
+        pair.resize(1386, 900);
+        QVERIFY(pair.addPlanFile(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/deepseek-v3-1024xh100-fp8.plan.json")));
+        QVERIFY(pair.addPlanFile(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/llama3-405b-16k-h100.plan.json")));
+        pair.waitForAnalyses();
+        pair.grab();
+        for (int i = 0; i < pair.planCount(); ++i) {
+            MemoryBarsView* memory = pair.memoryView(i);
+            if (!memory) continue;
+            const QRect area = memory->plot()->axisRect()->rect();
+            for (const QRectF& r : memory->barLabelRects())
+                QVERIFY2(r.top() >= area.top() - 1, qPrintable(QStringLiteral("plan %1: a label from %2 above a top at %3").arg(i).arg(r.top()).arg(area.top())));
+        }
     }
 
     void tableHoldsTheCommandLinesFigures()

@@ -544,7 +544,17 @@ void MemoryBarsView::placeBarLabels()
         if (shown[i])
             upper = std::max(upper, label->position->coords().y() * height / std::max(height / 4, height - reach));
     }
-    if (m_sharedMaximumGiB > 0) upper = m_sharedMaximumGiB * 1.25; // one scale for the charts side by side
+    if (m_sharedMaximumGiB > 0) {
+        // One scale for the charts side by side: the scale does not grow for the labels, so a label that would reach
+        // past the top (over the title, or cut) is left out; the caption names the peak and hovering gives each.
+        upper = m_sharedMaximumGiB * 1.25;
+        for (int i = 0; i < m_barLabels.size(); ++i) {
+            if (!shown[i]) continue;
+            const double reach = (upright ? boxes[i].width() : boxes[i].height()) + 6;
+            if (m_barLabels[i]->position->coords().y() + reach * upper / std::max(1.0, height) > upper)
+                m_barLabels[i]->setVisible(false);
+        }
+    }
     // A new range needs new ticks, so the layout is run again (this is called after a layout, before drawing).
     if (std::abs(upper - m_plot->yAxis->range().upper) > 1e-6 * upper) {
         m_plot->yAxis->setRange(0, upper);
