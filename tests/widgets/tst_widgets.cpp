@@ -334,6 +334,22 @@ private Q_SLOTS:
         QVERIFY(page.findField(QString::fromStdString(expected.errors.front().path)));
     }
 
+    // An edit undone back to the plan the file holds leaves nothing to save: the title loses its "*".
+    void backToTheSavedPlanIsNotModified()
+    {
+        PlanDocument doc;
+        QVERIFY(loadAndWait(doc, samplePlan("default.plan.json")));
+        const Plan saved = doc.plan();
+        QSignalSpy modified(&doc, &PlanDocument::modifiedChanged);
+        Plan edited = saved;
+        edited.training.globalBatch *= 2;
+        QVERIFY(setPlanAndWait(doc, edited));
+        QVERIFY(doc.isModified());
+        QVERIFY(setPlanAndWait(doc, saved));
+        QVERIFY(!doc.isModified());
+        QCOMPARE(modified.count(), 2);
+    }
+
     void autosaveWritesEveryChange()
     {
         PlanDocument doc;

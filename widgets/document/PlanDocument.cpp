@@ -112,8 +112,10 @@ void PlanDocument::adopt(LoadedPlan&& loaded, const QString& filePath, const QSt
     m_autosaveLock.reset();
     m_autosavePath.clear();
     if (recoveredAutosave.isEmpty()) {
+        m_savedPlan = m_plan;
         setModified(false);
     } else {
+        m_savedPlan.reset();
         // The recovered autosave becomes this document's (its next autosave replaces it, a save removes it).
         claimAutosave(recoveredAutosave);
         m_modified = false;
@@ -177,6 +179,7 @@ bool PlanDocument::save(const QString& path, SaveMode mode)
         Q_EMIT filePathChanged(m_filePath);
     }
     watchFile();
+    m_savedPlan = m_plan;
     setModified(false);
     return true;
 }
@@ -247,8 +250,15 @@ void PlanDocument::setPlan(const Plan& plan)
     m_plan = plan;
     m_hasPlan = true;
     m_loadWarnings.clear();
-    setModified(true);
-    m_autosaveTimer.start();
+    // Back to the plan the file holds (undone to it): nothing to save, nothing to recover.
+    const bool modified = !m_savedPlan || !(m_plan == *m_savedPlan);
+    setModified(modified);
+    if (modified) {
+        m_autosaveTimer.start();
+    } else {
+        m_autosaveTimer.stop();
+        discardAutosave();
+    }
     Q_EMIT planEdited();
     evaluateAsync();
 }

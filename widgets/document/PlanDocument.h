@@ -20,6 +20,7 @@
 #include <QTimer>
 #include <atomic>
 #include <memory>
+#include <optional>
 
 namespace planscope {
 
@@ -172,6 +173,9 @@ private:
     QString m_error;
     Issues m_loadWarnings;
     bool m_modified = false;
+    // The plan as its file holds it (after a load or a save; an untitled plan as it was shown): an edit that comes
+    // back to it (undo) leaves the document unmodified. None after recovering an autosave (the file differs).
+    std::optional<Plan> m_savedPlan;
 
     std::shared_ptr<const Analysis> m_analysis;
     quint64 m_generation = 0;
