@@ -69,7 +69,7 @@ QString letter(int index)
 // A plan's name cut for a caption; the whole name stays in the tooltip.
 // At most `characters`, cut in the middle where longer: the start (the model) and the end (the parallel layout) both
 // say which plan it is. The whole name is in the tool tips.
-QString shortened(const QString& text, int characters = 48)
+QString shortened(const QString& text, int characters)
 {
     if (text.size() <= characters) return text;
     const int head = (characters - 1) / 2, tail = characters - 1 - head;

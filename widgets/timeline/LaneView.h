@@ -107,8 +107,10 @@ protected:
     void relayout();
     // The header column and the column right of the time area (0: none), in pixels.
     void setColumns(int header, int right);
-    // The axis's height: its labels' font (one point under the widget's) and room for the ticks.
+    // The axis's height: its labels' font and room for the ticks.
     int axisHeight() const;
+    // The font of the axis's labels, one point under the widget's (at least 7 pt): the views' label font too.
+    QFont axisFont() const;
     double scrollY() const { return m_scrollY; }
     void setScroll(double y);
     double singleScrollStep() const { return m_scrollStep; }
@@ -139,7 +141,6 @@ private:
     void paintAll(QPainter& p);
     void paintAxis(QPainter& p, const QRect& area);
     void paintOverlay(QPainter& p, const QRect& area); // the playhead and the zoom box
-    QFont axisFont() const;
 
     ViewState* m_ownState = nullptr;
     QPointer<ViewState> m_state;

@@ -185,8 +185,7 @@ bool TimelineView::layersOnOwnLine(std::size_t laneIndex) const
 void TimelineView::updateMetrics()
 {
     m_headerFont = font();
-    m_labelFont = font();
-    m_labelFont.setPointSizeF(std::max(7.0, font().pointSizeF() - 1));
+    m_labelFont = axisFont();
     m_smallFont = m_labelFont;
     const QFontMetricsF label(m_labelFont);
     const QFontMetricsF header(m_headerFont);
