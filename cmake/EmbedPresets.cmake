@@ -1,7 +1,7 @@
-# Writes a C++ source that holds each preset JSON file as a string (run at build time with -P).
+# Writes a C++ source that holds each data file (the presets, the published MFU ceilings) as a string (run at build time with -P).
 # Inputs: OUTPUT, INPUTS (files separated by "|").
 string(REPLACE "|" ";" INPUTS "${INPUTS}")
-set(body "// Generated from resources/presets by cmake/EmbedPresets.cmake. Do not edit.\n#include <string_view>\n\nnamespace planscope {\n\nstd::string_view embeddedPresetFile(std::string_view fileName)\n{\n")
+set(body "// Generated from resources/presets and samples/published by cmake/EmbedPresets.cmake. Do not edit.\n#include <string_view>\n\nnamespace planscope {\n\nstd::string_view embeddedPresetFile(std::string_view fileName)\n{\n")
 foreach(file IN LISTS INPUTS)
   get_filename_component(name "${file}" NAME)
   file(READ "${file}" content HEX)

@@ -68,13 +68,16 @@ void printText(const SearchResult& r, Objective objective, const std::vector<Ter
         std::snprintf(buf, sizeof buf, "  %12.0f  %s\n", -v, k.c_str());
         out << buf;
     }
+    out << "held to: " << evidenceText(r.evidence).english() << "\n";
     out << "best by " << toString(objective) << ":\n";
     for (std::size_t i = 0; i < r.best.size(); ++i) {
         const SearchEntry& e = r.best[i];
-        std::snprintf(buf, sizeof buf, "  %2zu. %-70s step %s  MFU %5.1f%%  peak %s  (%s)\n", i + 1, candidateText(e.candidate).c_str(),
+        std::snprintf(buf, sizeof buf, "  %2zu. %-70s step %s  MFU %5.1f%%  peak %s  (%s)%s\n", i + 1, candidateText(e.candidate).c_str(),
             units::formatSeconds(e.stepSeconds).c_str(), e.mfu * 100, units::formatBytes(double(e.peakBytes)).c_str(),
-            e.source.c_str());
+            e.source.c_str(), e.beyond ? "  [beyond published evidence]" : "");
         out << buf;
+        if (e.beyond)
+            out << "      beyond: " << beyondEvidenceText(r.evidence, e.beyond, e.mfu, e.peakBytes, e.capacityBytes).english() << "\n";
     }
     out << "Pareto front (step time vs peak memory" << (r.space.gpus.size() > 1 ? " vs GPUs" : "") << "): " << r.pareto.size()
         << " plans\n";

@@ -43,6 +43,7 @@ json searchEntryToJson(const SearchEntry& e)
     j["gpuHoursPerToken"] = e.gpuHoursPerToken;
     j["trainingDays"] = e.trainingDays;
     j["source"] = e.source;
+    j["beyondEvidence"] = beyondEvidenceNames(e.beyond);
     return j;
 }
 
@@ -69,6 +70,13 @@ json searchToJson(const SearchResult& r, Objective objective, const std::vector<
     json rejected = json::object();
     for (const auto& [reason, n] : r.rejected) rejected[reason] = n;
     doc["rejected"] = rejected;
+    const PublishedEvidence& ev = r.evidence;
+    json evidence = { { "gpu", ev.gpu }, { "precision", ev.precision }, { "largeModel", ev.largeModel },
+        { "memoryMargin", ev.memoryMargin }, { "text", evidenceText(ev).english() } };
+    evidence["ceiling"] = ev.hasCeiling ? json { { "mfu", ev.best.mfu }, { "run", ev.best.run }, { "source", ev.best.source },
+                                              { "configuration", ev.best.configuration } }
+                                        : json(nullptr);
+    doc["evidence"] = evidence;
     json best = json::array();
     for (std::size_t i = 0; i < r.best.size(); ++i) {
         json e = searchEntryToJson(r.best[i]);
@@ -116,15 +124,21 @@ json searchToJson(const SearchResult& r, Objective objective, const std::vector<
 
 std::string searchToCsv(const SearchResult& r)
 {
+    // The flags of an entry in one CSV field: "mfu|memory".
+    auto beyond = [](unsigned flags) {
+        std::string text;
+        for (const std::string& n : beyondEvidenceNames(flags)) text += (text.empty() ? "" : "|") + n;
+        return text;
+    };
     std::string out = "list,rank,gpus,dp,tp,pp,cp,ep,vpp,sp,zero,microBatch,recompute,schedule,overlap,offload,stepSeconds,"
-                      "tokensPerSecond,mfu,peakBytes,gpuHoursPerToken,source\n";
+                      "tokensPerSecond,mfu,peakBytes,gpuHoursPerToken,source,beyondEvidence\n";
     char buf[512];
     auto row = [&](const char* list, std::size_t rank, const SearchEntry& e) {
         const Candidate& c = e.candidate;
-        std::snprintf(buf, sizeof buf, "%s,%zu,%d,%d,%d,%d,%d,%d,%d,%s,%d,%d,\"%s\",%s,%d,%g,%.9g,%.9g,%.6g,%lld,%.9g,%s\n", list,
+        std::snprintf(buf, sizeof buf, "%s,%zu,%d,%d,%d,%d,%d,%d,%d,%s,%d,%d,\"%s\",%s,%d,%g,%.9g,%.9g,%.6g,%lld,%.9g,%s,%s\n", list,
             rank, c.gpus, c.dp, c.tp, c.pp, c.cp, c.ep, c.vpp, c.sp ? "true" : "false", c.zero, c.microBatch,
             c.recompute.label().c_str(), std::string(toString(c.schedule)).c_str(), c.overlap, c.offload, e.stepSeconds,
-            e.tokensPerSecond, e.mfu, static_cast<long long>(e.peakBytes), e.gpuHoursPerToken, e.source.c_str());
+            e.tokensPerSecond, e.mfu, static_cast<long long>(e.peakBytes), e.gpuHoursPerToken, e.source.c_str(), beyond(e.beyond).c_str());
         out += buf;
     };
     for (std::size_t i = 0; i < r.best.size(); ++i) row("best", i + 1, r.best[i]);

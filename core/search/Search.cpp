@@ -1041,6 +1041,16 @@ SearchResult search(const SearchSpace& space, const SearchOptions& options)
     }
     mergeWorkers(scan, workers, result);
     rerankBySimulation(space, options, scan.order, result);
+    // Each listed plan against the published runs (search/Evidence.h).
+    result.evidence = publishedEvidence(space.templ);
+    auto mark = [&result](SearchEntry& e) {
+        e.beyond = beyondEvidence(result.evidence, e.mfu, e.peakBytes, e.capacityBytes);
+    };
+    for (SearchEntry& e : result.best) mark(e);
+    for (SearchEntry& e : result.pareto) mark(e);
+    for (SearchResult::PerGpus& g : result.byGpus)
+        if (g.fastest) mark(*g.fastest);
+    if (result.given.valid) mark(result.given.entry);
     if (options.progress) options.progress(double(scan.doneAll.load()), double(scan.total));
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "cost/Prediction.h"
+#include "search/Evidence.h"
 #include "spec/Plan.h"
 #include "util/Result.h"
 
@@ -140,6 +141,7 @@ struct SearchEntry {
     double gpuHoursPerToken = 0;
     double trainingDays = 0;
     std::string source = "analytic"; // "simulation" after the re-rank
+    unsigned beyond = 0;          // BeyondEvidence bits: figures beyond what published runs reached (search/Evidence.h)
 };
 
 // A point of the scatter (a deterministic sample of the fitting plans, the same for any thread count).
@@ -172,6 +174,7 @@ struct SearchResult {
     std::vector<SearchPoint> points;          // by index
     std::int64_t cacheHits = 0, cacheMisses = 0;
     std::vector<Text> notes;                  // what the search changed in the template, and why
+    PublishedEvidence evidence;               // what the entries' `beyond` holds them to (the template's GPU, precision, model)
     // Per GPU count (one row without --gpus): plans that fit and the fastest of them.
     struct PerGpus {
         int gpus = 0;

@@ -2610,6 +2610,46 @@
         <source>not applied: %1 measured by a device copy is more than the plan&apos;s GPU&apos;s %2 datasheet bandwidth x %3</source>
         <translation>未采用：设备内拷贝测得的 %1 超过方案 GPU 标称带宽 %2 的 %3 倍</translation>
     </message>
+    <message>
+        <source>not a JSON object</source>
+        <translation>不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>expected &quot;%1&quot;</source>
+        <translation>应为“%1”</translation>
+    </message>
+    <message>
+        <source>expected an array</source>
+        <translation>应为数组</translation>
+    </message>
+    <message>
+        <source>missing or not valid</source>
+        <translation>缺失或无效</translation>
+    </message>
+    <message>
+        <source>MFU %1 is above the best a published run of 100B parameters or more reached on %2 in %3 (%4: %5)</source>
+        <translation>MFU %1 高于 1000 亿参数及以上的已发表运行在 %2 上以 %3 达到的最高值（%4：%5）</translation>
+    </message>
+    <message>
+        <source>MFU %1 is above the best a published run reached on %2 in %3 (%4: %5)</source>
+        <translation>MFU %1 高于已发表运行在 %2 上以 %3 达到的最高值（%4：%5）</translation>
+    </message>
+    <message>
+        <source>the peak %1 leaves %2 of the %3 free, less than the %4 the memory model has missed on published runs (docs/MEMORY-ACCURACY.md)</source>
+        <translation>峰值 %1 在 %3 中只留出 %2，少于显存模型在已发表运行上的最大低估 %4（docs/MEMORY-ACCURACY.md）</translation>
+    </message>
+    <message>
+        <source>no published run on %1 in %2 to hold the MFU to (samples/published/mfu-ceilings.json)</source>
+        <translation>没有 %1 上以 %2 的已发表运行可供对照 MFU（samples/published/mfu-ceilings.json）</translation>
+    </message>
+    <message>
+        <source>the best published MFU on %1 in %2 at 100B parameters or more: %3 (%4; %5)</source>
+        <translation>%1 上以 %2、1000 亿参数及以上的已发表最高 MFU：%3（%4；%5）</translation>
+    </message>
+    <message>
+        <source>the best published MFU on %1 in %2: %3 (%4; %5)</source>
+        <translation>%1 上以 %2 的已发表最高 MFU：%3（%4；%5）</translation>
+    </message>
 </context>
 <context>
     <name>MemorySegments</name>
@@ -5874,6 +5914,56 @@ of %3</source>
         <source>Show the selected plan (the best without a selection) beside the open plan on the Compare page</source>
         <translation>在比较页上将所选方案（未选择时为最佳方案）与当前方案并列显示</translation>
     </message>
+    <message>
+        <source>memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>beyond: %1</source>
+        <translation>超出：%1</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>within</source>
+        <translation>在范围内</translation>
+    </message>
+    <message>
+        <source>MFU not checked</source>
+        <translation>MFU 未核对</translation>
+    </message>
+    <message>
+        <source>Held to %1.</source>
+        <translation>对照：%1。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n of the listed plans lie beyond published evidence (marked): predictions no run confirms.</source>
+        <translation>
+            <numerusform>所列方案中有 %n 个超出已发表证据（已标出）：只是预测，没有运行证实。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>MFU is held to %1, the best published on this GPU and precision at 100B parameters or more.</source>
+        <translation>MFU 以 %1 为上限对照：此 GPU 与精度下 1000 亿参数及以上已发表的最高值。</translation>
+    </message>
+    <message>
+        <source>MFU is held to %1, the best published on this GPU and precision.</source>
+        <translation>MFU 以 %1 为上限对照：此 GPU 与精度下已发表的最高值。</translation>
+    </message>
+    <message>
+        <source>No published run on this GPU and precision to hold the MFU to.</source>
+        <translation>此 GPU 与精度下没有可对照 MFU 的已发表运行。</translation>
+    </message>
+    <message>
+        <source>evidence</source>
+        <translation>证据</translation>
+    </message>
+    <message>
+        <source>Where a plan lies beyond what published runs reached: its MFU above the best published on this GPU and precision (samples/published/mfu-ceilings.json), or its peak within %1 % of the GPU&apos;s memory (the memory model&apos;s largest measured shortfall, docs/MEMORY-ACCURACY.md). Such a plan is a prediction no run confirms.</source>
+        <translation>方案超出已发表运行所达到的范围之处：MFU 高于此 GPU 与精度下已发表的最高值（samples/published/mfu-ceilings.json），或峰值距 GPU 显存不足 %1 %（显存模型实测的最大低估，docs/MEMORY-ACCURACY.md）。这样的方案只是预测，没有运行证实。</translation>
+    </message>
 </context>
 <context>
     <name>planscope::PlannerScatter</name>
@@ -5924,6 +6014,20 @@ of %3</source>
     <message>
         <source>Step time (s, logarithmic)</source>
         <translation>单步时间（秒，对数坐标）</translation>
+    </message>
+    <message>
+        <source>beyond published runs: MFU above %1 %</source>
+        <translation>超出已发表运行：MFU 高于 %1 %</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPUs</source>
+        <translation>
+            <numerusform>%n 个 GPU</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>beyond published runs: less than %1 % of the memory free</source>
+        <translation>超出已发表运行：空闲显存少于 %1 %</translation>
     </message>
 </context>
 <context>

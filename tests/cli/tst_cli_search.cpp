@@ -215,8 +215,44 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
         QVERIFY(lines.front().startsWith("list,rank,gpus,dp,tp,pp"));
+        QVERIFY(lines.front().endsWith(",source,beyondEvidence"));
         QCOMPARE(qsizetype(lines.size()), qsizetype(1 + j["best"].size() + j["pareto"].size()));
         QVERIFY(lines[1].startsWith("best,1,"));
+    }
+
+    // Each listed plan says whether it is beyond what published runs reached on its GPU (samples/published/
+    // mfu-ceilings.json, read here on its own): "mfu" where its MFU is above the best at its size, "memory" where it
+    // leaves less than 6 % free; the text marks the same entries and says what they are held to.
+    void beyondPublishedEvidence()
+    {
+        const QString plan = sample(QStringLiteral("gpt3-175b-64xa100-search.plan.json"));
+        const QStringList args { QStringLiteral("search"), plan, QStringLiteral("--top"), QStringLiteral("5"),
+            QStringLiteral("--vary"), QStringLiteral("tp,pp,microBatch") };
+        const test::CliRun r = test::runCli(QStringList(args) << QStringLiteral("--json"));
+        QCOMPARE(r.code, 0);
+        const json j = json::parse(r.out);
+        double ceiling = 0;
+        const json ceilings = readJson(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/published/mfu-ceilings.json"));
+        for (const json& c : ceilings["ceilings"])
+            if (c["gpu"] == "a100-sxm4-80gb" && c["precision"] == "bf16") ceiling = c["largeModel"]["mfu"].get<double>();
+        QVERIFY(ceiling > 0);
+        QCOMPARE(j["evidence"]["ceiling"]["mfu"].get<double>(), ceiling);
+        QCOMPARE(j["evidence"]["largeModel"].get<bool>(), true); // 175B parameters
+        QCOMPARE(j["evidence"]["memoryMargin"].get<double>(), 0.06);
+        int flagged = 0;
+        for (const json& e : j["best"]) {
+            std::set<std::string> expected;
+            if (e["mfu"].get<double>() > ceiling) expected.insert("mfu");
+            const double free = double(e["capacityBytes"].get<std::int64_t>() - e["peakBytes"].get<std::int64_t>());
+            if (free < 0.06 * e["capacityBytes"].get<double>()) expected.insert("memory");
+            const std::vector<std::string> got = e["beyondEvidence"];
+            QCOMPARE(std::set<std::string>(got.begin(), got.end()), expected);
+            flagged += expected.empty() ? 0 : 1;
+        }
+        const test::CliRun text = test::runCli(args);
+        QCOMPARE(text.code, 0);
+        QCOMPARE(int(QString::fromStdString(text.out).count(QStringLiteral("[beyond published evidence]"))), flagged);
+        QVERIFY(text.out.find("held to: the best published MFU on a100-sxm4-80gb in bf16 at 100B parameters or more") != std::string::npos);
     }
 
     void badArguments()

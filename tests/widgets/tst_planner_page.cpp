@@ -10,6 +10,8 @@
 #include "TestUtil.h"
 
 #include "CoreText.h"
+#include "Format.h"
+#include "Theme.h"
 #include "LanguageManager.h"
 #include "charts/FieldScientificSpinBox.h"
 #include "charts/PlannerScatter.h"
@@ -41,6 +43,7 @@
 #include <qcustomplot.h>
 
 #include <cmath>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <utility>
 #include <memory>
@@ -87,7 +90,7 @@ bool hasCjk(const QString& s)
 
 // The best plans' columns, as PlannerPage lays them out.
 enum { cRank, cGpus, cDp, cTp, cPp, cCp, cEp, cVpp, cSp, cZero, cMicroBatch, cRecompute, cSchedule, cOverlap, cOffload,
-    cStep, cTokens, cMfu, cPeak };
+    cStep, cTokens, cMfu, cPeak, cEvidence };
 
 } // namespace
 
@@ -181,6 +184,69 @@ private slots:
         QCOMPARE(total + expected.fit, expected.plans);
         // The summary names the counts.
         QVERIFY(page.summaryLabel()->text().contains(QLocale().toString(qlonglong(expected.plans))));
+    }
+
+    // Plans beyond published evidence (search/Evidence.h): on the GPT-3 175B A100 sample, each listed plan whose MFU
+    // is above the best a published run of 100B parameters or more reached on A100 in bf16 (samples/published/
+    // mfu-ceilings.json, read here) says "beyond: MFU" in its evidence column with its MFU in the alarm colour; the
+    // others say "within". The scatter shades the region left of the step time that MFU takes, for each GPU count:
+    // model FLOPs per step / (GPUs x the bf16 dense peak x the ceiling), from evaluate() of a plan of that count.
+    void plansBeyondPublishedEvidenceAreMarked()
+    {
+        PlanDocument doc;
+        QVERIFY(loadSampleAndWait(doc, "gpt3-175b-64xa100-search.plan.json"));
+        PlannerPage page;
+        page.setDocument(&doc);
+        tick(page, { Knob::TP, Knob::PP, Knob::MicroBatch, Knob::Recompute });
+        page.gpuCountsEdit()->setText(QStringLiteral("64,128"));
+        page.topChoice()->setValue(12);
+        QVERIFY(searchAndWait(page));
+        const auto result = page.result();
+        QVERIFY(result && !result->best.empty());
+
+        std::ifstream in(std::string(PLANSCOPE_SAMPLES_DIR) + "/published/mfu-ceilings.json");
+        const nlohmann::json file = nlohmann::json::parse(in);
+        double ceiling = 0;
+        for (const nlohmann::json& c : file["ceilings"])
+            if (c["gpu"] == "a100-sxm4-80gb" && c["precision"] == "bf16") ceiling = c["largeModel"]["mfu"].get<double>();
+        QVERIFY(ceiling > 0);
+
+        const QTableWidget* table = page.bestTable();
+        QVERIFY(!table->isColumnHidden(cEvidence));
+        int beyond = 0;
+        for (int row = 0; row < table->rowCount(); ++row) {
+            const SearchEntry& e = result->best[std::size_t(cellKey(table, row, cRank)) - 1];
+            const bool above = e.mfu > ceiling;
+            const bool tight = double(e.capacityBytes - e.peakBytes) < 0.06 * double(e.capacityBytes);
+            QVERIFY(!tight); // the planner's own headroom is the same 6 %: nothing listed is tight
+            QCOMPARE(table->item(row, cEvidence)->text(), above ? QStringLiteral("beyond: MFU") : QStringLiteral("within"));
+            QCOMPARE(table->item(row, cMfu)->foreground().color() == Theme::alarmText(), above);
+            QCOMPARE(table->item(row, cMfu)->toolTip().contains(QStringLiteral("above the best a published run")), above);
+            QVERIFY(table->item(row, cEvidence)->toolTip().contains(QStringLiteral("1T GPT")));
+            beyond += above ? 1 : 0;
+        }
+        if (beyond > 0) QVERIFY(page.summaryLabel()->text().contains(QStringLiteral("beyond published evidence")));
+        QVERIFY(page.summaryLabel()->text().contains(display::percent(ceiling)));
+
+        // The bands: one per GPU count with a fitting plan, at the ceiling's step time.
+        const std::vector<PlannerScatter::MfuBand> bands = page.scatter()->mfuBands();
+        int counts = 0;
+        for (const auto& g : result->byGpus) {
+            if (!g.fastest) continue;
+            ++counts;
+            const Prediction pr = evaluate(applyCandidate(result->space.templ, g.fastest->candidate));
+            QVERIFY(pr.valid);
+            const double expected = pr.modelFlopsPerStep / (double(g.gpus) * 312e12 * ceiling); // A100 bf16 dense: 312 TFLOP/s
+            const auto band = std::find_if(bands.begin(), bands.end(), [&](const auto& b) { return b.gpus == g.gpus; });
+            QVERIFY(band != bands.end());
+            QVERIFY2(std::abs(band->stepSeconds / expected - 1) < 1e-9, qPrintable(QString::number(band->stepSeconds)));
+        }
+        QCOMPARE(int(bands.size()), counts);
+        QVERIFY(counts >= 1);
+        const QStringList regions = page.scatter()->evidenceRegions();
+        QVERIFY(regions.size() == counts + 1);
+        QVERIFY(regions.front().contains(QString::number(100 * ceiling, 'f', 1)));
+        QVERIFY(regions.back().contains(QStringLiteral("6 %")));
     }
 
     // Numbers sort as numbers: by peak memory (bytes), not by the text "9.5 GiB" before "10 GiB".

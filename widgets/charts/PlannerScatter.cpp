@@ -171,6 +171,8 @@ void PlannerScatter::rebuild()
     m_picks.clear();
     m_pointCount = 0;
     m_colourKey.clear();
+    m_evidenceBands.clear();
+    m_plot->clearItems();
     m_marksOpenPlan = false;
     styleCustomPlot(m_plot);
     m_plot->xAxis->setScaleType(QCPAxis::stLinear);
@@ -178,6 +180,7 @@ void PlannerScatter::rebuild()
     m_plot->xAxis->setLabel(tr("Step time (s)"));
     m_plot->yAxis->setLabel(tr("Peak memory per GPU (GiB)"));
     if (m_result) {
+        addEvidenceRegions(); // under the points
         addColourGroups();
         addFront();
         addMarkers();
@@ -227,6 +230,84 @@ void PlannerScatter::addColourGroups()
         m_colourKey << graph->name();
         ++i;
     }
+}
+
+std::vector<PlannerScatter::MfuBand> PlannerScatter::mfuBands() const
+{
+    // Per GPU count the step time of the ceiling's MFU (step x MFU is the same for every plan of one count and
+    // global batch), from that count's fastest plan.
+    std::vector<MfuBand> bands;
+    if (!m_result || !m_result->evidence.hasCeiling) return bands;
+    for (const SearchResult::PerGpus& g : m_result->byGpus)
+        if (g.fastest && g.fastest->mfu > 0)
+            bands.push_back({ g.gpus, stepAtCeiling(m_result->evidence, g.fastest->stepSeconds, g.fastest->mfu) });
+    return bands;
+}
+
+void PlannerScatter::addEvidenceRegions()
+{
+    // Beyond published evidence (search/Evidence.h), shaded in the alarm colour: left of the step time at which a plan
+    // would reach the best MFU a published run reached on this GPU, and above the memory the model's measured error
+    // leaves safe. Wide in x and y so that a zoom or a drag never shows their edges.
+    QColor fill = Theme::alarmText();
+    fill.setAlpha(28);
+    const PublishedEvidence& ev = m_result->evidence;
+    const std::vector<MfuBand> bands = mfuBands();
+    const bool several = bands.size() > 1;
+    double lowest = 0, highest = 0;
+    for (const SearchPoint& p : m_result->points) {
+        lowest = lowest > 0 ? std::min(lowest, p.stepSeconds) : p.stepSeconds;
+        highest = std::max(highest, p.stepSeconds);
+    }
+    for (const SearchEntry& e : m_result->best) {
+        lowest = lowest > 0 ? std::min(lowest, e.stepSeconds) : e.stepSeconds;
+        highest = std::max(highest, e.stepSeconds);
+    }
+    const double capacity = units::toGiB(double(m_result->given.entry.capacityBytes > 0 ? m_result->given.entry.capacityBytes
+            : m_result->best.empty()                                                   ? 0
+                                                                                       : m_result->best.front().capacityBytes));
+    bool named = false;
+    for (const MfuBand& b : bands) {
+        if (!(b.stepSeconds > 0)) continue;
+        QCPGraph* band = m_plot->addGraph();
+        band->setPen(QPen(fill.darker(), 1)); // the band's swatch in the legend; the line itself lies far above
+        band->setBrush(fill);
+        auto* edge = new QCPItemStraightLine(m_plot);
+        edge->point1->setCoords(b.stepSeconds, 0);
+        edge->point2->setCoords(b.stepSeconds, 1);
+        edge->setPen(QPen(Theme::alarmText(), 1, Qt::DashLine));
+        band->setLineStyle(QCPGraph::lsStepLeft);
+        const double from = std::min(b.stepSeconds, lowest > 0 ? lowest : b.stepSeconds) / 1000.0;
+        band->setData({ from, b.stepSeconds }, { capacity * 100, capacity * 100 }, true);
+        band->setName(tr("beyond published runs: MFU above %1 %").arg(100.0 * ev.best.mfu, 0, 'f', 1));
+        if (named) band->removeFromLegend();
+        named = true;
+        m_evidenceBands << band->name();
+        if (several) {
+            auto* label = new QCPItemText(m_plot);
+            label->position->setType(QCPItemPosition::ptPlotCoords);
+            label->position->setCoords(b.stepSeconds, capacity * 0.04);
+            label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+            label->setText(tr("%n GPUs", "", b.gpus));
+            label->setColor(Theme::alarmText());
+            label->setClipToAxisRect(true);
+        }
+    }
+    if (capacity <= 0) return;
+    // The memory band: from capacity x (1 - margin) to the capacity.
+    const double safe = capacity * (1.0 - ev.memoryMargin);
+    const double x0 = (lowest > 0 ? lowest : 1.0) / 1000.0, x1 = std::max(highest, 1.0) * 1000.0;
+    QCPGraph* floor = m_plot->addGraph();
+    floor->setPen(Qt::NoPen);
+    floor->setData({ x0, x1 }, { safe, safe }, true);
+    floor->removeFromLegend();
+    QCPGraph* band = m_plot->addGraph();
+    band->setPen(Qt::NoPen);
+    band->setBrush(fill);
+    band->setChannelFillGraph(floor);
+    band->setData({ x0, x1 }, { capacity, capacity }, true);
+    band->setName(tr("beyond published runs: less than %1 % of the memory free").arg(100.0 * ev.memoryMargin, 0, 'f', 0));
+    m_evidenceBands << band->name();
 }
 
 void PlannerScatter::addFront()

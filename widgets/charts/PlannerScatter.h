@@ -61,6 +61,15 @@ public:
     std::optional<std::int64_t> planAt(const QPointF& pixel, double radius = 6.0) const;
     // The pixel of a plan's figures on the chart (after a replot).
     QPointF pixelOf(double stepSeconds, std::int64_t peakBytes) const;
+    // The regions beyond published evidence (search/Evidence.h), shaded: per GPU count the step time below which a
+    // plan's MFU is above the best published on its GPU and precision (none without a ceiling); and the legend names
+    // of the shaded regions (the MFU band, the memory band).
+    struct MfuBand {
+        int gpus = 0;
+        double stepSeconds = 0;
+    };
+    std::vector<MfuBand> mfuBands() const;
+    QStringList evidenceRegions() const { return m_evidenceBands; }
     QCustomPlot* plot() const { return m_plot; }
 
 Q_SIGNALS:
@@ -77,6 +86,7 @@ private:
         std::int64_t index = -1;
     };
     void rebuild();
+    void addEvidenceRegions();
     void addColourGroups();
     void addFront();
     void addMarkers();
@@ -95,6 +105,7 @@ private:
     Knob m_colourKnob = Knob::TP;
     int m_pointCount = 0;
     QStringList m_colourKey;
+    QStringList m_evidenceBands;
     bool m_marksOpenPlan = false;
     std::optional<std::int64_t> m_selectedIndex;
     double m_selectedSeconds = 0;

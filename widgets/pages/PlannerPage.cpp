@@ -71,7 +71,7 @@ const char* const kKnobTips[kKnobCount] = {
 
 // The best plans' columns.
 enum BestColumn { cRank, cGpus, cDp, cTp, cPp, cCp, cEp, cVpp, cSp, cZero, cMicroBatch, cRecompute, cSchedule, cOverlap,
-    cOffload, cStep, cTokens, cMfu, cPeak, cBestColumns };
+    cOffload, cStep, cTokens, cMfu, cPeak, cEvidence, cBestColumns };
 
 // A cell that sorts by the number it stands for (Qt::UserRole) rather than by its text.
 class NumberCell : public QTableWidgetItem {
@@ -88,6 +88,30 @@ public:
         return data(Qt::UserRole).toDouble() < other.data(Qt::UserRole).toDouble();
     }
 };
+
+// A plan against published runs (search/Evidence.h): "beyond: MFU, memory" in the alarm colour, "within", or
+// "MFU not checked" where no published run covers the GPU and precision; sorted by the flags; the reasons and the
+// ceiling on hover.
+QTableWidgetItem* evidenceCell(const PublishedEvidence& ev, const SearchEntry& e)
+{
+    QStringList beyond;
+    if (e.beyond & kBeyondMfu) beyond << PlannerPage::tr("MFU");
+    if (e.beyond & kBeyondMemory) beyond << PlannerPage::tr("memory");
+    const QString text = !beyond.isEmpty() ? PlannerPage::tr("beyond: %1").arg(beyond.join(PlannerPage::tr(", ")))
+        : ev.hasCeiling                   ? PlannerPage::tr("within")
+                                          : PlannerPage::tr("MFU not checked");
+    auto* cell = new NumberCell(text, double(e.beyond));
+    QString tip = CoreText::text(beyondEvidenceText(ev, e.beyond, e.mfu, e.peakBytes, e.capacityBytes));
+    tip += (tip.isEmpty() ? QString() : QStringLiteral("\n")) + PlannerPage::tr("Held to %1.").arg(CoreText::text(evidenceText(ev)));
+    cell->setToolTip(tip);
+    if (e.beyond) {
+        cell->setForeground(Theme::alarmText());
+        QFont f = cell->font();
+        f.setBold(true);
+        cell->setFont(f);
+    }
+    return cell;
+}
 
 QTableWidgetItem* textCell(const QString& text)
 {
@@ -633,7 +657,7 @@ void PlannerPage::showChart()
 
 void PlannerPage::showSummary()
 {
-    QString text;
+    QString text, tip;
     bool alarm = false;
     if (m_job) {
         const int threads = searchOptions().threads;
@@ -657,12 +681,27 @@ void PlannerPage::showSummary()
         }
         if (r.given.fits)
             text += QLatin1Char(' ') + tr("Your plan ranks %1 of %2 fitting plans.").arg(count(r.given.rankAmongFit), count(r.fit));
+        const auto beyond = std::count_if(r.best.begin(), r.best.end(), [](const SearchEntry& e) { return e.beyond != 0; });
+        if (beyond > 0) {
+            text += QLatin1Char(' ') + tr("%n of the listed plans lie beyond published evidence (marked): predictions no run confirms.", "", int(beyond));
+            alarm = true;
+        }
+        const PublishedEvidence& ev = r.evidence;
+        if (ev.hasCeiling)
+            text += QLatin1Char(' ')
+                + (ev.largeModel ? tr("MFU is held to %1, the best published on this GPU and precision at 100B parameters or more.")
+                                 : tr("MFU is held to %1, the best published on this GPU and precision."))
+                      .arg(display::percent(ev.best.mfu));
+        else
+            text += QLatin1Char(' ') + tr("No published run on this GPU and precision to hold the MFU to.");
+        tip = CoreText::text(evidenceText(ev));
         for (const Text& note : r.notes) text += QLatin1Char(' ') + CoreText::text(note);
         if (m_document && m_document->hasPlan() && m_document->plan() != m_searchedPlan)
             text += QLatin1Char(' ') + tr("The plan has changed since this search: search again to rank it.");
     }
     // Sentences joined by a blank, except after a full-width full stop (the Chinese interface).
     m_summary->setText(text.replace(QStringLiteral("。 "), QStringLiteral("。")));
+    m_summary->setToolTip(tip);
     setTextColour(m_summary, alarm ? Theme::alarmText() : Theme::text());
 }
 
@@ -711,7 +750,16 @@ void PlannerPage::fillBestTable()
         m_best->setItem(row, cTokens, new NumberCell(QLocale().toString(e.tokensPerSecond, 'f', 0), e.tokensPerSecond));
         m_best->setItem(row, cMfu, new NumberCell(display::percent(e.mfu), e.mfu));
         m_best->setItem(row, cPeak, new NumberCell(display::gib(double(e.peakBytes)), double(e.peakBytes)));
-        for (int col : { cSp, cRecompute, cSchedule, cOverlap, cOffload }) m_best->item(row, col)->setTextAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        m_best->setItem(row, cEvidence, evidenceCell(m_result->evidence, e));
+        for (int col : { cSp, cRecompute, cSchedule, cOverlap, cOffload, cEvidence })
+            m_best->item(row, col)->setTextAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        // The figures beyond the evidence in the alarm colour, with the reason on hover.
+        const QString why = CoreText::text(beyondEvidenceText(m_result->evidence, e.beyond, e.mfu, e.peakBytes, e.capacityBytes));
+        for (const auto& [bit, col] : { std::pair { unsigned(kBeyondMfu), int(cMfu) }, std::pair { unsigned(kBeyondMemory), int(cPeak) } })
+            if (e.beyond & bit) {
+                m_best->item(row, col)->setForeground(Theme::alarmText());
+                m_best->item(row, col)->setToolTip(why);
+            }
     }
     // Overlap and offload only where they were searched; the GPU count only with several.
     const SearchSpace* s = m_result ? &m_result->space : nullptr;
@@ -1071,7 +1119,12 @@ void PlannerPage::retranslateTables()
     m_best->setHorizontalHeaderLabels({ tr("#"), tr("GPUs"), QStringLiteral("dp"), QStringLiteral("tp"), QStringLiteral("pp"),
         QStringLiteral("cp"), QStringLiteral("ep"), QStringLiteral("vpp"), QStringLiteral("sp"), tr("ZeRO"), tr("microbatch"),
         tr("recompute"), tr("schedule"), tr("overlap"), tr("offload"), tr("step time"), tr("tokens/s"), tr("MFU"),
-        tr("peak memory") });
+        tr("peak memory"), tr("evidence") });
+    m_best->horizontalHeaderItem(cEvidence)->setToolTip(
+        tr("Where a plan lies beyond what published runs reached: its MFU above the best published on this GPU and "
+           "precision (samples/published/mfu-ceilings.json), or its peak within %1 % of the GPU's memory (the memory "
+           "model's largest measured shortfall, docs/MEMORY-ACCURACY.md). Such a plan is a prediction no run confirms.")
+            .arg(100.0 * kDefaultMemoryHeadroom, 0, 'f', 0));
     m_rejected->setHorizontalHeaderLabels({ tr("Reason"), tr("Plans") });
     m_sizingTable->setHorizontalHeaderLabels({ tr("GPUs"), tr("fit"), tr("fastest plan"), tr("step time"), tr("days"), tr("GPU-hours") });
     m_sizingTable->horizontalHeaderItem(1)->setToolTip(tr("Plans of this GPU count that fit with the memory headroom"));
