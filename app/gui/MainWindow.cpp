@@ -28,6 +28,7 @@
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLocale>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QStyle>
@@ -102,7 +103,23 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
     staleRow->addWidget(m_staleText, 1);
     staleRow->addWidget(m_cancelComputing);
     m_staleBar->hide();
+    // Opening a plan that takes a while (a slow or stalled file system): what is read, how far, and Cancel.
+    m_loadBar = new QWidget(central);
+    m_loadBar->setObjectName(QStringLiteral("openingBar"));
+    auto* loadRow = new QHBoxLayout(m_loadBar);
+    loadRow->setContentsMargins(8, 2, 4, 2);
+    m_loadText = new QLabel(m_loadBar);
+    m_loadProgress = new QProgressBar(m_loadBar);
+    m_loadProgress->setMaximumWidth(240);
+    m_cancelLoad = new QPushButton(m_loadBar);
+    m_cancelLoad->setObjectName(QStringLiteral("cancelOpening"));
+    connect(m_cancelLoad, &QPushButton::clicked, m_document, &PlanDocument::cancelLoad);
+    loadRow->addWidget(m_loadText, 1);
+    loadRow->addWidget(m_loadProgress);
+    loadRow->addWidget(m_cancelLoad);
+    m_loadBar->hide();
     column->addWidget(m_messageBar);
+    column->addWidget(m_loadBar);
     column->addWidget(m_staleBar);
     column->addWidget(m_tabs, 1);
     setCentralWidget(central);
@@ -110,6 +127,21 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
     m_staleTimer->setSingleShot(true);
     m_staleTimer->setInterval(300);
     connect(m_staleTimer, &QTimer::timeout, this, &MainWindow::updateStaleState);
+    m_loadTimer = new QTimer(this);
+    m_loadTimer->setSingleShot(true);
+    connect(m_loadTimer, &QTimer::timeout, this, &MainWindow::updateLoadBar);
+    connect(m_document, &PlanDocument::loadingChanged, this, [this](bool loading) {
+        // A quick read flashes nothing; a slow one shows the bar after the computing-note delay.
+        m_loadTimer->setInterval(m_staleTimer->interval());
+        if (loading) {
+            m_loadProgress->setRange(0, 0);
+            m_loadTimer->start();
+        } else {
+            m_loadTimer->stop();
+        }
+        updateLoadBar();
+    });
+    connect(m_document, &PlanDocument::loadProgress, this, &MainWindow::showLoadProgress);
     m_askToSave = [this] {
         const auto answer = QMessageBox::question(this, tr("Unsaved changes"),
             tr("The plan has changes that are not saved. Save them first?"),
@@ -180,7 +212,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
     connect(m_document, &PlanDocument::changedOnDisk, this, [this](const QString& path) {
         const QString file = QDir::toNativeSeparators(path);
         if (!m_document->isModified()) {
-            if (m_document->load(path))
+            if (m_document->loadWithoutBlocking(path))
                 showMessage(tr("%1 was changed by another program and has been read again.").arg(file));
             return;
         }
@@ -394,6 +426,8 @@ void MainWindow::retranslateUi()
     }
     m_editorDock->setWindowTitle(m_editor->pageTitle());
     m_cancelComputing->setText(tr("Cancel"));
+    m_cancelLoad->setText(tr("Cancel"));
+    m_cancelLoad->setToolTip(tr("Stop reading this file: the plan shown now stays"));
     m_cancelComputing->setToolTip(tr("Stop the simulation of this plan: the step time is then the closed form's, and "
                                      "the timeline says it was cancelled"));
     m_fileMenu->setTitle(tr("&File"));
@@ -627,7 +661,37 @@ void MainWindow::updateStaleState()
     if (stale) m_staleText->setText(tr("Computing… the pages show the plan before the last edit until it is done."));
     m_staleText->setVisible(stale);
     m_staleBar->setVisible(stale);
-    for (const PageEntry& p : m_pages) p.widget->setEnabled(!stale);
+    for (const PageEntry& p : m_pages) p.widget->setEnabled(!stale && m_loadBar->isHidden());
+}
+
+void MainWindow::cancelOpening()
+{
+    m_document->cancelLoad();
+}
+
+void MainWindow::updateLoadBar()
+{
+    const bool show = m_document->isLoading() && !m_loadTimer->isActive();
+    if (show)
+        m_loadText->setText(tr("Opening %1… the window stays as it was until the plan is read.")
+                                .arg(QDir::toNativeSeparators(m_document->loadingPath())));
+    m_loadBar->setVisible(show);
+    // The pages and the editor wait: an edit now would be replaced by the plan being read.
+    for (const PageEntry& p : m_pages) p.widget->setEnabled(!show && m_staleBar->isHidden());
+    m_editor->setEnabled(!show);
+}
+
+void MainWindow::showLoadProgress(qint64 bytesRead, qint64 bytesTotal, bool parsing)
+{
+    if (parsing || bytesTotal <= 0) {
+        m_loadProgress->setRange(0, 0); // busy: the size is not known, or the text is being parsed
+        m_loadProgress->setFormat(parsing ? tr("parsing") : QString());
+        return;
+    }
+    m_loadProgress->setRange(0, 1000);
+    m_loadProgress->setValue(int(1000.0 * double(std::min(bytesRead, bytesTotal)) / double(bytesTotal)));
+    m_loadProgress->setFormat(tr("%1 of %2").arg(QString::fromStdString(units::formatBytes(double(bytesRead))),
+        QString::fromStdString(units::formatBytes(double(bytesTotal)))));
 }
 
 void MainWindow::updateTitle()
@@ -665,13 +729,17 @@ bool MainWindow::openPlan(const QString& path)
     // Cleared first: what the load itself says (the file open elsewhere too) stays.
     const QString before = message();
     showMessage(QString());
-    if (m_document->load(path)) {
+    if (m_document->loadWithoutBlocking(path)) {
         statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)), 5000);
         rememberRecent(path);
         return true;
     }
-    // A plan stays open as it was (loadFailed() put the reason in the message bar); with none, the pages say why.
-    if (message().isEmpty()) showMessage(before);
+    // A plan stays open as it was (loadFailed() put the reason in the message bar); with none, the pages say why. A
+    // cancelled read says so in the status bar.
+    if (message().isEmpty()) {
+        showMessage(before);
+        if (hadPlan) statusBar()->showMessage(m_document->errorString(), 8000);
+    }
     if (!hadPlan) {
         showMessage(m_document->errorString());
         setCurrentView(QLatin1String(SummaryPage::kPageName));
@@ -873,7 +941,7 @@ bool MainWindow::reloadFromDisk()
     const QString path = m_document->filePath();
     if (path.isEmpty()) return false;
     m_document->discardChanges(); // chosen: the file's plan replaces the edits (and their autosave)
-    if (!m_document->load(path)) return false;
+    if (!m_document->loadWithoutBlocking(path)) return false;
     showMessage(QString());
     statusBar()->showMessage(tr("Read %1 again").arg(QDir::toNativeSeparators(path)), 5000);
     return true;

@@ -16,6 +16,7 @@ class QAction;
 class QActionGroup;
 class QDockWidget;
 class QLabel;
+class QProgressBar;
 class QPushButton;
 class QMenu;
 class QTabWidget;
@@ -50,8 +51,13 @@ public:
     QString currentView() const;
 
     // Loads a plan, first asking to save unsaved changes (maybeSave()); on failure the open plan stays as it was,
-    // the message bar says why, and this returns false.
+    // the message bar says why, and this returns false. The file is read and parsed off the GUI thread
+    // (PlanDocument::loadWithoutBlocking): the window keeps answering, and a read that takes longer than the
+    // computing-note delay shows a bar with its progress and Cancel (cancelOpening()) while the pages wait.
     bool openPlan(const QString& path);
+    void cancelOpening();
+    // The opening bar (for tests): shown while a slow read goes on.
+    QWidget* openingBar() const { return m_loadBar; }
     // Before anything replaces the document: unsaved changes are saved, discarded or the action is cancelled
     // (false). The question is askToSave(), a message box unless replaced (tests answer it).
     enum class SaveChoice { Save, Discard, Cancel };
@@ -129,6 +135,8 @@ private:
     void exportReportInteractively();
     void showMessage(const QString& text);
     void updateStaleState();
+    void updateLoadBar();
+    void showLoadProgress(qint64 bytesRead, qint64 bytesTotal, bool parsing);
 
     LanguageManager* m_languages;
     PlanDocument* m_document;
@@ -145,6 +153,11 @@ private:
     QLabel* m_staleText = nullptr;
     QPushButton* m_cancelComputing = nullptr;
     QTimer* m_staleTimer = nullptr;
+    QWidget* m_loadBar = nullptr;
+    QLabel* m_loadText = nullptr;
+    QProgressBar* m_loadProgress = nullptr;
+    QPushButton* m_cancelLoad = nullptr;
+    QTimer* m_loadTimer = nullptr;
     std::function<SaveChoice()> m_askToSave;
     std::function<RecoveryChoice(const QString&)> m_askToRecover;
     std::function<OverwriteChoice(const QString&)> m_askToOverwrite;

@@ -200,46 +200,52 @@ int main(int argc, char* argv[])
     MainWindow window(&languages);
     window.resize(size);
     window.setCurrentView(view);
-    const bool loaded = window.openPlan(parser.value(planOption));
-    if (!loaded) complain(window.document()->errorString());
-    // Plans beside the open one (the compare view); one that cannot be read is reported and fails a screenshot.
-    bool compared = true;
-    for (const QString& path : parser.values(compareOption)) {
-        if (window.compareWith(path)) continue;
-        complain(window.message());
-        compared = false;
-    }
-    if (parser.isSet(compareOption)) window.setCurrentView(view);
-    // Measurements on the profile view; a file that cannot be read is reported (on the page too) and fails a screenshot.
-    bool profiled = true;
-    if (parser.isSet(profileOption)) {
-        if (!window.profilePage()->openProfile(parser.value(profileOption))) {
-            complain(window.profilePage()->statusText());
-            profiled = false;
+    // What the command line names: the plan, plans beside it (the compare view; one that cannot be read is reported
+    // and fails a screenshot), measurements on the profile view, traces. Interactive, they are opened after the window
+    // is on screen, so a file that is slow to read never leaves the user with nothing shown.
+    bool loaded = false, compared = true, profiled = true;
+    const auto openInputs = [&] {
+        loaded = window.openPlan(parser.value(planOption));
+        if (!loaded) complain(window.document()->errorString());
+        for (const QString& path : parser.values(compareOption)) {
+            if (window.compareWith(path)) continue;
+            complain(window.message());
+            compared = false;
         }
-    }
-    const QStringList traces = parser.values(traceOption);
-    if (!traces.isEmpty()) {
-        window.openTraces(traces);
-        window.setCurrentView(view);
-    }
+        if (parser.isSet(compareOption)) window.setCurrentView(view);
+        if (parser.isSet(profileOption)) {
+            if (!window.profilePage()->openProfile(parser.value(profileOption))) {
+                complain(window.profilePage()->statusText());
+                profiled = false;
+            }
+        }
+        const QStringList traces = parser.values(traceOption);
+        if (!traces.isEmpty()) {
+            window.openTraces(traces);
+            window.setCurrentView(view);
+        }
+    };
 
     // The lesson over the plan opened above (shown untitled: there is nothing to save), once the window is laid out so
     // that its dock takes its width.
     const auto startLesson = [&window, lessonId, lessonStep] {
         if (!lessonId.isEmpty()) window.startLesson(lessonId, lessonStep - 1);
     };
-    if (screenshot.isEmpty()) QTimer::singleShot(0, &window, startLesson);
 
     if (screenshot.isEmpty()) {
         // Interactive: the plan editor beside the views, so an edit and its effect are seen together.
         window.setCurrentView(QStringLiteral("editor"));
         if (view != QLatin1String("editor")) window.setCurrentView(view); // the dock stays open beside it
         window.show();
-        // What a session that was killed left unsaved is offered back once the window is up.
-        QTimer::singleShot(0, &window, [&window] { window.offerRecovery(); });
+        // Then the files, the lesson, and what a session that was killed left unsaved, in that order.
+        QTimer::singleShot(0, &window, [&window, openInputs, startLesson] {
+            openInputs();
+            startLesson();
+            window.offerRecovery();
+        });
         return app.exec();
     }
+    openInputs();
 
     // Offscreen: lay the window out at its size without putting it on a screen, wait for the evaluation
     // running in the background, then render.

@@ -1,4 +1,5 @@
 #include "PlanJson.h"
+#include "ReadControl.h"
 
 #include "JsonReader.h"
 #include "spec/FieldLimits.h"
@@ -35,7 +36,9 @@ bool limited(ObjectReader& r, std::string_view path, Int& out)
 }
 } // namespace
 
-Result<std::string> readTextFile(const std::string& path, std::int64_t maxBytes)
+namespace {
+
+Result<std::string> readText(const std::string& path, std::int64_t maxBytes, ReadControl* control)
 {
     // Only a regular file is read, and opening it never waits (util/InputFile.h): a FIFO, /dev/zero or a folder is
     // refused by its type.
@@ -46,23 +49,39 @@ Result<std::string> readTextFile(const std::string& path, std::int64_t maxBytes)
         return Result<std::string>::failure(path,
             Text(PS_TEXT("CoreText", "is %1 bytes (%2), more than the %3 this kind of file may have; not read"), onDisk,
                 units::formatBytes(double(onDisk)), units::formatBytes(double(maxBytes))));
+    if (control) control->bytesTotal.store(onDisk, std::memory_order_relaxed);
     // Read in pieces up to the limit: a file that grows as it is read, or one whose size the system does not know
     // (procfs reports 0, proc(5)), has no size to check first.
     std::string text;
     text.reserve(std::size_t(onDisk));
     std::vector<char> piece(std::size_t(1) << 16);
     for (;;) {
+        if (control && control->cancel.load(std::memory_order_relaxed))
+            return Result<std::string>::failure(path, Text(PS_TEXT("CoreText", "cancelled")));
         const std::int64_t got = file.value().read(piece.data(), piece.size());
         if (got < 0)
             return Result<std::string>::failure(path, Text(PS_TEXT("CoreText", "read error: %1"), errorText(errno)));
         if (got == 0) break;
         text.append(piece.data(), std::size_t(got));
+        if (control) control->bytesRead.store(std::int64_t(text.size()), std::memory_order_relaxed);
         if (std::int64_t(text.size()) > maxBytes)
             return Result<std::string>::failure(path,
                 Text(PS_TEXT("CoreText", "has more than %1 bytes (%2), the most this kind of file may have; not read"),
                     maxBytes, units::formatBytes(double(maxBytes))));
     }
     return text;
+}
+
+} // namespace
+
+Result<std::string> readTextFile(const std::string& path, std::int64_t maxBytes)
+{
+    return readText(path, maxBytes, nullptr);
+}
+
+Result<std::string> readTextFile(const std::string& path, std::int64_t maxBytes, ReadControl& control)
+{
+    return readText(path, maxBytes, &control);
 }
 
 void readModel(const json& j, const std::string& path, ModelSpec& m, Issues& issues)
@@ -591,6 +610,14 @@ Result<LoadedPlan> loadPlanFile(const std::string& path, const PresetCatalog& pr
 {
     auto text = readTextFile(path, kMaxPlanFileBytes);
     if (!text) return Result<LoadedPlan>(text.errors());
+    return parsePlan(text.value(), presets);
+}
+
+Result<LoadedPlan> loadPlanFile(const std::string& path, ReadControl& control, const PresetCatalog& presets)
+{
+    auto text = readTextFile(path, kMaxPlanFileBytes, control);
+    if (!text) return Result<LoadedPlan>(text.errors());
+    control.parsing.store(true, std::memory_order_relaxed);
     return parsePlan(text.value(), presets);
 }
 

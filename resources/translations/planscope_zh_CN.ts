@@ -4472,6 +4472,22 @@ The file is unchanged; your edits are kept.</source>
         <source>The report is written when the analysis of the last edit is done</source>
         <translation>最近一次编辑的分析完成后将写出报告</translation>
     </message>
+    <message>
+        <source>Stop reading this file: the plan shown now stays</source>
+        <translation>停止读取此文件：保留当前显示的方案</translation>
+    </message>
+    <message>
+        <source>Opening %1… the window stays as it was until the plan is read.</source>
+        <translation>正在打开 %1……读完方案之前窗口保持原样。</translation>
+    </message>
+    <message>
+        <source>parsing</source>
+        <translation>解析中</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
 </context>
 <context>
     <name>planscope::MemoryBarsView</name>
@@ -4655,6 +4671,10 @@ of %3</source>
     <message>
         <source>the lock file cannot be created</source>
         <translation>无法创建锁文件</translation>
+    </message>
+    <message>
+        <source>Opening %1 was cancelled; nothing was changed.</source>
+        <translation>已取消打开 %1；没有任何改动。</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,5 @@
 // Every page laid out as the main window lays it out (tabs beside the plan editor dock, menu and status bars) at
-// 1280 x 800 and at the default 1400 x 900: no label, table header, chart title, legend or axis label has less room
+// 1280 x 800, at the default 1400 x 900 and at 1920 x 1080 (the compare page with a second plan among them): no label, table header, chart title, legend or axis label has less room
 // than its text needs, unless it is elided on purpose and carries a tooltip. A real check over the widget tree: each
 // text's font-metrics size against the rectangle it is drawn in.
 #include "GuiTestMain.h"
@@ -14,6 +14,8 @@
 #include "pages/PlanEditorPage.h"
 #include "pages/SummaryPage.h"
 #include "pages/TimelinePage.h"
+#include "pages/ComparePage.h"
+#include "timeline/TimelineLegend.h"
 
 #include <QApplication>
 #include <QDockWidget>
@@ -216,10 +218,17 @@ private slots:
     {
         QTest::addColumn<QString>("plan");
         QTest::addColumn<QSize>("size");
+        auto row = [](const char* plan, QSize size) {
+            QTest::newRow(qPrintable(QStringLiteral("%1 %2x%3").arg(QLatin1String(plan)).arg(size.width()).arg(size.height())))
+                << QString::fromLatin1(plan) << size;
+        };
         for (const char* plan : { "default.plan.json", "interview-175b-256xa100.plan.json", "gpt3-175b-1024xa100.plan.json" })
-            for (const QSize size : { QSize(1280, 800), QSize(1400, 900) })
-                QTest::newRow(qPrintable(QStringLiteral("%1 %2x%3").arg(QLatin1String(plan)).arg(size.width()).arg(size.height())))
-                    << QString::fromLatin1(plan) << size;
+            for (const QSize size : { QSize(1280, 800), QSize(1400, 900) }) row(plan, size);
+        // The largest sample (1,024 GPUs of an MoE plan: the most groups, legend entries and stages) at the smallest
+        // and the largest common screen, and the default sample at the largest.
+        row("deepseek-v3-1024xh100-fp8.plan.json", QSize(1280, 800));
+        row("deepseek-v3-1024xh100-fp8.plan.json", QSize(1920, 1080));
+        row("default.plan.json", QSize(1920, 1080));
     }
 
     // The app's own main window: the pages in their tabs, the plan editor docked beside them, a status bar.
@@ -241,7 +250,10 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window) || window.isVisible());
         auto* tabs = window.findChild<QTabWidget*>();
         QVERIFY(tabs);
-        const char* const pages[] = { "timeline", "grid", "memory", "comm", "metrics", "anatomy", "planner" };
+        // The compare page with a second plan beside the open one.
+        QVERIFY(window.compareWith(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/interview-10b-8xa100.plan.json")));
+        window.comparePage()->waitForAnalyses();
+        const char* const pages[] = { "timeline", "grid", "memory", "comm", "metrics", "anatomy", "planner", "compare" };
 
         QStringList problems;
         int total = 0;
@@ -253,6 +265,14 @@ private slots:
             const int width = tabs->currentWidget()->width();
             QVERIFY2(width > 600 && width < size.width() - 200, qPrintable(QString::number(width)));
             int checked = 0;
+            // The timeline's legend wraps its rows (height for width): every entry has its row.
+            for (const TimelineLegend* legend : tabs->currentWidget()->findChildren<TimelineLegend*>())
+                if (legend->isVisibleTo(&window) && legend->height() + 1 < legend->heightForWidth(legend->width()))
+                    problems << QStringLiteral("%1: the timeline legend (%2 entries) has %3 px of the %4 it needs")
+                                    .arg(QLatin1String(name))
+                                    .arg(legend->entries().size())
+                                    .arg(legend->height())
+                                    .arg(legend->heightForWidth(legend->width()));
             for (const QString& p : clippedTexts(tabs->currentWidget(), &checked))
                 problems << QStringLiteral("%1: %2").arg(QLatin1String(name), p);
             total += checked;

@@ -19,6 +19,11 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QStatusBar>
+#include <QTimer>
+#include <QTabWidget>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -49,6 +54,15 @@ private slots:
 
 private:
     LanguageManager m_languages;
+
+    // On screen at 1200 x 800, notes without delay, the default plan open and analysed.
+    static bool showWithDefaultPlan(MainWindow& window)
+    {
+        window.setComputingNoteDelay(0);
+        window.resize(1200, 800);
+        window.show();
+        return window.openPlan(samplePlan("default.plan.json")) && waitForCurrentPrediction(*window.document());
+    }
 
 private slots:
 
@@ -373,12 +387,8 @@ private slots:
     void aLongAnalysisCanBeCancelled()
     {
         MainWindow window(&m_languages);
-        window.setComputingNoteDelay(0);
-        window.resize(1200, 800);
-        window.show();
         PlanDocument* doc = window.document();
-        QVERIFY(window.openPlan(samplePlan("default.plan.json")));
-        QVERIFY(waitForCurrentPrediction(*doc));
+        QVERIFY(showWithDefaultPlan(window));
         Plan big = doc->plan();
         // 16 GPUs as pp 4 x tp 2 x dp 2; 250,000 sequences = 125,000 microbatches per replica; pp 4 x 125,000 x
         // (forward, backward) = 1,000,000 ops: the most the analysis simulates.
@@ -401,6 +411,50 @@ private slots:
         QCOMPARE(doc->prediction()->microbatches, std::int64_t(125000));
         QCOMPARE(doc->plan().training.globalBatch, std::int64_t(250000));
         QTRY_VERIFY(!cancel->isVisible());
+    }
+
+    // Opening a plan runs the window's event loop while the file is read on a thread of its own: a timer posted
+    // before the open fires during it. With the note delay 0 the opening bar shows, names the file and disables the
+    // pages and the editor; Cancel ends the open at once, leaves the open plan, its file and the pages as they were,
+    // and says so in the status bar. The next open reads the file.
+    void openingAPlanKeepsTheWindowAnsweringAndCanBeCancelled()
+    {
+        MainWindow window(&m_languages);
+        PlanDocument* doc = window.document();
+        QVERIFY(showWithDefaultPlan(window));
+        const Plan before = doc->plan();
+        const QString beforePath = doc->filePath();
+        const QString other = samplePlan("gpt3-175b-1024xa100.plan.json");
+
+        bool barShown = false, pagesDisabled = false, editorDisabled = false;
+        QString barText;
+        QTimer::singleShot(5, &window, [&] {
+            QVERIFY(doc->isLoading());
+            QCOMPARE(doc->loadingPath(), other);
+            barShown = window.openingBar()->isVisible();
+            barText = window.openingBar()->findChild<QLabel*>()->text();
+            pagesDisabled = !static_cast<QScrollArea*>(window.findChild<QTabWidget*>()->currentWidget())->widget()->isEnabled();
+            editorDisabled = !window.findChild<QDockWidget*>(QStringLiteral("editorDock"))->widget()->isEnabled();
+            window.openingBar()->findChild<QPushButton*>(QStringLiteral("cancelOpening"))->click();
+        });
+        QVERIFY(!window.openPlan(other));
+        QVERIFY(barShown);
+        QVERIFY2(barText.contains(QDir::toNativeSeparators(other)), qPrintable(barText));
+        QVERIFY(pagesDisabled);
+        QVERIFY(editorDisabled);
+        QVERIFY(!doc->isLoading());
+        QCOMPARE(doc->plan(), before);
+        QCOMPARE(doc->filePath(), beforePath);
+        QVERIFY(!doc->isModified());
+        QVERIFY2(doc->errorString().contains(QLatin1String("cancelled")), qPrintable(doc->errorString()));
+        QVERIFY(window.statusBar()->currentMessage().contains(QLatin1String("cancelled")));
+        QVERIFY(!window.openingBar()->isVisible());
+        QVERIFY(static_cast<QScrollArea*>(window.findChild<QTabWidget*>()->currentWidget())->widget()->isEnabled());
+
+        // Not cancelled: the file is read and shown.
+        QVERIFY(window.openPlan(other));
+        QCOMPARE(doc->filePath(), QFileInfo(other).absoluteFilePath());
+        QVERIFY(!window.openingBar()->isVisible());
     }
 };
 

@@ -6,6 +6,7 @@
 #include "analysis/Analysis.h"
 #include "calib/Profile.h"
 #include "io/FileKind.h"
+#include "io/ReadControl.h"
 #include "schedule/Schedule.h"
 #include "trace/TraceFiles.h"
 #include "util/InputFile.h"
@@ -172,6 +173,34 @@ private slots:
         auto fits = loadPlanFile(path);
         QVERIFY2(fits.ok(), firstError(fits).c_str());
         QCOMPARE(fits->plan.description.size(), std::size_t(kMaxPlanFileBytes) - 4096);
+    }
+
+    // A read on another thread (io/ReadControl.h): it reports the file's size and every byte read, says when it
+    // parses, and a cancel set before it starts stops it before the first piece, naming the file.
+    void aReadReportsItsProgressAndStopsWhenCancelled()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("long.plan.json")).toStdString();
+        json plan = defaultPlan();
+        plan["description"] = std::string(std::size_t(1) << 20, 'x'); // 16 pieces of 64 KiB and more
+        std::ofstream(path) << plan.dump();
+        const auto size = std::int64_t(std::filesystem::file_size(path));
+        ReadControl control;
+        auto r = loadPlanFile(path, control);
+        QVERIFY2(r.ok(), firstError(r).c_str());
+        QCOMPARE(control.bytesTotal.load(), size);
+        QCOMPARE(control.bytesRead.load(), size);
+        QVERIFY(control.parsing.load());
+        QCOMPARE(r->plan.description.size(), std::size_t(1) << 20);
+
+        ReadControl cancelled;
+        cancelled.cancel = true;
+        auto c = loadPlanFile(path, cancelled);
+        QVERIFY(!c);
+        QCOMPARE(c.errors().front().path, path);
+        QCOMPARE(c.errors().front().message, std::string("cancelled"));
+        QCOMPARE(cancelled.bytesRead.load(), std::int64_t(0));
+        QVERIFY(!cancelled.parsing.load());
     }
 
     void aStreamWithoutASizeIsCutAtTheLimit()

@@ -356,6 +356,30 @@ private Q_SLOTS:
         }
     }
 
+    // A header line too long for a narrow grid (the compare page's columns) is cut in the middle, not at its end, and
+    // hovering it shows the whole line: the title's start ("1,024 GPUs") and end ("rank order ...") stay on screen.
+    void aCutHeaderLineIsWholeOnHover()
+    {
+        GpuGridView view;
+        view.setCompact(true);
+        view.setAttribute(Qt::WA_DontShowOnScreen);
+        view.resize(360, 320);
+        view.setAnalysis(analyseSample("deepseek-v3-1024xh100-fp8.plan.json"));
+        view.show();
+        view.canvas()->repaint();
+        const QStringList cut = view.cutHeaderLines();
+        QVERIFY(!cut.isEmpty());
+        const QString title = cut.front();
+        QVERIFY2(title.startsWith(QLatin1String("1,024 GPUs")) && title.contains(QLatin1String("rank order")), qPrintable(title));
+        // The first line's place: its text whole on hover; far below the header, nothing.
+        QCOMPARE(view.headerToolTipAt(QPointF(20, 10)), title);
+        QVERIFY(view.headerToolTipAt(QPointF(20, view.canvas()->height() - 2)).isEmpty());
+        // Wide enough, nothing is cut.
+        view.resize(2400, 900);
+        view.canvas()->repaint();
+        QVERIFY2(view.cutHeaderLines().isEmpty(), qPrintable(view.cutHeaderLines().join(QLatin1Char('\n'))));
+    }
+
     void chartsEqualCoreFunctions()
     {
         CommView view;

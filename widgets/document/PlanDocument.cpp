@@ -4,10 +4,13 @@
 #include "WriteFailure.h"
 #include "document/RunThen.h"
 #include "io/PlanJson.h"
+#include "io/ReadControl.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
+#include <QEventLoop>
+#include <QPointer>
 #include <QFuture>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -16,6 +19,7 @@
 #include <QStandardPaths>
 #include <QtConcurrent/QtConcurrentRun>
 #include <atomic>
+#include <thread>
 #include <new>
 
 namespace planscope {
@@ -46,8 +50,18 @@ PlanDocument::PlanDocument(QObject* parent)
     connect(&m_autosaveTimer, &QTimer::timeout, this, [this] { autosaveNow(); });
 }
 
+// What loadWithoutBlocking() shares with its thread: the thread writes `result`, then sets `finished`; the GUI
+// thread reads `result` only after seeing `finished`. `loop` is the GUI thread's wait (GUI thread only).
+struct PlanDocument::LoadJob {
+    ReadControl control;
+    std::atomic<bool> finished { false };
+    std::optional<Result<LoadedPlan>> result;
+    QEventLoop* loop = nullptr;
+};
+
 PlanDocument::~PlanDocument()
 {
+    cancelLoad();
     // A pending change is written before the document goes, so quitting right after an edit loses nothing; an
     // unmodified plan leaves no autosave behind to be offered at the next start.
     if (m_autosaveTimer.isActive() || (m_modified && m_hasPlan)) autosaveNow();
@@ -130,15 +144,73 @@ void PlanDocument::adopt(LoadedPlan&& loaded, const QString& filePath, const QSt
 
 bool PlanDocument::load(const QString& path)
 {
-    Result<LoadedPlan> loaded = loadPlanFile(QFile::encodeName(path).toStdString());
+    cancelLoad(); // this plan, not the one still being read
+    return finishLoad(path, loadPlanFile(QFile::encodeName(path).toStdString()));
+}
+
+bool PlanDocument::finishLoad(const QString& path, Result<LoadedPlan>&& loaded)
+{
     if (!loaded)
         return failLoad(tr("Cannot load %1:\n%2").arg(QDir::toNativeSeparators(path), describe(loaded.errors())), loaded.errors());
     adopt(std::move(loaded.value()), QFileInfo(path).absoluteFilePath(), QString());
     return true;
 }
 
+bool PlanDocument::loadWithoutBlocking(const QString& path)
+{
+    cancelLoad(); // a newer load replaces the one in flight
+    auto job = std::make_shared<LoadJob>();
+    m_loadJob = job;
+    m_loadingPath = path;
+    std::thread([job, file = std::string(QFile::encodeName(path).toStdString())] {
+        Result<LoadedPlan> loaded = loadPlanFile(file, job->control);
+        job->result.emplace(std::move(loaded));
+        job->finished.store(true, std::memory_order_release);
+    }).detach();
+    Q_EMIT loadingChanged(true);
+    QPointer<PlanDocument> self(this);
+    {
+        QEventLoop loop;
+        QTimer poll;
+        poll.setInterval(15);
+        connect(&poll, &QTimer::timeout, &loop, [&loop, &job, self] {
+            if (job->finished.load(std::memory_order_acquire) || job->control.cancel.load()) {
+                loop.quit();
+                return;
+            }
+            if (self)
+                Q_EMIT self->loadProgress(job->control.bytesRead.load(), job->control.bytesTotal.load(), job->control.parsing.load());
+        });
+        poll.start();
+        job->loop = &loop;
+        // Entered even when the thread is already done: what was posted before (a Cancel) is seen in one place.
+        loop.exec();
+        job->loop = nullptr;
+    }
+    if (!self) return false; // the document went while it waited
+    const bool superseded = m_loadJob != job; // a newer load took over: it says what happened
+    if (!superseded) {
+        m_loadJob.reset();
+        m_loadingPath.clear();
+        Q_EMIT loadingChanged(false);
+    }
+    if (!job->finished.load(std::memory_order_acquire) || job->control.cancel.load()) {
+        if (!superseded) m_error = tr("Opening %1 was cancelled; nothing was changed.").arg(QDir::toNativeSeparators(path));
+        return false;
+    }
+    return finishLoad(path, std::move(*job->result));
+}
+
+void PlanDocument::cancelLoad()
+{
+    if (!m_loadJob) return;
+    m_loadJob->control.cancel.store(true);
+    if (m_loadJob->loop) m_loadJob->loop->quit();
+}
+
 bool PlanDocument::recover(const QString& autosavePath)
 {
+    cancelLoad();
     Result<LoadedPlan> loaded = loadPlanFile(QFile::encodeName(autosavePath).toStdString());
     if (!loaded)
         return failLoad(tr("Cannot recover %1:\n%2").arg(QDir::toNativeSeparators(autosavePath), describe(loaded.errors())),
@@ -242,6 +314,7 @@ void PlanDocument::fileChanged(const QString& path)
 
 void PlanDocument::showUntitledPlan(const Plan& plan)
 {
+    cancelLoad();
     adopt(LoadedPlan { plan, {} }, QString(), QString());
 }
 

@@ -35,6 +35,16 @@ public:
     // and loadFailed() carries the reason. An empty document publishes the failure as an invalid analysis so the
     // views say why there is nothing to show.
     bool load(const QString& path);
+    // load() with the reading and the parsing on a thread of their own while this thread's event loop runs: the
+    // window repaints and answers, loadProgress() reports the bytes read, and cancelLoad() (a newer load, or the
+    // document's end) stops the wait at once, leaving the document as it was (errorString() says it was cancelled).
+    // A read the file system never finishes (a stalled network mount) is left on its thread and its result dropped.
+    // Returns as load() does.
+    bool loadWithoutBlocking(const QString& path);
+    void cancelLoad();
+    bool isLoading() const { return m_loadJob != nullptr; }
+    // The file being read by loadWithoutBlocking() (empty when none).
+    QString loadingPath() const { return m_loadingPath; }
     // Opens an autosave left by a session that ended without saving (pendingRecoveries()): the plan as it was
     // typed, modified, named after its original file (or untitled), and that autosave becomes this document's.
     bool recover(const QString& autosavePath);
@@ -134,6 +144,10 @@ Q_SIGNALS:
     void autosaved(const QString& path);
     // A load that failed while the document kept its plan: the one place that says why.
     void loadFailed(const QString& message);
+    // loadWithoutBlocking() began or ended, and how far it is: bytes read of the file's size (0: not known yet), and
+    // whether the text is being parsed.
+    void loadingChanged(bool loading);
+    void loadProgress(qint64 bytesRead, qint64 bytesTotal, bool parsing);
     // The document's file was written by someone else (its bytes differ from what this document last read or
     // wrote; a save of its own, or a touch, is not a change). The plan in memory is untouched: the window decides.
     void changedOnDisk(const QString& path);
@@ -155,6 +169,8 @@ private:
     // A file that could not be read: the reason in errorString(), and loadFailed() or, with no plan open, an
     // invalid analysis. Returns false.
     bool failLoad(const QString& message, const Issues& issues);
+    // A plan file read: adopted, or failLoad() with the reader's errors.
+    bool finishLoad(const QString& path, Result<LoadedPlan>&& loaded);
     // Takes a read plan as the document's: from filePath, or recovered from an autosave (then modified).
     void adopt(LoadedPlan&& loaded, const QString& filePath, const QString& recoveredAutosave);
     QString autosavePathFor(const QString& filePath) const;
@@ -172,6 +188,9 @@ private:
     QString m_filePath;
     QString m_error;
     Issues m_loadWarnings;
+    struct LoadJob;
+    std::shared_ptr<LoadJob> m_loadJob;   // the loadWithoutBlocking() in flight (shared with its thread)
+    QString m_loadingPath;
     bool m_modified = false;
     // The plan as its file holds it (after a load or a save; an untitled plan as it was shown): an edit that comes
     // back to it (undo) leaves the document unmodified. None after recovering an autosave (the file differs).

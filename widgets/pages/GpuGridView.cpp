@@ -18,6 +18,8 @@
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPainter>
+#include <QHelpEvent>
+#include <QToolTip>
 #include <QScopeGuard>
 #include <QPainterPath>
 #include <QPushButton>
@@ -186,6 +188,19 @@ protected:
         event->accept();
     }
     void leaveEvent(QEvent*) override { m_view->leave(); }
+    bool event(QEvent* event) override
+    {
+        if (event->type() == QEvent::ToolTip) {
+            auto* help = static_cast<QHelpEvent*>(event);
+            const QString text = m_view->headerToolTipAt(help->pos());
+            if (text.isEmpty())
+                QToolTip::hideText();
+            else
+                QToolTip::showText(help->globalPos(), text, this);
+            return true;
+        }
+        return QWidget::event(event);
+    }
 
 private:
     GpuGridView* m_view;
@@ -802,6 +817,20 @@ void GpuGridView::leave()
     }
 }
 
+QStringList GpuGridView::cutHeaderLines() const
+{
+    QStringList out;
+    for (const auto& [r, text] : m_cutLines) out << text;
+    return out;
+}
+
+QString GpuGridView::headerToolTipAt(const QPointF& pos) const
+{
+    for (const auto& [r, text] : m_cutLines)
+        if (r.contains(pos)) return text;
+    return {};
+}
+
 QString GpuGridView::hoverText() const
 {
     const int gpu = highlightedGpu();
@@ -871,11 +900,17 @@ void GpuGridView::paintScene(QPainter& p, const QRectF& rect, const GridGeometry
     // ---- header: what the grid is, what is wrong with it, where the playhead is
     double y = parts.header.top() + kPad;
     const double width = rect.width() - 2 * kPad;
+    // A line too long for the width is shortened in the middle (its start and its end both say something); on the
+    // canvas, hovering it shows it whole (headerToolTipAt()).
+    const bool onCanvas = m_canvas && p.device() == m_canvas;
+    if (onCanvas) m_cutLines.clear();
     auto headerLine = [&](const QString& text, const QFont& f, const QColor& colour) {
         p.setFont(f);
         p.setPen(colour);
         const QFontMetricsF m(f, p.device());
-        p.drawText(QPointF(rect.left() + kPad, y + m.ascent()), m.elidedText(text, Qt::ElideRight, width));
+        const QString shown = m.elidedText(text, Qt::ElideMiddle, width);
+        p.drawText(QPointF(rect.left() + kPad, y + m.ascent()), shown);
+        if (onCanvas && shown != text) m_cutLines.push_back({ QRectF(rect.left(), y, rect.width(), fm.lineSpacing()), text });
         y += fm.lineSpacing();
     };
     if (!m_hasGrid) {

@@ -105,6 +105,10 @@ public:
     // The GPU whose groups are outlined: ViewState's highlighted GPU (or the hovered one without a state).
     int highlightedGpu() const;
     QString statusText() const { return m_status; }
+    // The header lines the last paint of the canvas had to shorten (in full): hovering one shows it whole.
+    QStringList cutHeaderLines() const;
+    // The tooltip the canvas shows at a point: a shortened header line in full, else empty.
+    QString headerToolTipAt(const QPointF& pos) const;
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -147,6 +151,8 @@ private:
     QString colourName(GridColour colour) const;
     QString groupName(GroupKind kind) const;
     QString hoverText() const;
+    // The header lines cut to the canvas's width at the last paint, with their places: hovering one shows it whole.
+    mutable std::vector<std::pair<QRectF, QString>> m_cutLines;
     void hoverAt(const QPointF& pos);
     void clickAt(const QPointF& pos);
     void leave();
