@@ -913,8 +913,18 @@ void MainWindow::retranslateLessons()
 void MainWindow::showLessonDock()
 {
     if (m_lessonDock->isVisible()) return;
+    // Beside the views where the window has room for the editor, the lesson and a page of kMinPageWidth; else in a
+    // tab of the editor's dock (the lesson raised, the editor a click away), so the page keeps its width.
+    constexpr int kMinPageWidth = 760;
+    const int lessonWidth = std::max(360, width() / 4);
+    const int editorWidth = m_editorDock->isVisible() && !m_editorDock->isFloating() ? m_editorDock->width() : 0;
+    if (editorWidth > 0 && width() - editorWidth - lessonWidth < kMinPageWidth
+        && dockWidgetArea(m_lessonDock) != dockWidgetArea(m_editorDock))
+        tabifyDockWidget(m_editorDock, m_lessonDock);
     m_lessonDock->show();
-    resizeDocks({ m_lessonDock }, { std::max(360, width() / 4) }, Qt::Horizontal);
+    m_lessonDock->raise();
+    if (!tabifiedDockWidgets(m_lessonDock).contains(m_editorDock))
+        resizeDocks({ m_lessonDock }, { lessonWidth }, Qt::Horizontal);
 }
 
 bool MainWindow::startLesson(const QString& id, int step)

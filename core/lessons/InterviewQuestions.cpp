@@ -77,9 +77,10 @@ Draft pipelineBubble(Rng& rng)
         const json n = { { "L", layers }, { "p", p }, { "m", m }, { "pm1", p - 1 }, { "mp1", m + p - 1 }, { "answer", answer },
             { "schedule", std::string(schedule) == "gpipe" ? "GPipe" : "1F1B" }, { "overhead", double(p - 1) / m } };
         q.text = fill("A model of {L} layers is split over p = {p} pipeline stages, one GPU each, and every step runs m = {m} "
-                      "microbatches under the {schedule} schedule. What share of the pipeline time is bubble (idle)?",
+                      "microbatches under the {schedule} schedule. What share of the pipeline time is the schedule's bubble (the "
+                      "timeline's \"schedule bubble\"; its idle share also counts waits on the stage with the output layer)?",
             "一个 {L} 层的模型切成 p = {p} 个流水线阶段，每个阶段一张 GPU，每个训练步以 {schedule} 调度运行 m = {m} 个微批次。"
-            "气泡（空闲）占流水线时间的比例是多少？",
+            "调度气泡占流水线时间的比例是多少？（即时间线上的“调度气泡”；其“空闲”比例还包含等待带输出层那一阶段的时间）",
             n);
         q.solution = fill("Each rank works m slots of one forward and one backward and waits p - 1 more while the pipeline "
                           "fills and drains: bubble share = (p - 1) / (m + p - 1) = {pm1} / {mp1} = {answer}. The same for "

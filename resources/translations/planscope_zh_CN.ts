@@ -4036,10 +4036,6 @@ large ones the bandwidth term 2(n−1)/n × S / B. KiB = 2^10 bytes, GiB = 2^30.
         <translation>正确。模型的答案：%1。</translation>
     </message>
     <message>
-        <source>Not quite: you answered %1, the model&apos;s answer is %2 (within %3 % counts as right).</source>
-        <translation>不太对：你的答案是 %1，模型的答案是 %2（相差 %3 % 以内算正确）。</translation>
-    </message>
-    <message>
         <source>That is not a number. Type for example 0.27, 27%, 1.5e9 or 3.2 GB.</source>
         <translation>这不是一个数。请输入例如 0.27、27%、1.5e9 或 3.2 GB。</translation>
     </message>
@@ -4082,6 +4078,14 @@ large ones the bandwidth term 2(n−1)/n × S / B. KiB = 2^10 bytes, GiB = 2^30.
     <message>
         <source>New &amp;Interview Question</source>
         <translation>新面试题(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Not quite: %1 is too high (within %2 % of the model&apos;s answer counts as right). Try again, or Show Solution.</source>
+        <translation>还不对：%1 偏高（与模型答案相差 %2 % 以内算对）。再试一次，或点“显示解答”。</translation>
+    </message>
+    <message>
+        <source>Not quite: %1 is too low (within %2 % of the model&apos;s answer counts as right). Try again, or Show Solution.</source>
+        <translation>还不对：%1 偏低（与模型答案相差 %2 % 以内算对）。再试一次，或点“显示解答”。</translation>
     </message>
 </context>
 <context>
@@ -6035,10 +6039,6 @@ of %3</source>
         <source>Step time (s, logarithmic)</source>
         <translation>单步时间（秒，对数坐标）</translation>
     </message>
-    <message>
-        <source>beyond published runs: MFU above %1 %</source>
-        <translation>超出已发表运行：MFU 高于 %1 %</translation>
-    </message>
     <message numerus="yes">
         <source>%n GPUs</source>
         <translation>
@@ -6046,8 +6046,12 @@ of %3</source>
         </translation>
     </message>
     <message>
-        <source>beyond published runs: less than %1 % of the memory free</source>
-        <translation>超出已发表运行：空闲显存少于 %1 %</translation>
+        <source>beyond published runs: MFU &gt; %1 %</source>
+        <translation>超出已发表运行：MFU &gt; %1 %</translation>
+    </message>
+    <message>
+        <source>beyond published runs: &lt; %1 % free</source>
+        <translation>超出已发表运行：空闲 &lt; %1 %</translation>
     </message>
 </context>
 <context>

@@ -139,6 +139,16 @@ private slots:
                 QVERIFY(panel.question() && panel.question()->answer == answer);
                 QCOMPARE(panel.questionText(), QString::fromStdString(s.question->text.en));
                 QVERIFY(panel.solutionText().isEmpty()); // not before Check
+                // A wrong answer says which way it is off and keeps the model's answer and the solution back.
+                if (answer != 0) {
+                    const bool positive = answer > 0;
+                    QCOMPARE(panel.check(number(answer * 1.5)), LessonPanel::Verdict::Wrong);
+                    QVERIFY(panel.verdictText().contains(positive ? QLatin1String("too high") : QLatin1String("too low")));
+                    QCOMPARE(panel.check(number(answer * 0.5)), LessonPanel::Verdict::Wrong);
+                    QVERIFY(panel.verdictText().contains(positive ? QLatin1String("too low") : QLatin1String("too high")));
+                    QVERIFY(!panel.verdictText().contains(number(answer)));
+                    QVERIFY(panel.solutionText().isEmpty());
+                }
                 edit->setText(number(answer));
                 check->click();
                 QVERIFY2(panel.verdict() == LessonPanel::Verdict::Right, qPrintable(QString::fromStdString(l.id)));

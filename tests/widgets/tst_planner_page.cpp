@@ -247,6 +247,28 @@ private slots:
         QVERIFY(regions.size() == counts + 1);
         QVERIFY(regions.front().contains(QString::number(100 * ceiling, 'f', 1)));
         QVERIFY(regions.back().contains(QStringLiteral("6 %")));
+
+        // Every legend entry whole and inside the chart, the legend right of a wide chart and under a narrow one.
+        PlannerScatter alone;
+        PlannerScatter* scatter = &alone;
+        scatter->setResult(result);
+        scatter->setAttribute(Qt::WA_DontShowOnScreen);
+        for (const int width : { 1200, 460 }) {
+            scatter->resize(width, 520);
+            scatter->show();
+            QApplication::processEvents();
+            scatter->plot()->replot();
+            QCOMPARE(scatter->legendBelow(), width < 700);
+            QCPLegend* legend = scatter->plot()->legend;
+            QVERIFY(legend->itemCount() >= 10);
+            for (int i = 0; i < legend->itemCount(); ++i) {
+                QCPAbstractLegendItem* item = legend->item(i);
+                if (!item) continue;
+                QVERIFY2(scatter->plot()->rect().contains(item->outerRect()), qPrintable(QString::number(i)));
+                QVERIFY(item->outerRect().width() + 1 >= item->minimumOuterSizeHint().width());
+            }
+            QVERIFY(scatter->plot()->axisRect()->width() >= 300);
+        }
     }
 
     // Numbers sort as numbers: by peak memory (bytes), not by the text "9.5 GiB" before "10 GiB".

@@ -92,14 +92,14 @@ PlannerScatter::PlannerScatter(QWidget* parent)
     // covers points.
     m_plot->legend->setVisible(true);
     m_plot->axisRect()->insetLayout()->take(m_plot->legend);
-    auto* legendColumn = new QCPLayoutGrid;
-    m_plot->plotLayout()->addElement(0, 1, legendColumn);
+    m_legendBox = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(0, 1, m_legendBox);
     m_plot->plotLayout()->setColumnStretchFactor(1, 0.001);
-    legendColumn->addElement(0, 0, m_plot->legend);
-    legendColumn->addElement(1, 0, new QCPLayoutElement(m_plot)); // the room under the legend
-    legendColumn->setRowStretchFactor(0, 0.001);
-    legendColumn->setRowSpacing(0);
-    legendColumn->setMargins(QMargins(0, 0, 6, 0)); // the legend's frame clear of the widget's edge
+    m_legendBox->addElement(0, 0, m_plot->legend);
+    m_legendBox->addElement(1, 0, new QCPLayoutElement(m_plot)); // the room under the legend
+    m_legendBox->setRowStretchFactor(0, 0.001);
+    m_legendBox->setRowSpacing(0);
+    m_legendBox->setMargins(QMargins(0, 0, 6, 0)); // the legend's frame clear of the widget's edge
     m_plot->legend->setMargins(QMargins(6, 4, 6, 4));
     m_plot->legend->setRowSpacing(0);
     m_plot->legend->setFillOrder(QCPLayoutGrid::foRowsFirst, false);
@@ -192,9 +192,7 @@ void PlannerScatter::rebuild()
     m_selection->setLineStyle(QCPGraph::lsNone);
     m_selection->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Theme::playhead(), 2.5), Qt::NoBrush, 17));
     m_plot->legend->setVisible(m_result != nullptr);
-    // Many values: the legend wraps into columns rather than running off the chart.
-    m_plot->legend->setWrap(kLegendRows);
-    m_plot->legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
+    placeLegend();
     moveSelection();
 }
 
@@ -279,7 +277,7 @@ void PlannerScatter::addEvidenceRegions()
         band->setLineStyle(QCPGraph::lsStepLeft);
         const double from = std::min(b.stepSeconds, lowest > 0 ? lowest : b.stepSeconds) / 1000.0;
         band->setData({ from, b.stepSeconds }, { capacity * 100, capacity * 100 }, true);
-        band->setName(tr("beyond published runs: MFU above %1 %").arg(100.0 * ev.best.mfu, 0, 'f', 1));
+        band->setName(tr("beyond published runs: MFU > %1 %").arg(100.0 * ev.best.mfu, 0, 'f', 1));
         if (named) band->removeFromLegend();
         named = true;
         m_evidenceBands << band->name();
@@ -306,7 +304,7 @@ void PlannerScatter::addEvidenceRegions()
     band->setBrush(fill);
     band->setChannelFillGraph(floor);
     band->setData({ x0, x1 }, { capacity, capacity }, true);
-    band->setName(tr("beyond published runs: less than %1 % of the memory free").arg(100.0 * ev.memoryMargin, 0, 'f', 0));
+    band->setName(tr("beyond published runs: < %1 % free").arg(100.0 * ev.memoryMargin, 0, 'f', 0));
     m_evidenceBands << band->name();
 }
 
@@ -425,7 +423,48 @@ void PlannerScatter::changeEvent(QEvent* event)
 void PlannerScatter::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
+    placeLegend();
     fitTickCount();
+}
+
+void PlannerScatter::placeLegend()
+{
+    // Right of the chart, entries in columns of kLegendRows, where that leaves the chart kMinChartWidth; else under the
+    // chart in as many columns as the width holds, so a narrow page (the editor and the tables beside it) keeps a
+    // chart to read and every entry whole.
+    constexpr int kMinChartWidth = 380;
+    QCPLegend* legend = m_plot->legend;
+    int widest = 0, items = 0;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (QCPAbstractLegendItem* item = legend->item(i)) {
+            widest = std::max(widest, item->minimumOuterSizeHint().width());
+            ++items;
+        }
+    const int columnsRight = std::max(1, (items + kLegendRows - 1) / kLegendRows);
+    const int rightWidth = columnsRight * widest + 24;
+    const bool below = items > 0 && width() - rightWidth < kMinChartWidth;
+    QCPLayoutGrid* layout = m_plot->plotLayout();
+    if (below != m_legendBelow) {
+        layout->take(m_legendBox);
+        layout->simplify();
+        if (below) {
+            layout->addElement(1, 0, m_legendBox);
+            layout->setRowStretchFactor(1, 0.001);
+        } else {
+            layout->addElement(0, 1, m_legendBox);
+            layout->setColumnStretchFactor(1, 0.001);
+        }
+        m_legendBelow = below;
+    }
+    if (below) {
+        const int columns = std::max(1, std::min(items, (width() - 24) / std::max(1, widest)));
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, false);
+        legend->setWrap(columns);
+    } else {
+        legend->setFillOrder(QCPLayoutGrid::foRowsFirst, false);
+        legend->setWrap(kLegendRows);
+    }
+    legend->setFillOrder(legend->fillOrder(), true); // re-flow the entries
 }
 
 void PlannerScatter::moveSelection()

@@ -17,6 +17,7 @@
 
 class QCustomPlot;
 class QCPGraph;
+class QCPLayoutGrid;
 class QMouseEvent;
 class QResizeEvent;
 
@@ -71,6 +72,8 @@ public:
     std::vector<MfuBand> mfuBands() const;
     QStringList evidenceRegions() const { return m_evidenceBands; }
     QCustomPlot* plot() const { return m_plot; }
+    // Where the legend is: right of the chart, or under it where the chart would be narrower than 380 px.
+    bool legendBelow() const { return m_legendBelow; }
 
 Q_SIGNALS:
     void pointClicked(qint64 index);
@@ -92,12 +95,15 @@ private:
     void addMarkers();
     void addCapacity(double xLow, double xHigh);
     void fitRanges();
+    void placeLegend();
     void fitTickCount();
     void moveSelection();
     void onRelease(QMouseEvent* event);
     void onDoubleClick(QMouseEvent* event);
 
     QCustomPlot* m_plot = nullptr;
+    QCPLayoutGrid* m_legendBox = nullptr; // the legend and the room under it: right of the chart, or under it
+    bool m_legendBelow = false;
     QCPGraph* m_selection = nullptr;
     std::shared_ptr<const ScatterPoints> m_points;
     const SearchResult* m_result = nullptr; // m_points->result

@@ -280,7 +280,8 @@ LessonPanel::Verdict LessonPanel::check(const QString& typed)
         m_typed = *v;
         const double tolerance = q->answer == 0 ? 1e-12 : q->tolerance * std::abs(q->answer);
         m_verdict = std::abs(*v - q->answer) <= tolerance ? Verdict::Right : Verdict::Wrong;
-        m_solutionShown = true;
+        // A wrong answer says which way it is off and keeps the answer for another try; Show Solution reveals it.
+        m_solutionShown = m_solutionShown || m_verdict == Verdict::Right;
     }
     refresh();
     return m_verdict;
@@ -300,6 +301,8 @@ QString LessonPanel::answerText(double v, const std::string& unit) const
     if (unit == "s") return QString::fromStdString(units::formatSeconds(v));
     if (unit == "days") return tr("%1 days").arg(QString::fromStdString(units::formatNumber(v)));
     const QString number = QString::fromStdString(units::formatNumber(v));
+    // A share both ways: as typed either way ("0.25" or "25%").
+    if (unit.empty() && std::abs(v) <= 1) return QStringLiteral("%1 (%2 %)").arg(number).arg(100.0 * v, 0, 'f', 1);
     return unit.empty() ? number : number + QLatin1Char(' ') + QString::fromStdString(unit);
 }
 
@@ -368,8 +371,11 @@ void LessonPanel::refresh()
     case Verdict::None: m_verdictLabel->clear(); break;
     case Verdict::Right: m_verdictLabel->setText(tr("Right. The model's answer: %1.").arg(model)); break;
     case Verdict::Wrong:
-        m_verdictLabel->setText(tr("Not quite: you answered %1, the model's answer is %2 (within %3 % counts as right).")
-                                    .arg(answerText(m_typed, q->unit), model)
+        m_verdictLabel->setText((m_typed > q->answer ? tr("Not quite: %1 is too high (within %2 % of the model's answer "
+                                                          "counts as right). Try again, or Show Solution.")
+                                                     : tr("Not quite: %1 is too low (within %2 % of the model's answer "
+                                                          "counts as right). Try again, or Show Solution."))
+                                    .arg(answerText(m_typed, q->unit))
                                     .arg(q->tolerance * 100, 0, 'g', 3));
         break;
     case Verdict::Unreadable:
