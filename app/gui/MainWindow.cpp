@@ -720,6 +720,19 @@ void MainWindow::updateStatus()
                                    .arg(QString::fromStdString(units::formatSeconds(prediction->stepSeconds)))
                                    .arg(prediction->mfu * 100.0, 0, 'f', 1));
     }
+    // A calibration applied to another GPU than it measured is said on every page, beside the figures it changed.
+    const auto analysis = m_document->analysis();
+    const bool otherGpu = analysis && analysis->calibration && analysis->calibration->refused.empty()
+        && analysis->calibration->gpu.match == GpuIdentity::Match::Different;
+    if (otherGpu && prediction && !m_document->isEvaluating()) {
+        const QString warning = tr("⚠ calibrated with %1's measurements, not this plan's %2")
+                                    .arg(QString::fromStdString(analysis->calibration->gpu.measured),
+                                        QString::fromStdString(analysis->calibration->gpu.planned));
+        m_statusLabel->setText(warning + QStringLiteral(" · ") + m_statusLabel->text());
+    }
+    QPalette palette = m_statusLabel->palette();
+    palette.setColor(QPalette::WindowText, otherGpu ? Theme::alarmText() : Theme::text());
+    m_statusLabel->setPalette(palette);
 }
 
 bool MainWindow::openPlan(const QString& path)

@@ -3519,6 +3519,10 @@ large ones the bandwidth term 2(n−1)/n × S / B. KiB = 2^10 bytes, GiB = 2^30.
         <source>%1 has not been analysed</source>
         <translation>%1 尚未分析</translation>
     </message>
+    <message>
+        <source>Cannot compare with %1: the read did not finish.</source>
+        <translation>无法与 %1 比较：读取没有完成。</translation>
+    </message>
 </context>
 <context>
     <name>planscope::GpuGridView</name>
@@ -4491,6 +4495,10 @@ The file is unchanged; your edits are kept.</source>
     <message>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>⚠ calibrated with %1&apos;s measurements, not this plan&apos;s %2</source>
+        <translation>⚠ 使用 %1 的实测数据校准，而非本方案的 %2</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,9 @@
 #include "document/PlanDocument.h"
 #include "document/ViewState.h"
 #include "pages/LessonPanel.h"
+#include "pages/ProfilePage.h"
+#include "Theme.h"
+#include <QCheckBox>
 #include "io/PlanJson.h"
 
 #include <QApplication>
@@ -455,6 +458,35 @@ private slots:
         QVERIFY(window.openPlan(other));
         QCOMPARE(doc->filePath(), QFileInfo(other).absoluteFilePath());
         QVERIFY(!window.openingBar()->isVisible());
+    }
+
+    // An H100's nccl-tests run applied anyway to an A100 plan (Profile page, "Apply to another GPU"): the status bar,
+    // under every page, says whose measurements the figures use, in the alarm colour; refused again, it says nothing.
+    void anotherGpusCalibrationIsSaidOnEveryPage()
+    {
+        MainWindow window(&m_languages);
+        PlanDocument* doc = window.document();
+        QVERIFY(showWithDefaultPlan(window));
+        QLabel* status = nullptr;
+        for (QLabel* l : window.statusBar()->findChildren<QLabel*>())
+            if (l->text().startsWith(QLatin1String("Peak"))) status = l;
+        QVERIFY(status);
+        ProfilePage* profile = window.profilePage();
+        QVERIFY(profile->openProfile(QStringLiteral(PLANSCOPE_SOURCE_DIR "/tests/data/nccl-tests/a3mega-h100-2x8-all_reduce_perf.txt")));
+        profile->useBox()->setChecked(true);
+        profile->anyGpuBox()->setChecked(true);
+        QVERIFY(QTest::qWaitFor([&] { return doc->calibration() && doc->calibration()->refused.empty(); }, 20000));
+        QVERIFY(waitForCurrentPrediction(*doc));
+        const QString warning = QStringLiteral("calibrated with NVIDIA H100 80GB HBM3's measurements, not this plan's NVIDIA A100-SXM4-80GB");
+        for (const char* page : { "timeline", "grid", "memory" }) {
+            QVERIFY(window.setCurrentView(QLatin1String(page)));
+            QVERIFY2(status->isVisible() && status->text().contains(warning), qPrintable(status->text()));
+        }
+        QCOMPARE(status->palette().color(QPalette::WindowText), Theme::alarmText());
+        profile->anyGpuBox()->setChecked(false);
+        QVERIFY(QTest::qWaitFor([&] { return doc->calibration() && !doc->calibration()->refused.empty(); }, 20000));
+        QVERIFY(waitForCurrentPrediction(*doc));
+        QVERIFY2(!status->text().contains(QLatin1String("calibrated with")), qPrintable(status->text()));
     }
 };
 

@@ -4,12 +4,11 @@
 #include "WriteFailure.h"
 #include "document/RunThen.h"
 #include "io/PlanJson.h"
-#include "io/ReadControl.h"
+#include "document/PlanRead.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
-#include <QEventLoop>
 #include <QPointer>
 #include <QFuture>
 #include <QFileInfo>
@@ -19,7 +18,6 @@
 #include <QStandardPaths>
 #include <QtConcurrent/QtConcurrentRun>
 #include <atomic>
-#include <thread>
 #include <new>
 
 namespace planscope {
@@ -50,14 +48,8 @@ PlanDocument::PlanDocument(QObject* parent)
     connect(&m_autosaveTimer, &QTimer::timeout, this, [this] { autosaveNow(); });
 }
 
-// What loadWithoutBlocking() shares with its thread: the thread writes `result`, then sets `finished`; the GUI
-// thread reads `result` only after seeing `finished`. `loop` is the GUI thread's wait (GUI thread only).
-struct PlanDocument::LoadJob {
-    ReadControl control;
-    std::atomic<bool> finished { false };
-    std::optional<Result<LoadedPlan>> result;
-    QEventLoop* loop = nullptr;
-};
+// The read loadWithoutBlocking() waits for (document/PlanRead.h).
+struct PlanDocument::LoadJob : PlanRead { };
 
 PlanDocument::~PlanDocument()
 {
@@ -162,31 +154,12 @@ bool PlanDocument::loadWithoutBlocking(const QString& path)
     auto job = std::make_shared<LoadJob>();
     m_loadJob = job;
     m_loadingPath = path;
-    std::thread([job, file = std::string(QFile::encodeName(path).toStdString())] {
-        Result<LoadedPlan> loaded = loadPlanFile(file, job->control);
-        job->result.emplace(std::move(loaded));
-        job->finished.store(true, std::memory_order_release);
-    }).detach();
     Q_EMIT loadingChanged(true);
     QPointer<PlanDocument> self(this);
-    {
-        QEventLoop loop;
-        QTimer poll;
-        poll.setInterval(15);
-        connect(&poll, &QTimer::timeout, &loop, [&loop, &job, self] {
-            if (job->finished.load(std::memory_order_acquire) || job->control.cancel.load()) {
-                loop.quit();
-                return;
-            }
-            if (self)
-                Q_EMIT self->loadProgress(job->control.bytesRead.load(), job->control.bytesTotal.load(), job->control.parsing.load());
-        });
-        poll.start();
-        job->loop = &loop;
-        // Entered even when the thread is already done: what was posted before (a Cancel) is seen in one place.
-        loop.exec();
-        job->loop = nullptr;
-    }
+    const bool read = readPlanWaiting(job, path, [job, self] {
+        if (self)
+            Q_EMIT self->loadProgress(job->control.bytesRead.load(), job->control.bytesTotal.load(), job->control.parsing.load());
+    });
     if (!self) return false; // the document went while it waited
     const bool superseded = m_loadJob != job; // a newer load took over: it says what happened
     if (!superseded) {
@@ -194,7 +167,7 @@ bool PlanDocument::loadWithoutBlocking(const QString& path)
         m_loadingPath.clear();
         Q_EMIT loadingChanged(false);
     }
-    if (!job->finished.load(std::memory_order_acquire) || job->control.cancel.load()) {
+    if (!read) {
         if (!superseded) m_error = tr("Opening %1 was cancelled; nothing was changed.").arg(QDir::toNativeSeparators(path));
         return false;
     }
@@ -203,9 +176,7 @@ bool PlanDocument::loadWithoutBlocking(const QString& path)
 
 void PlanDocument::cancelLoad()
 {
-    if (!m_loadJob) return;
-    m_loadJob->control.cancel.store(true);
-    if (m_loadJob->loop) m_loadJob->loop->quit();
+    if (m_loadJob) m_loadJob->cancel();
 }
 
 bool PlanDocument::recover(const QString& autosavePath)

@@ -2,6 +2,7 @@
 
 #include "CoreText.h"
 #include "ElidedLabel.h"
+#include "document/PlanRead.h"
 #include "Format.h"
 #include "Palette.h"
 #include "Theme.h"
@@ -225,7 +226,11 @@ bool ComparePage::addPlanFile(const QString& path, QString* error)
                           .arg(kMaxPlans)
                           .arg(QDir::toNativeSeparators(path)),
             error);
-    Result<LoadedPlan> loaded = loadPlanFile(QFile::encodeName(path).toStdString());
+    // Read on a thread of its own while the window keeps answering (document/PlanRead.h).
+    auto read = std::make_shared<PlanRead>();
+    if (!readPlanWaiting(read, path))
+        return refuse(tr("Cannot compare with %1: the read did not finish.").arg(QDir::toNativeSeparators(path)), error);
+    Result<LoadedPlan> loaded = std::move(*read->result);
     if (!loaded)
         return refuse(tr("Cannot compare with %1:\n%2").arg(QDir::toNativeSeparators(path), PlanDocument::describe(loaded.errors())),
             error);
