@@ -15,6 +15,8 @@
 #include "pages/SummaryPage.h"
 #include "pages/TimelinePage.h"
 #include "pages/ComparePage.h"
+#include "pages/ProfilePage.h"
+#include "document/TraceSet.h"
 #include "timeline/TimelineLegend.h"
 
 #include <QApplication>
@@ -253,7 +255,15 @@ private slots:
         // The compare page with a second plan beside the open one.
         QVERIFY(window.compareWith(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/interview-10b-8xa100.plan.json")));
         window.comparePage()->waitForAnalyses();
-        const char* const pages[] = { "timeline", "grid", "memory", "comm", "metrics", "anatomy", "planner", "compare" };
+        // Measurements: an nccl-tests run on the profile page (refused on another GPU than the plan's, which the page
+        // says) and two ranks of a published trace (samples/traces/README.md) on the measured-run page.
+        QVERIFY(window.profilePage()->openProfile(
+            QStringLiteral(PLANSCOPE_SOURCE_DIR "/tests/data/nccl-tests/a100-80gb-2x8-all_reduce_perf-aws-p4de-srun-prefix.txt")));
+        window.openTraces({ QStringLiteral(PLANSCOPE_SAMPLES_DIR "/traces/sampled_rank-0.json.gz"),
+            QStringLiteral(PLANSCOPE_SAMPLES_DIR "/traces/sampled_rank-1.json.gz") });
+        window.traceSet()->waitForImport();
+        const char* const pages[] = { "timeline", "grid", "memory", "comm", "metrics", "anatomy", "planner", "compare",
+            "profile", "trace" };
 
         QStringList problems;
         int total = 0;
