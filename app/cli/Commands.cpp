@@ -1,4 +1,5 @@
 #include "Commands.h"
+#include "ConfigCommands.h"
 
 #include "Args.h"
 #include "CompareCommands.h"
@@ -90,6 +91,12 @@ usage:
                                                    solution (schema planscope/interview/v1)
   planscope-cli presets [models|gpus|nodes] [--json]
   planscope-cli model-from-hf CONFIG.json          a Hugging Face config.json as a plan "model" object
+  planscope-cli import-config FILE|- [--base PLAN] [--gpu ID] [--nodes N] [--gpus-per-node G] [--out OUT] [--json]
+                                                   a plan from a Megatron-LM launch line or script (torchrun/srun in
+                                                   front): every argument it models becomes a plan field, every other
+                                                   one is listed by name; conflicts exit 2 (planscope/import-config/v1)
+  planscope-cli export-config PLAN --as megatron [--out FILE]
+                                                   the torchrun line with the Megatron-LM arguments that run the plan
   planscope-cli simulate PLAN [--chrome-trace OUT.json] [--kineto-traces DIR]
                                                    the prediction with the simulated step, plus a timeline summary;
                                                    the trace opens in Perfetto (one process per pipeline rank);
@@ -653,6 +660,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (verb == "lessons") return cmdLessons(parseArgs(args, 1, { "--lang", "--interview", "--seed" }), out, err);
     if (verb == "presets") return cmdPresets(parseArgs(args, 1, {}), out, err);
     if (verb == "model-from-hf") return cmdModelFromHf(parseArgs(args, 1, {}), out, err);
+    if (verb == "import-config")
+        return cmdImportConfig(parseArgs(args, 1, { "--base", "--gpu", "--nodes", "--gpus-per-node", "--out" }), out, err);
+    if (verb == "export-config") return cmdExportConfig(parseArgs(args, 1, { "--as", "--out" }), out, err);
     if (verb == "simulate") return cmdSimulate(parseArgs(args, 1, { "--chrome-trace", "--kineto-traces" }), out, err);
     if (verb == "schedule")
         return cmdSchedule(parseArgs(args, 1, { "--kind", "--stages", "--microbatches", "--vpp", "--group", "--variant",

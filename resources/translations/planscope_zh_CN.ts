@@ -2650,6 +2650,46 @@
         <source>the best published MFU on %1 in %2: %3 (%4; %5)</source>
         <translation>%1 上以 %2 的已发表最高 MFU：%3（%4；%5）</translation>
     </message>
+    <message>
+        <source>given twice with different values: %1 and %2</source>
+        <translation>给了两次且取值不同：%1 与 %2</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a value this argument takes</source>
+        <translation>“%1”不是这个参数能取的值</translation>
+    </message>
+    <message>
+        <source>%1 positions, fewer than the sequence of %2 (--seq-length)</source>
+        <translation>%1 个位置，少于 %2 的序列长度（--seq-length）</translation>
+    </message>
+    <message>
+        <source>has no effect without --group-query-attention (Megatron-LM): every head keeps its keys and values</source>
+        <translation>没有 --group-query-attention 时不起作用（Megatron-LM）：每个头保留自己的键和值</translation>
+    </message>
+    <message>
+        <source>flex (DeepEP) is modelled as all-to-all over the expert-parallel group</source>
+        <translation>flex（DeepEP）按专家并行组内的 all-to-all 建模</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: only every layer MoE (1) or leading dense layers ([0]*N+[1]*M) are modelled; not applied</source>
+        <translation>“%1”：只建模每层都是 MoE（1）或前若干层为稠密层（[0]*N+[1]*M）的情形；未应用</translation>
+    </message>
+    <message>
+        <source>the vocabulary comes from the tokenizer, not from the arguments: 32000 assumed (give --vocab-size)</source>
+        <translation>词表大小来自分词器而不是参数：按 32000 计（可用 --vocab-size 给出）</translation>
+    </message>
+    <message>
+        <source>the world of %1 GPUs is not a multiple of tp x pp x cp = %2</source>
+        <translation>%1 张 GPU 的总规模不是 tp x pp x cp = %2 的整数倍</translation>
+    </message>
+    <message>
+        <source>no world size: the launcher&apos;s --nnodes and --nproc-per-node are not in the text and the base plan has no cluster</source>
+        <translation>没有总规模：文本中没有启动器的 --nnodes 和 --nproc-per-node，基准方案也没有集群</translation>
+    </message>
+    <message>
+        <source>given with --bf16: one precision only</source>
+        <translation>与 --bf16 同时给出：只能有一种精度</translation>
+    </message>
 </context>
 <context>
     <name>MemorySegments</name>

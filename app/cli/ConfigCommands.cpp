@@ -1,0 +1,159 @@
+#include "ConfigCommands.h"
+
+#include "PlanInput.h"
+
+#include "io/LaunchConfig.h"
+#include "io/PlanJson.h"
+#include "util/AtomicFile.h"
+
+#include <cstdlib>
+#include <iostream>
+#include <optional>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+namespace planscope::cli {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kImportConfigUsage
+    = "usage: planscope-cli import-config FILE|- [--base PLAN] [--gpu ID] [--nodes N] [--gpus-per-node G] [--out OUT.plan.json] [--json]\n";
+
+// A whole number from 1 to 1,000,000 given to an option, or nullopt with the message printed.
+std::optional<std::int64_t> count(const Args& a, const char* key, std::ostream& err)
+{
+    if (!a.options.count(key)) return 0;
+    const std::string& text = a.options.at(key);
+    char* end = nullptr;
+    const long long n = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || n < 1 || n > 1000000) {
+        err << "planscope-cli: " << key << " must be a whole number from 1 to 1000000, found \"" << text << "\"\n";
+        return std::nullopt;
+    }
+    return n;
+}
+
+} // namespace
+
+int cmdImportConfig(const Args& a, std::ostream& out, std::ostream& err)
+{
+    if (a.positional.size() != 1) {
+        err << kImportConfigUsage;
+        return 1;
+    }
+    const std::string& file = a.positional[0];
+    std::string text;
+    if (file == "-") {
+        // At most the plan file limit from standard input, as from a file.
+        text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+        if (std::int64_t(text.size()) > kMaxPlanFileBytes) {
+            err << "planscope-cli: standard input has more than " << kMaxPlanFileBytes << " bytes; not read\n";
+            return 1;
+        }
+    } else {
+        auto read = readTextFile(file, kMaxPlanFileBytes);
+        if (!read) {
+            err << "planscope-cli: " << file << " " << read.errors().front().message << "\n";
+            return 1;
+        }
+        text = std::move(read).value();
+    }
+    const auto nodes = count(a, "--nodes", err), perNode = count(a, "--gpus-per-node", err);
+    if (!nodes || !perNode) return 1;
+
+    // The base: a plan file's cluster (and model, where the arguments name none), or a cluster of the given GPU.
+    json base = json::object();
+    if (a.options.count("--base")) {
+        int code = 0;
+        auto loaded = loadPlanArg(a.options.at("--base"), out, err, code, false);
+        if (!loaded) return code;
+        base = planToJson(loaded->plan);
+    }
+    Issues notes;
+    if (a.options.count("--gpu")) {
+        // The GPU's preset and its node's links; the node count stays the base's until the launcher or --nodes says.
+        json cluster = { { "gpu", a.options.at("--gpu") } };
+        if (base.contains("cluster")) {
+            cluster["nodes"] = base["cluster"].value("nodes", 1);
+            cluster["gpusPerNode"] = base["cluster"].value("gpusPerNode", 8);
+        }
+        base["cluster"] = cluster;
+    } else if (!base.contains("cluster")) {
+        base["cluster"] = { { "gpu", "h100-sxm5-80gb" }, { "nodes", 1 }, { "gpusPerNode", 8 } };
+        notes.push_back(issue(Severity::Warning, "cluster.gpu",
+            Text(PS_TEXT("CoreText", "a launch config names no GPU: %1 assumed (give --gpu or --base)"), "h100-sxm5-80gb")));
+    }
+    base["schema"] = kPlanSchema;
+    const std::string stem = file == "-" ? std::string("standard input") : file.substr(file.find_last_of('/') + 1);
+    base["name"] = stem + " (Megatron-LM arguments)";
+
+    ImportedLaunch imported = importMegatronArgs(text, base, LaunchOverrides { *nodes, *perNode });
+    imported.issues.insert(imported.issues.begin(), notes.begin(), notes.end());
+    // The plan as the plan reader takes it: its errors by field.
+    auto parsed = parsePlan(imported.plan.dump());
+    Issues all = imported.issues;
+    if (!parsed) all.insert(all.end(), parsed.errors().begin(), parsed.errors().end());
+    const bool failed = !parsed || hasErrors(imported.issues);
+    const std::string planText = parsed ? planToJson(parsed->plan).dump(2) + "\n" : std::string();
+
+    if (a.options.count("--out") && !failed) {
+        std::string error;
+        if (!writeFileAtomically(a.options.at("--out"), planText, error)) {
+            err << "planscope-cli: " << error << "\n";
+            return 1;
+        }
+    }
+    if (a.has("--json")) {
+        json j = { { "schema", "planscope/import-config/v1" }, { "format", "megatron" }, { "valid", !failed },
+            { "applied", imported.applied }, { "ignored", imported.ignored }, { "launcher", imported.launcher } };
+        j["issues"] = json::array();
+        for (const Issue& i : all)
+            j["issues"].push_back({ { "severity", i.severity == Severity::Error ? "error" : "warning" }, { "path", i.path },
+                { "message", i.message } });
+        j["plan"] = parsed ? planToJson(parsed->plan) : imported.plan;
+        out << j.dump(2) << "\n";
+    } else if (!failed && !a.options.count("--out")) {
+        out << planText;
+    }
+    // What the import did, on stderr: every argument it did not use, by name.
+    err << "import-config: " << imported.applied.size() << " arguments applied";
+    if (!imported.ignored.empty()) {
+        err << "; not modelled (" << imported.ignored.size() << "):";
+        for (const std::string& s : imported.ignored) err << " " << s;
+    }
+    err << "\n";
+    printIssues(all, err);
+    return failed ? 2 : 0;
+}
+
+int cmdExportConfig(const Args& a, std::ostream& out, std::ostream& err)
+{
+    if (a.positional.size() != 1) {
+        err << "usage: planscope-cli export-config PLAN --as megatron [--out FILE]\n";
+        return 1;
+    }
+    const std::string as = a.options.count("--as") ? a.options.at("--as") : std::string("megatron");
+    if (as != "megatron") {
+        err << "planscope-cli: --as " << as << " is not a format export-config writes (megatron)\n";
+        return 1;
+    }
+    int code = 0;
+    auto loaded = loadPlanArg(a.positional[0], out, err, code, false);
+    if (!loaded) return code;
+    const std::string text = exportMegatronArgs(loaded->plan);
+    if (a.options.count("--out")) {
+        std::string error;
+        if (!writeFileAtomically(a.options.at("--out"), text, error)) {
+            err << "planscope-cli: " << error << "\n";
+            return 1;
+        }
+        return 0;
+    }
+    out << text;
+    return 0;
+}
+
+} // namespace planscope::cli
