@@ -14,6 +14,8 @@
 #include "pages/TracePage.h"
 #include "document/PlanDocument.h"
 #include "Theme.h"
+#include "pages/LaunchConfigDialog.h"
+#include "io/PlanJson.h"
 #include "document/TraceSet.h"
 #include "WidgetExporter.h"
 #include "report/ReportWriter.h"
@@ -316,6 +318,7 @@ void MainWindow::createMenus()
     m_openTraces->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     m_recentMenu = m_fileMenu->addMenu(QString());
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentFiles);
+    m_importLaunch = m_fileMenu->addAction(QString(), this, [this] { importLaunchConfig(); });
     m_compareWith = m_fileMenu->addAction(QString(), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Compare With Plan"),
             QFileInfo(m_document->filePath()).absolutePath(), tr("PlanScope plans (*.plan.json *.json);;All files (*)"));
@@ -435,6 +438,8 @@ void MainWindow::retranslateUi()
     m_openTraces->setText(tr("Open &Traces…"));
     m_recentMenu->setTitle(tr("Open &Recent"));
     m_compareWith->setText(tr("&Compare With…"));
+    m_importLaunch->setText(tr("Import &Launch Config…"));
+    m_importLaunch->setStatusTip(tr("A plan from a Megatron-LM launch line or script, pasted or opened"));
     m_compareRecentMenu->setTitle(tr("Compare With Rece&nt"));
     m_restore->setText(tr("Recover &Unsaved Plans…"));
     m_reload->setText(tr("Reload From &Disk"));
@@ -473,6 +478,7 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event)
         if (url.isLocalFile()
             && (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) || path.endsWith(QLatin1String(".json.gz"), Qt::CaseInsensitive)
                 || path.endsWith(QLatin1String(".txt"), Qt::CaseInsensitive) || path.endsWith(QLatin1String(".log"), Qt::CaseInsensitive)
+                || path.endsWith(QLatin1String(".sh"), Qt::CaseInsensitive) || path.endsWith(QLatin1String(".args"), Qt::CaseInsensitive)
                 || QFileInfo(path).isDir())) {
             event->acceptProposedAction();
             return;
@@ -483,14 +489,16 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 void MainWindow::dropEvent(QDropEvent* event)
 {
     // Traces (gzip, a folder, or JSON with traceEvents) go to the measured-run page, all of them at once; a
-    // profile or nccl-tests output to the profile page; the first plan file opens as the plan.
+    // profile or nccl-tests output to the profile page; the first plan file opens as the plan; a launch script opens
+    // in the Import Launch Config dialog.
     QStringList traces;
-    QString plan, profile;
+    QString plan, profile, launch;
     for (const QUrl& url : event->mimeData()->urls()) {
         if (!url.isLocalFile()) continue;
         const QString path = url.toLocalFile();
         switch (fileKindOf(QFile::encodeName(path).toStdString())) {
         case FileKind::Trace: traces << path; break;
+        case FileKind::LaunchConfig: launch = path; break;
         case FileKind::Profile:
         case FileKind::NcclTests: profile = path; break;
         case FileKind::Plan:
@@ -505,6 +513,12 @@ void MainWindow::dropEvent(QDropEvent* event)
         setCurrentView(QStringLiteral("profile"));
     }
     if (!traces.isEmpty()) openTraces(traces);
+    if (!launch.isEmpty()) {
+        event->acceptProposedAction();
+        auto text = readTextFile(QFile::encodeName(launch).toStdString(), kMaxPlanFileBytes);
+        importLaunchConfig(text ? QString::fromStdString(text.value()) : QString());
+        return;
+    }
     if (!plan.isEmpty() || !traces.isEmpty() || !profile.isEmpty()) event->acceptProposedAction();
 }
 
@@ -662,6 +676,25 @@ void MainWindow::updateStaleState()
     m_staleText->setVisible(stale);
     m_staleBar->setVisible(stale);
     for (const PageEntry& p : m_pages) p.widget->setEnabled(!stale && m_loadBar->isHidden());
+}
+
+bool MainWindow::importLaunchConfig(const QString& text)
+{
+    LaunchConfigDialog dialog(m_document->hasPlan() ? &m_document->plan() : nullptr, this);
+    if (!text.isEmpty()) dialog.setText(text);
+    if (m_launchConfigAnswer) {
+        // Tests: the dialog's answer without showing it.
+        if (!m_launchConfigAnswer(dialog)) return false;
+    } else if (dialog.exec() != QDialog::Accepted) {
+        return false;
+    }
+    if (!dialog.plan()) return false;
+    if (m_document->hasPlan())
+        m_editor->pushPlan(*dialog.plan(), tr("Import launch config"));
+    else
+        m_document->showUntitledPlan(*dialog.plan());
+    showMessage(dialog.report());
+    return true;
 }
 
 void MainWindow::cancelOpening()

@@ -24,6 +24,8 @@ class QTimer;
 
 namespace planscope {
 
+class LaunchConfigDialog;
+
 class ComparePage;
 class LanguageManager;
 class LessonPanel;
@@ -56,6 +58,11 @@ public:
     // computing-note delay shows a bar with its progress and Cancel (cancelOpening()) while the pages wait.
     bool openPlan(const QString& path);
     void cancelOpening();
+    // File > Import Launch Config (and a dropped launch script): the dialog, `text` in it; an imported plan becomes
+    // the document's as one undo step. False when cancelled or nothing was imported.
+    bool importLaunchConfig(const QString& text = {});
+    // Tests: answer the dialog instead of showing it (true: as if Import closed it).
+    void setLaunchConfigAnswer(std::function<bool(LaunchConfigDialog&)> answer) { m_launchConfigAnswer = std::move(answer); }
     // The opening bar (for tests): shown while a slow read goes on.
     QWidget* openingBar() const { return m_loadBar; }
     // Before anything replaces the document: unsaved changes are saved, discarded or the action is cancelled
@@ -170,6 +177,8 @@ private:
     QMenu* m_recentMenu = nullptr;
     QMenu* m_compareRecentMenu = nullptr;
     QAction* m_compareWith = nullptr;
+    QAction* m_importLaunch = nullptr;
+    std::function<bool(LaunchConfigDialog&)> m_launchConfigAnswer;
     ComparePage* m_compare = nullptr;
     QMenu* m_editMenu = nullptr;
     QMenu* m_viewMenu = nullptr;

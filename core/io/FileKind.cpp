@@ -14,6 +14,7 @@ std::string_view toString(FileKind kind)
     case FileKind::Profile: return "profile";
     case FileKind::NcclTests: return "nccl-tests";
     case FileKind::Trace: return "trace";
+    case FileKind::LaunchConfig: return "launch-config";
     case FileKind::Unreadable: return "unreadable";
     }
     return "unreadable";
@@ -29,6 +30,11 @@ FileKind fileKindOfHead(std::string_view head)
     if (has("planscope/profile/")) return FileKind::Profile;
     if (has("# nThread") || (has("\"nccl_version\"") && has("\"config\""))) return FileKind::NcclTests;
     if (has("\"traceEvents\"")) return FileKind::Trace;
+    // Text that is no JSON object and names Megatron-LM's layout or shape arguments.
+    const std::size_t first = head.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos && head[first] != '{'
+        && (has("--tensor-model-parallel-size") || has("--pipeline-model-parallel-size") || has("--num-layers")))
+        return FileKind::LaunchConfig;
     return FileKind::Plan;
 }
 

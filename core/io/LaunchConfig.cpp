@@ -657,7 +657,12 @@ ImportedLaunch importMegatronArgs(std::string_view text, const json& base, const
     training["optimizer"] = "adam";
     const auto micro = intArg("--micro-batch-size", training, "microBatch", "training.microBatch");
     const auto global = intArg("--global-batch-size", training, "globalBatch", "training.globalBatch");
-    if (!global && parallel.contains("dp")) training["globalBatch"] = micro.value_or(1) * parallel["dp"].get<std::int64_t>();
+    if (!global && parallel.contains("dp")) {
+        training["globalBatch"] = micro.value_or(1) * parallel["dp"].get<std::int64_t>();
+        out.issues.push_back(issue(Severity::Warning, "training.globalBatch",
+            Text(PS_TEXT("CoreText", "no --global-batch-size: micro-batch x dp = %1, one microbatch per step (Megatron-LM's default)"),
+                training["globalBatch"].get<std::int64_t>())));
+    }
     // Precision: fp32 unless --bf16 or --fp16; fp8 with --fp8-format.
     if (has("--bf16") && has("--fp16"))
         out.issues.push_back(issue(Severity::Error, "--fp16", Text(PS_TEXT("CoreText", "given with --bf16: one precision only"))));

@@ -2690,6 +2690,14 @@
         <source>given with --bf16: one precision only</source>
         <translation>与 --bf16 同时给出：只能有一种精度</translation>
     </message>
+    <message>
+        <source>no --global-batch-size: micro-batch x dp = %1, one microbatch per step (Megatron-LM&apos;s default)</source>
+        <translation>没有 --global-batch-size：取微批次 x dp = %1，每步一个微批次（Megatron-LM 的默认）</translation>
+    </message>
+    <message>
+        <source>a launch config names no GPU: %1 assumed (open a plan of your GPU first)</source>
+        <translation>启动配置没有指明 GPU：按 %1 计（可先打开一个使用你的 GPU 的方案）</translation>
+    </message>
 </context>
 <context>
     <name>MemorySegments</name>
@@ -3831,6 +3839,55 @@ large ones the bandwidth term 2(n−1)/n × S / B. KiB = 2^10 bytes, GiB = 2^30.
     </message>
 </context>
 <context>
+    <name>planscope::LaunchConfigDialog</name>
+    <message>
+        <source>Import Launch Config</source>
+        <translation>导入启动配置</translation>
+    </message>
+    <message>
+        <source>Paste a Megatron-LM launch line or script (torchrun or srun in front), or open one. Every argument PlanScope models becomes a plan field; the others are listed by name. The GPU and the links stay the open plan&apos;s.</source>
+        <translation>粘贴一行 Megatron-LM 启动命令或脚本（前面可带 torchrun 或 srun），或打开一个文件。PlanScope 建模的每个参数都成为方案字段，其余参数逐个列出名字。GPU 和链路沿用当前打开的方案。</translation>
+    </message>
+    <message>
+        <source>Open File…</source>
+        <translation>打开文件…</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <source>Open Launch Config</source>
+        <translation>打开启动配置</translation>
+    </message>
+    <message>
+        <source>Launch scripts (*.sh *.txt *.args);;All files (*)</source>
+        <translation>启动脚本 (*.sh *.txt *.args);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>From a launch config</source>
+        <translation>来自启动配置</translation>
+    </message>
+    <message>
+        <source>Not imported:</source>
+        <translation>未导入：</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n argument(s) of the launch config applied.</source>
+        <translation>
+            <numerusform>已应用启动配置中的 %n 个参数。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not modelled: %1.</source>
+        <translation>未建模：%1。</translation>
+    </message>
+</context>
+<context>
     <name>planscope::LayerAnatomyView</name>
     <message>
         <source> · %1 GEMMs</source>
@@ -4539,6 +4596,18 @@ The file is unchanged; your edits are kept.</source>
     <message>
         <source>⚠ calibrated with %1&apos;s measurements, not this plan&apos;s %2</source>
         <translation>⚠ 使用 %1 的实测数据校准，而非本方案的 %2</translation>
+    </message>
+    <message>
+        <source>Import &amp;Launch Config…</source>
+        <translation>导入启动配置(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>A plan from a Megatron-LM launch line or script, pasted or opened</source>
+        <translation>由粘贴或打开的 Megatron-LM 启动命令或脚本生成方案</translation>
+    </message>
+    <message>
+        <source>Import launch config</source>
+        <translation>导入启动配置</translation>
     </message>
 </context>
 <context>

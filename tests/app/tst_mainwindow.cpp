@@ -10,6 +10,11 @@
 #include "document/ViewState.h"
 #include "pages/LessonPanel.h"
 #include "pages/ProfilePage.h"
+#include "pages/LaunchConfigDialog.h"
+#include <QDropEvent>
+#include <QMimeData>
+#include <QUndoStack>
+#include <QUrl>
 #include "Theme.h"
 #include <QCheckBox>
 #include "io/PlanJson.h"
@@ -487,6 +492,70 @@ private slots:
         QVERIFY(QTest::qWaitFor([&] { return doc->calibration() && !doc->calibration()->refused.empty(); }, 20000));
         QVERIFY(waitForCurrentPrediction(*doc));
         QVERIFY2(!status->text().contains(QLatin1String("calibrated with")), qPrintable(status->text()));
+    }
+
+    // File > Import Launch Config: a pasted Megatron-LM line becomes the plan as one undo step over the open plan's
+    // cluster, what is not modelled said by name; a line with a bad value keeps the dialog (and the text) open and
+    // names the argument; a launch script dropped on the window opens the dialog with its text.
+    void aLaunchConfigIsImportedAsOneUndoStep()
+    {
+        MainWindow window(&m_languages);
+        PlanDocument* doc = window.document();
+        QVERIFY(showWithDefaultPlan(window));
+        const Plan before = doc->plan();
+        const QString line = QStringLiteral("torchrun --nnodes 2 --nproc-per-node 8 pretrain_gpt.py --num-layers 32 --hidden-size 4096 "
+                                            "--num-attention-heads 32 --seq-length 4096 --vocab-size 32000 --swiglu "
+                                            "--tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --micro-batch-size 1 "
+                                            "--global-batch-size 64 --bf16 --lr 3e-4");
+        QString shownText, problems;
+        window.setLaunchConfigAnswer([&](LaunchConfigDialog& d) {
+            shownText = d.text();
+            if (shownText.isEmpty()) d.setText(line);
+            const bool ok = d.importText();
+            problems = d.problems();
+            return ok;
+        });
+        QVERIFY(window.importLaunchConfig());
+        QVERIFY(waitForCurrentPrediction(*doc));
+        QCOMPARE(doc->plan().parallel.tp, 2);
+        QCOMPARE(doc->plan().parallel.pp, 2);
+        QCOMPARE(doc->plan().parallel.dp, 16 / 4);
+        QCOMPARE(doc->plan().cluster.nodes, 2);
+        QCOMPARE(doc->plan().cluster.gpu.id, before.cluster.gpu.id);
+        QVERIFY2(window.message().contains(QLatin1String("Not modelled: --lr")), qPrintable(window.message()));
+        window.findChild<QUndoStack*>()->undo();
+        QCOMPARE(doc->plan(), before);
+
+        // A bad value: nothing imported, the argument named.
+        window.setLaunchConfigAnswer([&](LaunchConfigDialog& d) {
+            d.setText(QStringLiteral("--num-layers 32 --tensor-model-parallel-size two"));
+            const bool ok = d.importText();
+            problems = d.problems();
+            return ok;
+        });
+        QVERIFY(!window.importLaunchConfig());
+        QVERIFY2(problems.contains(QLatin1String("--tensor-model-parallel-size")), qPrintable(problems));
+        QCOMPARE(doc->plan(), before);
+
+        // Dropped: the dialog opens with the script's text.
+        int asked = 0;
+        window.setLaunchConfigAnswer([&](LaunchConfigDialog& d) {
+            ++asked;
+            shownText = d.text();
+            return false;
+        });
+        const QString script = QStringLiteral(PLANSCOPE_SOURCE_DIR "/tests/data/launch-configs/gpt-175b-megatron.sh");
+        auto* mime = new QMimeData;
+        mime->setUrls({ QUrl::fromLocalFile(script) });
+        // As a drag delivers it: entered (the window takes a .sh), then dropped.
+        QDragEnterEvent enter(QPoint(200, 200), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(200, 200), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &drop);
+        QVERIFY2(shownText.contains(QLatin1String("--tensor-model-parallel-size 8")), qPrintable(shownText.left(80)));
+        QCOMPARE(asked, 1);
+        delete mime;
     }
 };
 
