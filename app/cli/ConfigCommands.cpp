@@ -88,9 +88,9 @@ int cmdImportConfig(const Args& a, std::ostream& out, std::ostream& err)
     }
     base["schema"] = kPlanSchema;
     const std::string stem = file == "-" ? std::string("standard input") : file.substr(file.find_last_of('/') + 1);
-    base["name"] = stem + " (Megatron-LM arguments)";
+    base["name"] = stem + " (launch config)";
 
-    ImportedLaunch imported = importMegatronArgs(text, base, LaunchOverrides { *nodes, *perNode });
+    ImportedLaunch imported = importLaunchConfig(text, base, LaunchOverrides { *nodes, *perNode });
     imported.issues.insert(imported.issues.begin(), notes.begin(), notes.end());
     // The plan as the plan reader takes it: its errors by field.
     auto parsed = parsePlan(imported.plan.dump());
@@ -107,7 +107,7 @@ int cmdImportConfig(const Args& a, std::ostream& out, std::ostream& err)
         }
     }
     if (a.has("--json")) {
-        json j = { { "schema", "planscope/import-config/v1" }, { "format", "megatron" }, { "valid", !failed },
+        json j = { { "schema", "planscope/import-config/v1" }, { "format", imported.format }, { "valid", !failed },
             { "applied", imported.applied }, { "ignored", imported.ignored }, { "launcher", imported.launcher } };
         j["issues"] = json::array();
         for (const Issue& i : all)

@@ -320,6 +320,7 @@ std::vector<std::string> shellWords(std::string_view text)
 ImportedLaunch importMegatronArgs(std::string_view text, const json& base, const LaunchOverrides& overrides)
 {
     ImportedLaunch out;
+    out.format = "megatron";
     out.plan = base.is_object() ? base : json::object();
     json& plan = out.plan;
     const std::vector<std::string> words = shellWords(text);
@@ -761,6 +762,144 @@ ImportedLaunch importMegatronArgs(std::string_view text, const json& base, const
             && std::find(out.ignored.begin(), out.ignored.end(), a.name) == out.ignored.end())
             out.ignored.push_back(a.name);
     return out;
+}
+
+ImportedLaunch importDeepSpeedConfig(std::string_view text, const json& base, const LaunchOverrides& overrides)
+{
+    ImportedLaunch out;
+    out.format = "deepspeed";
+    out.plan = base.is_object() ? base : json::object();
+    json& plan = out.plan;
+    json ds;
+    try {
+        ds = json::parse(text);
+    } catch (const json::parse_error& e) {
+        out.issues.push_back(issue(Severity::Error, "", Text(PS_TEXT("CoreText", "not JSON: %1"), std::string(e.what())),
+            std::int64_t(e.byte)));
+        return out;
+    }
+    if (!ds.is_object()) {
+        out.issues.push_back(issue(Severity::Error, "", Text(PS_TEXT("CoreText", "not a JSON object"))));
+        return out;
+    }
+    json& cluster = plan["cluster"];
+    if (!cluster.is_object()) cluster = json::object();
+    if (overrides.nodes > 0) cluster["nodes"] = overrides.nodes;
+    if (overrides.gpusPerNode > 0) cluster["gpusPerNode"] = overrides.gpusPerNode;
+    const std::int64_t world = cluster.value("nodes", std::int64_t(0)) * cluster.value("gpusPerNode", std::int64_t(0));
+    // DeepSpeed alone is data parallelism: every GPU a replica (ZeRO shards within it).
+    plan["parallel"] = { { "dp", world }, { "tp", 1 }, { "pp", 1 }, { "cp", 1 }, { "ep", 1 }, { "vpp", 1 }, { "sp", false }, { "zero", 0 } };
+    json& training = plan["training"];
+    if (!training.is_object()) training = json::object();
+    training["precision"] = "fp32";
+    training["gradDtype"] = "fp32";
+
+    std::vector<std::string> used;
+    // A whole number at a key ("auto" is the trainer's to fill: named, not guessed).
+    auto whole = [&](const json& parent, const char* key, const std::string& path) -> std::optional<std::int64_t> {
+        if (!parent.contains(key)) return std::nullopt;
+        used.push_back(path);
+        const json& v = parent[key];
+        if (v.is_string() && v.get<std::string>() == "auto") {
+            out.issues.push_back(issue(Severity::Warning, path,
+                Text(PS_TEXT("CoreText", "\"auto\": set by the Hugging Face trainer from its own arguments; not read"))));
+            return std::nullopt;
+        }
+        if (!v.is_number_integer() || v.get<std::int64_t>() < 1) {
+            out.issues.push_back(issue(Severity::Error, path, Text(PS_TEXT("CoreText", "expected a whole number of at least 1"))));
+            return std::nullopt;
+        }
+        return v.get<std::int64_t>();
+    };
+    auto enabled = [&](const char* section) {
+        if (!ds.contains(section) || !ds[section].is_object()) return false;
+        const json& e = ds[section].value("enabled", json(false));
+        used.push_back(std::string(section) + ".enabled");
+        return e.is_boolean() ? e.get<bool>() : (e.is_string() && e.get<std::string>() == "auto");
+    };
+    const auto micro = whole(ds, "train_micro_batch_size_per_gpu", "train_micro_batch_size_per_gpu");
+    const auto global = whole(ds, "train_batch_size", "train_batch_size");
+    const auto accumulation = whole(ds, "gradient_accumulation_steps", "gradient_accumulation_steps");
+    if (micro) {
+        training["microBatch"] = *micro;
+        out.applied.push_back("train_micro_batch_size_per_gpu " + std::to_string(*micro) + ": training.microBatch");
+    }
+    // train_batch_size = micro x accumulation x dp (DeepSpeed's rule); any two give the third.
+    if (global) {
+        training["globalBatch"] = *global;
+        out.applied.push_back("train_batch_size " + std::to_string(*global) + ": training.globalBatch");
+    } else if (micro && accumulation && world > 0) {
+        training["globalBatch"] = *micro * *accumulation * world;
+        out.applied.push_back("gradient_accumulation_steps " + std::to_string(*accumulation) + ": training.globalBatch = micro x steps x dp");
+    }
+    if (global && micro && accumulation && world > 0 && *global != *micro * *accumulation * world)
+        out.issues.push_back(issue(Severity::Error, "train_batch_size",
+            Text(PS_TEXT("CoreText", "%1 is not micro-batch %2 x accumulation %3 x %4 GPUs"), *global, *micro, *accumulation, world)));
+    if (enabled("bf16")) {
+        training["precision"] = "bf16";
+        training["gradDtype"] = "bf16";
+        out.applied.push_back("bf16.enabled: training.precision");
+    } else if (enabled("fp16")) {
+        training["precision"] = "fp16";
+        training["gradDtype"] = "fp16";
+        out.applied.push_back("fp16.enabled: training.precision");
+    }
+    if (ds.contains("communication_data_type")) {
+        used.push_back("communication_data_type");
+        const json& v = ds["communication_data_type"];
+        const std::string t = v.is_string() ? v.get<std::string>() : std::string();
+        if (t == "fp32" || t == "bf16" || t == "fp16") {
+            training["gradDtype"] = t;
+            out.applied.push_back("communication_data_type " + t + ": training.gradDtype");
+        } else {
+            out.issues.push_back(issue(Severity::Error, "communication_data_type", Text(PS_TEXT("CoreText", "\"%1\" is not a value this argument takes"), v.dump())));
+        }
+    }
+    if (ds.contains("zero_optimization") && ds["zero_optimization"].is_object()) {
+        const json& z = ds["zero_optimization"];
+        if (const auto stage = z.find("stage"); stage != z.end()) {
+            used.push_back("zero_optimization.stage");
+            if (stage->is_number_integer() && stage->get<int>() >= 0 && stage->get<int>() <= 3) {
+                plan["parallel"]["zero"] = stage->get<int>();
+                out.applied.push_back("zero_optimization.stage " + std::to_string(stage->get<int>()) + ": parallel.zero");
+            } else {
+                out.issues.push_back(issue(Severity::Error, "zero_optimization.stage", Text(PS_TEXT("CoreText", "expected 0, 1, 2 or 3"))));
+            }
+        }
+        if (z.contains("offload_optimizer") && z["offload_optimizer"].is_object()) {
+            used.push_back("zero_optimization.offload_optimizer");
+            if (z["offload_optimizer"].value("device", std::string("none")) == "cpu") {
+                training["offload"] = { { "optimizerFraction", 1.0 }, { "activationLayers", 0 } };
+                out.applied.push_back("zero_optimization.offload_optimizer.device cpu: training.offload.optimizerFraction");
+            }
+        }
+    }
+    if (world <= 0)
+        out.issues.push_back(issue(Severity::Error, "cluster",
+            Text(PS_TEXT("CoreText", "no world size: a DeepSpeed config does not say how many GPUs run it (give --nodes and --gpus-per-node, or a base plan)"))));
+    // Every other key, by its path.
+    std::function<void(const json&, const std::string&)> walk = [&](const json& j, const std::string& path) {
+        for (auto it = j.begin(); it != j.end(); ++it) {
+            const std::string p = path.empty() ? it.key() : path + "." + it.key();
+            const bool isUsed = std::find(used.begin(), used.end(), p) != used.end();
+            const bool prefix = std::any_of(used.begin(), used.end(), [&](const std::string& u) { return u.rfind(p + ".", 0) == 0; });
+            if (isUsed) continue;
+            if (prefix && it->is_object()) {
+                walk(*it, p);
+                continue;
+            }
+            out.ignored.push_back(p);
+        }
+    };
+    walk(ds, "");
+    return out;
+}
+
+ImportedLaunch importLaunchConfig(std::string_view text, const json& base, const LaunchOverrides& overrides)
+{
+    const std::size_t first = text.find_first_not_of(" \t\r\n");
+    return first != std::string_view::npos && text[first] == '{' ? importDeepSpeedConfig(text, base, overrides)
+                                                               : importMegatronArgs(text, base, overrides);
 }
 
 std::string exportMegatronArgs(const Plan& plan)

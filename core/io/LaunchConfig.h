@@ -23,6 +23,7 @@ struct Plan;
 std::vector<std::string> shellWords(std::string_view text);
 
 struct ImportedLaunch {
+    std::string format;                  // "megatron" or "deepspeed"
     nlohmann::json plan;                 // the plan file (base with the arguments applied)
     std::vector<std::string> applied;    // "--num-layers 96: model.layers" in the order given
     std::vector<std::string> ignored;    // arguments PlanScope does not model, by name ("--lr", "--data-path")
@@ -40,6 +41,16 @@ struct LaunchOverrides {
 // no model). The world size comes from torchrun's --nnodes x --nproc-per-node or srun's --nodes x --ntasks-per-node
 // where the text has them, else from the base's cluster; dp = world / (tp x pp x cp), as Megatron-LM derives it.
 ImportedLaunch importMegatronArgs(std::string_view text, const nlohmann::json& base, const LaunchOverrides& overrides = {});
+
+// Applies a DeepSpeed configuration (its JSON: train_batch_size, train_micro_batch_size_per_gpu,
+// gradient_accumulation_steps, zero_optimization.stage and offload_optimizer, bf16 / fp16, communication_data_type)
+// to `base`, whose model and cluster it keeps (a DeepSpeed config names neither): dp = the world (data parallelism
+// only), ZeRO by its stage. Every other key is listed by its path; "auto" (set by the Hugging Face trainer) is
+// named, not guessed; a JSON error names its byte offset.
+ImportedLaunch importDeepSpeedConfig(std::string_view text, const nlohmann::json& base, const LaunchOverrides& overrides = {});
+
+// Either of the above by content: a JSON object is a DeepSpeed config, anything else a Megatron-LM argument list.
+ImportedLaunch importLaunchConfig(std::string_view text, const nlohmann::json& base, const LaunchOverrides& overrides = {});
 
 // The launch line that runs `plan` with Megatron-LM: torchrun with the plan's nodes and GPUs per node, then every
 // argument importMegatronArgs() reads back to the same field (the model's shape, the layout, the precision,

@@ -2698,6 +2698,30 @@
         <source>a launch config names no GPU: %1 assumed (open a plan of your GPU first)</source>
         <translation>启动配置没有指明 GPU：按 %1 计（可先打开一个使用你的 GPU 的方案）</translation>
     </message>
+    <message>
+        <source>not JSON: %1</source>
+        <translation>不是 JSON：%1</translation>
+    </message>
+    <message>
+        <source>&quot;auto&quot;: set by the Hugging Face trainer from its own arguments; not read</source>
+        <translation>“auto”：由 Hugging Face trainer 按它自己的参数设定；未读取</translation>
+    </message>
+    <message>
+        <source>expected a whole number of at least 1</source>
+        <translation>应为不小于 1 的整数</translation>
+    </message>
+    <message>
+        <source>%1 is not micro-batch %2 x accumulation %3 x %4 GPUs</source>
+        <translation>%1 不等于微批次 %2 x 累积步数 %3 x %4 张 GPU</translation>
+    </message>
+    <message>
+        <source>expected 0, 1, 2 or 3</source>
+        <translation>应为 0、1、2 或 3</translation>
+    </message>
+    <message>
+        <source>no world size: a DeepSpeed config does not say how many GPUs run it (give --nodes and --gpus-per-node, or a base plan)</source>
+        <translation>没有总规模：DeepSpeed 配置不说明用多少张 GPU 运行（请给出 --nodes 和 --gpus-per-node，或一个基准方案）</translation>
+    </message>
 </context>
 <context>
     <name>MemorySegments</name>

@@ -55,6 +55,27 @@ private slots:
         QVERIFY(assumed);
     }
 
+    // A DeepSpeed config is told by its content: JSON over the base plan's model, the world given.
+    void aDeepSpeedConfigOverABasePlan()
+    {
+        const test::CliRun r = test::runCli({ QStringLiteral("import-config"), data("deepspeed-zero3.json"), QStringLiteral("--base"),
+            QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/interview-10b-8xa100.plan.json"), QStringLiteral("--nodes"), QStringLiteral("8"),
+            QStringLiteral("--json") });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const json doc = json::parse(r.out);
+        QCOMPARE(doc["format"].get<std::string>(), std::string("deepspeed"));
+        QCOMPARE(doc["plan"]["parallel"]["zero"].get<int>(), 3);
+        QCOMPARE(doc["plan"]["parallel"]["dp"].get<int>(), 64);
+        QCOMPARE(doc["plan"]["training"]["globalBatch"].get<int>(), 512);
+        // Without a base: one H100 node assumed (said), the batch that does not add up on 8 GPUs and the model the
+        // config does not name are errors by field (exit 2).
+        const test::CliRun none = test::runCli({ QStringLiteral("import-config"), data("deepspeed-zero3.json") });
+        QCOMPARE(none.code, 2);
+        QVERIFY2(none.err.find("warning at cluster.gpu") != std::string::npos, none.err.c_str());
+        QVERIFY2(none.err.find("error at train_batch_size: 512 is not micro-batch 4 x accumulation 2 x 8 GPUs") != std::string::npos, none.err.c_str());
+        QVERIFY2(none.err.find("error at model") != std::string::npos, none.err.c_str());
+    }
+
     void exportedLinesReadBack()
     {
         QTemporaryDir dir;

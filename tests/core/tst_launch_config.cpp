@@ -185,6 +185,42 @@ private slots:
         QCOMPARE(r.plan["model"]["ffnHidden"].get<int>(), int(4 * 4096 * 2 / 3 / 64) * 64);
     }
 
+    // A DeepSpeed config over a base plan's model and 64 GPUs: its batch, ZeRO stage, offload and precisions; the
+    // other keys by path; "auto" named; an inconsistent batch and a JSON error named.
+    void aDeepSpeedConfig()
+    {
+        json base = planToJson(test::loadSample("interview-10b-8xa100.plan.json"));
+        const std::string text = readData("deepspeed-zero3.json");
+        const ImportedLaunch r = importLaunchConfig(text, base, LaunchOverrides { 8, 8 });
+        QCOMPARE(r.format, std::string("deepspeed"));
+        QVERIFY(!hasErrors(r.issues));
+        QCOMPARE(r.plan["parallel"]["dp"].get<int>(), 64);
+        QCOMPARE(r.plan["parallel"]["tp"].get<int>(), 1);
+        QCOMPARE(r.plan["parallel"]["zero"].get<int>(), 3);
+        QCOMPARE(r.plan["training"]["microBatch"].get<int>(), 4);
+        QCOMPARE(r.plan["training"]["globalBatch"].get<int>(), 512); // = 4 x 2 x 64, as DeepSpeed checks
+        QCOMPARE(r.plan["training"]["precision"].get<std::string>(), std::string("bf16"));
+        QCOMPARE(r.plan["training"]["gradDtype"].get<std::string>(), std::string("fp32"));
+        QCOMPARE(r.plan["training"]["offload"]["optimizerFraction"].get<double>(), 1.0);
+        QVERIFY(r.plan["model"] == base["model"]); // a DeepSpeed config names no model
+        for (const char* path : { "gradient_clipping", "steps_per_print", "zero_optimization.overlap_comm",
+                 "zero_optimization.reduce_bucket_size", "optimizer", "wall_clock_breakdown" })
+            QVERIFY2(std::find(r.ignored.begin(), r.ignored.end(), path) != r.ignored.end(), path);
+        auto plan = parsePlan(r.plan.dump());
+        QVERIFY2(plan.ok(), plan.ok() ? "" : plan.errors().front().message.c_str());
+        QVERIFY(evaluate(plan->plan).valid);
+
+        ImportedLaunch a = importLaunchConfig(R"({"train_micro_batch_size_per_gpu": "auto", "train_batch_size": 100,
+            "gradient_accumulation_steps": 1})", base, LaunchOverrides { 1, 8 });
+        QVERIFY(hasIssue(a, "train_micro_batch_size_per_gpu", Severity::Warning));
+        a = importLaunchConfig(R"({"train_micro_batch_size_per_gpu": 4, "train_batch_size": 100, "gradient_accumulation_steps": 1})",
+            base, LaunchOverrides { 1, 8 });
+        QVERIFY(hasIssue(a, "train_batch_size", Severity::Error)); // 4 x 1 x 8 = 32
+        a = importLaunchConfig("{ \"bf16\": { \"enabled\": true }, }", base);
+        QVERIFY(hasErrors(a.issues));
+        QVERIFY(a.issues.front().offset > 0);
+    }
+
     // export-config, then import-config: every sample plan comes back the same in every field a Megatron-LM argument
     // carries (the GPU, the links and the overheads stay the base's; a schedule or ZeRO stage Megatron-LM has no
     // argument for is said in a comment and not compared).

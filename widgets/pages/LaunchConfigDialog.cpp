@@ -109,7 +109,7 @@ bool LaunchConfigDialog::importText()
             Text(PS_TEXT("CoreText", "a launch config names no GPU: %1 assumed (open a plan of your GPU first)"), "h100-sxm5-80gb")));
     }
     base["name"] = tr("From a launch config").toStdString();
-    ImportedLaunch imported = importMegatronArgs(text().toStdString(), base);
+    ImportedLaunch imported = importLaunchConfig(text().toStdString(), base);
     imported.issues.insert(imported.issues.begin(), notes.begin(), notes.end());
     auto parsed = parsePlan(imported.plan.dump());
     QStringList errors, warnings;
