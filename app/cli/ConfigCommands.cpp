@@ -47,8 +47,14 @@ int cmdImportConfig(const Args& a, std::ostream& out, std::ostream& err)
     const std::string& file = a.positional[0];
     std::string text;
     if (file == "-") {
-        // At most the plan file limit from standard input, as from a file.
-        text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+        // At most the plan file limit from standard input, as from a file: read in pieces, stopped past the limit.
+        char piece[65536];
+        while (std::int64_t(text.size()) <= kMaxPlanFileBytes) {
+            std::cin.read(piece, sizeof piece);
+            const std::streamsize got = std::cin.gcount();
+            if (got <= 0) break;
+            text.append(piece, std::size_t(got));
+        }
         if (std::int64_t(text.size()) > kMaxPlanFileBytes) {
             err << "planscope-cli: standard input has more than " << kMaxPlanFileBytes << " bytes; not read\n";
             return 1;
@@ -93,11 +99,13 @@ int cmdImportConfig(const Args& a, std::ostream& out, std::ostream& err)
     ImportedLaunch imported = importLaunchConfig(text, base, LaunchOverrides { *nodes, *perNode });
     imported.issues.insert(imported.issues.begin(), notes.begin(), notes.end());
     // The plan as the plan reader takes it: its errors by field.
-    auto parsed = parsePlan(imported.plan.dump());
+    // Text that is no UTF-8 (a Latin-1 file name or word) is written with U+FFFD, never thrown on.
+    const auto dump = [](const json& j, int indent = -1) { return j.dump(indent, ' ', false, json::error_handler_t::replace); };
+    auto parsed = parsePlan(dump(imported.plan));
     Issues all = imported.issues;
     if (!parsed) all.insert(all.end(), parsed.errors().begin(), parsed.errors().end());
     const bool failed = !parsed || hasErrors(imported.issues);
-    const std::string planText = parsed ? planToJson(parsed->plan).dump(2) + "\n" : std::string();
+    const std::string planText = parsed ? dump(planToJson(parsed->plan), 2) + "\n" : std::string();
 
     if (a.options.count("--out") && !failed) {
         std::string error;
@@ -114,7 +122,7 @@ int cmdImportConfig(const Args& a, std::ostream& out, std::ostream& err)
             j["issues"].push_back({ { "severity", i.severity == Severity::Error ? "error" : "warning" }, { "path", i.path },
                 { "message", i.message } });
         j["plan"] = parsed ? planToJson(parsed->plan) : imported.plan;
-        out << j.dump(2) << "\n";
+        out << dump(j, 2) << "\n";
     } else if (!failed && !a.options.count("--out")) {
         out << planText;
     }

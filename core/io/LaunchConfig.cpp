@@ -17,6 +17,10 @@ using nlohmann::json;
 
 namespace {
 
+// Where a command ends (; && || | or a line end) in the words the importer reads; shellWords() leaves it out.
+const std::string kSeparator = std::string(1, '\x1e');
+constexpr std::size_t kMaxVariableBytes = std::size_t(1) << 20;
+
 bool isNameStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool isNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -74,23 +78,34 @@ public:
     {
         std::vector<std::string> words;
         while (auto w = next()) {
-            if (w->separator) continue;
             // NAME=( ... ): an array, its words up to the closing parenthesis.
             std::string name, value;
             bool append = false;
-            if (!w->quotedStart && assignment(w->text, name, value, append)) {
+            // The whole word: an assignment's value is not split at blanks (X=$Y keeps all of Y).
+            std::string whole;
+            for (std::size_t i = 0; i < w->expanded.size(); ++i) whole += (i ? " " : "") + w->expanded[i];
+            if (w->arrayStart) whole = w->text;
+            if (!w->quotedStart && assignment(whole, name, value, append)) {
+                std::vector<std::string> items;
                 if (w->arrayStart) {
-                    std::vector<std::string> items;
                     while (auto item = next()) {
                         if (item->closesArray) break;
-                        if (!item->separator) items.push_back(item->text);
+                        if (!item->separator) items.insert(items.end(), item->expanded.begin(), item->expanded.end());
                     }
-                    auto& v = m_vars[name];
-                    if (!append) v.clear();
-                    v.insert(v.end(), items.begin(), items.end());
                 } else {
-                    m_vars[name] = { value };
+                    items = { value };
                 }
+                auto& v = m_vars[name];
+                if (!append || !w->arrayStart) v.clear();
+                // Bounded: a script that doubles a variable forty times does not take the machine's memory.
+                std::size_t size = 0;
+                for (const std::string& x : v) size += x.size();
+                for (std::string& x : items)
+                    if ((size += x.size()) <= kMaxVariableBytes) v.push_back(std::move(x));
+                continue;
+            }
+            if (w->separator) {
+                words.push_back(kSeparator);
                 continue;
             }
             if (!w->quotedStart && (w->text == "export" || w->text == "declare" || w->text == "local" || w->text == "readonly"))
@@ -118,11 +133,19 @@ private:
         const std::size_t start = m_pos - 1;
         std::string name;
         splice = false;
+        std::optional<std::string> fallback; // ${NAME:-word} / ${NAME-word}: the word where NAME is not set
         if (!atEnd() && m_text[m_pos] == '{') {
             const std::size_t close = m_text.find('}', m_pos);
-            if (close == std::string_view::npos) return std::nullopt;
+            if (close == std::string_view::npos) {
+                literal = "$";
+                return std::nullopt;
+            }
             std::string inner(m_text.substr(m_pos + 1, close - m_pos - 1));
             m_pos = close + 1;
+            if (const std::size_t dash = inner.find('-'); dash != std::string::npos && dash > 0) {
+                fallback = inner.substr(dash + 1);
+                inner.resize(inner[dash - 1] == ':' ? dash - 1 : dash);
+            }
             if (inner.size() > 3 && (inner.compare(inner.size() - 3, 3, "[@]") == 0 || inner.compare(inner.size() - 3, 3, "[*]") == 0)) {
                 inner.resize(inner.size() - 3);
                 splice = true;
@@ -134,7 +157,7 @@ private:
         literal = std::string(m_text.substr(start, m_pos - start));
         if (name.empty() || !isNameStart(name[0])) return std::nullopt;
         const auto it = m_vars.find(name);
-        if (it == m_vars.end()) return std::nullopt;
+        if (it == m_vars.end()) return fallback ? std::optional<std::vector<std::string>>(std::vector<std::string> { *fallback }) : std::nullopt;
         return it->second;
     }
 
@@ -178,7 +201,13 @@ private:
                 m_pos += 2;
             } else if (c == '#') {
                 while (!atEnd() && m_text[m_pos] != '\n') ++m_pos;
-            } else if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+            } else if (c == '\n') {
+                // A line end ends the command (a continuation line was joined above).
+                ++m_pos;
+                Word end;
+                end.separator = true;
+                return end;
+            } else if (c == ' ' || c == '\t' || c == '\r') {
                 ++m_pos;
             } else {
                 break;
@@ -203,6 +232,12 @@ private:
         bool any = false;
         while (!atEnd()) {
             const char c = m_text[m_pos];
+            // "2>&1": the & of a redirection is no separator.
+            if (c == '&' && !cur.empty() && (cur.back() == '>' || cur.back() == '<')) {
+                cur += c;
+                ++m_pos;
+                continue;
+            }
             if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ';' || c == '|' || c == '&' || c == ')') break;
             if (c == '(' && !cur.empty() && cur.back() == '=') { // NAME=(
                 ++m_pos;
@@ -277,14 +312,11 @@ std::optional<std::int64_t> integer(const std::string& s)
 
 std::optional<double> number(const std::string& s)
 {
-    try {
-        std::size_t used = 0;
-        const double v = std::stod(s, &used);
-        if (used != s.size() || !std::isfinite(v)) return std::nullopt;
-        return v;
-    } catch (...) {
-        return std::nullopt;
-    }
+    // std::from_chars: the same in every locale (a "0.1" under de_DE is still 0.1).
+    double v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v)) return std::nullopt;
+    return v;
 }
 
 // Megatron-LM's switches (store_true / store_false): they take no value.
@@ -314,7 +346,9 @@ bool isSwitch(const std::string& name)
 
 std::vector<std::string> shellWords(std::string_view text)
 {
-    return Lexer(text).run();
+    std::vector<std::string> words = Lexer(text).run();
+    words.erase(std::remove(words.begin(), words.end(), kSeparator), words.end());
+    return words;
 }
 
 ImportedLaunch importMegatronArgs(std::string_view text, const json& base, const LaunchOverrides& overrides)
@@ -323,16 +357,25 @@ ImportedLaunch importMegatronArgs(std::string_view text, const json& base, const
     out.format = "megatron";
     out.plan = base.is_object() ? base : json::object();
     json& plan = out.plan;
-    const std::vector<std::string> words = shellWords(text);
+    std::vector<std::string> all = Lexer(text).run();
+    std::vector<std::string> words;
 
-    // The launcher: everything before the training script (a .py), when there is one.
+    // The command that runs the training script (a .py): its launcher before the script, its arguments after, up to
+    // the end of that command (a pipe into tee, the next line). Without a script, every word is an argument.
     std::size_t first = 0;
-    for (std::size_t i = 0; i < words.size(); ++i)
-        if (words[i].size() > 3 && words[i].compare(words[i].size() - 3, 3, ".py") == 0) {
-            first = i + 1;
-            out.launcher.assign(words.begin(), words.begin() + std::ptrdiff_t(i + 1));
-            break;
-        }
+    const auto script = std::find_if(all.begin(), all.end(),
+        [](const std::string& w) { return w.size() > 3 && w.compare(w.size() - 3, 3, ".py") == 0; });
+    if (script != all.end()) {
+        auto begin = script;
+        while (begin != all.begin() && *(begin - 1) != kSeparator) --begin;
+        auto end = std::find(script, all.end(), kSeparator);
+        words.assign(begin, end);
+        first = std::size_t(script - begin) + 1;
+        out.launcher.assign(words.begin(), words.begin() + std::ptrdiff_t(first));
+    } else {
+        for (std::string& w : all)
+            if (w != kSeparator) words.push_back(std::move(w));
+    }
 
     // Options and their values, in order; a name given twice with another value is a conflict.
     struct Arg {
@@ -342,6 +385,13 @@ ImportedLaunch importMegatronArgs(std::string_view text, const json& base, const
     auto collect = [](const std::vector<std::string>& list, std::vector<Arg>& args, std::vector<std::string>* stray) {
         for (std::size_t i = 0; i < list.size(); ++i) {
             const std::string& w = list[i];
+            // A redirection (2>&1, > log, >>log): the shell's, not the program's.
+            const std::size_t digits = w.find_first_not_of("0123456789");
+            if (digits != std::string::npos && (w[digits] == '>' || w[digits] == '<')) {
+                const std::string op = w.substr(digits);
+                if (op == ">" || op == ">>" || op == "<") ++i; // its target is the next word
+                continue;
+            }
             if (w.size() < 2 || w[0] != '-') {
                 if (stray) stray->push_back(w);
                 continue;
@@ -357,6 +407,8 @@ ImportedLaunch importMegatronArgs(std::string_view text, const json& base, const
                 // Every word up to the next option (argparse's nargs: --recompute-modules core_attn mlp,
                 // --rampup-batch-size 16 16 5859375); a negative number is a value, not an option.
                 auto isValue = [](const std::string& v) {
+                    const std::size_t d = v.find_first_not_of("0123456789");
+                    if (d != std::string::npos && (v[d] == '>' || v[d] == '<')) return false; // a redirection
                     return v.empty() || v[0] != '-'
                         || (v.size() > 1 && (std::isdigit(static_cast<unsigned char>(v[1])) || v[1] == '.'));
                 };
@@ -395,7 +447,7 @@ ImportedLaunch importMegatronArgs(std::string_view text, const json& base, const
     auto intArg = [&](const char* name, json& target, const char* key, const std::string& field) -> std::optional<std::int64_t> {
         if (!has(name)) return std::nullopt;
         const auto v = integer(given[name]);
-        if (!v || *v < 0) {
+        if (!v || *v < 0 || *v > (std::int64_t(1) << 40)) {
             bad(name, given[name]);
             used.push_back(name);
             return std::nullopt;
@@ -578,12 +630,23 @@ ImportedLaunch importMegatronArgs(std::string_view text, const json& base, const
     // The parallel layout.
     json& parallel = plan["parallel"];
     parallel = { { "tp", 1 }, { "pp", 1 }, { "cp", 1 }, { "ep", 1 }, { "sp", false }, { "zero", 0 }, { "vpp", 1 } };
-    const auto tp = intArg("--tensor-model-parallel-size", parallel, "tp", "parallel.tp");
-    const auto pp = intArg("--pipeline-model-parallel-size", parallel, "pp", "parallel.pp");
-    const auto cp = intArg("--context-parallel-size", parallel, "cp", "parallel.cp");
-    intArg("--expert-model-parallel-size", parallel, "ep", "parallel.ep");
-    intArg("--expert-tensor-parallel-size", parallel, "etp", "parallel.etp");
-    intArg("--num-virtual-stages-per-pipeline-rank", parallel, "vpp", "parallel.vpp");
+    // A degree: 1 to 2^20 (a product of four stays far from overflow; 0 would divide by zero).
+    auto degree = [&](const char* name, const char* key, const std::string& field) -> std::optional<std::int64_t> {
+        if (!has(name)) return std::nullopt;
+        const auto v = integer(given[name]);
+        if (!v || *v < 1 || *v > (std::int64_t(1) << 20)) {
+            bad(name, given[name]);
+            used.push_back(name);
+            return std::nullopt;
+        }
+        return intArg(name, parallel, key, field);
+    };
+    const auto tp = degree("--tensor-model-parallel-size", "tp", "parallel.tp");
+    const auto pp = degree("--pipeline-model-parallel-size", "pp", "parallel.pp");
+    const auto cp = degree("--context-parallel-size", "cp", "parallel.cp");
+    degree("--expert-model-parallel-size", "ep", "parallel.ep");
+    degree("--expert-tensor-parallel-size", "etp", "parallel.etp");
+    degree("--num-virtual-stages-per-pipeline-rank", "vpp", "parallel.vpp");
     intArg("--decoder-first-pipeline-num-layers", parallel, "firstStageLayers", "parallel.firstStageLayers");
     intArg("--decoder-last-pipeline-num-layers", parallel, "lastStageLayers", "parallel.lastStageLayers");
     switchArg("--sequence-parallel", parallel, "sp", true, "parallel.sp");
@@ -597,7 +660,7 @@ ImportedLaunch importMegatronArgs(std::string_view text, const json& base, const
     if (has("--num-layers-per-virtual-pipeline-stage")) {
         const auto per = integer(given["--num-layers-per-virtual-pipeline-stage"]);
         const std::int64_t layers = model.value("layers", std::int64_t(0)), stages = pp.value_or(1);
-        if (per && *per > 0 && layers > 0 && layers % (stages * *per) == 0) {
+        if (per && *per > 0 && *per <= (std::int64_t(1) << 20) && layers > 0 && stages > 0 && layers % (stages * *per) == 0) {
             parallel["vpp"] = layers / (stages * *per);
             note("--num-layers-per-virtual-pipeline-stage", "parallel.vpp = layers / (pp x this)");
         } else {
@@ -635,7 +698,7 @@ ImportedLaunch importMegatronArgs(std::string_view text, const json& base, const
         out.applied.push_back("launcher processes per node " + std::to_string(*perNode) + ": cluster.gpusPerNode");
     }
     const std::int64_t world = cluster.value("nodes", std::int64_t(0)) * cluster.value("gpusPerNode", std::int64_t(0));
-    const std::int64_t modelParallel = tp.value_or(1) * pp.value_or(1) * cp.value_or(1);
+    const std::int64_t modelParallel = tp.value_or(1) * pp.value_or(1) * cp.value_or(1); // each 1 to 2^20
     if (world > 0 && world % modelParallel == 0) {
         parallel["dp"] = world / modelParallel;
     } else if (world > 0) {
@@ -805,7 +868,7 @@ ImportedLaunch importDeepSpeedConfig(std::string_view text, const json& base, co
                 Text(PS_TEXT("CoreText", "\"auto\": set by the Hugging Face trainer from its own arguments; not read"))));
             return std::nullopt;
         }
-        if (!v.is_number_integer() || v.get<std::int64_t>() < 1) {
+        if (!v.is_number_integer() || v.get<std::int64_t>() < 1 || v.get<std::int64_t>() > (std::int64_t(1) << 31)) {
             out.issues.push_back(issue(Severity::Error, path, Text(PS_TEXT("CoreText", "expected a whole number of at least 1"))));
             return std::nullopt;
         }
@@ -828,11 +891,11 @@ ImportedLaunch importDeepSpeedConfig(std::string_view text, const json& base, co
     if (global) {
         training["globalBatch"] = *global;
         out.applied.push_back("train_batch_size " + std::to_string(*global) + ": training.globalBatch");
-    } else if (micro && accumulation && world > 0) {
+    } else if (micro && accumulation && world > 0 && double(*micro) * double(*accumulation) * double(world) < 9e15) {
         training["globalBatch"] = *micro * *accumulation * world;
         out.applied.push_back("gradient_accumulation_steps " + std::to_string(*accumulation) + ": training.globalBatch = micro x steps x dp");
     }
-    if (global && micro && accumulation && world > 0 && *global != *micro * *accumulation * world)
+    if (global && micro && accumulation && world > 0 && double(*global) != double(*micro) * double(*accumulation) * double(world))
         out.issues.push_back(issue(Severity::Error, "train_batch_size",
             Text(PS_TEXT("CoreText", "%1 is not micro-batch %2 x accumulation %3 x %4 GPUs"), *global, *micro, *accumulation, world)));
     if (enabled("bf16")) {
@@ -859,16 +922,17 @@ ImportedLaunch importDeepSpeedConfig(std::string_view text, const json& base, co
         const json& z = ds["zero_optimization"];
         if (const auto stage = z.find("stage"); stage != z.end()) {
             used.push_back("zero_optimization.stage");
-            if (stage->is_number_integer() && stage->get<int>() >= 0 && stage->get<int>() <= 3) {
-                plan["parallel"]["zero"] = stage->get<int>();
-                out.applied.push_back("zero_optimization.stage " + std::to_string(stage->get<int>()) + ": parallel.zero");
+            if (stage->is_number_integer() && stage->get<std::int64_t>() >= 0 && stage->get<std::int64_t>() <= 3) {
+                plan["parallel"]["zero"] = stage->get<std::int64_t>();
+                out.applied.push_back("zero_optimization.stage " + std::to_string(stage->get<std::int64_t>()) + ": parallel.zero");
             } else {
                 out.issues.push_back(issue(Severity::Error, "zero_optimization.stage", Text(PS_TEXT("CoreText", "expected 0, 1, 2 or 3"))));
             }
         }
         if (z.contains("offload_optimizer") && z["offload_optimizer"].is_object()) {
             used.push_back("zero_optimization.offload_optimizer");
-            if (z["offload_optimizer"].value("device", std::string("none")) == "cpu") {
+            const json& device = z["offload_optimizer"].contains("device") ? z["offload_optimizer"]["device"] : json();
+            if (device.is_string() && device.get<std::string>() == "cpu") {
                 training["offload"] = { { "optimizerFraction", 1.0 }, { "activationLayers", 0 } };
                 out.applied.push_back("zero_optimization.offload_optimizer.device cpu: training.offload.optimizerFraction");
             }
@@ -973,7 +1037,12 @@ std::string exportMegatronArgs(const Plan& plan)
     if (m.isMoe()) arg("--expert-model-parallel-size", num(q.ep));
     if (q.etp > 0) arg("--expert-tensor-parallel-size", num(q.etp));
     if (q.vpp > 1 && t.schedule == ScheduleKind::Interleaved1F1B) arg("--num-virtual-stages-per-pipeline-rank", num(q.vpp));
-    if (!q.layout.empty()) arg("--pipeline-model-parallel-layout", "\"" + q.layout + "\"");
+    if (!q.layout.empty()) {
+        // In single quotes, a quote as '\'': the shell passes the layout as written, runs nothing in it.
+        std::string quoted = "'";
+        for (char c : q.layout) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        arg("--pipeline-model-parallel-layout", quoted + "'");
+    }
     if (q.firstStageLayers > 0) arg("--decoder-first-pipeline-num-layers", num(q.firstStageLayers));
     if (q.lastStageLayers > 0) arg("--decoder-last-pipeline-num-layers", num(q.lastStageLayers));
     if (q.embeddingInSplit) arg("--account-for-embedding-in-pipeline-split");
@@ -1020,7 +1089,10 @@ std::string exportMegatronArgs(const Plan& plan)
     }
     if (t.tokens > 0 && m.seqLength > 0) arg("--train-samples", num(std::llround(t.tokens / double(m.seqLength))));
 
-    std::string out = "# " + plan.name + ": written by planscope-cli export-config for Megatron-LM (pretrain_gpt.py)\n";
+    std::string name = plan.name;
+    std::replace(name.begin(), name.end(), '\n', ' '); // a comment line stays one line
+    std::replace(name.begin(), name.end(), '\r', ' ');
+    std::string out = "# " + name + ": written by planscope-cli export-config for Megatron-LM (pretrain_gpt.py)\n";
     for (const std::string& n : notes) out += "# not expressed: " + n + "\n";
     out += "torchrun --nnodes " + num(plan.cluster.nodes) + " --nproc-per-node " + num(plan.cluster.gpusPerNode) + " pretrain_gpt.py";
     for (const std::string& l : lines) out += " \\\n    " + l;

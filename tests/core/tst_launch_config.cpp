@@ -17,6 +17,7 @@
 
 using namespace planscope;
 using nlohmann::json;
+using namespace std::string_literals;
 
 namespace {
 
@@ -183,6 +184,42 @@ private slots:
         // --swiglu without --ffn-hidden-size: Megatron-LM's int(4h x 2/3 / 64) x 64.
         r = importMegatronArgs("--num-layers 8 --hidden-size 4096 --num-attention-heads 32 --swiglu", base);
         QCOMPARE(r.plan["model"]["ffnHidden"].get<int>(), int(4 * 4096 * 2 / 3 / 64) * 64);
+    }
+
+    // Hostile and odd text: never a throw or a crash, and each problem named. A degree of 0 (a division by zero), a
+    // device that is no string, a pipe into tee and a redirection after the command, the next line's command, a
+    // shell default, a splice inside an array, a variable doubled forty times.
+    void oddTextIsReadOrNamed()
+    {
+        const json base = h100Base();
+        ImportedLaunch r = importMegatronArgs("--num-layers 8 --tensor-model-parallel-size 0", base);
+        QVERIFY(hasIssue(r, "--tensor-model-parallel-size", Severity::Error));
+        r = importMegatronArgs("--num-layers 4 --pipeline-model-parallel-size 0 --num-layers-per-virtual-pipeline-stage 1", base);
+        QVERIFY(hasIssue(r, "--pipeline-model-parallel-size", Severity::Error));
+        r = importMegatronArgs("--tensor-model-parallel-size 4294967296 --pipeline-model-parallel-size 4294967296", base);
+        QVERIFY(hasIssue(r, "--tensor-model-parallel-size", Severity::Error));
+        r = importDeepSpeedConfig(R"({"zero_optimization": {"stage": 4294967297, "offload_optimizer": {"device": 1}}})", base);
+        QVERIFY(hasIssue(r, "zero_optimization.stage", Severity::Error));
+        const std::string script = "NN=${NNODES:-2}\nA=(--tensor-model-parallel-size 2)\nB=(\"${A[@]}\" --pipeline-model-parallel-size 2)\n"
+                                   "torchrun --nnodes $NN --nproc-per-node 8 pretrain_gpt.py ${B[@]} --num-layers 8 --seq-length 512 --train-iters 10 2>&1 | tee log.txt\n"
+                                   "echo --num-layers 99 > done.txt\n";
+        r = importMegatronArgs(script, base);
+        QVERIFY2(!hasErrors(r.issues), issueLines(r.issues).empty() ? "" : issueLines(r.issues).front().c_str());
+        QCOMPARE(r.plan["cluster"]["nodes"].get<int>(), 2);
+        QCOMPARE(r.plan["parallel"]["tp"].get<int>(), 2);
+        QCOMPARE(r.plan["parallel"]["pp"].get<int>(), 2);
+        QCOMPARE(r.plan["model"]["layers"].get<int>(), 8); // not the next line's 99
+        std::string doubling = "A=x\n";
+        for (int i = 0; i < 40; ++i) doubling += "A=\"$A$A\"\n";
+        QVERIFY(shellWords(doubling + "run $A").size() <= (std::size_t(1) << 20));
+        // Lone and unterminated constructs end.
+        for (const char* odd : { "$", "${", "'open", "\"open", "A=(", "x \\", "--a=${B", "))))", ";;;&&|" })
+            (void)importMegatronArgs(odd, base);
+        // Exported text runs nothing it does not mean: a name with a line end stays a comment.
+        Plan p = test::loadSample("default.plan.json");
+        p.name = "two\nlines $(rm -rf /)";
+        const std::string text = exportMegatronArgs(p);
+        QCOMPARE(text.find('\n'), text.find(": written by"s) + std::string(": written by planscope-cli export-config for Megatron-LM (pretrain_gpt.py)").size());
     }
 
     // A DeepSpeed config over a base plan's model and 64 GPUs: its batch, ZeRO stage, offload and precisions; the

@@ -111,7 +111,7 @@ bool LaunchConfigDialog::importText()
     base["name"] = tr("From a launch config").toStdString();
     ImportedLaunch imported = importLaunchConfig(text().toStdString(), base);
     imported.issues.insert(imported.issues.begin(), notes.begin(), notes.end());
-    auto parsed = parsePlan(imported.plan.dump());
+    auto parsed = parsePlan(imported.plan.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     QStringList errors, warnings;
     for (const Issue& i : imported.issues) (i.severity == Severity::Error ? errors : warnings) << CoreText::line(i);
     if (!parsed)
