@@ -801,6 +801,14 @@ ImportedLaunch importMegatronArgs(std::string_view text, const json& base, const
     if (parallel.value("vpp", 1) > 1) training["schedule"] = "interleaved-1f1b";
     // Tokens to train: --train-samples x sequence, or --train-iters x global batch x sequence.
     const std::int64_t seq = model.value("seqLength", std::int64_t(0));
+    for (const char* name : { "--train-samples", "--train-iters" })
+        if (has(name) && seq <= 0) {
+            // Tokens are samples x the sequence: without one there is nothing to count (not a bad value).
+            used.push_back(name);
+            out.issues.push_back(issue(Severity::Warning, name,
+                Text(PS_TEXT("CoreText", "no --seq-length to count its tokens by: training.tokens not set"))));
+            given.erase(name);
+        }
     if (has("--train-samples")) {
         if (const auto n = integer(given["--train-samples"]); n && seq > 0) {
             training["tokens"] = double(*n) * double(seq);

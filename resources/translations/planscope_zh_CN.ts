@@ -2722,6 +2722,10 @@
         <source>no world size: a DeepSpeed config does not say how many GPUs run it (give --nodes and --gpus-per-node, or a base plan)</source>
         <translation>没有总规模：DeepSpeed 配置不说明用多少张 GPU 运行（请给出 --nodes 和 --gpus-per-node，或一个基准方案）</translation>
     </message>
+    <message>
+        <source>no --seq-length to count its tokens by: training.tokens not set</source>
+        <translation>没有 --seq-length 可用来计算 token 数：未设置 training.tokens</translation>
+    </message>
 </context>
 <context>
     <name>MemorySegments</name>

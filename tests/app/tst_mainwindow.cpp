@@ -459,6 +459,23 @@ private slots:
         QVERIFY(!window.openingBar()->isVisible());
         QVERIFY(static_cast<QScrollArea*>(window.findChild<QTabWidget*>()->currentWidget())->widget()->isEnabled());
 
+        // Another plan shown while the file is read (a lesson's step): the read is forgotten at once, the document no
+        // longer loading, and the open says nothing of its own.
+        Plan lesson = before;
+        lesson.training.microBatch = 2;
+        bool stillLoading = true;
+        const QString errorBefore = doc->errorString();
+        QTimer::singleShot(5, &window, [&] {
+            doc->showUntitledPlan(lesson);
+            stillLoading = doc->isLoading();
+        });
+        QVERIFY(!window.openPlan(other));
+        QVERIFY(!stillLoading);
+        QCOMPARE(doc->plan(), lesson);
+        QVERIFY(doc->filePath().isEmpty());
+        // The plan shown cleared the last error, and the replaced open wrote none of its own.
+        QVERIFY2(doc->errorString().isEmpty() && !errorBefore.isEmpty(), qPrintable(doc->errorString()));
+
         // Not cancelled: the file is read and shown.
         QVERIFY(window.openPlan(other));
         QCOMPARE(doc->filePath(), QFileInfo(other).absoluteFilePath());

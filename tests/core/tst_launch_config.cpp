@@ -181,6 +181,11 @@ private slots:
         QCOMPARE(r.plan["parallel"]["dp"].get<int>(), 4); // the base's 8 GPUs / tp 2
         QVERIFY(hasIssue(r, "model.vocab", Severity::Warning)); // from the tokenizer, not the arguments
         QCOMPARE(r.plan["training"]["precision"].get<std::string>(), std::string("fp32")); // Megatron-LM's default
+        // Iterations without a sequence length: no tokens to count, said as such (not a bad value).
+        r = importMegatronArgs("--num-layers 8 --hidden-size 1024 --num-attention-heads 8 --train-iters 100", base);
+        QVERIFY(!hasErrors(r.issues));
+        QVERIFY(hasIssue(r, "--train-iters", Severity::Warning));
+        QVERIFY(!r.plan["training"].contains("tokens"));
         // --swiglu without --ffn-hidden-size: Megatron-LM's int(4h x 2/3 / 64) x 64.
         r = importMegatronArgs("--num-layers 8 --hidden-size 4096 --num-attention-heads 32 --swiglu", base);
         QCOMPARE(r.plan["model"]["ffnHidden"].get<int>(), int(4 * 4096 * 2 / 3 / 64) * 64);

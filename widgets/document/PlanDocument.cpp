@@ -49,7 +49,19 @@ PlanDocument::PlanDocument(QObject* parent)
 }
 
 // The read loadWithoutBlocking() waits for (document/PlanRead.h).
-struct PlanDocument::LoadJob : PlanRead { };
+struct PlanDocument::LoadJob : PlanRead {
+    // Another plan takes the document's place while a file is still being read (load, recover, a lesson's plan): the
+    // read is cancelled and forgotten at once, so the document is no longer loading and the waiting
+    // loadWithoutBlocking() sees it was replaced and says nothing of its own.
+    static void abandon(PlanDocument& d)
+    {
+        if (!d.m_loadJob) return;
+        d.m_loadJob->cancel();
+        d.m_loadJob.reset();
+        d.m_loadingPath.clear();
+        Q_EMIT d.loadingChanged(false);
+    }
+};
 
 PlanDocument::~PlanDocument()
 {
@@ -136,7 +148,7 @@ void PlanDocument::adopt(LoadedPlan&& loaded, const QString& filePath, const QSt
 
 bool PlanDocument::load(const QString& path)
 {
-    cancelLoad(); // this plan, not the one still being read
+    LoadJob::abandon(*this); // this plan, not the one still being read
     return finishLoad(path, loadPlanFile(QFile::encodeName(path).toStdString()));
 }
 
@@ -181,7 +193,7 @@ void PlanDocument::cancelLoad()
 
 bool PlanDocument::recover(const QString& autosavePath)
 {
-    cancelLoad();
+    LoadJob::abandon(*this);
     Result<LoadedPlan> loaded = loadPlanFile(QFile::encodeName(autosavePath).toStdString());
     if (!loaded)
         return failLoad(tr("Cannot recover %1:\n%2").arg(QDir::toNativeSeparators(autosavePath), describe(loaded.errors())),
@@ -285,7 +297,7 @@ void PlanDocument::fileChanged(const QString& path)
 
 void PlanDocument::showUntitledPlan(const Plan& plan)
 {
-    cancelLoad();
+    LoadJob::abandon(*this);
     adopt(LoadedPlan { plan, {} }, QString(), QString());
 }
 
