@@ -329,13 +329,12 @@ const char* const kSwitches[] = { "--sequence-parallel", "--bf16", "--fp16", "--
     "--account-for-loss-in-pipeline-split", "--use-mcore-models", "--no-masked-softmax-fusion", "--no-bias-gelu-fusion",
     "--no-bias-dropout-fusion", "--no-gradient-accumulation-fusion", "--no-async-tensor-model-parallel-allreduce",
     "--use-rotary-position-embeddings", "--no-position-embedding", "--apply-layernorm-1p", "--squared-relu",
-    "--moe-permute-fusion", "--no-load-optim", "--no-load-rng", "--distributed-timeout-minutes-none", "--log-throughput",
+    "--moe-permute-fusion", "--no-load-optim", "--no-load-rng", "--log-throughput",
     "--manual-gc", "--use-checkpoint-args", "--ckpt-fully-parallel-save", "--ckpt-fully-parallel-load", "--mock-data",
     "--no-rope-fusion", "--cross-entropy-loss-fusion", "--use-precision-aware-optimizer", "--no-create-attention-mask-in-dataloader",
     "--log-timers-to-tensorboard", "--log-validation-ppl-to-tensorboard", "--log-memory-to-tensorboard",
-    "--log-num-zeros-in-grad", "--log-params-norm", "--tensorboard-log-interval-none", "--use-torch-fsdp2",
-    "--moe-use-legacy-grouped-gemm", "--moe-pad-expert-input-to-capacity", "--empty-unused-memory-level-none",
-    "--standalone-embedding-stage", "--decoupled-lr-none", "--defer-embedding-wgrad-compute", "--no-persist-layer-norm" };
+    "--log-num-zeros-in-grad", "--log-params-norm", "--use-torch-fsdp2",
+    "--moe-use-legacy-grouped-gemm", "--moe-pad-expert-input-to-capacity", "--standalone-embedding-stage", "--defer-embedding-wgrad-compute", "--no-persist-layer-norm" };
 
 bool isSwitch(const std::string& name)
 {
