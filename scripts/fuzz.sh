@@ -63,6 +63,8 @@ for f in samples/traces/*.json.gz; do
   [ "$(stat -c %s "$f")" -le 65536 ] && cp "$f" "$seeds/fuzz_kineto/$name.json.gz"
   { gzip -dc "$f" || true; } | head -c 65536 > "$seeds/fuzz_kineto/$name.json"
 done
+# Process groups of each shape the inferred plan reads (tests/data/process-groups/README.md): one rank of each.
+for d in tests/data/process-groups/*/; do cp "$d/rank0.json" "$seeds/fuzz_kineto/pg-$(basename "$d").json"; done
 
 failed=0
 for t in "${targets[@]}"; do

@@ -16,6 +16,7 @@
 #include "cost/Parameters.h"
 #include "cost/RealityCheck.h"
 #include "io/AnalysisJson.h"
+#include "io/TableExport.h"
 #include "io/PlanJson.h"
 #include "spec/PlanText.h"
 #include "io/PredictionJson.h"
@@ -25,6 +26,8 @@
 #include "util/AtomicFile.h"
 #include "util/Units.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdio>
 #include <fstream>
@@ -32,6 +35,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
+#include <set>
+#include <sstream>
 
 namespace planscope::cli {
 
@@ -91,12 +96,15 @@ usage:
                                                    solution (schema planscope/interview/v1)
   planscope-cli presets [models|gpus|nodes] [--json]
   planscope-cli model-from-hf CONFIG.json          a Hugging Face config.json as a plan "model" object
-  planscope-cli import-config FILE|- [--base PLAN] [--gpu ID] [--nodes N] [--gpus-per-node G] [--out OUT] [--json]
+  planscope-cli import-config FILE|- [--format F] [--base PLAN] [--gpu ID] [--nodes N] [--gpus-per-node G]
+                                [--hf-config CONFIG.json] [--out OUT] [--json]
                                                    a plan from a Megatron-LM launch line or script (torchrun/srun in
-                                                   front): every argument it models becomes a plan field, every other
+                                                   front), a DeepSpeed JSON, a torchtitan TOML or a Megatron-Bridge /
+                                                   NeMo YAML: every argument it models becomes a plan field, every other
                                                    one is listed by name; conflicts exit 2 (planscope/import-config/v1)
-  planscope-cli export-config PLAN --as megatron [--out FILE]
-                                                   the torchrun line with the Megatron-LM arguments that run the plan
+  planscope-cli export-config PLAN --as megatron|torchtitan [--out FILE]
+                                                   the torchrun line with the Megatron-LM arguments, or the torchtitan
+                                                   job config, that run the plan
   planscope-cli simulate PLAN [--chrome-trace OUT.json] [--kineto-traces DIR]
                                                    the prediction with the simulated step, plus a timeline summary;
                                                    the trace opens in Perfetto (one process per pipeline rank);
@@ -113,14 +121,25 @@ usage:
                                                    alpha-beta fits; the op comes from the binary's name in the output
                                                    or the file name (all_reduce_perf.txt), or --op AllReduce; --ranks
                                                    and --nodes give what the output does not print
-  planscope-cli import TRACE... [--against PLAN [--step N]] [--job N] [--json]
+  planscope-cli import TRACE... [--against PLAN [--step N]] [--job N] [--infer-plan [--base PLAN] [--out OUT]] [--json]
                                                    PyTorch-profiler (Kineto) traces (.json, .json.gz, or folders of
                                                    them), one per rank: events, kernels, NCCL collectives with algBw/
                                                    busBw, steps and the GPU compute / communication / overlap / idle
                                                    breakdown, cross-rank skew; --against: the measured step against
                                                    the plan's simulated one, and the overlay (step N, default the
                                                    median, aligned; PP: actions matched); files of several jobs:
-                                                   the one with the most ranks, or --job N (exit 2: none imported)
+                                                   the one with the most ranks, or --job N (exit 2: none imported);
+                                                   --infer-plan: tp, pp, dp, cp, ep, etp and the rank order from the
+                                                   traces' process groups (Megatron-Core's names), each with its
+                                                   evidence, and what could not be inferred; over --base PLAN (or the
+                                                   --against plan) as a plan, written to --out (json: inferredPlan)
+  planscope-cli memory-check PLAN SNAPSHOT [--stage S] [--device D] [--json]
+                                                   a PyTorch CUDA memory snapshot (the pickle of
+                                                   torch.cuda.memory._dump_snapshot) beside the plan: its allocated
+                                                   and reserved peaks over the trace against the predicted memory of
+                                                   stage S (default the stage of rank 0) on device D (default the
+                                                   first); the pickle is read as plain data, never run
+                                                   (schema planscope/memory-check/v1)
   planscope-cli profile-fit PROFILE [--json]       the alpha and bus bandwidth fitted per (op, ranks, link class)
   planscope-cli --version | --help
 
@@ -185,16 +204,8 @@ int cmdValidate(const Args& a, std::ostream& out, std::ostream& err)
         err << "usage: planscope-cli validate PLAN\n";
         return 1;
     }
-    auto loaded = loadPlanFile(a.positional[0]);
-    Issues all;
-    if (!loaded) {
-        all = loaded.errors();
-    } else {
-        all = loaded->warnings;
-        for (const Issue& i : validate(loaded->plan)) all.push_back(i);
-    }
-    Issues errors, warnings;
-    for (const Issue& i : all) (i.severity == Severity::Error ? errors : warnings).push_back(i);
+    // The reader's issues and validate()'s, by severity: core's planIssues(), as in the Python module.
+    const auto [errors, warnings] = planIssues(loadPlanFile(a.positional[0]));
     out << json { { "valid", errors.empty() }, { "errors", issuesToJson(errors) }, { "warnings", issuesToJson(warnings) } }
                .dump(2)
         << "\n";
@@ -634,6 +645,60 @@ int cmdProfileFit(const Args& a, std::ostream& out, std::ostream& err)
 
 } // namespace
 
+namespace {
+
+// The verb run with --json into a buffer, its tables written; then its own output as asked (the buffer itself where
+// --json was asked, else a second run without it).
+int runWithTables(const std::vector<std::string>& args, const std::string& xlsx, const std::string& csv, std::ostream& out, std::ostream& err)
+{
+    const bool asked = std::find(args.begin(), args.end(), "--json") != args.end();
+    std::vector<std::string> withJson = args;
+    if (!asked) withJson.push_back("--json");
+    std::ostringstream buffer, quiet;
+    const int code = run(withJson, buffer, asked ? err : quiet);
+    json document;
+    try {
+        document = json::parse(buffer.str());
+    } catch (const json::exception&) {
+        // No JSON (a usage error, a file that cannot be read): the verb's own output says why.
+        if (asked) {
+            out << buffer.str();
+            return code;
+        }
+        return run(args, out, err);
+    }
+    const std::vector<Table> tables = tablesFromJson(document, args[0]);
+    std::string error;
+    if (!xlsx.empty() && !writeXlsx(xlsx, tables, error)) {
+        err << "planscope-cli: " << error << "\n";
+        return 1;
+    }
+    if (!csv.empty()) {
+        // One table: the file named; several: one file each, the table's name before the extension.
+        const std::size_t dot = csv.rfind('.');
+        const std::size_t slash = csv.rfind('/');
+        const bool hasExtension = dot != std::string::npos && (slash == std::string::npos || dot > slash);
+        const std::string stem = hasExtension ? csv.substr(0, dot) : csv, extension = hasExtension ? csv.substr(dot) : ".csv";
+        for (const Table& t : tables) {
+            std::string name = t.name;
+            for (char& c : name)
+                if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '_';
+            const std::string path = tables.size() == 1 ? csv : stem + "-" + name + extension;
+            if (!writeFileAtomically(path, tableToCsv(t), error)) {
+                err << "planscope-cli: " << error << "\n";
+                return 1;
+            }
+        }
+    }
+    if (asked) {
+        out << buffer.str();
+        return code;
+    }
+    return run(args, out, err);
+}
+
+} // namespace
+
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
@@ -645,9 +710,28 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         return 0;
     }
     const std::string& verb = args[0];
+    // --xlsx OUT (and --csv OUT where the verb has no --csv of its own): the tables of the verb's JSON written as a
+    // spreadsheet, the verb's own output unchanged.
+    static const std::set<std::string> kTableVerbs = { "evaluate", "import", "import-nccl-tests", "memory-check", "summary",
+        "check", "balance", "search", "compare", "import-config", "explain", "presets" };
+    if (kTableVerbs.count(verb)) {
+        std::vector<std::string> rest;
+        std::string xlsx, csv;
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            const bool own = verb == "search" && args[i] == "--csv"; // search writes its own ranking as CSV
+            if ((args[i] == "--xlsx" || (args[i] == "--csv" && !own)) && i + 1 < args.size()) {
+                (args[i] == "--xlsx" ? xlsx : csv) = args[i + 1];
+                ++i;
+            } else {
+                rest.push_back(args[i]);
+            }
+        }
+        if (!xlsx.empty() || !csv.empty()) return runWithTables(rest, xlsx, csv, out, err);
+    }
     if (verb == "evaluate") return cmdEvaluate(parseArgs(args, 1, { "--calibration" }), out, err);
     if (verb == "import-nccl-tests") return cmdImportNcclTests(parseArgs(args, 1, { "--out", "--op", "--ranks", "--nodes" }), out, err);
-    if (verb == "import") return cmdImport(parseArgs(args, 1, { "--against", "--step", "--job" }), out, err);
+    if (verb == "import") return cmdImport(parseArgs(args, 1, { "--against", "--step", "--job", "--base", "--out" }), out, err);
+    if (verb == "memory-check") return cmdMemoryCheck(parseArgs(args, 1, { "--stage", "--device" }), out, err);
     if (verb == "profile-fit") return cmdProfileFit(parseArgs(args, 1, {}), out, err);
     if (verb == "validate") return cmdValidate(parseArgs(args, 1, {}), out, err);
     if (verb == "summary") return cmdSummary(parseArgs(args, 1, {}), out, err);
@@ -661,7 +745,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (verb == "presets") return cmdPresets(parseArgs(args, 1, {}), out, err);
     if (verb == "model-from-hf") return cmdModelFromHf(parseArgs(args, 1, {}), out, err);
     if (verb == "import-config")
-        return cmdImportConfig(parseArgs(args, 1, { "--base", "--gpu", "--nodes", "--gpus-per-node", "--out" }), out, err);
+        return cmdImportConfig(
+            parseArgs(args, 1, { "--base", "--gpu", "--nodes", "--gpus-per-node", "--out", "--format", "--hf-config" }), out, err);
     if (verb == "export-config") return cmdExportConfig(parseArgs(args, 1, { "--as", "--out" }), out, err);
     if (verb == "simulate") return cmdSimulate(parseArgs(args, 1, { "--chrome-trace", "--kineto-traces" }), out, err);
     if (verb == "schedule")

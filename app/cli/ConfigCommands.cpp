@@ -20,7 +20,8 @@ using nlohmann::json;
 namespace {
 
 constexpr const char* kImportConfigUsage
-    = "usage: planscope-cli import-config FILE|- [--base PLAN] [--gpu ID] [--nodes N] [--gpus-per-node G] [--out OUT.plan.json] [--json]\n";
+    = "usage: planscope-cli import-config FILE|- [--format megatron|deepspeed|torchtitan|megatron-bridge] [--base PLAN] [--gpu ID]\n"
+      "       [--nodes N] [--gpus-per-node G] [--hf-config CONFIG.json] [--out OUT.plan.json] [--json]\n";
 
 // A whole number from 1 to 1,000,000 given to an option, or nullopt with the message printed.
 std::optional<std::int64_t> count(const Args& a, const char* key, std::ostream& err)
@@ -70,42 +71,36 @@ int cmdImportConfig(const Args& a, std::ostream& out, std::ostream& err)
     const auto nodes = count(a, "--nodes", err), perNode = count(a, "--gpus-per-node", err);
     if (!nodes || !perNode) return 1;
 
-    // The base: a plan file's cluster (and model, where the arguments name none), or a cluster of the given GPU.
-    json base = json::object();
+    LaunchImportBase base;
     if (a.options.count("--base")) {
         int code = 0;
         auto loaded = loadPlanArg(a.options.at("--base"), out, err, code, false);
         if (!loaded) return code;
-        base = planToJson(loaded->plan);
+        base.plan = planToJson(loaded->plan);
     }
-    Issues notes;
-    if (a.options.count("--gpu")) {
-        // The GPU's preset and its node's links; the node count stays the base's until the launcher or --nodes says.
-        json cluster = { { "gpu", a.options.at("--gpu") } };
-        if (base.contains("cluster")) {
-            cluster["nodes"] = base["cluster"].value("nodes", 1);
-            cluster["gpusPerNode"] = base["cluster"].value("gpusPerNode", 8);
-        }
-        base["cluster"] = cluster;
-    } else if (!base.contains("cluster")) {
-        base["cluster"] = { { "gpu", "h100-sxm5-80gb" }, { "nodes", 1 }, { "gpusPerNode", 8 } };
-        notes.push_back(issue(Severity::Warning, "cluster.gpu",
-            Text(PS_TEXT("CoreText", "a launch config names no GPU: %1 assumed (give --gpu or --base)"), "h100-sxm5-80gb")));
-    }
-    base["schema"] = kPlanSchema;
+    if (a.options.count("--gpu")) base.gpu = a.options.at("--gpu");
+    if (a.options.count("--format")) base.format = a.options.at("--format");
     const std::string stem = file == "-" ? std::string("standard input") : file.substr(file.find_last_of('/') + 1);
-    base["name"] = stem + " (launch config)";
+    base.name = stem + " (launch config)";
+    // A relative Hugging Face folder the launch names is looked for beside the launch file (or here, for stdin).
+    base.directory = file == "-" || file.find('/') == std::string::npos ? std::string(".") : file.substr(0, file.find_last_of('/'));
+    base.overrides = LaunchOverrides { *nodes, *perNode, {} };
+    if (a.options.count("--hf-config")) {
+        auto config = readTextFile(a.options.at("--hf-config"), kMaxPlanFileBytes);
+        if (!config) {
+            err << "planscope-cli: " << a.options.at("--hf-config") << " " << config.errors().front().message << "\n";
+            return 1;
+        }
+        base.overrides.hfConfig = std::move(config).value();
+    }
 
-    ImportedLaunch imported = importLaunchConfig(text, base, LaunchOverrides { *nodes, *perNode });
-    imported.issues.insert(imported.issues.begin(), notes.begin(), notes.end());
-    // The plan as the plan reader takes it: its errors by field.
+    LaunchImport result = importLaunchPlan(text, base);
+    const ImportedLaunch& imported = result.imported;
+    const Issues& all = result.issues;
+    const bool failed = result.failed();
     // Text that is no UTF-8 (a Latin-1 file name or word) is written with U+FFFD, never thrown on.
     const auto dump = [](const json& j, int indent = -1) { return j.dump(indent, ' ', false, json::error_handler_t::replace); };
-    auto parsed = parsePlan(dump(imported.plan));
-    Issues all = imported.issues;
-    if (!parsed) all.insert(all.end(), parsed.errors().begin(), parsed.errors().end());
-    const bool failed = !parsed || hasErrors(imported.issues);
-    const std::string planText = parsed ? dump(planToJson(parsed->plan), 2) + "\n" : std::string();
+    const std::string planText = result.plan ? dump(planToJson(*result.plan), 2) + "\n" : std::string();
 
     if (a.options.count("--out") && !failed) {
         std::string error;
@@ -121,7 +116,7 @@ int cmdImportConfig(const Args& a, std::ostream& out, std::ostream& err)
         for (const Issue& i : all)
             j["issues"].push_back({ { "severity", i.severity == Severity::Error ? "error" : "warning" }, { "path", i.path },
                 { "message", i.message } });
-        j["plan"] = parsed ? planToJson(parsed->plan) : imported.plan;
+        j["plan"] = result.plan ? planToJson(*result.plan) : imported.plan;
         out << dump(j, 2) << "\n";
     } else if (!failed && !a.options.count("--out")) {
         out << planText;
@@ -140,18 +135,18 @@ int cmdImportConfig(const Args& a, std::ostream& out, std::ostream& err)
 int cmdExportConfig(const Args& a, std::ostream& out, std::ostream& err)
 {
     if (a.positional.size() != 1) {
-        err << "usage: planscope-cli export-config PLAN --as megatron [--out FILE]\n";
+        err << "usage: planscope-cli export-config PLAN --as megatron|torchtitan [--out FILE]\n";
         return 1;
     }
     const std::string as = a.options.count("--as") ? a.options.at("--as") : std::string("megatron");
-    if (as != "megatron") {
-        err << "planscope-cli: --as " << as << " is not a format export-config writes (megatron)\n";
+    if (as != "megatron" && as != "torchtitan") {
+        err << "planscope-cli: --as " << as << " is not a format export-config writes (megatron, torchtitan)\n";
         return 1;
     }
     int code = 0;
     auto loaded = loadPlanArg(a.positional[0], out, err, code, false);
     if (!loaded) return code;
-    const std::string text = exportMegatronArgs(loaded->plan);
+    const std::string text = as == "torchtitan" ? exportTorchtitanToml(loaded->plan) : exportMegatronArgs(loaded->plan);
     if (a.options.count("--out")) {
         std::string error;
         if (!writeFileAtomically(a.options.at("--out"), text, error)) {

@@ -220,18 +220,10 @@ int cmdSearch(const std::vector<std::string>& args, std::ostream& out, std::ostr
     const SearchResult r = search(space.value(), options);
     if (tty) err << "\r" << std::string(48, ' ') << "\r" << std::flush;
 
-    // Why the template loses to the best plan: the two predictions term by term.
-    std::vector<TermDifference> why;
-    if (!r.best.empty() && r.given.valid) {
-        const Prediction mine = evaluate(space->original);
-        const Prediction best = evaluate(applyCandidate(space->templ, r.best.front().candidate));
-        why = compareTerms(mine, best);
-    }
-    std::optional<Sizing> sizing;
-    if (a.options.count("--days")) {
-        const double tokens = a.options.count("--tokens") ? *number(a, "--tokens", err) : templ.training.tokens;
-        sizing = sizeCluster(r, tokens, *number(a, "--days", err));
-    }
+    // The sizing question: --days, and --tokens (else the plan's).
+    std::optional<double> days, tokens;
+    if (a.options.count("--days")) days = *number(a, "--days", err);
+    if (a.options.count("--tokens")) tokens = *number(a, "--tokens", err);
     if (a.options.count("--csv")) {
         const std::string& path = a.options.at("--csv");
         std::string error;
@@ -240,10 +232,13 @@ int cmdSearch(const std::vector<std::string>& args, std::ostream& out, std::ostr
             return 1;
         }
     }
-    if (a.has("--json"))
-        out << searchToJson(r, options.objective, why, sizing ? &*sizing : nullptr).dump(2) << "\n";
-    else
-        printText(r, options.objective, why, sizing ? &*sizing : nullptr, out);
+    // Why the template loses to the best plan, and the sizing: core's searchVerdict(), as in the Python module.
+    if (a.has("--json")) {
+        out << searchDocument(space.value(), r, options.objective, days, tokens).dump(2) << "\n";
+    } else {
+        const SearchVerdict v = searchVerdict(space.value(), r, days, tokens);
+        printText(r, options.objective, v.whyNot, v.sizing ? &*v.sizing : nullptr, out);
+    }
     return r.best.empty() ? 3 : 0;
 }
 

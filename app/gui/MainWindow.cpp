@@ -17,6 +17,9 @@
 #include "pages/LaunchConfigDialog.h"
 #include "io/PlanJson.h"
 #include "document/TraceSet.h"
+#include "CoreText.h"
+#include "TableExporter.h"
+#include "spec/PlanText.h"
 #include "WidgetExporter.h"
 #include "report/ReportWriter.h"
 #include "PresentationMode.h"
@@ -193,6 +196,11 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
     trace->setTraceSet(m_traces);
     // The planner's "Open this plan" is an edit of the plan: one step on the editor's undo stack.
     connect(planner, &PlannerPage::planChosen, m_editor, &PlanEditorPage::pushPlan);
+    // The measured run's "Use This Plan": the layout its traces imply, one step on the same stack.
+    connect(trace, &TracePage::usePlanRequested, this, [this](const Plan& plan) {
+        m_editor->pushPlan(plan, tr("Use the layout of the traces"));
+        showMessage(tr("The plan now has the layout the traces imply: %1").arg(CoreText::text(degreesText(plan.parallel))));
+    });
     // "Compare with current": the planner's plan beside the open one, on the compare page.
     connect(planner, &PlannerPage::compareRequested, this, [this](const Plan& plan, const QString& name) {
         QString error;
@@ -277,6 +285,8 @@ void MainWindow::addPage(QWidget* widget, Page* page)
     scroll->setWidget(widget);
     m_tabs->addTab(scroll, QString());
     m_pages.push_back({ page, widget, nullptr });
+    // Right-click on any of its tables: copy or export it (widgets/TableExporter.h).
+    TableExporter::installContextMenus(widget);
 }
 
 QStringList MainWindow::viewNames()
@@ -343,6 +353,7 @@ void MainWindow::createMenus()
     m_fileMenu->addSeparator();
     m_export = m_fileMenu->addAction(QString(), this, &MainWindow::exportViewInteractively);
     m_export->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportTables = m_fileMenu->addAction(QString(), this, &MainWindow::exportTablesInteractively);
     m_exportReport = m_fileMenu->addAction(QString(), this, &MainWindow::exportReportInteractively);
     m_exportReport->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     m_fileMenu->addSeparator();
@@ -446,6 +457,7 @@ void MainWindow::retranslateUi()
     m_save->setText(tr("&Save"));
     m_saveAs->setText(tr("Save &As…"));
     m_export->setText(tr("&Export View…"));
+    m_exportTables->setText(tr("Export &Tables…"));
     m_exportReport->setText(tr("Export &Report…"));
     m_quit->setText(tr("&Quit"));
     m_editMenu->setTitle(tr("&Edit"));
@@ -479,7 +491,8 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event)
             && (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) || path.endsWith(QLatin1String(".json.gz"), Qt::CaseInsensitive)
                 || path.endsWith(QLatin1String(".txt"), Qt::CaseInsensitive) || path.endsWith(QLatin1String(".log"), Qt::CaseInsensitive)
                 || path.endsWith(QLatin1String(".sh"), Qt::CaseInsensitive) || path.endsWith(QLatin1String(".args"), Qt::CaseInsensitive)
-                || QFileInfo(path).isDir())) {
+                || path.endsWith(QLatin1String(".toml"), Qt::CaseInsensitive) || path.endsWith(QLatin1String(".yaml"), Qt::CaseInsensitive)
+                || path.endsWith(QLatin1String(".yml"), Qt::CaseInsensitive) || QFileInfo(path).isDir())) {
             event->acceptProposedAction();
             return;
         }
@@ -516,7 +529,7 @@ void MainWindow::dropEvent(QDropEvent* event)
     if (!launch.isEmpty()) {
         event->acceptProposedAction();
         auto text = readTextFile(QFile::encodeName(launch).toStdString(), kMaxPlanFileBytes);
-        importLaunchConfig(text ? QString::fromStdString(text.value()) : QString());
+        importLaunchConfig(text ? QString::fromStdString(text.value()) : QString(), QFileInfo(launch).absolutePath());
         return;
     }
     if (!plan.isEmpty() || !traces.isEmpty() || !profile.isEmpty()) event->acceptProposedAction();
@@ -678,10 +691,11 @@ void MainWindow::updateStaleState()
     for (const PageEntry& p : m_pages) p.widget->setEnabled(!stale && m_loadBar->isHidden());
 }
 
-bool MainWindow::importLaunchConfig(const QString& text)
+bool MainWindow::importLaunchConfig(const QString& text, const QString& directory)
 {
     LaunchConfigDialog dialog(m_document->hasPlan() ? &m_document->plan() : nullptr, this);
     if (!text.isEmpty()) dialog.setText(text);
+    if (!directory.isEmpty()) dialog.setDirectory(directory);
     if (m_launchConfigAnswer) {
         // Tests: the dialog's answer without showing it.
         if (!m_launchConfigAnswer(dialog)) return false;
@@ -864,6 +878,42 @@ void MainWindow::exportViewInteractively()
     }
     else
         statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 5000);
+}
+
+bool MainWindow::exportTables(const QString& path, QString* error)
+{
+    QWidget* root = nullptr;
+    QString title;
+    if (m_editorDock->isVisible() && (m_exportEditor || m_editor->isAncestorOf(QApplication::focusWidget()))) {
+        root = m_editor;
+        title = m_editor->pageTitle();
+    } else if (const int i = m_tabs->currentIndex(); i >= 0 && i < int(m_pages.size())) {
+        root = m_pages[std::size_t(i)].widget;
+        title = m_pages[std::size_t(i)].page->pageTitle();
+    }
+    // The editor's and each page's tables as the user sees them; the pages' are installed on the page itself.
+    const std::vector<Table> tables = root ? TableExporter::tablesOf(root, title) : std::vector<Table> {};
+    if (tables.empty()) {
+        if (error) *error = tr("This view has no table: the Metrics, Compare, Planner, Measured Run and Profile pages have");
+        return false;
+    }
+    return TableExporter::writeTables(tables, path, error);
+}
+
+void MainWindow::exportTablesInteractively()
+{
+    const QString base = QFileInfo(m_document->filePath()).completeBaseName().section(QLatin1Char('.'), 0, 0);
+    const QString suggestion = QFileInfo(m_document->filePath()).absolutePath() + QLatin1Char('/') + base
+        + QLatin1Char('-') + currentView() + QStringLiteral(".xlsx");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Tables"), suggestion,
+        tr("Excel workbook (*.xlsx);;CSV, one file per table (*.csv)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!exportTables(path, &error)) {
+        if (m_warn) m_warn(tr("Export failed"), error);
+    } else {
+        statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 5000);
+    }
 }
 
 bool MainWindow::exportReport(const QString& path, QString* error)

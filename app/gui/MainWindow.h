@@ -60,7 +60,7 @@ public:
     void cancelOpening();
     // File > Import Launch Config (and a dropped launch script): the dialog, `text` in it; an imported plan becomes
     // the document's as one undo step. False when cancelled or nothing was imported.
-    bool importLaunchConfig(const QString& text = {});
+    bool importLaunchConfig(const QString& text = {}, const QString& directory = {});
     // Tests: answer the dialog instead of showing it (true: as if Import closed it).
     void setLaunchConfigAnswer(std::function<bool(LaunchConfigDialog&)> answer) { m_launchConfigAnswer = std::move(answer); }
     // The opening bar (for tests): shown while a slow read goes on.
@@ -89,6 +89,9 @@ public:
     QString message() const;
     // Saves the current page as PNG, SVG or PDF (by the suffix), at its size on screen.
     bool exportView(const QString& path, QString* error = nullptr);
+    // File > Export Tables…: every table of the current page (the editor's when it is asked for), .xlsx one workbook
+    // or .csv a file per table (widgets/TableExporter.h).
+    bool exportTables(const QString& path, QString* error = nullptr);
     // File > Export Report…: the report of docs/FORMATS.md section 9 (.pdf or .html) on the open plan, and the plans
     // beside it on the compare page, through the one writer planscope-cli report uses (widgets/report).
     bool exportReport(const QString& path, QString* error = nullptr);
@@ -139,6 +142,7 @@ private:
     // A save that failed: the reason in the message bar and the warning; returns false.
     bool saveFailed();
     void exportViewInteractively();
+    void exportTablesInteractively();
     void exportReportInteractively();
     void showMessage(const QString& text);
     void updateStaleState();
@@ -189,6 +193,7 @@ private:
     QAction* m_save = nullptr;
     QAction* m_saveAs = nullptr;
     QAction* m_export = nullptr;
+    QAction* m_exportTables = nullptr;
     QAction* m_exportReport = nullptr;
     QAction* m_present = nullptr;
     PresentationMode* m_presentation = nullptr;

@@ -54,7 +54,8 @@ void preferOffscreenWhereNoScreenIsNeeded(int argc, char* argv[])
         const QByteArray arg(argv[i]);
         const bool printsAndExits = arg == "--help" || arg == "-h" || arg == "-?" || arg == "--help-all"
             || arg == "-help" || arg == "--version" || arg == "-v" || arg == "-version";
-        const bool screenshot = arg == "--screenshot" || arg.startsWith("--screenshot=") || arg == "-screenshot";
+        const bool screenshot = arg == "--screenshot" || arg.startsWith("--screenshot=") || arg == "-screenshot"
+            || arg == "--tables" || arg.startsWith("--tables=") || arg == "-tables";
         if (printsAndExits || (screenshot && !display)) {
             qputenv("QT_QPA_PLATFORM", "offscreen");
             return;
@@ -105,7 +106,11 @@ int main(int argc, char* argv[])
         QStringLiteral("PyTorch profiler trace (.json, .json.gz) or a folder of them, one file per rank; repeat for more. "
                        "Shown on the trace view against the plan's prediction."),
         QStringLiteral("PATH"));
-    parser.addOptions({ planOption, screenshotOption, viewOption, langOption, sizeOption, themeOption, traceOption });
+    const QCommandLineOption tablesOption(QStringLiteral("tables"),
+        QStringLiteral("Write the view's tables to OUT (.xlsx: one workbook; .csv: a file per table) without showing a window, "
+                       "then exit (with --screenshot too where both are given)."),
+        QStringLiteral("OUT"));
+    parser.addOptions({ planOption, screenshotOption, viewOption, langOption, sizeOption, themeOption, traceOption, tablesOption });
     const QCommandLineOption compareOption(QStringLiteral("compare"),
         QStringLiteral("Plan file to compare with the open plan on the compare view; repeat for more (at most 3)."),
         QStringLiteral("PATH"));
@@ -146,6 +151,12 @@ int main(int argc, char* argv[])
     }
     const QSize size(sizeMatch.captured(1).toInt(), sizeMatch.captured(2).toInt());
     const QString screenshot = parser.value(screenshotOption);
+    const QString tables = parser.value(tablesOption);
+    if (!tables.isEmpty() && !tables.endsWith(QLatin1String(".xlsx"), Qt::CaseInsensitive)
+        && !tables.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive)) {
+        complain(QStringLiteral("--tables wants a .xlsx or .csv file; got \"%1\"").arg(tables));
+        return kExitUsage;
+    }
     // Screenshots are light unless asked otherwise; the interactive app follows the saved choice.
     ThemeMode theme = screenshot.isEmpty() ? ThemeMode::System : ThemeMode::Light;
     if (parser.isSet(themeOption)) {
@@ -232,7 +243,7 @@ int main(int argc, char* argv[])
         if (!lessonId.isEmpty()) window.startLesson(lessonId, lessonStep - 1);
     };
 
-    if (screenshot.isEmpty()) {
+    if (screenshot.isEmpty() && tables.isEmpty()) {
         // Interactive: the plan editor beside the views, so an edit and its effect are seen together.
         window.setCurrentView(QStringLiteral("editor"));
         if (view != QLatin1String("editor")) window.setCurrentView(view); // the dock stays open beside it
@@ -270,7 +281,12 @@ int main(int argc, char* argv[])
     }
     QApplication::processEvents();
     QString error;
-    if (!(lessonId.isEmpty() ? window.exportView(screenshot, &error) : window.exportWindow(screenshot, &error))) {
+    if (!screenshot.isEmpty()
+        && !(lessonId.isEmpty() ? window.exportView(screenshot, &error) : window.exportWindow(screenshot, &error))) {
+        complain(error);
+        return kExitExportFailed;
+    }
+    if (!tables.isEmpty() && !window.exportTables(tables, &error)) {
         complain(error);
         return kExitExportFailed;
     }

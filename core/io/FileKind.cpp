@@ -30,10 +30,16 @@ FileKind fileKindOfHead(std::string_view head)
     if (has("planscope/profile/")) return FileKind::Profile;
     if (has("# nThread") || (has("\"nccl_version\"") && has("\"config\""))) return FileKind::NcclTests;
     if (has("\"traceEvents\"")) return FileKind::Trace;
-    // Text that is no JSON object and names Megatron-LM's layout or shape arguments.
+    // Text that is no JSON object and names Megatron-LM's layout or shape arguments, torchtitan's [parallelism] table
+    // or Megatron-Core's field names (a Megatron-Bridge or NeMo YAML); a JSON object with DeepSpeed's batch or ZeRO
+    // keys (docs/FORMATS.md section 11).
     const std::size_t first = head.find_first_not_of(" \t\r\n");
     if (first != std::string_view::npos && head[first] != '{'
-        && (has("--tensor-model-parallel-size") || has("--pipeline-model-parallel-size") || has("--num-layers")))
+        && (has("--tensor-model-parallel-size") || has("--pipeline-model-parallel-size") || has("--num-layers") || has("[parallelism]")
+            || has("tensor_model_parallel_size:") || has("num_layers:") || (has("\nmodel:") && has("\ntrain:"))))
+        return FileKind::LaunchConfig;
+    if (first != std::string_view::npos && head[first] == '{'
+        && (has("\"train_micro_batch_size_per_gpu\"") || has("\"zero_optimization\"")))
         return FileKind::LaunchConfig;
     return FileKind::Plan;
 }

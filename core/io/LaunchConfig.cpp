@@ -1,6 +1,8 @@
 #include "LaunchConfig.h"
 
+#include "io/PlanJson.h"
 #include "spec/Plan.h"
+#include "spec/Presets.h"
 
 #include <algorithm>
 #include <cctype>
@@ -343,6 +345,22 @@ bool isSwitch(const std::string& name)
 
 } // namespace
 
+static bool applyHfConfig(const LaunchOverrides& overrides, ImportedLaunch& out)
+{
+    if (overrides.hfConfig.empty()) return false;
+    auto model = modelFromHuggingFaceConfig(overrides.hfConfig);
+    if (!model) {
+        for (Issue i : model.errors()) {
+            i.path = "config.json" + (i.path.empty() ? std::string() : "." + i.path);
+            out.issues.push_back(std::move(i));
+        }
+        return false;
+    }
+    out.plan["model"] = modelToJson(model.value());
+    out.applied.push_back("Hugging Face config.json: model");
+    return true;
+}
+
 std::vector<std::string> shellWords(std::string_view text)
 {
     std::vector<std::string> words = Lexer(text).run();
@@ -356,6 +374,7 @@ ImportedLaunch importMegatronArgs(std::string_view text, const json& base, const
     out.format = "megatron";
     out.plan = base.is_object() ? base : json::object();
     json& plan = out.plan;
+    const bool fromHf = applyHfConfig(overrides, out);
     std::vector<std::string> all = Lexer(text).run();
     std::vector<std::string> words;
 
@@ -477,7 +496,7 @@ ImportedLaunch importMegatronArgs(std::string_view text, const json& base, const
 
     // The model, where the arguments describe one (Megatron-LM's defaults where an argument is absent).
     json& model = plan["model"];
-    if (has("--num-layers")) {
+    if (has("--num-layers") && !fromHf) {
         model = { { "tiedEmbeddings", true }, { "bias", true }, { "gatedMlp", false }, { "norm", "layernorm" },
             { "positionEmbedding", "learned" }, { "dropout", true } };
         if (base.contains("model") && base["model"].contains("vocab")) model["vocab"] = base["model"]["vocab"];
@@ -620,7 +639,7 @@ ImportedLaunch importMegatronArgs(std::string_view text, const json& base, const
         intArg("--qk-pos-emb-head-dim", mla, "qkRopeHeadDim", "model.mla.qkRopeHeadDim");
         intArg("--v-head-dim", mla, "vHeadDim", "model.mla.vHeadDim");
     }
-    if (!model.contains("vocab")) {
+    if (!model.contains("vocab") && !model.contains("preset")) {
         model["vocab"] = 32000;
         out.issues.push_back(issue(Severity::Warning, "model.vocab",
             Text(PS_TEXT("CoreText", "the vocabulary comes from the tokenizer, not from the arguments: 32000 assumed (give --vocab-size)"))));
@@ -840,6 +859,7 @@ ImportedLaunch importDeepSpeedConfig(std::string_view text, const json& base, co
     out.format = "deepspeed";
     out.plan = base.is_object() ? base : json::object();
     json& plan = out.plan;
+    applyHfConfig(overrides, out);
     json ds;
     try {
         ds = json::parse(text);
@@ -966,11 +986,71 @@ ImportedLaunch importDeepSpeedConfig(std::string_view text, const json& base, co
     return out;
 }
 
-ImportedLaunch importLaunchConfig(std::string_view text, const json& base, const LaunchOverrides& overrides)
+ImportedLaunch importLaunchConfig(std::string_view text, const json& base, const LaunchOverrides& overrides, const std::string& format)
 {
-    const std::size_t first = text.find_first_not_of(" \t\r\n");
-    return first != std::string_view::npos && text[first] == '{' ? importDeepSpeedConfig(text, base, overrides)
-                                                               : importMegatronArgs(text, base, overrides);
+    const std::string kind = format.empty() || format == "auto" ? launchConfigFormat(text) : format;
+    if (kind == "deepspeed") return importDeepSpeedConfig(text, base, overrides);
+    if (kind == "torchtitan") return importTorchtitanToml(text, base, overrides);
+    if (kind == "megatron-bridge" || kind == "nemo") return importMegatronYaml(text, base, overrides);
+    ImportedLaunch out = importMegatronArgs(text, base, overrides);
+    if (kind != "megatron")
+        out.issues.insert(out.issues.begin(), issue(Severity::Error, "format",
+            Text(PS_TEXT("CoreText", "\"%1\" is not a launch config format (megatron, deepspeed, torchtitan, megatron-bridge)"), kind)));
+    return out;
+}
+
+LaunchImport importLaunchPlan(std::string_view text, const LaunchImportBase& given)
+{
+    // The base: a plan's cluster and model, the GPU given in place of its GPU, or an H100 node said in a warning.
+    json base = given.plan && given.plan->is_object() ? *given.plan : json::object();
+    Issues notes;
+    if (!given.gpu.empty()) {
+        json cluster = { { "gpu", given.gpu } };
+        // The node count stays the base's until the launcher or the overrides say; GPUs per node are the GPU's usual
+        // node's (resources/presets/nodes.json), else 8.
+        int perNode = 8;
+        for (const NodePreset& n : PresetCatalog::builtin().nodes())
+            if (n.gpu == given.gpu) {
+                perNode = n.gpusPerNode;
+                break;
+            }
+        const bool hasCluster = base.contains("cluster") && base["cluster"].is_object();
+        cluster["nodes"] = hasCluster ? base["cluster"].value("nodes", 1) : 1;
+        cluster["gpusPerNode"] = hasCluster ? base["cluster"].value("gpusPerNode", perNode) : perNode;
+        base["cluster"] = cluster;
+    } else if (!base.contains("cluster")) {
+        base["cluster"] = { { "gpu", "h100-sxm5-80gb" }, { "nodes", 1 }, { "gpusPerNode", 8 } };
+        notes.push_back(issue(Severity::Warning, "cluster.gpu",
+            Text(PS_TEXT("CoreText", "a launch config names no GPU: %1 assumed (give a base plan or a GPU)"), "h100-sxm5-80gb")));
+    }
+    base["schema"] = kPlanSchema;
+    if (!given.name.empty()) base["name"] = given.name;
+
+    LaunchImport result;
+    result.imported = importLaunchConfig(text, base, given.overrides, given.format);
+    // A Hugging Face folder the launch names: its config.json is the model, where it can be read.
+    if (!result.imported.hfAssets.empty() && given.overrides.hfConfig.empty() && !given.directory.empty()) {
+        std::string path = result.imported.hfAssets;
+        if (path[0] != '/') path = given.directory + "/" + path;
+        if (path.size() < 5 || path.compare(path.size() - 5, 5, ".json") != 0) path += "/config.json";
+        if (auto config = readTextFile(path, kMaxPlanFileBytes)) {
+            LaunchOverrides withModel = given.overrides;
+            withModel.hfConfig = std::move(config).value();
+            result.imported = importLaunchConfig(text, base, withModel, given.format);
+            for (std::string& a : result.imported.applied)
+                if (a == "Hugging Face config.json: model") a = path + ": model";
+        } else {
+            notes.push_back(issue(Severity::Warning, "model.hf_assets_path",
+                Text(PS_TEXT("CoreText", "%1 cannot be read: the model is not taken from it"), path)));
+        }
+    }
+    result.issues = notes;
+    result.issues.insert(result.issues.end(), result.imported.issues.begin(), result.imported.issues.end());
+    // The plan as the plan reader takes it; text that is no UTF-8 is written with U+FFFD, never thrown on.
+    auto parsed = parsePlan(result.imported.plan.dump(-1, ' ', false, json::error_handler_t::replace));
+    if (!parsed) result.issues.insert(result.issues.end(), parsed.errors().begin(), parsed.errors().end());
+    if (parsed && !hasErrors(result.imported.issues)) result.plan = std::move(parsed->plan);
+    return result;
 }
 
 std::string exportMegatronArgs(const Plan& plan)

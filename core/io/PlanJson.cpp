@@ -4,6 +4,7 @@
 #include "JsonReader.h"
 #include "spec/FieldLimits.h"
 #include "spec/ScheduleTraits.h"
+#include "spec/Validate.h"
 #include "util/InputFile.h"
 #include "util/Units.h"
 
@@ -619,6 +620,20 @@ Result<LoadedPlan> loadPlanFile(const std::string& path, ReadControl& control, c
     if (!text) return Result<LoadedPlan>(text.errors());
     control.parsing.store(true, std::memory_order_relaxed);
     return parsePlan(text.value(), presets);
+}
+
+PlanIssues planIssues(const Result<LoadedPlan>& loaded)
+{
+    Issues all;
+    if (!loaded) {
+        all = loaded.errors();
+    } else {
+        all = loaded->warnings;
+        for (const Issue& i : validate(loaded->plan)) all.push_back(i);
+    }
+    PlanIssues out;
+    for (const Issue& i : all) (i.severity == Severity::Error ? out.errors : out.warnings).push_back(i);
+    return out;
 }
 
 json modelToJson(const ModelSpec& m)

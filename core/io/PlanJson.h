@@ -26,6 +26,13 @@ Result<LoadedPlan> parsePlan(std::string_view text, const PresetCatalog& presets
 Result<LoadedPlan> planFromJson(const nlohmann::json& j, const PresetCatalog& presets = PresetCatalog::builtin());
 Result<LoadedPlan> loadPlanFile(const std::string& path, const PresetCatalog& presets = PresetCatalog::builtin());
 
+// What `planscope-cli validate` and the Python module's validate() report of a read plan: its read errors when it
+// does not parse, else the reader's warnings then validate()'s issues; split by severity, each kept in that order.
+struct PlanIssues {
+    Issues errors, warnings;
+};
+PlanIssues planIssues(const Result<LoadedPlan>& loaded);
+
 // Writes every field explicitly, so the file reads the same whatever the presets become.
 nlohmann::json planToJson(const Plan& plan);
 std::string serializePlan(const Plan& plan);

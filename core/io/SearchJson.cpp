@@ -122,6 +122,13 @@ json searchToJson(const SearchResult& r, Objective objective, const std::vector<
     return doc;
 }
 
+json searchDocument(const SearchSpace& space, const SearchResult& r, Objective objective, std::optional<double> days,
+    std::optional<double> tokens)
+{
+    const SearchVerdict v = searchVerdict(space, r, days, tokens);
+    return searchToJson(r, objective, v.whyNot, v.sizing ? &*v.sizing : nullptr);
+}
+
 std::string searchToCsv(const SearchResult& r)
 {
     // The flags of an entry in one CSV field: "mfu|memory".

@@ -71,7 +71,34 @@ json measuredRankToJson(const MeasuredRank& r)
             { "points", d.points.size() }, { "peakAllocatedBytes", d.peakAllocated },
             { "peakReservedBytes", d.peakReserved } });
     j["memory"] = memory;
+    // The process groups the trace records (distributedInfo.pg_config, then those only events name): how many member
+    // ranks it lists rather than the ranks themselves, which the inferred plan's groups carry once per distinct group.
+    json groups = json::array();
+    for (const ProcessGroupRecord& g : r.processGroups)
+        groups.push_back(json { { "name", g.name }, { "desc", g.desc }, { "backend", g.backend },
+            { "size", g.size >= 0 ? json(g.size) : json(nullptr) }, { "ranksListed", g.ranks.size() },
+            { "ranksComplete", g.ranksComplete },
+            { "source", g.source == ProcessGroupRecord::Source::Config ? "pg_config" : "events" } });
+    j["processGroups"] = groups;
+    j["processGroupIssues"] = englishLines(r.processGroupIssues);
     return j;
+}
+
+json inferredLayoutToJson(const InferredLayout& layout)
+{
+    json fields = json::object();
+    for (const InferredField& f : layout.fields)
+        fields[f.field] = json { { "value", f.field == "order" ? json(f.order) : json(f.value) },
+            { "basis", toString(f.basis) }, { "from", f.from.english() } };
+    json notInferred = json::array();
+    for (const NotInferredField& f : layout.notInferred) notInferred.push_back(json { { "field", f.field }, { "reason", f.reason.english() } });
+    json groups = json::array();
+    for (const LayoutGroup& g : layout.groups)
+        groups.push_back(json { { "desc", g.desc }, { "role", toString(g.role) }, { "size", g.size },
+            { "stride", g.stride > 0 ? json(g.stride) : json(nullptr) }, { "traces", g.traces }, { "members", g.members } });
+    return json { { "worldSize", layout.worldSize > 0 ? json(layout.worldSize) : json(nullptr) }, { "fields", fields },
+        { "notInferred", notInferred }, { "issues", englishLines(layout.issues) }, { "notes", englishLines(layout.notes) },
+        { "groups", groups }, { "plan", layout.plan } };
 }
 
 json alignmentToJson(const Alignment& a)

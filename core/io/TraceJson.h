@@ -3,6 +3,7 @@
 #pragma once
 
 #include "trace/Compare.h"
+#include "trace/LayoutInference.h"
 #include "trace/Overlay.h"
 #include "trace/TraceAnalysis.h"
 #include "trace/TraceFiles.h"
@@ -25,6 +26,12 @@ nlohmann::json jobsToJson(const TraceImport& traces);
 nlohmann::json excludedToJson(const std::vector<ExcludedTrace>& excluded);
 // The files counted by what became of them, with every distinct reason, its count and first files ("files").
 nlohmann::json tallyToJson(const TraceFileTally& tally);
+
+// The "inferredPlan" object (docs/TRACES.md, "The plan the traces imply"): worldSize; fields, each field's value (the
+// order as its string), basis and evidence ("from"); notInferred with the reason of each; issues and notes as
+// sentences; the distinct groups read (desc, role, size, stride, traces, members where listed); plan (null without a
+// base).
+nlohmann::json inferredLayoutToJson(const InferredLayout& layout);
 
 // The whole import document; comparison and overlay may be null (no plan, or no simulated timeline).
 nlohmann::json importToJson(const TraceImport& traces, const Alignment& alignment, const Comparison* comparison,

@@ -1176,6 +1176,19 @@ std::vector<int> sizingGpuCounts(const Plan& plan)
     return out;
 }
 
+SearchVerdict searchVerdict(const SearchSpace& space, const SearchResult& r, std::optional<double> days,
+    std::optional<double> tokens)
+{
+    SearchVerdict v;
+    if (!r.best.empty() && r.given.valid) {
+        const Prediction mine = evaluate(space.original);
+        const Prediction best = evaluate(applyCandidate(space.templ, r.best.front().candidate));
+        v.whyNot = compareTerms(mine, best);
+    }
+    if (days) v.sizing = sizeCluster(r, tokens ? *tokens : space.original.training.tokens, *days);
+    return v;
+}
+
 std::string balancedLayout(int layers, int stages, int mtp)
 {
     stages = std::max(1, stages);

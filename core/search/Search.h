@@ -247,4 +247,14 @@ Sizing sizeCluster(const SearchResult& result, double tokens, double days);
 // kept where they are whole nodes (or divide one node).
 std::vector<int> sizingGpuCounts(const Plan& plan);
 
+// What a search's report adds to its result, for `planscope-cli search` and the Python module's search() alike:
+// `whyNot`, compareTerms() of evaluate(space.original) and evaluate() of the best plan (empty when no plan fits or the
+// plan as given is invalid); with `days`, sizeCluster() for `tokens` (default: space.original's training.tokens).
+struct SearchVerdict {
+    std::vector<TermDifference> whyNot;
+    std::optional<Sizing> sizing;
+};
+SearchVerdict searchVerdict(const SearchSpace& space, const SearchResult& result, std::optional<double> days,
+    std::optional<double> tokens);
+
 } // namespace planscope

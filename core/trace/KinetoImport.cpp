@@ -29,6 +29,7 @@
 #include <cstring>
 #include <new>
 #include <unordered_map>
+#include <unordered_set>
 #include <unistd.h>
 #include <utility>
 #include <zlib.h>
@@ -393,6 +394,10 @@ enum class ArgKey {
     GroupSize,
     Dtype,
     ProcessGroupName,
+    ProcessGroupDesc,
+    ProcessGroupRanks,
+    GlobalRankStart,
+    GlobalRankStride,
     DeviceType,
     DeviceId,
     Bytes,
@@ -427,8 +432,18 @@ ArgKey argKey(std::string_view k)
         if (is(k, "Collective name")) return ArgKey::CollectiveName;
         if (is(k, "Total Allocated")) return ArgKey::TotalAllocated;
         break;
+    case 17:
+        if (is(k, "Global rank start")) return ArgKey::GlobalRankStart;
+        break;
     case 18:
         if (is(k, "Process Group Name")) return ArgKey::ProcessGroupName;
+        if (is(k, "Global rank stride")) return ArgKey::GlobalRankStride;
+        break;
+    case 19:
+        if (is(k, "Process Group Ranks")) return ArgKey::ProcessGroupRanks;
+        break;
+    case 25:
+        if (is(k, "Process Group Description")) return ArgKey::ProcessGroupDesc;
         break;
     default: break;
     }
@@ -437,14 +452,71 @@ ArgKey argKey(std::string_view k)
 
 // The fields of one traceEvents entry; its strings point into the buffer or into the decode buffers.
 struct RawEvent {
-    std::string_view name, collectiveName, dtype, processGroup;
+    std::string_view name, collectiveName, dtype, processGroup, processGroupDesc, processGroupRanks;
     Category category = Category::Other;
     bool complete = false; // ph "X"
     bool hasComm = false;
     std::int64_t ts = 0, dur = 0, pid = -1, tid = -1, correlation = -1;
     std::int64_t inMsgNelems = -1, outMsgNelems = -1, groupSize = -1;
     std::int64_t deviceType = -1, deviceId = -1, bytes = 0, totalAllocated = -1, totalReserved = -1;
+    std::int64_t globalRankStart = -1, globalRankStride = -1; // "Global rank start", "Global rank stride"
 };
+
+// The JSON type of the value starting at p, in nlohmann::json's words (type_name()), for messages.
+const char* jsonTypeAt(const char* p)
+{
+    switch (*p) {
+    case '"': return "string";
+    case '{': return "object";
+    case '[': return "array";
+    case 't':
+    case 'f': return "boolean";
+    case 'n': return "null";
+    default: return "number";
+    }
+}
+
+// A field of a process group that could not be read: "distributedInfo.pg_config[2].ranks: <reason>".
+Text groupIssue(const std::string& path, Text reason) { return Text(PS_TEXT("CoreText", "%1: %2"), path, std::move(reason)); }
+
+// The member list of the "Process Group Ranks" arg, or a pg_config "ranks" written as text: "[0, 1, 2]", cut after
+// the first 30 as "[0, 1, ..., 29, ...]" (torch/csrc/profiler/util.cpp, format_list). Fills g.ranks and
+// g.ranksComplete; the reason when the text is no such list (g.ranks left empty).
+std::optional<Text> ranksFromText(std::string_view text, ProcessGroupRecord& g)
+{
+    const auto trim = [](std::string_view v) {
+        while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+        while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+        return v;
+    };
+    std::string_view inner = trim(text);
+    const auto notAList = [&] {
+        g.ranks.clear();
+        g.ranksComplete = false;
+        // Its first 64 bytes, cut where a UTF-8 character starts.
+        std::size_t n = std::min<std::size_t>(text.size(), 64);
+        while (n < text.size() && n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+        return Text(PS_TEXT("CoreText", "\"%1\" is no list of ranks"), std::string(text.substr(0, n)));
+    };
+    if (inner.size() < 2 || inner.front() != '[' || inner.back() != ']') return notAList();
+    inner = trim(inner.substr(1, inner.size() - 2));
+    g.ranks.clear();
+    g.ranksComplete = !inner.empty();
+    while (!inner.empty()) {
+        const std::size_t comma = inner.find(',');
+        const std::string_view token = trim(inner.substr(0, comma));
+        inner = comma == std::string_view::npos ? std::string_view() : inner.substr(comma + 1);
+        if (token == "...") {
+            g.ranksComplete = false;
+            break;
+        }
+        if (token.empty() || token.size() > 10 || !std::all_of(token.begin(), token.end(), isDigit)) return notAList();
+        const std::int64_t v = textToInt(token, true);
+        if (v > INT32_MAX) return notAList();
+        g.ranks.push_back(int(v));
+    }
+    return std::nullopt;
+}
 
 // Interned strings: an open-addressing table of indices into `names`.
 class Interner {
@@ -630,6 +702,23 @@ public:
         m_launches = {};
         m_r.breakdown = kernelBreakdown(m_r.eventList);
         m_r.names.shrink_to_fit();
+        // pg_config's groups, then those only events name (the same name and description: the same group; of two
+        // event records of one group, the one that lists every member).
+        if (m_eventGroups.size() > kMaxProcessGroups) m_eventGroups.pop_back();
+        m_r.processGroups = std::move(m_configGroups);
+        const std::size_t configured = m_r.processGroups.size();
+        for (ProcessGroupRecord& g : m_eventGroups) {
+            const auto same = [&](const ProcessGroupRecord& c) { return c.name == g.name && c.desc == g.desc; };
+            const auto end = m_r.processGroups.end();
+            if (std::any_of(m_r.processGroups.begin(), m_r.processGroups.begin() + std::ptrdiff_t(configured), same)) continue;
+            const auto seen = std::find_if(m_r.processGroups.begin() + std::ptrdiff_t(configured), end, same);
+            if (seen == end) m_r.processGroups.push_back(std::move(g));
+            else if (!seen->ranksComplete && g.ranksComplete) *seen = std::move(g);
+        }
+        m_r.processGroupIssues = std::move(m_configIssues);
+        m_r.processGroupIssues.insert(m_r.processGroupIssues.end(), m_eventIssues.begin(), m_eventIssues.end());
+        m_eventGroups = {};
+        m_eventGroupKeys = {};
     }
 
 private:
@@ -1048,6 +1137,9 @@ private:
     const char* distributedInfo(const char* p)
     {
         int rank = m_r.rank, worldSize = m_r.worldSize;
+        std::vector<ProcessGroupRecord> groups;
+        std::vector<Text> issues;
+        bool sawGroups = false;
         p = ws(p + 1);
         if (*p != '}') {
             for (;;) {
@@ -1055,8 +1147,14 @@ private:
                 p = key(p, k);
                 std::int64_t v = -1;
                 if ((is(k, "rank") || is(k, "world_size")) && (*p == '-' || isDigit(*p))) {
+                    const bool isRank = is(k, "rank");
                     p = integer(p, v);
-                    (is(k, "rank") ? rank : worldSize) = int(std::clamp<std::int64_t>(v, -1, INT32_MAX));
+                    (isRank ? rank : worldSize) = int(std::clamp<std::int64_t>(v, -1, INT32_MAX));
+                } else if (is(k, "pg_config")) {
+                    sawGroups = true;
+                    groups.clear();
+                    issues.clear();
+                    p = processGroupConfig(p, groups, issues);
                 } else {
                     p = skipValue(p);
                 }
@@ -1068,8 +1166,219 @@ private:
         }
         m_r.rank = rank;
         m_r.worldSize = worldSize;
+        if (sawGroups) {
+            m_configGroups = std::move(groups);
+            m_configIssues = std::move(issues);
+        }
         m_sawDistributedInfo = true;
         return p + 1;
+    }
+
+    // distributedInfo.pg_config, p at its value: a list of {pg_name, pg_desc, backend_config, pg_size, ranks}
+    // (ProcessGroupRecord). A field of the wrong type is named in `issues` and left unset; other keys are skipped.
+    const char* processGroupConfig(const char* p, std::vector<ProcessGroupRecord>& groups, std::vector<Text>& issues)
+    {
+        const std::string path = "distributedInfo.pg_config";
+        if (*p != '[') {
+            issues.push_back(groupIssue(path, Text(PS_TEXT("CoreText", "must be an array, found %1"), jsonTypeAt(p))));
+            return skipValue(p);
+        }
+        p = ws(p + 1);
+        if (*p == ']') return p + 1;
+        std::size_t ranksKept = 0;
+        bool limited = false;
+        for (std::size_t index = 0;; ++index) {
+            const std::string entry = path + "[" + std::to_string(index) + "]";
+            if (*p != '{') {
+                issues.push_back(groupIssue(entry, Text(PS_TEXT("CoreText", "must be an object, found %1"), jsonTypeAt(p))));
+                p = skipValue(p);
+            } else if (groups.size() >= kMaxProcessGroups) {
+                if (!limited)
+                    issues.push_back(groupIssue(path,
+                        Text(PS_TEXT("CoreText", "more than %1 process groups; the rest are not read"), kMaxProcessGroups)));
+                limited = true;
+                p = skipValue(p);
+            } else {
+                ProcessGroupRecord g;
+                p = processGroupEntry(p, g, entry, issues, ranksKept);
+                groups.push_back(std::move(g));
+            }
+            p = ws(p);
+            if (*p == ']') return p + 1;
+            if (*p != ',') unexpected(p);
+            p = ws(p + 1);
+        }
+    }
+
+    // One pg_config entry, p at '{'.
+    const char* processGroupEntry(const char* p, ProcessGroupRecord& g, const std::string& path, std::vector<Text>& issues,
+        std::size_t& ranksKept)
+    {
+        p = ws(p + 1);
+        if (*p == '}') return p + 1;
+        for (;;) {
+            std::string_view k;
+            p = key(p, k);
+            enum { Name, Desc, Backend, Size, Ranks, Other } field = Other;
+            if (is(k, "pg_name")) field = Name;
+            else if (is(k, "pg_desc")) field = Desc;
+            else if (is(k, "backend_config")) field = Backend;
+            else if (is(k, "pg_size")) field = Size;
+            else if (is(k, "ranks")) field = Ranks;
+            const std::string fieldPath = path + "." + std::string(k);
+            if (field == Name || field == Desc || field == Backend) {
+                if (*p == '"') {
+                    std::string_view v;
+                    p = text(p, v, m_tmpBuf);
+                    (field == Name ? g.name : field == Desc ? g.desc : g.backend) = std::string(v);
+                } else {
+                    issues.push_back(groupIssue(fieldPath, Text(PS_TEXT("CoreText", "must be a string, found %1"), jsonTypeAt(p))));
+                    p = skipValue(p);
+                }
+            } else if (field == Size) {
+                p = groupSize(p, g.size, fieldPath, issues);
+            } else if (field == Ranks) {
+                p = rankList(p, g, fieldPath, issues, ranksKept);
+            } else {
+                p = skipValue(p);
+            }
+            p = ws(p);
+            if (*p == '}') return p + 1;
+            if (*p != ',') unexpected(p);
+            p = ws(p + 1);
+        }
+    }
+
+    // pg_size: a whole number from 0 to 2^31 - 1; anything else named and left at -1.
+    const char* groupSize(const char* p, std::int64_t& size, const std::string& path, std::vector<Text>& issues)
+    {
+        if (*p != '-' && !isDigit(*p)) {
+            issues.push_back(groupIssue(path, Text(PS_TEXT("CoreText", "must be an integer, found %1"), jsonTypeAt(p))));
+            return skipValue(p);
+        }
+        const char* b = p;
+        Number n;
+        p = number(p, n);
+        const std::string_view digits(b, std::size_t(p - b));
+        if (!n.integral || !n.exact || n.negative || n.magnitude > std::uint64_t(INT32_MAX))
+            issues.push_back(groupIssue(path,
+                Text(PS_TEXT("CoreText", "must be between %1 and %2, found %3"), 0, INT32_MAX, std::string(digits.substr(0, 32)))));
+        else
+            size = std::int64_t(n.magnitude);
+        return p;
+    }
+
+    // pg_config's "ranks": a list of whole numbers (get_process_group_ranks: global ranks in group-rank order), or the
+    // same list as text (ranksFromText). A list with anything else in it is named and not kept; past kMaxGroupRanks
+    // ranks in all, lists are not kept either.
+    const char* rankList(const char* p, ProcessGroupRecord& g, const std::string& path, std::vector<Text>& issues,
+        std::size_t& ranksKept)
+    {
+        g.ranks.clear();
+        g.ranksComplete = false;
+        bool over = false;
+        if (*p == '"') {
+            std::string_view v;
+            p = text(p, v, m_tmpBuf);
+            if (auto why = ranksFromText(v, g)) issues.push_back(groupIssue(path, std::move(*why)));
+        } else if (*p == '[') {
+            p = ws(p + 1);
+            bool bad = false;
+            if (*p != ']') {
+                for (std::size_t i = 0;; ++i) {
+                    const char* b = p;
+                    Number n;
+                    if ((*p == '-' || isDigit(*p)) && !bad) {
+                        p = number(p, n);
+                        if (n.integral && n.exact && !n.negative && n.magnitude <= std::uint64_t(INT32_MAX)) {
+                            if (ranksKept + g.ranks.size() < kMaxGroupRanks) g.ranks.push_back(int(n.magnitude));
+                            else over = true;
+                        } else {
+                            bad = true;
+                            issues.push_back(groupIssue(path + "[" + std::to_string(i) + "]",
+                                Text(PS_TEXT("CoreText", "must be between %1 and %2, found %3"), 0, INT32_MAX,
+                                    std::string(b, std::size_t(std::min<std::ptrdiff_t>(p - b, 32))))));
+                        }
+                    } else {
+                        if (!bad)
+                            issues.push_back(groupIssue(path + "[" + std::to_string(i) + "]",
+                                Text(PS_TEXT("CoreText", "must be an integer, found %1"), jsonTypeAt(p))));
+                        bad = true;
+                        p = skipValue(p);
+                    }
+                    p = ws(p);
+                    if (*p == ']') break;
+                    if (*p != ',') unexpected(p);
+                    p = ws(p + 1);
+                }
+            }
+            ++p;
+            g.ranksComplete = !bad && !g.ranks.empty();
+            if (bad) g.ranks.clear();
+        } else {
+            issues.push_back(groupIssue(path, Text(PS_TEXT("CoreText", "must be an array, found %1"), jsonTypeAt(p))));
+            return skipValue(p);
+        }
+        if (over || ranksKept + g.ranks.size() > kMaxGroupRanks) {
+            issues.push_back(groupIssue(path,
+                Text(PS_TEXT("CoreText", "over %1 ranks in the trace's process groups; this list is not kept"), kMaxGroupRanks)));
+            g.ranks.clear();
+            g.ranks.shrink_to_fit();
+            g.ranksComplete = false;
+        }
+        ranksKept += g.ranks.size();
+        return p;
+    }
+
+    // A group an NCCL kernel's or record_param_comms' args name (ProcessGroupRecord, Source::Event): each distinct
+    // one kept once. A member list cut after 30 ranks is completed from "Global rank start" and "Global rank stride"
+    // (ProcessGroupNCCL records the stride where the members are evenly spaced) when they agree with it.
+    void noteEventGroup(const RawEvent& e)
+    {
+        if (m_eventGroups.size() > kMaxProcessGroups) return;
+        std::string key;
+        key.reserve(e.processGroup.size() + e.processGroupDesc.size() + e.processGroupRanks.size() + 48);
+        key.append(e.processGroup).append(1, '\0').append(e.processGroupDesc).append(1, '\0').append(e.processGroupRanks);
+        key.append(1, '\0').append(std::to_string(e.groupSize)).append(1, ' ').append(std::to_string(e.globalRankStart));
+        key.append(1, ' ').append(std::to_string(e.globalRankStride));
+        if (m_eventGroupKeys.count(key)) return;
+        const std::string path = "traceEvents[" + std::to_string(m_r.events - 1) + "].args";
+        if (m_eventGroups.size() == kMaxProcessGroups) {
+            m_eventIssues.push_back(groupIssue(path,
+                Text(PS_TEXT("CoreText", "more than %1 process groups; the rest are not read"), kMaxProcessGroups)));
+            m_eventGroups.emplace_back(); // marks the limit reached; dropped in finish()
+            return;
+        }
+        m_eventGroupKeys.insert(std::move(key));
+        ProcessGroupRecord g;
+        g.source = ProcessGroupRecord::Source::Event;
+        g.name = std::string(e.processGroup);
+        g.desc = std::string(e.processGroupDesc);
+        g.size = e.groupSize >= 0 && e.groupSize <= INT32_MAX ? e.groupSize : -1;
+        if (!e.processGroupRanks.empty()) {
+            if (auto why = ranksFromText(e.processGroupRanks, g))
+                m_eventIssues.push_back(groupIssue(path + ".Process Group Ranks", std::move(*why)));
+        }
+        const std::int64_t start = e.globalRankStart, stride = e.globalRankStride;
+        if (!g.ranksComplete && g.size > 0 && start >= 0 && start <= INT32_MAX && stride > 0 && stride <= INT32_MAX
+            && start + (g.size - 1) * stride <= INT32_MAX) {
+            bool agrees = true;
+            for (std::size_t i = 0; i < g.ranks.size() && agrees; ++i)
+                agrees = g.ranks[i] == start + std::int64_t(i) * stride;
+            if (agrees && m_eventGroupRanks + std::size_t(g.size) <= kMaxGroupRanks) {
+                g.ranks.resize(std::size_t(g.size));
+                for (std::int64_t i = 0; i < g.size; ++i) g.ranks[std::size_t(i)] = int(start + i * stride);
+                g.ranksComplete = true;
+            }
+        }
+        if (m_eventGroupRanks + g.ranks.size() > kMaxGroupRanks) {
+            m_eventIssues.push_back(groupIssue(path,
+                Text(PS_TEXT("CoreText", "over %1 ranks in the trace's process groups; this list is not kept"), kMaxGroupRanks)));
+            g.ranks.clear();
+            g.ranksComplete = false;
+        }
+        m_eventGroupRanks += g.ranks.size();
+        m_eventGroups.push_back(std::move(g));
     }
 
     const char* deviceProperties(const char* p)
@@ -1182,6 +1491,10 @@ private:
                 p = text(p, e.processGroup, m_groupBuf);
                 e.hasComm = true;
                 break;
+            case ArgKey::ProcessGroupDesc: p = text(p, e.processGroupDesc, m_groupDescBuf); break;
+            case ArgKey::ProcessGroupRanks: p = text(p, e.processGroupRanks, m_groupRanksBuf); break;
+            case ArgKey::GlobalRankStart: p = integer(p, e.globalRankStart); break;
+            case ArgKey::GlobalRankStride: p = integer(p, e.globalRankStride); break;
             case ArgKey::DeviceType: p = integer(p, e.deviceType); break;
             case ArgKey::DeviceId: p = integer(p, e.deviceId); break;
             case ArgKey::Bytes: p = integer(p, e.bytes); break;
@@ -1203,6 +1516,7 @@ private:
     {
         const RawEvent& e = m_ev;
         ++m_r.events;
+        if (!e.processGroup.empty() || !e.processGroupDesc.empty()) noteEventGroup(e);
         if (is(e.name, "[memory]")) {
             ++m_r.memoryEvents;
             m_memory.push_back(MeasuredMemoryEvent { e.ts, e.bytes, e.totalAllocated, e.totalReserved,
@@ -1345,7 +1659,7 @@ private:
     bool m_sawTraceEvents = false;
 
     RawEvent m_ev;
-    std::string m_keyBuf, m_nameBuf, m_collectiveBuf, m_dtypeBuf, m_groupBuf, m_tmpBuf;
+    std::string m_keyBuf, m_nameBuf, m_collectiveBuf, m_dtypeBuf, m_groupBuf, m_groupDescBuf, m_groupRanksBuf, m_tmpBuf;
     std::vector<char> m_stack;
 
     BlockList<MeasuredEvent> m_events; // in file order
@@ -1358,6 +1672,12 @@ private:
     LaneKey m_lastLaneKey { 0, 0, false };
     std::int32_t m_lastLane = -1;
     std::unordered_map<CommInfo, std::int32_t, CommKeyHash, CommKeyEqual> m_commIndex;
+
+    // Process groups: distributedInfo.pg_config's (committed with its unit), then those events name.
+    std::vector<ProcessGroupRecord> m_configGroups, m_eventGroups;
+    std::vector<Text> m_configIssues, m_eventIssues;
+    std::unordered_set<std::string> m_eventGroupKeys; // name, desc, size, ranks, start, stride of each event group
+    std::size_t m_eventGroupRanks = 0; // ranks kept in m_eventGroups (kMaxGroupRanks)
 };
 
 Result<MeasuredRank> importFrom(Input& in, const std::string& label, const ImportControl* control)

@@ -93,12 +93,43 @@ struct SkippedRegion {
     Text reason; // English in the CLI and the JSON, translated in the app (util/Text.h)
 };
 
+// A process group as a trace records it: an entry of distributedInfo.pg_config, which torch.profiler writes from
+// torch.distributed's _get_all_pg_configs() (torch/profiler/profiler.py, _get_distributed_info;
+// torch/distributed/distributed_c10d.py, _get_pg_config): one entry per group this rank is a member of, the default
+// group ("default_pg", pg_name "0") first; or the "Process Group *" args of an NCCL kernel or record_param_comms op
+// (torch/csrc/profiler/util.cpp, saveNcclMeta), for groups no entry names.
+struct ProcessGroupRecord {
+    enum class Source : std::uint8_t { Config, Event };
+    Source source = Source::Config;
+    std::string name; // pg_name, "Process Group Name": "0" for the default group, then "1", "2", ... (or a hash)
+    std::string desc; // pg_desc, "Process Group Description": "default_pg", "undefined" (none given), or the
+                      // caller's group_desc (Megatron-Core: "TENSOR_MODEL_PARALLEL_GROUP", ...)
+    std::string backend; // backend_config ("cuda:nccl")
+    std::int64_t size = -1; // pg_size, "Group size"; -1 absent
+    std::vector<int> ranks; // global ranks in group-rank order, as many as the trace lists
+    // Whether `ranks` lists every member. Not when the list is cut ("[0, 1, ..., 29, ...]": the event args keep 30,
+    // torch/csrc/profiler/util.cpp format_list), empty (a whole-world group in an execution trace's
+    // pg_config_info, distributed_c10d.py), or left out for a bad entry or the ranks budget (kMaxGroupRanks).
+    bool ranksComplete = false;
+    bool operator==(const ProcessGroupRecord&) const = default;
+};
+
+// Bounds on what a trace's process groups may cost, per source (distributedInfo.pg_config, the events): groups read,
+// and member ranks kept over all of them (a 16,384-rank job's default group lists 16,384).
+inline constexpr std::size_t kMaxProcessGroups = 4096;
+inline constexpr std::size_t kMaxGroupRanks = std::size_t(1) << 22;
+
 struct MeasuredRank {
     std::string file;
     int rank = -1; // distributedInfo.rank; -1 when absent
     int worldSize = -1; // distributedInfo.world_size; -1 when absent
     std::optional<std::int64_t> baseTimeNs; // baseTimeNanoseconds: timestamps are relative to it when present
     std::vector<std::string> deviceNames; // deviceProperties[i].name, in order
+    // distributedInfo.pg_config in file order, then the groups only events name (ProcessGroupRecord).
+    std::vector<ProcessGroupRecord> processGroups;
+    // What of them could not be read, each naming its field ("distributedInfo.pg_config[2].ranks: ..."); the rest of
+    // the trace imports as it would without them.
+    std::vector<Text> processGroupIssues;
     std::int64_t events = 0; // entries of traceEvents
     std::int64_t kernels = 0;
     std::int64_t ncclKernels = 0;

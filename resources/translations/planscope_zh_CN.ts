@@ -2695,10 +2695,6 @@
         <translation>没有 --global-batch-size：取微批次 x dp = %1，每步一个微批次（Megatron-LM 的默认）</translation>
     </message>
     <message>
-        <source>a launch config names no GPU: %1 assumed (open a plan of your GPU first)</source>
-        <translation>启动配置没有指明 GPU：按 %1 计（可先打开一个使用你的 GPU 的方案）</translation>
-    </message>
-    <message>
         <source>not JSON: %1</source>
         <translation>不是 JSON：%1</translation>
     </message>
@@ -2725,6 +2721,362 @@
     <message>
         <source>no --seq-length to count its tokens by: training.tokens not set</source>
         <translation>没有 --seq-length 可用来计算 token 数：未设置 training.tokens</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a launch config format (megatron, deepspeed, torchtitan, megatron-bridge)</source>
+        <translation>“%1”不是启动配置格式（megatron、deepspeed、torchtitan、megatron-bridge）</translation>
+    </message>
+    <message>
+        <source>a launch config names no GPU: %1 assumed (give a base plan or a GPU)</source>
+        <translation>启动配置未指明 GPU：假定为 %1（请给出基础方案或 GPU）</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read: the model is not taken from it</source>
+        <translation>无法读取 %1：模型不从其中获取</translation>
+    </message>
+    <message>
+        <source>not TOML: %1 (line %2, column %3)</source>
+        <translation>不是 TOML：%1（第 %2 行，第 %3 列）</translation>
+    </message>
+    <message>
+        <source>%1 %2 is no model preset: the base plan&apos;s model kept (give its Hugging Face config)</source>
+        <translation>%1 %2 不是模型预设：保留基础方案的模型（请给出其 Hugging Face 配置）</translation>
+    </message>
+    <message>
+        <source>%1 does not divide training.local_batch_size %2</source>
+        <translation>%1 不能整除 training.local_batch_size %2</translation>
+    </message>
+    <message>
+        <source>%1 scaling is modelled as per-tensor current scaling</source>
+        <translation>%1 缩放按逐张量的当前缩放建模</translation>
+    </message>
+    <message>
+        <source>memory_budget (the compiler&apos;s choice of what to save) is not modelled: no recompute</source>
+        <translation>memory_budget（由编译器决定保存什么）未建模：不重算</translation>
+    </message>
+    <message>
+        <source>replicate %1 x shard %2 is not the %3 data-parallel ranks the world leaves</source>
+        <translation>副本 %1 × 分片 %2 不等于总规模剩下的 %3 个数据并行 rank</translation>
+    </message>
+    <message>
+        <source>HSDP shards over %1 ranks; PlanScope&apos;s hybrid FSDP shards within a node (%2 ranks)</source>
+        <translation>HSDP 在 %1 个 rank 上分片；PlanScope 的混合 FSDP 在一个节点内分片（%2 个 rank）</translation>
+    </message>
+    <message>
+        <source>%1 stages are not a multiple of the %2 pipeline ranks</source>
+        <translation>%1 个阶段不是 %2 个流水线 rank 的整数倍</translation>
+    </message>
+    <message>
+        <source>interleaved zero bubble is modelled as ZB-H1</source>
+        <translation>交错零气泡调度按 ZB-H1 建模</translation>
+    </message>
+    <message>
+        <source>more than one layer fewer on the first or last stage is not modelled: one fewer</source>
+        <translation>首段或末段少于一层以上的情况未建模：按少一层计</translation>
+    </message>
+    <message>
+        <source>nested more than %1 levels deep</source>
+        <translation>嵌套超过 %1 层</translation>
+    </message>
+    <message>
+        <source>not YAML: %1 (line %2, column %3)</source>
+        <translation>不是 YAML：%1（第 %2 行，第 %3 列）</translation>
+    </message>
+    <message>
+        <source>not a YAML mapping of sections (model:, train:, ...)</source>
+        <translation>不是按节组织的 YAML 映射（model:、train:、……）</translation>
+    </message>
+    <message>
+        <source>more than %1 values (aliases expanded)</source>
+        <translation>超过 %1 个值（展开别名后）</translation>
+    </message>
+    <message>
+        <source>%1: an interpolation PlanScope does not resolve; not applied</source>
+        <translation>%1：PlanScope 无法解析的插值；未应用</translation>
+    </message>
+    <message>
+        <source>%1 at byte %2 needs %3 more bytes; the data ends at byte %4</source>
+        <translation>位于字节 %2 的 %1 还需要 %3 个字节；数据在字节 %4 处结束</translation>
+    </message>
+    <message>
+        <source>the pickle holds more than %1 values (at byte %2)</source>
+        <translation>该 pickle 包含超过 %1 个值（位于字节 %2）</translation>
+    </message>
+    <message>
+        <source>%1 at byte %2 needs %3 values on the stack and finds %4</source>
+        <translation>位于字节 %2 的 %1 需要栈上有 %3 个值，实际只有 %4 个</translation>
+    </message>
+    <message>
+        <source>%1 at byte %2 has no MARK before it</source>
+        <translation>位于字节 %2 的 %1 之前没有 MARK</translation>
+    </message>
+    <message>
+        <source>%1 at byte %2 needs a %3 below its items and finds a %4</source>
+        <translation>位于字节 %2 的 %1 需要其元素下方是 %3，实际是 %4</translation>
+    </message>
+    <message>
+        <source>%1 at byte %2 holds an integer of %3 bytes, wider than 64 bits</source>
+        <translation>位于字节 %2 的 %1 含有 %3 字节的整数，超过 64 位</translation>
+    </message>
+    <message>
+        <source>PROTO at byte %1 asks for protocol %2; protocols 2 to 5 are read</source>
+        <translation>位于字节 %1 的 PROTO 要求协议 %2；只读取协议 2 到 5</translation>
+    </message>
+    <message>
+        <source>STOP at byte %1 leaves %2 values on the stack where a pickle leaves one</source>
+        <translation>位于字节 %1 的 STOP 在栈上留下 %2 个值，而 pickle 应只留下一个</translation>
+    </message>
+    <message>
+        <source>containers nest deeper than %1 at byte %2</source>
+        <translation>容器在字节 %2 处嵌套超过 %1 层</translation>
+    </message>
+    <message>
+        <source>SETITEMS at byte %1 has an odd number of items (%2): keys and values come in pairs</source>
+        <translation>位于字节 %1 的 SETITEMS 有奇数个元素（%2）：键和值应成对出现</translation>
+    </message>
+    <message>
+        <source>%1 at byte %2 gives a negative length (%3)</source>
+        <translation>位于字节 %2 的 %1 给出负长度（%3）</translation>
+    </message>
+    <message>
+        <source>%1 at byte %2 reads memo entry %3, which no opcode stored</source>
+        <translation>位于字节 %2 的 %1 读取备忘项 %3，但没有操作码存储过它</translation>
+    </message>
+    <message>
+        <source>%1 at byte %2 is refused: it imports or calls Python code, and only plain data (dicts, lists, numbers, strings) is read</source>
+        <translation>拒绝位于字节 %2 的 %1：它会导入或调用 Python 代码，而这里只读取纯数据（字典、列表、数字、字符串）</translation>
+    </message>
+    <message>
+        <source>%1 at byte %2 is not read: only the opcodes that pickle protocols 2 to 5 write for plain data are</source>
+        <translation>不读取位于字节 %2 的 %1：只读取 pickle 协议 2 到 5 为纯数据写出的操作码</translation>
+    </message>
+    <message>
+        <source>0x%1 at byte %2 is not a pickle opcode</source>
+        <translation>位于字节 %2 的 0x%1 不是 pickle 操作码</translation>
+    </message>
+    <message>
+        <source>the data ends at byte %1 without the STOP opcode that ends a pickle</source>
+        <translation>数据在字节 %1 处结束，缺少结束 pickle 的 STOP 操作码</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is no list of ranks</source>
+        <translation>“%1”不是 rank 列表</translation>
+    </message>
+    <message>
+        <source>more than %1 process groups; the rest are not read</source>
+        <translation>超过 %1 个进程组；其余的未读取</translation>
+    </message>
+    <message>
+        <source>over %1 ranks in the trace&apos;s process groups; this list is not kept</source>
+        <translation>追踪的进程组中超过 %1 个 rank；不保留此列表</translation>
+    </message>
+    <message>
+        <source>%1: world size %2, where the other traces have %3</source>
+        <translation>%1：总规模为 %2，而其他追踪为 %3</translation>
+    </message>
+    <message>
+        <source>%1 (pg_name &quot;%2&quot;) in %3</source>
+        <translation>%1（pg_name &quot;%2&quot;）位于 %3</translation>
+    </message>
+    <message>
+        <source>%1: pg_size %2, but its list holds %3; left out</source>
+        <translation>%1：pg_size 为 %2，但列表中有 %3 个；已略去</translation>
+    </message>
+    <message>
+        <source>%1: %2 ranks, more than the world&apos;s %3; left out</source>
+        <translation>%1：%2 个 rank，多于总规模的 %3；已略去</translation>
+    </message>
+    <message>
+        <source>%1: rank %2 is outside the world of %3 ranks; left out</source>
+        <translation>%1：rank %2 超出 %3 个 rank 的总规模；已略去</translation>
+    </message>
+    <message>
+        <source>%1: rank %2 is listed twice; left out</source>
+        <translation>%1：rank %2 被列出两次；已略去</translation>
+    </message>
+    <message>
+        <source>%1: %2 does not hold the trace&apos;s own rank %3; left out</source>
+        <translation>%1：%2 不含该追踪自身的 rank %3；已略去</translation>
+    </message>
+    <message>
+        <source>rank %1 is in two %2 groups: %3 and %4</source>
+        <translation>rank %1 同时属于两个 %2 组：%3 和 %4</translation>
+    </message>
+    <message>
+        <source>%1: groups of %2 and of %3 ranks</source>
+        <translation>%1：有 %2 个和 %3 个 rank 的组</translation>
+    </message>
+    <message>
+        <source>default_pg has %1 ranks, but the world size is %2</source>
+        <translation>default_pg 有 %1 个 rank，但总规模为 %2</translation>
+    </message>
+    <message>
+        <source>distributedInfo.world_size (%1 of %2 traces)</source>
+        <translation>distributedInfo.world_size（%2 个追踪中的 %1 个）</translation>
+    </message>
+    <message>
+        <source>default_pg: a group of %1 ranks</source>
+        <translation>default_pg：一个 %1 个 rank 的组</translation>
+    </message>
+    <message>
+        <source>%1: groups of %2 (%3 recorded)</source>
+        <translation>%1：每组 %2 个（记录了 %3 组）</translation>
+    </message>
+    <message>
+        <source>%1: groups of %2, over %3</source>
+        <translation>%1：每组 %2 个，覆盖 %3</translation>
+    </message>
+    <message>
+        <source>the world of %1 ranks over %2</source>
+        <translation>%1 个 rank 的总规模，基于 %2</translation>
+    </message>
+    <message>
+        <source>its groups disagree with each other or with the world size</source>
+        <translation>其各组之间或与总规模不一致</translation>
+    </message>
+    <message>
+        <source>%1 has %2 ranks, but %3 = %4</source>
+        <translation>%1 有 %2 个 rank，但 %3 = %4</translation>
+    </message>
+    <message>
+        <source>%1 = %2, but the world has %3 ranks</source>
+        <translation>%1 = %2，但总规模有 %3 个 rank</translation>
+    </message>
+    <message>
+        <source>%1 = %2, which does not divide the world of %3 ranks</source>
+        <translation>%1 = %2，不能整除 %3 个 rank 的总规模</translation>
+    </message>
+    <message>
+        <source>GTP_WEIGHT_REMAT_GROUP has %1 ranks: weights sharded over a dimension PlanScope does not model</source>
+        <translation>GTP_WEIGHT_REMAT_GROUP 有 %1 个 rank：权重在 PlanScope 未建模的维度上分片</translation>
+    </message>
+    <message>
+        <source>no trace lists the members of a %1</source>
+        <translation>没有追踪列出 %1 的成员</translation>
+    </message>
+    <message>
+        <source>the members of the %1 groups are not evenly spaced</source>
+        <translation>%1 组的成员不是等间隔的</translation>
+    </message>
+    <message>
+        <source>%1: members %2 apart, where the dimensions before it make %3</source>
+        <translation>%1：成员间隔 %2，而其前面的维度之积为 %3</translation>
+    </message>
+    <message>
+        <source>the strides of the groups (%1) fit no rank order</source>
+        <translation>各组的步长（%1）不符合任何 rank 顺序</translation>
+    </message>
+    <message>
+        <source>it needs the degrees of tp, pp, dp and cp</source>
+        <translation>需要 tp、pp、dp 和 cp 的并行度</translation>
+    </message>
+    <message>
+        <source>ep&apos;s place in the order is not recorded: kept where %1 puts it</source>
+        <translation>未记录 ep 在顺序中的位置：保持 %1 中的位置</translation>
+    </message>
+    <message>
+        <source>%1 is no group of the order %2, which puts rank %3 with %4</source>
+        <translation>%1 不是顺序 %2 下的组，该顺序把 rank %3 与 %4 放在一起</translation>
+    </message>
+    <message>
+        <source>the recorded groups fit no rank order PlanScope can write</source>
+        <translation>记录的组不符合 PlanScope 可写出的任何 rank 顺序</translation>
+    </message>
+    <message>
+        <source>at most one dimension has more than one rank: every order lays the ranks out alike</source>
+        <translation>至多一个维度多于一个 rank：任何顺序的 rank 布局都相同</translation>
+    </message>
+    <message>
+        <source>the strides of the groups: %1</source>
+        <translation>各组的步长：%1</translation>
+    </message>
+    <message>
+        <source>no trace records its world size (distributedInfo.world_size) or a default group</source>
+        <translation>没有追踪记录其总规模（distributedInfo.world_size）或默认组</translation>
+    </message>
+    <message>
+        <source>no process group is recorded (distributedInfo.pg_config, or the Process Group args of NCCL events)</source>
+        <translation>未记录任何进程组（distributedInfo.pg_config，或 NCCL 事件的 Process Group 参数）</translation>
+    </message>
+    <message>
+        <source>its %1 records were left out (see the issues)</source>
+        <translation>其 %1 条记录已略去（见问题列表）</translation>
+    </message>
+    <message>
+        <source>no %1 recorded</source>
+        <translation>未记录 %1</translation>
+    </message>
+    <message>
+        <source>the groups carry no Megatron-Core names (%1): %2</source>
+        <translation>这些组没有 Megatron-Core 名称（%1）：%2</translation>
+    </message>
+    <message>
+        <source>no trace lists evenly spaced members</source>
+        <translation>没有追踪列出等间隔的成员</translation>
+    </message>
+    <message>
+        <source>their strides split the ranks into %1, and do not say which is which</source>
+        <translation>它们的步长把 rank 分为 %1，但未说明各是哪一维</translation>
+    </message>
+    <message>
+        <source>only the default group (default_pg) is recorded: the run made no subgroups, so one dimension spans all %1 ranks, and the records do not say which</source>
+        <translation>只记录了默认组（default_pg）：运行未创建子组，因此某一个维度跨越全部 %1 个 rank，但记录未说明是哪一个</translation>
+    </message>
+    <message>
+        <source>dp is not inferred: the plan&apos;s default, GPUs / (tp x pp x cp)</source>
+        <translation>未推断出 dp：取方案的默认值，GPU 数 / (tp × pp × cp)</translation>
+    </message>
+    <message>
+        <source>the world of %1 ranks is no multiple of %2 GPUs per node: %3 nodes of %4 GPUs</source>
+        <translation>%1 个 rank 的总规模不是每节点 %2 个 GPU 的整数倍：%3 个节点，每节点 %4 个 GPU</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>sizes add up beyond 64 bits</source>
+        <translation>大小之和超出 64 位</translation>
+    </message>
+    <message>
+        <source>replayed back from the segments, the trace would start with %1 bytes allocated and %2 reserved, below zero: the trace and the segments disagree</source>
+        <translation>从内存段倒推，追踪开始时将有 %1 字节已分配、%2 字节已保留，小于零：追踪与内存段不一致</translation>
+    </message>
+    <message>
+        <source>no trace: the snapshot holds no allocator events for this device (torch.cuda.memory._record_memory_history was off), so the peaks are its state when it was taken</source>
+        <translation>没有追踪：快照不含该设备的分配器事件（torch.cuda.memory._record_memory_history 未开启），因此峰值取拍摄快照时的状态</translation>
+    </message>
+    <message>
+        <source>the trace and the segments disagree (a warning says where), so the peaks are not to be relied on</source>
+        <translation>追踪与内存段不一致（警告中指出位置），峰值不可依赖</translation>
+    </message>
+    <message>
+        <source>the trace starts with %1 allocations alive (%2 allocated, %3 reserved): recording began after the run did, or the ring buffer of max_entries events dropped the oldest; an earlier peak may have been higher</source>
+        <translation>追踪开始时已有 %1 个存活分配（已分配 %2，已保留 %3）：记录晚于运行开始，或 max_entries 事件的环形缓冲丢弃了最早的事件；更早的峰值可能更高</translation>
+    </message>
+    <message>
+        <source>a memory snapshot is a dict with &quot;segments&quot; and &quot;device_traces&quot; (torch.cuda.memory._snapshot()), not a %1</source>
+        <translation>内存快照是含 &quot;segments&quot; 和 &quot;device_traces&quot; 的字典（torch.cuda.memory._snapshot()），而不是 %1</translation>
+    </message>
+    <message>
+        <source>stage %1 is not a pipeline stage of the plan (0 to %2)</source>
+        <translation>阶段 %1 不是方案中的流水线阶段（0 到 %2）</translation>
+    </message>
+    <message>
+        <source>the snapshot holds no segments and no events</source>
+        <translation>快照既没有内存段也没有事件</translation>
+    </message>
+    <message>
+        <source>device %1 is not in the snapshot, which has device %2</source>
+        <translation>快照中没有设备 %1，它只有设备 %2</translation>
+    </message>
+    <message>
+        <source>the run&apos;s %1 is not PlanScope&apos;s expert group %2: PlanScope takes ep from the fastest of the dp x cp ranks, and costs the expert-parallel traffic over its own groups</source>
+        <translation>运行中的 %1 不是 PlanScope 的专家组 %2：PlanScope 从 dp × cp rank 中变化最快的部分取 ep，并按自己的组计算专家并行通信</translation>
+    </message>
+    <message>
+        <source>the trace starts with nothing allocated or reserved: the peaks cover the run from then on</source>
+        <translation>追踪开始时没有任何已分配或已保留内存：峰值覆盖此后的整个运行</translation>
     </message>
 </context>
 <context>
@@ -3024,6 +3376,33 @@
     <message>
         <source>Cannot draw the comparison: %1</source>
         <translation>无法绘制比较图：%1</translation>
+    </message>
+</context>
+<context>
+    <name>TableExporter</name>
+    <message>
+        <source>No table to export</source>
+        <translation>没有可导出的表格</translation>
+    </message>
+    <message>
+        <source>Copy Table as CSV</source>
+        <translation>将表格复制为 CSV</translation>
+    </message>
+    <message>
+        <source>Export Table…</source>
+        <translation>导出表格…</translation>
+    </message>
+    <message>
+        <source>Export Table</source>
+        <translation>导出表格</translation>
+    </message>
+    <message>
+        <source>Excel workbook (*.xlsx);;CSV (*.csv)</source>
+        <translation>Excel 工作簿 (*.xlsx);;CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
     </message>
 </context>
 <context>
@@ -3873,10 +4252,6 @@ large ones the bandwidth term 2(n−1)/n × S / B. KiB = 2^10 bytes, GiB = 2^30.
         <translation>导入启动配置</translation>
     </message>
     <message>
-        <source>Paste a Megatron-LM launch line or script (torchrun or srun in front), or open one. Every argument PlanScope models becomes a plan field; the others are listed by name. The GPU and the links stay the open plan&apos;s.</source>
-        <translation>粘贴一行 Megatron-LM 启动命令或脚本（前面可带 torchrun 或 srun），或打开一个文件。PlanScope 建模的每个参数都成为方案字段，其余参数逐个列出名字。GPU 和链路沿用当前打开的方案。</translation>
-    </message>
-    <message>
         <source>Open File…</source>
         <translation>打开文件…</translation>
     </message>
@@ -3887,10 +4262,6 @@ large ones the bandwidth term 2(n−1)/n × S / B. KiB = 2^10 bytes, GiB = 2^30.
     <message>
         <source>Open Launch Config</source>
         <translation>打开启动配置</translation>
-    </message>
-    <message>
-        <source>Launch scripts (*.sh *.txt *.args);;All files (*)</source>
-        <translation>启动脚本 (*.sh *.txt *.args);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Cannot read %1: %2</source>
@@ -3913,6 +4284,14 @@ large ones the bandwidth term 2(n−1)/n × S / B. KiB = 2^10 bytes, GiB = 2^30.
     <message>
         <source>Not modelled: %1.</source>
         <translation>未建模：%1。</translation>
+    </message>
+    <message>
+        <source>Paste a Megatron-LM launch line or script (torchrun or srun in front), a torchtitan TOML, a Megatron-Bridge or NeMo YAML or a DeepSpeed JSON, or open one. Every argument PlanScope models becomes a plan field; the others are listed by name. The GPU and the links stay the open plan&apos;s.</source>
+        <translation>粘贴一行 Megatron-LM 启动命令或脚本（前面可带 torchrun 或 srun）、torchtitan TOML、Megatron-Bridge 或 NeMo YAML、DeepSpeed JSON，或打开一个文件。PlanScope 建模的每个参数都成为方案字段，其余的按名称列出。GPU 和链路沿用已打开方案的。</translation>
+    </message>
+    <message>
+        <source>Launch configs (*.sh *.txt *.args *.toml *.yaml *.yml *.json);;All files (*)</source>
+        <translation>启动配置 (*.sh *.txt *.args *.toml *.yaml *.yml *.json);;所有文件 (*)</translation>
     </message>
 </context>
 <context>
@@ -4636,6 +5015,30 @@ The file is unchanged; your edits are kept.</source>
     <message>
         <source>Import launch config</source>
         <translation>导入启动配置</translation>
+    </message>
+    <message>
+        <source>Export &amp;Tables…</source>
+        <translation>导出表格(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>This view has no table: the Metrics, Compare, Planner, Measured Run and Profile pages have</source>
+        <translation>此视图没有表格：指标、对比、规划器、实测运行和性能剖析页面有表格</translation>
+    </message>
+    <message>
+        <source>Export Tables</source>
+        <translation>导出表格</translation>
+    </message>
+    <message>
+        <source>Excel workbook (*.xlsx);;CSV, one file per table (*.csv)</source>
+        <translation>Excel 工作簿 (*.xlsx);;CSV，每个表格一个文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Use the layout of the traces</source>
+        <translation>使用追踪中的布局</translation>
+    </message>
+    <message>
+        <source>The plan now has the layout the traces imply: %1</source>
+        <translation>方案现在采用追踪所示的布局：%1</translation>
     </message>
 </context>
 <context>
@@ -6133,6 +6536,10 @@ of %3</source>
         <source>Where a plan lies beyond what published runs reached: its MFU above the best published on this GPU and precision (samples/published/mfu-ceilings.json), or its peak within %1 % of the GPU&apos;s memory (the memory model&apos;s largest measured shortfall, docs/MEMORY-ACCURACY.md). Such a plan is a prediction no run confirms.</source>
         <translation>方案超出已发表运行所达到的范围之处：MFU 高于此 GPU 与精度下已发表的最高值（samples/published/mfu-ceilings.json），或峰值距 GPU 显存不足 %1 %（显存模型实测的最大低估，docs/MEMORY-ACCURACY.md）。这样的方案只是预测，没有运行证实。</translation>
     </message>
+    <message>
+        <source>Best plans</source>
+        <translation>最佳方案</translation>
+    </message>
 </context>
 <context>
     <name>planscope::PlannerScatter</name>
@@ -7093,6 +7500,10 @@ of %3</source>
         <source>Degrees: %1</source>
         <translation>并行度：%1</translation>
     </message>
+    <message>
+        <source>Operators</source>
+        <translation>算子</translation>
+    </message>
 </context>
 <context>
     <name>planscope::TimelineLegend</name>
@@ -7594,6 +8005,34 @@ of %3</source>
         <translation>
             <numerusform>%n 个秩（%1）没有 ProfilerStep：整个跟踪被视为一步</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Use This Plan</source>
+        <translation>使用此方案</translation>
+    </message>
+    <message>
+        <source>Make the layout the traces imply the open plan&apos;s (one undo step)</source>
+        <translation>把追踪所示的布局用于当前方案（一步撤销）</translation>
+    </message>
+    <message>
+        <source>The traces&apos; process groups imply: %1.</source>
+        <translation>追踪中的进程组表明：%1。</translation>
+    </message>
+    <message>
+        <source>Not inferred: %1 (hover for why).</source>
+        <translation>未推断出：%1（悬停查看原因）。</translation>
+    </message>
+    <message>
+        <source>Open a plan to use this layout with its model and GPU.</source>
+        <translation>打开一个方案，才能把此布局与其模型和 GPU 一起使用。</translation>
+    </message>
+    <message>
+        <source>The open plan has this layout.</source>
+        <translation>当前方案已是此布局。</translation>
+    </message>
+    <message>
+        <source>It does not make a valid plan: %1</source>
+        <translation>它不能构成有效方案：%1</translation>
     </message>
 </context>
 <context>

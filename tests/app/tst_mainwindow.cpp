@@ -18,6 +18,13 @@
 #include "Theme.h"
 #include <QCheckBox>
 #include "io/PlanJson.h"
+#include "XlsxReader.h"
+#include <QAbstractItemView>
+#include <QAction>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QTreeWidget>
 
 #include <QApplication>
 #include <cstdio>
@@ -573,6 +580,69 @@ private slots:
         QVERIFY2(shownText.contains(QLatin1String("--tensor-model-parallel-size 8")), qPrintable(shownText.left(80)));
         QCOMPARE(asked, 1);
         delete mime;
+
+        // A torchtitan TOML dropped: read by its content, the Hugging Face folder it names found beside it.
+        window.setLaunchConfigAnswer([&](LaunchConfigDialog& d) {
+            shownText = d.text();
+            const bool ok = d.importText();
+            problems = d.problems();
+            return ok;
+        });
+        auto* toml = new QMimeData;
+        toml->setUrls({ QUrl::fromLocalFile(QStringLiteral(PLANSCOPE_SOURCE_DIR "/tests/data/launch-configs/torchtitan-llama3_8b.toml")) });
+        QDragEnterEvent enterToml(QPoint(200, 200), Qt::CopyAction, toml, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &enterToml);
+        QVERIFY(enterToml.isAccepted());
+        QDropEvent dropToml(QPointF(200, 200), Qt::CopyAction, toml, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &dropToml);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems));
+        QVERIFY(waitForCurrentPrediction(*doc));
+        QCOMPARE(doc->plan().model.vocab, std::int64_t(128256)); // assets/hf/Llama-3.1-8B/config.json
+        QVERIFY(doc->plan().parallel.fsdp == Fsdp::Full);
+        delete toml;
+    }
+
+    // Tables out: right-click on every table of every page offers Copy and Export; File > Export Tables writes the
+    // page's tables as a workbook that Python's zipfile reads back with the rows on screen; a page without a table
+    // says so.
+    void tablesAreExported()
+    {
+        MainWindow window(&m_languages);
+        QVERIFY(showWithDefaultPlan(window));
+        QVERIFY(waitForCurrentPrediction(*window.document()));
+        for (QAbstractItemView* view : window.findChildren<QAbstractItemView*>()) {
+            if (!qobject_cast<QTableView*>(view) && !qobject_cast<QTreeView*>(view)) continue;
+            if (!window.findChild<QTabWidget*>()->isAncestorOf(view)) continue; // the pages', not the editor's own
+            bool offered = false;
+            for (QAction* a : view->actions()) offered = offered || a->objectName() == QLatin1String("exportTable");
+            QVERIFY2(offered, qPrintable(view->objectName() + QLatin1Char(' ') + QLatin1String(view->metaObject()->className())));
+        }
+        QTemporaryDir dir;
+        QVERIFY(window.setCurrentView(QStringLiteral("summary")));
+        QApplication::processEvents();
+        const QString path = dir.filePath(QStringLiteral("metrics.xlsx"));
+        QString error;
+        QVERIFY2(window.exportTables(path, &error), qPrintable(error));
+        const nlohmann::json book = test::readXlsx(path);
+        QVERIFY2(book.is_object(), "python3 could not read the workbook");
+        // The metrics tree: its first group's title is the first cell under the header.
+        QTreeWidget* tree = nullptr;
+        for (QTreeWidget* t : window.findChildren<QTreeWidget*>())
+            if (t->isVisible() && t->topLevelItemCount() > 0) tree = t;
+        QVERIFY(tree);
+        const std::string first = tree->topLevelItem(0)->text(0).toStdString();
+        bool found = false;
+        for (const auto& [sheet, rows] : book["cells"].items())
+            for (const auto& row : rows)
+                if (!row.empty() && row[0].is_object() && row[0]["v"] == first) found = true;
+        QVERIFY2(found, first.c_str());
+        // CSV: one file per table.
+        QVERIFY2(window.exportTables(dir.filePath(QStringLiteral("metrics.csv")), &error), qPrintable(error));
+        QVERIFY(!QDir(dir.path()).entryList({ QStringLiteral("metrics-*.csv") }).isEmpty());
+        // The timeline has no table.
+        QVERIFY(window.setCurrentView(QStringLiteral("timeline")));
+        QVERIFY(!window.exportTables(dir.filePath(QStringLiteral("none.xlsx")), &error));
+        QVERIFY(!error.isEmpty());
     }
 };
 

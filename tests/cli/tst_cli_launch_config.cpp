@@ -95,6 +95,39 @@ private slots:
         QCOMPARE(test::runCli({ QStringLiteral("export-config"), plan, QStringLiteral("--as"), QStringLiteral("deepspeed") }).code, 1);
     }
 
+    // A torchtitan TOML read by its content, the model from the Hugging Face folder it names (found beside the file);
+    // then the plan written back as TOML reads back to the same layout.
+    void aTorchtitanConfigAndBack()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("tt.plan.json"));
+        const test::CliRun r = test::runCli({ QStringLiteral("import-config"), data("torchtitan-llama3_8b.toml"), QStringLiteral("--gpu"),
+            QStringLiteral("a100-sxm4-80gb"), QStringLiteral("--nodes"), QStringLiteral("8"), QStringLiteral("--out"), out });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        QVERIFY2(r.err.find("optimizer.lr") != std::string::npos, r.err.c_str()); // not modelled, by its key
+        std::ifstream in(out.toStdString());
+        const json plan = json::parse(in);
+        QCOMPARE(plan["parallel"]["dp"].get<int>(), 64);
+        QCOMPARE(plan["parallel"]["fsdp"].get<std::string>(), std::string("full"));
+        QCOMPARE(plan["model"]["vocab"].get<int>(), 128256); // assets/hf/Llama-3.1-8B/config.json
+        const test::CliRun t = test::runCli({ QStringLiteral("export-config"), out, QStringLiteral("--as"), QStringLiteral("torchtitan") });
+        QVERIFY2(t.code == 0, t.err.c_str());
+        QVERIFY2(t.out.find("data_parallel_shard_degree = 64\n") != std::string::npos, t.out.c_str());
+        QVERIFY2(t.out.find("seq_len = 8192\n") != std::string::npos, t.out.c_str());
+        // --hf-config gives the model where the launch names none; --format names the format.
+        const test::CliRun y = test::runCli({ QStringLiteral("import-config"), data("bridge-llama32_1b_pretrain.yaml"), QStringLiteral("--format"),
+            QStringLiteral("megatron-bridge"), QStringLiteral("--hf-config"), data("assets/hf/Llama-3.1-8B/config.json"), QStringLiteral("--json") });
+        QVERIFY2(y.code == 0, y.err.c_str());
+        const json doc = json::parse(y.out);
+        QCOMPARE(doc["format"].get<std::string>(), std::string("megatron-bridge"));
+        QCOMPARE(doc["plan"]["model"]["layers"].get<int>(), 32);
+        QCOMPARE(doc["plan"]["model"]["seqLength"].get<int>(), 4096);
+        // A format no importer has: exit 2, named.
+        const test::CliRun bad = test::runCli({ QStringLiteral("import-config"), data("torchtitan-llama3_8b.toml"), QStringLiteral("--format"), QStringLiteral("xml") });
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.find("format") != std::string::npos, bad.err.c_str());
+    }
+
     void aConflictIsNamed()
     {
         QTemporaryDir dir;

@@ -56,6 +56,11 @@ private slots:
         QCOMPARE(kindOfHead("{\"schema\": \"planscope/plan/v1\", \"name\": \"traceEvents\"}"), std::string("plan"));
         // Anything else is handed to the plan reader, which names the byte where it stops.
         QCOMPARE(kindOfHead("not json"), std::string("plan"));
+        // Launch configs: a Megatron-LM line, torchtitan's TOML, a Megatron-Bridge / NeMo YAML, a DeepSpeed JSON.
+        const std::string launches = std::string(PLANSCOPE_SOURCE_DIR) + "/tests/data/launch-configs/";
+        for (const char* f : { "gpt-175b-megatron.sh", "torchtitan-llama3_8b.toml", "nemo-megatron_llama_config.yaml",
+                 "bridge-llama32_1b_pretrain.yaml", "bridge-llama3-70b-run-config.yaml", "deepspeed-zero3.json" })
+            QVERIFY2(kindOf(launches + f) == "launch-config", f);
     }
 
     void aFolderStandsForItsTraces()

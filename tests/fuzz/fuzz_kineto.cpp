@@ -5,6 +5,7 @@
 #include "FuzzCheck.h"
 
 #include "trace/KinetoImport.h"
+#include "trace/LayoutInference.h"
 
 #include <string>
 #include <sys/mman.h>
@@ -68,5 +69,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(a.eventList.size() == b.eventList.size() && a.names == b.names && a.steps == b.steps);
     FUZZ_CHECK(a.skipped.has_value() == b.skipped.has_value());
     if (a.skipped) FUZZ_CHECK(a.skipped->offset == b.skipped->offset && a.skipped->reason == b.skipped->reason);
+    FUZZ_CHECK(a.processGroups == b.processGroups && a.processGroupIssues == b.processGroupIssues);
+    // The plan its process groups imply: every field either inferred or said why not, whatever the records hold.
+    const InferredLayout layout = inferLayout({ a });
+    FUZZ_CHECK(layout.fields.size() + layout.notInferred.size() == kLayoutFields.size());
     return 0;
 }

@@ -18,6 +18,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QHeaderView>
+#include <QPushButton>
 #include <QScrollBar>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -157,6 +158,35 @@ private slots:
         for (const TraceRow& row : w.page.timelineView()->rows())
             if (row.firstOfRank) ranks.push_back(w.traces.traces()->ranks[row.rankIndex].rank);
         QVERIFY(ranks == (std::vector<int> { 0, 1 }));
+    }
+
+    // Eight ranks of a Megatron-Core run, tp 2 x pp 2 x dp 2 (tests/data/process-groups, written from
+    // megatron/core/parallel_state.py's group names): the page says the layout, "Use This Plan" offers the open plan
+    // with it, and asks for it by the signal the main window pushes as one undo step.
+    void theTracesLayoutIsOfferedAsThePlan()
+    {
+        Wired w;
+        loadDefault(w.doc);
+        w.traces.importPaths({ QStringLiteral(PLANSCOPE_SOURCE_DIR "/tests/data/process-groups/megatron-tp2-pp2-dp2") });
+        w.traces.waitForImport();
+        QCOMPARE(w.traces.traces()->ranks.size(), std::size_t(8));
+        const QString text = w.page.layoutText();
+        QVERIFY2(text.contains(QLatin1String("tp 2")) && text.contains(QLatin1String("pp 2")) && text.contains(QLatin1String("dp 2")),
+            qPrintable(text));
+        QVERIFY(w.page.inferredPlan().has_value());
+        QCOMPARE(w.page.inferredPlan()->parallel.tp, 2);
+        QCOMPARE(w.page.inferredPlan()->parallel.pp, 2);
+        QCOMPARE(w.page.inferredPlan()->parallel.dp, 2);
+        QCOMPARE(w.page.inferredPlan()->model.layers, w.doc.plan().model.layers); // the open plan's model kept
+        QVERIFY(w.page.usePlanButton()->isEnabled());
+        QSignalSpy asked(&w.page, &TracePage::usePlanRequested);
+        w.page.usePlanButton()->click();
+        QCOMPARE(asked.count(), 1);
+
+        // Only the default group recorded: what could not be inferred is named, nothing is offered that is not known.
+        w.traces.importPaths({ QStringLiteral(PLANSCOPE_SOURCE_DIR "/tests/data/process-groups/default-pg-only") });
+        w.traces.waitForImport();
+        QVERIFY2(w.page.layoutText().contains(QLatin1String("Not inferred")), qPrintable(w.page.layoutText()));
     }
 
     // A folder of 2,000 rank files, some cut short, some of another run (tests/TestUtil.h): the status counts them

@@ -8,6 +8,7 @@
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -23,9 +24,10 @@ LaunchConfigDialog::LaunchConfigDialog(const Plan* current, QWidget* parent)
     if (current) m_current = *current;
     setWindowTitle(tr("Import Launch Config"));
     auto* layout = new QVBoxLayout(this);
-    auto* intro = new QLabel(tr("Paste a Megatron-LM launch line or script (torchrun or srun in front), or open one. Every "
-                                "argument PlanScope models becomes a plan field; the others are listed by name. The "
-                                "GPU and the links stay the open plan's."),
+    auto* intro = new QLabel(tr("Paste a Megatron-LM launch line or script (torchrun or srun in front), a torchtitan TOML, "
+                                "a Megatron-Bridge or NeMo YAML or a DeepSpeed JSON, or open one. Every argument PlanScope "
+                                "models becomes a plan field; the others are listed by name. The GPU and the links stay "
+                                "the open plan's."),
         this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
@@ -84,7 +86,7 @@ void LaunchConfigDialog::showProblems()
 void LaunchConfigDialog::openFile()
 {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Launch Config"), QString(),
-        tr("Launch scripts (*.sh *.txt *.args);;All files (*)"));
+        tr("Launch configs (*.sh *.txt *.args *.toml *.yaml *.yml *.json);;All files (*)"));
     if (path.isEmpty()) return;
     auto read = readTextFile(QFile::encodeName(path).toStdString(), kMaxPlanFileBytes);
     if (!read) {
@@ -93,36 +95,29 @@ void LaunchConfigDialog::openFile()
         return;
     }
     setText(QString::fromStdString(read.value()));
+    // A Hugging Face folder the config names is looked for beside it.
+    m_directory = QFileInfo(path).absolutePath();
 }
 
 bool LaunchConfigDialog::importText()
 {
     m_plan.reset();
     m_report.clear();
-    Issues notes;
-    nlohmann::json base;
-    if (m_current) {
-        base = planToJson(*m_current);
-    } else {
-        base = { { "schema", kPlanSchema }, { "cluster", { { "gpu", "h100-sxm5-80gb" }, { "nodes", 1 }, { "gpusPerNode", 8 } } } };
-        notes.push_back(issue(Severity::Warning, "cluster.gpu",
-            Text(PS_TEXT("CoreText", "a launch config names no GPU: %1 assumed (open a plan of your GPU first)"), "h100-sxm5-80gb")));
-    }
-    base["name"] = tr("From a launch config").toStdString();
-    ImportedLaunch imported = importLaunchConfig(text().toStdString(), base);
-    imported.issues.insert(imported.issues.begin(), notes.begin(), notes.end());
-    auto parsed = parsePlan(imported.plan.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    LaunchImportBase base;
+    if (m_current) base.plan = planToJson(*m_current);
+    base.name = tr("From a launch config").toStdString();
+    base.directory = m_directory.toStdString();
+    const LaunchImport result = importLaunchPlan(text().toStdString(), base);
+    const ImportedLaunch& imported = result.imported;
     QStringList errors, warnings;
-    for (const Issue& i : imported.issues) (i.severity == Severity::Error ? errors : warnings) << CoreText::line(i);
-    if (!parsed)
-        for (const Issue& i : parsed.errors()) errors << CoreText::line(i);
-    if (!errors.isEmpty()) {
+    for (const Issue& i : result.issues) (i.severity == Severity::Error ? errors : warnings) << CoreText::line(i);
+    if (!errors.isEmpty() || result.failed()) {
         m_problems->setText(tr("Not imported:") + QLatin1Char('\n') + errors.join(QLatin1Char('\n')));
         showProblems();
         return false;
     }
     m_problems->hide();
-    m_plan = parsed->plan;
+    m_plan = result.plan;
     QStringList ignored;
     for (const std::string& s : imported.ignored) ignored << QString::fromStdString(s);
     m_report = tr("%n argument(s) of the launch config applied.", nullptr, int(imported.applied.size()));

@@ -32,6 +32,9 @@ public:
     // What the last import could not read (errors by argument or field), shown in the dialog.
     QString problems() const;
 
+    // Where a Hugging Face folder the text names is looked for (the folder of a dropped or opened file).
+    void setDirectory(const QString& directory) { m_directory = directory; }
+
 private:
     void openFile();
     void showProblems();
@@ -42,6 +45,7 @@ private:
     QPushButton* m_import = nullptr;
     std::optional<Plan> m_plan;
     QString m_report;
+    QString m_directory; // the opened file's folder: where a Hugging Face folder it names is looked for
 };
 
 } // namespace planscope

@@ -1116,6 +1116,7 @@ void PlannerPage::showBestTitle()
 
 void PlannerPage::retranslateTables()
 {
+    m_best->setAccessibleName(tr("Best plans")); // its sheet's name in File > Export Tables
     m_best->setHorizontalHeaderLabels({ tr("#"), tr("GPUs"), QStringLiteral("dp"), QStringLiteral("tp"), QStringLiteral("pp"),
         QStringLiteral("cp"), QStringLiteral("ep"), QStringLiteral("vpp"), QStringLiteral("sp"), tr("ZeRO"), tr("microbatch"),
         tr("recompute"), tr("schedule"), tr("overlap"), tr("offload"), tr("step time"), tr("tokens/s"), tr("MFU"),

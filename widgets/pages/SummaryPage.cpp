@@ -230,6 +230,9 @@ void SummaryPage::changeEvent(QEvent* event)
 void SummaryPage::rebuild()
 {
     m_tree->setHeaderLabels({ tr("Quantity"), tr("Value"), tr("Note") });
+    // The tables' names where they leave as a spreadsheet (File > Export Tables) and for screen readers.
+    m_tree->setAccessibleName(tr("Metrics"));
+    m_ops->setAccessibleName(tr("Operators"));
     m_issuesTitle->setText(tr("Warnings and errors"));
     m_opsTitle->setText(tr("Operators of one transformer layer, one microbatch, one GPU, in execution order (then "
                            "the output layer's, on the last stage); the Layer Anatomy page draws them"));

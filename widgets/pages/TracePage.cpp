@@ -9,6 +9,8 @@
 #include "document/TraceSet.h"
 #include "timeline/TraceTimelineView.h"
 #include "WidgetExporter.h"
+#include "io/PlanJson.h"
+#include "trace/LayoutInference.h"
 #include "trace/TraceAnalysis.h"
 #include "trace/TraceFiles.h"
 #include "util/Units.h"
@@ -177,6 +179,20 @@ TracePage::TracePage(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(m_summary);
+    // The layout the traces' process groups imply, and the button that makes it the plan's.
+    m_layout = new QLabel(this);
+    m_layout->setObjectName(QStringLiteral("inferredLayout"));
+    m_layout->setWordWrap(true);
+    m_layout->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_usePlan = new QPushButton(this);
+    m_usePlan->setObjectName(QStringLiteral("useInferredPlan"));
+    auto* layoutRow = new QHBoxLayout;
+    layoutRow->addWidget(m_layout, 1);
+    layoutRow->addWidget(m_usePlan, 0, Qt::AlignTop);
+    layout->addLayout(layoutRow);
+    connect(m_usePlan, &QPushButton::clicked, this, [this] {
+        if (m_inferredPlan) emit usePlanRequested(*m_inferredPlan);
+    });
     // The status across the page (it may name several files, one a line), the legend under it on the right.
     layout->addWidget(m_status);
     layout->addWidget(m_legend, 0, Qt::AlignRight);
@@ -256,6 +272,8 @@ void TracePage::retranslate()
     m_tabs->setTabText(1, tr("Collectives"));
     m_tabs->setTabText(2, tr("Top kernels"));
     m_tabs->setTabText(3, tr("Memory"));
+    m_usePlan->setText(tr("Use This Plan"));
+    m_usePlan->setToolTip(tr("Make the layout the traces imply the open plan's (one undo step)"));
     rebuildLegend();
     rebuildSteps();
     rebuild();
@@ -405,6 +423,54 @@ QString TracePage::overlaySummary(const Overlay& overlay) const
 
 QString TracePage::summaryText() const { return m_summary->text(); }
 
+QString TracePage::layoutText() const { return m_layout->isHidden() ? QString() : m_layout->text(); }
+
+void TracePage::rebuildLayout()
+{
+    const auto traces = m_traces ? m_traces->traces() : nullptr;
+    m_inferredPlan.reset();
+    const InferredLayout layout = traces && !traces->ranks.empty() ? inferLayout(traces->ranks, nullptr) : InferredLayout {};
+    if (layout.fields.empty()) {
+        m_layout->hide();
+        m_usePlan->hide();
+        return;
+    }
+    // What was read, each with its evidence on hover; what was not, with why.
+    QStringList found, missing, tips;
+    for (const InferredField& f : layout.fields) {
+        const QString value = f.field == "order" ? QString::fromStdString(f.order) : QString::number(f.value);
+        found << QStringLiteral("%1 %2").arg(QString::fromStdString(f.field), value);
+        tips << QStringLiteral("%1: %2").arg(QString::fromStdString(f.field), CoreText::text(f.from));
+    }
+    for (const NotInferredField& f : layout.notInferred) {
+        missing << QString::fromStdString(f.field);
+        tips << QStringLiteral("%1: %2").arg(QString::fromStdString(f.field), CoreText::text(f.reason));
+    }
+    QString text = tr("The traces' process groups imply: %1.").arg(found.join(QStringLiteral(" · ")));
+    if (!missing.isEmpty()) text += QLatin1Char(' ') + tr("Not inferred: %1 (hover for why).").arg(missing.join(QStringLiteral(", ")));
+    for (const Text& issue : layout.issues) text += QLatin1Char(' ') + CoreText::text(issue);
+    // The plan: the open plan (its model, GPU and links) with the layout written in.
+    if (!m_document || !m_document->hasPlan()) {
+        text += QLatin1Char(' ') + tr("Open a plan to use this layout with its model and GPU.");
+    } else {
+        std::vector<Text> notes;
+        const nlohmann::json applied = applyInferredLayout(layout, planToJson(m_document->plan()), notes);
+        for (const Text& n : notes) tips << CoreText::text(n);
+        if (auto parsed = planFromJson(applied); parsed) {
+            const bool same = parsed->plan.parallel == m_document->plan().parallel && parsed->plan.cluster.nodes == m_document->plan().cluster.nodes;
+            if (same) text += QLatin1Char(' ') + tr("The open plan has this layout.");
+            else m_inferredPlan = parsed->plan;
+        } else {
+            text += QLatin1Char(' ') + tr("It does not make a valid plan: %1").arg(CoreText::line(parsed.errors().front()));
+        }
+    }
+    m_layout->setText(text);
+    m_layout->setToolTip(tips.join(QLatin1Char('\n')));
+    m_layout->show();
+    m_usePlan->setVisible(true);
+    m_usePlan->setEnabled(m_inferredPlan.has_value());
+}
+
 void TracePage::rebuild()
 {
     const auto traces = m_traces ? m_traces->traces() : nullptr;
@@ -432,6 +498,8 @@ void TracePage::rebuild()
     if (leftOut.size() > kShownFiles)
         status += QLatin1Char('\n') + tr("… and %n more file(s) left out, damaged or refused", nullptr, int(leftOut.size()) - kShownFiles);
     m_status->setText(status);
+
+    rebuildLayout();
 
     // Summary: how far off and where, with the caveats; without a plan, what the traces hold.
     if (!traces || traces->ranks.empty()) {

@@ -5,6 +5,10 @@
 // measured memory against predicted memory. planscope-cli import --against computes the same comparison.
 #pragma once
 
+#include "spec/Plan.h"
+
+#include <optional>
+
 #include "pages/Page.h"
 #include <QPointer>
 #include <QWidget>
@@ -52,6 +56,15 @@ public:
     QComboBox* jobPicker() const { return m_job; }
     QTableWidget* kernelTable() const { return m_kernels; }
     QTabWidget* tabs() const { return m_tabs; }
+    // The layout the traces' process groups imply (core's inferLayout) and "Use this plan": for tests, the text shown
+    // (empty when the traces record none) and the plan the button would make the document's.
+    QString layoutText() const;
+    const std::optional<Plan>& inferredPlan() const { return m_inferredPlan; }
+    QPushButton* usePlanButton() const { return m_usePlan; }
+
+signals:
+    // "Use this plan": the open plan (or, without one, the traces' world on the default GPU) with the inferred layout.
+    void usePlanRequested(const planscope::Plan& plan);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -65,7 +78,11 @@ private:
     void rebuildMemory();
     void rebuildLegend();
     QString overlaySummary(const Overlay& overlay) const;
+    void rebuildLayout();
 
+    QLabel* m_layout = nullptr;
+    QPushButton* m_usePlan = nullptr;
+    std::optional<Plan> m_inferredPlan;
     QPointer<PlanDocument> m_document;
     QPointer<TraceSet> m_traces;
     std::shared_ptr<const TraceImport> m_shownTraces;
