@@ -5150,6 +5150,78 @@ of %3</source>
         <source>Bars: at the playhead</source>
         <translation>柱状图：播放头时刻</translation>
     </message>
+    <message>
+        <source>Open Memory Snapshot</source>
+        <translation>打开显存快照</translation>
+    </message>
+    <message>
+        <source>PyTorch memory snapshots (*.pickle *.pkl);;All files (*)</source>
+        <translation>PyTorch 显存快照 (*.pickle *.pkl);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot read the snapshot</source>
+        <translation>无法读取快照</translation>
+    </message>
+    <message>
+        <source>Compare with a Memory Snapshot…</source>
+        <translation>与显存快照对比…</translation>
+    </message>
+    <message>
+        <source>A PyTorch CUDA memory snapshot (torch.cuda.memory._dump_snapshot): its allocated and reserved peaks beside the predicted memory of the chosen stage</source>
+        <translation>PyTorch CUDA 显存快照（torch.cuda.memory._dump_snapshot）：其已分配和已保留峰值与所选阶段的预测显存并列</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Measured memory</source>
+        <translation>实测显存</translation>
+    </message>
+    <message>
+        <source>Figure</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>Difference</source>
+        <translation>差值</translation>
+    </message>
+    <message>
+        <source>Difference (%)</source>
+        <translation>差值（%）</translation>
+    </message>
+    <message>
+        <source>The plan has no valid prediction to set the snapshot beside.</source>
+        <translation>方案没有有效的预测，无法与快照并列比较。</translation>
+    </message>
+    <message>
+        <source>Allocated (peak)</source>
+        <translation>已分配（峰值）</translation>
+    </message>
+    <message>
+        <source>Reserved (peak)</source>
+        <translation>已保留（峰值）</translation>
+    </message>
+    <message>
+        <source>Reserved - allocated</source>
+        <translation>已保留 − 已分配</translation>
+    </message>
+    <message>
+        <source>Total on the GPU vs reserved</source>
+        <translation>GPU 上总量 vs 已保留</translation>
+    </message>
+    <message>
+        <source>%1, device %2, against stage %3: %4</source>
+        <translation>%1，设备 %2，对照阶段 %3：%4</translation>
+    </message>
 </context>
 <context>
     <name>planscope::MemoryTimelineView</name>

@@ -9,6 +9,8 @@
 #include "sim/Timeline.h"
 #include "pages/MemoryPage.h"
 #include "charts/MemoryTimelineView.h"
+#include "util/Units.h"
+#include <QSpinBox>
 
 #include <QApplication>
 #include <QSignalSpy>
@@ -19,6 +21,38 @@ using namespace planscope;
 class TestMemoryPage : public QObject {
     Q_OBJECT
 private slots:
+    // A PyTorch memory snapshot beside the prediction (tests/data/memory-snapshots/simple.pickle, written by
+    // make_snapshot.py: allocated peak 12 MiB, reserved peak 18 MiB): the measured column holds those peaks, the
+    // predicted one the stage's allocated and reserved bytes; a file that is no snapshot is refused by name.
+    void aMemorySnapshotIsSetBesideThePrediction()
+    {
+        PlanDocument doc;
+        MemoryPage page;
+        page.resize(1200, 900);
+        page.setDocument(&doc);
+        QSignalSpy spy(&doc, &PlanDocument::predictionChanged);
+        QVERIFY(doc.load(QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/default.plan.json")));
+        QVERIFY(spy.count() > 0 || spy.wait(20000));
+        const auto pr = doc.prediction();
+        QVERIFY(pr && pr->valid);
+        QString error;
+        QVERIFY2(page.openSnapshot(QStringLiteral(PLANSCOPE_SOURCE_DIR "/tests/data/memory-snapshots/simple.pickle"), &error), qPrintable(error));
+        const QStringList rows = page.measuredRows();
+        QCOMPARE(rows.size(), 4);
+        const int stage = page.stagePicker()->value();
+        const StageMemory& st = pr->stages.at(std::size_t(stage));
+        auto bytes = [](double b) { return QString::fromStdString(units::formatBytes(b)); };
+        QVERIFY2(rows[0].startsWith(QLatin1String("Allocated (peak) | ") + bytes(double(st.allocatedBytes)) + QLatin1String(" | ") + bytes(12582912.0)),
+            qPrintable(rows[0]));
+        QVERIFY2(rows[1].startsWith(QLatin1String("Reserved (peak) | ") + bytes(double(st.reservedBytes)) + QLatin1String(" | ") + bytes(18874368.0)),
+            qPrintable(rows[1]));
+        QVERIFY2(page.measuredNote().contains(QLatin1String("simple.pickle")), qPrintable(page.measuredNote()));
+        // Not a snapshot: refused, named; the one shown stays.
+        QVERIFY(!page.openSnapshot(QStringLiteral(PLANSCOPE_SOURCE_DIR "/tests/data/memory-snapshots/bad-not-a-dict.pickle"), &error));
+        QVERIFY(!error.isEmpty());
+        QCOMPARE(page.measuredRows().size(), 4);
+    }
+
     void playheadMovesTheBars()
     {
         PlanDocument doc;
