@@ -21,6 +21,7 @@
 #include <QLocale>
 #include <QMessageBox>
 #include <QRegularExpression>
+#include <QSet>
 #include <QTableView>
 #include <QTreeView>
 
@@ -28,8 +29,8 @@ namespace planscope::TableExporter {
 
 namespace {
 
-// The number a cell shows: its ExportValueRole, else its text where the whole text is a number in the C locale or
-// the interface's (thousands separators allowed).
+// The number a cell shows: its ExportValueRole, else its text where the whole text is a number in the interface's
+// locale or the C locale.
 TableCell cellOf(const QModelIndex& index, const QString& text)
 {
     const QVariant value = index.data(ExportValueRole);
@@ -42,9 +43,10 @@ TableCell cellOf(const QModelIndex& index, const QString& text)
             return c;
         }
     }
+    // The interface's locale first (a page formats with it: "32,4" under de_DE), then the C locale.
     const QString trimmed = text.trimmed();
-    double v = QLocale::c().toDouble(QString(trimmed).remove(QLatin1Char(',')), &ok);
-    if (!ok) v = QLocale().toDouble(trimmed, &ok);
+    double v = QLocale().toDouble(trimmed, &ok);
+    if (!ok) v = QLocale::c().toDouble(trimmed, &ok);
     if (ok && !trimmed.isEmpty()) {
         TableCell c = numberCell(v);
         c.text = text.toStdString();
@@ -156,13 +158,19 @@ bool writeTables(const std::vector<Table>& tables, const QString& path, QString*
         return false;
     }
     const QFileInfo info(path);
+    QSet<QString> taken;
     for (const Table& t : tables) {
         QString target = path;
         if (tables.size() > 1) {
+            // The table's name in the file's (letters of any script kept), made unique without regard to case.
             QString name = QString::fromStdString(t.name);
-            name.replace(QRegularExpression(QStringLiteral("[^\\w.-]+")), QStringLiteral("_"));
-            target = info.path() + QLatin1Char('/') + info.completeBaseName() + QLatin1Char('-') + name + QLatin1Char('.')
-                + (info.suffix().isEmpty() ? QStringLiteral("csv") : info.suffix());
+            name.replace(QRegularExpression(QStringLiteral("[^\\w.-]+"), QRegularExpression::UseUnicodePropertiesOption), QStringLiteral("_"));
+            const QString suffix = info.suffix().isEmpty() ? QStringLiteral("csv") : info.suffix();
+            target = info.path() + QLatin1Char('/') + info.completeBaseName() + QLatin1Char('-') + name + QLatin1Char('.') + suffix;
+            for (int n = 2; taken.contains(target.toLower()); ++n)
+                target = info.path() + QLatin1Char('/') + info.completeBaseName() + QLatin1Char('-') + name + QLatin1Char('-')
+                    + QString::number(n) + QLatin1Char('.') + suffix;
+            taken.insert(target.toLower());
         }
         if (!writeFileAtomically(QFile::encodeName(target).toStdString(), tableToCsv(t), message)) {
             if (error) *error = QString::fromStdString(message);

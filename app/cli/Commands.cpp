@@ -37,6 +37,9 @@
 #include <ostream>
 #include <set>
 #include <sstream>
+#include <cstdio>
+#include <iostream>
+#include <unistd.h>
 
 namespace planscope::cli {
 
@@ -648,24 +651,50 @@ int cmdProfileFit(const Args& a, std::ostream& out, std::ostream& err)
 namespace {
 
 // The verb run with --json into a buffer, its tables written; then its own output as asked (the buffer itself where
-// --json was asked, else a second run without it).
-int runWithTables(const std::vector<std::string>& args, const std::string& xlsx, const std::string& csv, std::ostream& out, std::ostream& err)
+// --json was asked, else a second run without it). Standard input is read once and given to both runs as a file; the
+// JSON run writes no --out or --write file (the second run does).
+int runWithTables(std::vector<std::string> args, const std::string& xlsx, const std::string& csv, std::ostream& out, std::ostream& err)
 {
+    std::string stdinCopy;
+    if (std::find(args.begin(), args.end(), "-") != args.end()) {
+        char name[] = "/tmp/planscope-stdin-XXXXXX";
+        const int fd = ::mkstemp(name);
+        if (fd < 0) {
+            err << "planscope-cli: cannot keep standard input for --xlsx/--csv\n";
+            return 1;
+        }
+        ::close(fd);
+        stdinCopy = name;
+        std::ofstream(stdinCopy, std::ios::binary) << std::cin.rdbuf();
+        std::replace(args.begin(), args.end(), std::string("-"), stdinCopy);
+    }
+    struct Remove {
+        std::string path;
+        ~Remove()
+        {
+            if (!path.empty()) std::remove(path.c_str());
+        }
+    } removeCopy { stdinCopy };
     const bool asked = std::find(args.begin(), args.end(), "--json") != args.end();
-    std::vector<std::string> withJson = args;
+    std::vector<std::string> withJson;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if ((args[i] == "--out" || args[i] == "--write") && i + 1 < args.size()) {
+            ++i;
+            continue;
+        }
+        withJson.push_back(args[i]);
+    }
     if (!asked) withJson.push_back("--json");
     std::ostringstream buffer, quiet;
-    const int code = run(withJson, buffer, asked ? err : quiet);
+    const int code = run(withJson, buffer, quiet);
     json document;
     try {
         document = json::parse(buffer.str());
     } catch (const json::exception&) {
-        // No JSON (a usage error, a file that cannot be read): the verb's own output says why.
-        if (asked) {
-            out << buffer.str();
-            return code;
-        }
-        return run(args, out, err);
+        // No JSON: the verb says why (a usage error, a file that cannot be read), or it has none to give.
+        const int own = run(args, out, err);
+        err << "planscope-cli: " << args[0] << " wrote no JSON here; no tables written\n";
+        return own != 0 ? own : 1;
     }
     const std::vector<Table> tables = tablesFromJson(document, args[0]);
     std::string error;
@@ -674,16 +703,19 @@ int runWithTables(const std::vector<std::string>& args, const std::string& xlsx,
         return 1;
     }
     if (!csv.empty()) {
-        // One table: the file named; several: one file each, the table's name before the extension.
+        // One table: the file named; several: one file each, the table's name before the extension (made unique).
         const std::size_t dot = csv.rfind('.');
         const std::size_t slash = csv.rfind('/');
         const bool hasExtension = dot != std::string::npos && (slash == std::string::npos || dot > slash);
         const std::string stem = hasExtension ? csv.substr(0, dot) : csv, extension = hasExtension ? csv.substr(dot) : ".csv";
+        std::set<std::string> taken;
         for (const Table& t : tables) {
             std::string name = t.name;
             for (char& c : name)
-                if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '_';
-            const std::string path = tables.size() == 1 ? csv : stem + "-" + name + extension;
+                if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.' && static_cast<unsigned char>(c) < 0x80) c = '_';
+            std::string path = tables.size() == 1 ? csv : stem + "-" + name + extension;
+            for (int n = 2; taken.count(path); ++n) path = stem + "-" + name + "-" + std::to_string(n) + extension;
+            taken.insert(path);
             if (!writeFileAtomically(path, tableToCsv(t), error)) {
                 err << "planscope-cli: " << error << "\n";
                 return 1;
@@ -722,6 +754,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             if ((args[i] == "--xlsx" || (args[i] == "--csv" && !own)) && i + 1 < args.size()) {
                 (args[i] == "--xlsx" ? xlsx : csv) = args[i + 1];
                 ++i;
+            } else if (args[i].rfind("--xlsx=", 0) == 0) {
+                xlsx = args[i].substr(7);
+            } else if (args[i].rfind("--csv=", 0) == 0 && verb != "search") {
+                csv = args[i].substr(6);
             } else {
                 rest.push_back(args[i]);
             }

@@ -286,16 +286,17 @@ int main(int argc, char* argv[])
         complain(error);
         return kExitExportFailed;
     }
-    if (!tables.isEmpty() && !window.exportTables(tables, &error)) {
-        complain(error);
-        return kExitExportFailed;
-    }
     const auto prediction = document->prediction();
     if (!loaded) return kExitUsage; // the reasons were printed above and are in the picture
     if (!compared || !profiled) return kExitUsage;
     if (!prediction || !prediction->valid) {
         if (prediction) complain(PlanDocument::describe(prediction->errors));
         return kExitUsage;
+    }
+    // Tables are data: written only for a plan that opened and evaluated, so a failed run leaves what was there.
+    if (!tables.isEmpty() && !window.exportTables(tables, &error)) {
+        complain(error);
+        return kExitExportFailed;
     }
     return 0;
 }

@@ -95,12 +95,13 @@ std::optional<std::int64_t> wholeNumber(const std::string& s)
 
 // --- TOML -----------------------------------------------------------------------------------------------------------
 
-void tomlLeaves(const toml::table& table, const std::string& prefix, std::vector<Leaf>& leaves)
+void tomlLeaves(const toml::table& table, const std::string& prefix, std::vector<Leaf>& leaves, int depth = 0)
 {
+    if (depth > 64) return; // bounded before parsing (kMaxKeyParts); kept here too
     for (const auto& [key, node] : table) {
         const std::string path = prefix.empty() ? std::string(key.str()) : prefix + "." + std::string(key.str());
         if (const toml::table* t = node.as_table()) {
-            tomlLeaves(*t, path, leaves);
+            tomlLeaves(*t, path, leaves, depth + 1);
             continue;
         }
         Leaf leaf { path, {} };
@@ -148,6 +149,40 @@ const ModelPreset* presetOf(std::string name, std::string flavor)
     return nullptr;
 }
 
+// toml++ bounds inline nesting but not dotted keys (a.b.c...) or table headers: a key of more parts than this is
+// refused before the parser recurses into it.
+constexpr int kMaxKeyParts = 64;
+
+// The most dot-separated parts of any key or table header, counting dots outside quotes before "=" or inside [...].
+int deepestKey(std::string_view text)
+{
+    int deepest = 0;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        std::size_t end = text.find('\n', at);
+        if (end == std::string_view::npos) end = text.size();
+        const std::string_view line = text.substr(at, end - at);
+        at = end + 1;
+        const std::size_t first = line.find_first_not_of(" \t");
+        if (first == std::string_view::npos || line[first] == '#') continue;
+        const std::size_t stop = line[first] == '[' ? line.find(']', first + 1) : line.find('=');
+        int parts = 1;
+        char quote = 0;
+        for (std::size_t i = first; i < std::min(stop, line.size()); ++i) {
+            const char c = line[i];
+            if (quote) {
+                if (c == quote) quote = 0;
+            } else if (c == '"' || c == '\'') {
+                quote = c;
+            } else if (c == '.') {
+                ++parts;
+            }
+        }
+        deepest = std::max(deepest, parts);
+    }
+    return deepest;
+}
+
 } // namespace
 
 ImportedLaunch importTorchtitanToml(std::string_view text, const json& base, const LaunchOverrides& overrides)
@@ -155,6 +190,10 @@ ImportedLaunch importTorchtitanToml(std::string_view text, const json& base, con
     ImportedLaunch failed;
     failed.format = "torchtitan";
     failed.plan = base.is_object() ? base : json::object();
+    if (deepestKey(text) > kMaxKeyParts) {
+        failed.issues.push_back(issue(Severity::Error, "", Text(PS_TEXT("CoreText", "nested more than %1 levels deep"), kMaxKeyParts)));
+        return failed;
+    }
     toml::table root;
     try {
         root = toml::parse(text);
@@ -233,7 +272,7 @@ ImportedLaunch importTorchtitanToml(std::string_view text, const json& base, con
     arg("--pipeline-model-parallel-size", std::to_string(pp), "parallelism.pipeline_parallel_degree");
     arg("--context-parallel-size", std::to_string(cp), "parallelism.context_parallel_degree");
     if (ep > 1) arg("--expert-model-parallel-size", std::to_string(ep), "parallelism.expert_parallel_degree");
-    if (at.count("parallelism.expert_tensor_parallel_degree") && ep > 1)
+    if (ep > 1) // torchtitan's default expert tensor parallelism is 1, not tp
         arg("--expert-tensor-parallel-size", std::to_string(etp), "parallelism.expert_tensor_parallel_degree");
     // torchtitan's sequence parallelism goes with its tensor parallelism (torchtitan/models/llama3/infra/parallelize.py).
     if (tp > 1) arg("--sequence-parallel", "", "parallelism.tensor_parallel_degree");
@@ -244,14 +283,16 @@ ImportedLaunch importTorchtitanToml(std::string_view text, const json& base, con
     const std::int64_t nodes = overrides.nodes > 0 ? overrides.nodes : cluster.value("nodes", std::int64_t(0));
     const std::int64_t perNode = overrides.gpusPerNode > 0 ? overrides.gpusPerNode : cluster.value("gpusPerNode", std::int64_t(0));
     const std::int64_t world = nodes * perNode;
-    const std::int64_t dp = world > 0 && world % (tp * pp * cp) == 0 ? world / (tp * pp * cp) : 0;
+    // Each degree is at most 2^30: the product is taken only where it stays within the world (no overflow).
+    const bool within = world > 0 && tp <= world && pp <= world / tp && cp <= world / (tp * pp);
+    const std::int64_t dp = within && world % (tp * pp * cp) == 0 ? world / (tp * pp * cp) : 0;
 
     // The batch: local_batch_size per data-parallel rank; with a pipeline, microbatches of
     // pipeline_parallel_microbatch_size; global_batch_size -1 is local x dp (torchtitan/config/job_config.py).
     const std::int64_t local = whole("training.local_batch_size", whole("training.batch_size", 8, 1), 1);
     const std::int64_t micro = pp > 1 ? whole("parallelism.pipeline_parallel_microbatch_size", 1, 1) : local;
     std::int64_t global = whole("training.global_batch_size", -1, -1);
-    if (global <= 0 && dp > 0) global = local * dp;
+    if (global <= 0 && dp > 0 && local <= (std::int64_t(1) << 62) / dp) global = local * dp;
     arg("--micro-batch-size", std::to_string(micro), pp > 1 ? "parallelism.pipeline_parallel_microbatch_size" : "training.local_batch_size");
     if (global > 0)
         arg("--global-batch-size", std::to_string(global), at.count("training.global_batch_size") && whole("training.global_batch_size", -1, -1) > 0
@@ -328,6 +369,10 @@ ImportedLaunch importTorchtitanToml(std::string_view text, const json& base, con
     }
     if (flag("training.enable_cpu_offload")) arg("--optimizer-cpu-offload", "", "training.enable_cpu_offload");
 
+    // The pipeline's keys are read (and checked) here, before the notes join the import's issues.
+    const std::int64_t layersPerStage = whole("parallelism.pipeline_parallel_layers_per_stage", 0, 1);
+    const std::int64_t firstLess = whole("parallelism.pipeline_parallel_first_stage_less_layers", 1, 0);
+    const std::int64_t lastLess = whole("parallelism.pipeline_parallel_last_stage_less_layers", 1, 0);
     ImportedLaunch out = importMegatronArgs(shellText(args), start, overrides);
     out.format = "torchtitan";
     out.launcher.clear();
@@ -376,9 +421,7 @@ ImportedLaunch importTorchtitanToml(std::string_view text, const json& base, con
             training["schedule"] = it->second.first;
             out.applied.push_back("parallelism.pipeline_parallel_schedule " + schedule + ": training.schedule");
             std::int64_t perRank = it->second.second ? 2 : 1;
-            const std::int64_t layers = whole("parallelism.pipeline_parallel_layers_per_stage", 0, 1);
-            const std::int64_t first = whole("parallelism.pipeline_parallel_first_stage_less_layers", 1, 0);
-            const std::int64_t last = whole("parallelism.pipeline_parallel_last_stage_less_layers", 1, 0);
+            const std::int64_t layers = layersPerStage, first = firstLess, last = lastLess;
             std::int64_t modelLayers = 0;
             if (auto parsed = planFromJson(out.plan); parsed) modelLayers = parsed->plan.model.layers;
             if (layers > 0 && modelLayers > 0) {
@@ -673,9 +716,14 @@ ImportedLaunch importMegatronYaml(std::string_view text, const json& base, const
                     else if (v == "layernorm" || v == "layernorm1p") arg("--normalization", "LayerNorm", l);
                     else bad(l);
                 } else if (key == "activation") { // NeMo 1: swiglu, fast-swiglu, gelu
-                    if (l.value.find("swiglu") != std::string::npos) arg("--swiglu", "", l);
-                    else if (l.value.find("gelu") != std::string::npos) used.insert(l.path);
-                    else bad(l);
+                    // NeMo's gated activations (swiglu, geglu, reglu and their fast- forms) are a gated MLP; gelu,
+                    // relu and squared-relu are not. The activation itself costs the same here.
+                    const std::string& v = l.value;
+                    const bool gated = v.size() >= 3 && v.compare(v.size() - 3, 3, "glu") == 0 && v != "gelu";
+                    if (gated) arg("--swiglu", "", l);
+                    else used.insert(l.path);
+                    if (v.find("swiglu") == std::string::npos && gated)
+                        notes.push_back(issue(Severity::Warning, l.path, Text(PS_TEXT("CoreText", "%1 is modelled as SwiGLU: the same gated MLP"), v)));
                 }
             } else {
                 bad(l);
@@ -755,6 +803,8 @@ std::string launchConfigFormat(std::string_view text)
         const std::size_t s = line.find_first_not_of(" \t\r");
         if (s == std::string_view::npos || line[s] == '#') continue;
         line = line.substr(s);
+        // A YAML document marker or directive.
+        if (line == "---" || line.rfind("--- ", 0) == 0 || line.rfind("%YAML", 0) == 0) return "megatron-bridge";
         while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
         // A TOML table header: [name] or [a.b.c].
         if (line.size() > 2 && line.front() == '[' && line.back() == ']'

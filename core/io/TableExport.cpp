@@ -188,66 +188,70 @@ std::vector<Table> tablesFromJson(const json& document, const std::string& name)
 {
     std::vector<Table> tables;
     Table fields { name, { "field", "value" }, {} };
-    // One table per array of objects; `parent` names the column of the row it belongs to.
-    std::function<void(const json&, const std::string&, const std::string&, std::vector<TableCell>&, std::vector<std::string>&,
-        std::map<std::string, std::size_t>&, std::size_t)>
-        flatten;
-    std::function<void(const json&, const std::string&, const std::string&, const std::vector<TableCell>*)> arrayTable;
-    arrayTable = [&](const json& array, const std::string& path, const std::string& parentColumn, const std::vector<TableCell>* parentIndex) {
-        const std::size_t at = tables.size();
-        tables.push_back(Table { path, {}, {} });
-        std::vector<std::string> header;
+    // One table per array path: the rows of every element of every array at that path (ranks[3].lanes joins
+    // ranks[*].lanes), each with the column of the row it belongs to where it is nested.
+    struct Building {
+        std::size_t table;
         std::map<std::string, std::size_t> column;
-        if (!parentColumn.empty()) {
-            header.push_back(parentColumn);
-            column[parentColumn] = 0;
+    };
+    std::map<std::string, Building> byPath;
+    std::function<void(const json&, const std::string&, std::vector<TableCell>&, Building&)> flatten;
+    auto arrayTable = [&](const json& array, const std::string& path, const std::string& where) {
+        auto [it, fresh] = byPath.try_emplace(path, Building { tables.size(), {} });
+        if (fresh) {
+            tables.push_back(Table { path, {}, {} });
+            if (!where.empty()) {
+                tables.back().header.push_back("of");
+                it->second.column["of"] = 0;
+            }
         }
-        std::vector<std::vector<TableCell>> rows;
-        std::size_t index = 0;
+        Building& b = it->second;
         for (const json& element : array) {
             std::vector<TableCell> row;
-            if (parentIndex) row.push_back((*parentIndex)[index]);
-            flatten(element, "", path + "[" + std::to_string(index) + "]", row, header, column, index);
-            rows.push_back(std::move(row));
-            ++index;
+            if (!where.empty()) row.push_back(textCell(where));
+            flatten(element, "", row, b);
+            tables[b.table].rows.push_back(std::move(row));
         }
-        for (auto& row : rows) row.resize(header.size());
-        tables[at].header = std::move(header);
-        tables[at].rows = std::move(rows);
     };
     // The fields of one element: scalars into its row, nested objects flattened, arrays of scalars joined, arrays of
-    // objects into tables of their own.
-    flatten = [&](const json& element, const std::string& prefix, const std::string& where, std::vector<TableCell>& row,
-                  std::vector<std::string>& header, std::map<std::string, std::size_t>& column, std::size_t) {
-        auto put = [&](const std::string& key, TableCell cell) {
-            auto it = column.find(key);
-            if (it == column.end()) {
-                it = column.emplace(key, header.size()).first;
-                header.push_back(key);
-            }
-            if (row.size() <= it->second) row.resize(it->second + 1);
-            row[it->second] = std::move(cell);
-        };
-        if (!element.is_object()) {
-            put(prefix.empty() ? "value" : prefix, scalarCell(element));
-            return;
-        }
-        for (auto it = element.begin(); it != element.end(); ++it) {
-            const std::string key = prefix.empty() ? it.key() : prefix + "." + it.key();
-            const json& v = it.value();
-            if (v.is_object()) {
-                flatten(v, key, where, row, header, column, 0);
-            } else if (isObjectArray(v)) {
-                const std::vector<TableCell> owner(v.size(), textCell(where));
-                arrayTable(v, where + "." + key, "of", &owner);
-            } else if (v.is_array()) {
-                std::string joined;
-                for (const json& e : v) joined += (joined.empty() ? "" : "; ") + (e.is_string() ? e.get<std::string>() : e.dump());
-                put(key, textCell(joined));
-            } else {
-                put(key, scalarCell(v));
-            }
-        }
+    // objects into the table of their path.
+    std::function<void(const json&, const std::string&, const std::string&, std::vector<TableCell>&, Building&)> fill
+        = [&](const json& element, const std::string& prefix, const std::string& where, std::vector<TableCell>& row, Building& b) {
+              auto put = [&](const std::string& key, TableCell cell) {
+                  auto it = b.column.find(key);
+                  if (it == b.column.end()) {
+                      it = b.column.emplace(key, tables[b.table].header.size()).first;
+                      tables[b.table].header.push_back(key);
+                  }
+                  if (row.size() <= it->second) row.resize(it->second + 1);
+                  row[it->second] = std::move(cell);
+              };
+              if (!element.is_object()) {
+                  put(prefix.empty() ? "value" : prefix, scalarCell(element));
+                  return;
+              }
+              for (auto it = element.begin(); it != element.end(); ++it) {
+                  const std::string key = prefix.empty() ? it.key() : prefix + "." + it.key();
+                  const json& v = it.value();
+                  if (v.is_object()) {
+                      fill(v, key, where, row, b);
+                  } else if (isObjectArray(v)) {
+                      const std::size_t table = b.table; // arrayTable may grow `tables`
+                      const std::string owner = tables[table].name;
+                      arrayTable(v, owner + "." + key, where);
+                  } else if (v.is_array()) {
+                      std::string joined;
+                      for (const json& e : v) joined += (joined.empty() ? "" : "; ") + (e.is_string() ? e.get<std::string>() : e.dump());
+                      put(key, textCell(joined));
+                  } else {
+                      put(key, scalarCell(v));
+                  }
+              }
+          };
+    // Each element's own name ("ranks[3]") is what its nested rows are "of".
+    flatten = [&](const json& element, const std::string& prefix, std::vector<TableCell>& row, Building& b) {
+        const std::string where = tables[b.table].name + "[" + std::to_string(tables[b.table].rows.size()) + "]";
+        fill(element, prefix, where, row, b);
     };
     // The document's own fields.
     std::function<void(const json&, const std::string&)> walk = [&](const json& j, const std::string& prefix) {
@@ -257,7 +261,7 @@ std::vector<Table> tablesFromJson(const json& document, const std::string& name)
             if (v.is_object()) {
                 walk(v, key);
             } else if (isObjectArray(v)) {
-                arrayTable(v, key, "", nullptr);
+                arrayTable(v, key, "");
             } else if (v.is_array()) {
                 std::string joined;
                 for (const json& e : v) joined += (joined.empty() ? "" : "; ") + (e.is_string() ? e.get<std::string>() : e.dump());
@@ -268,8 +272,10 @@ std::vector<Table> tablesFromJson(const json& document, const std::string& name)
         }
     };
     if (document.is_object()) walk(document, "");
-    else if (isObjectArray(document)) arrayTable(document, name, "", nullptr);
+    else if (isObjectArray(document)) arrayTable(document, name, "");
     else fields.rows.push_back({ textCell(name), scalarCell(document) });
+    for (Table& t : tables)
+        for (auto& row : t.rows) row.resize(t.header.size());
     if (!fields.rows.empty()) tables.insert(tables.begin(), std::move(fields));
     return tables;
 }

@@ -35,8 +35,8 @@ bool writeXlsx(const std::string& path, const std::vector<Table>& tables, std::s
 
 // Every table a JSON document holds, by its own names: the scalars (nested objects flattened as "a.b") as one table
 // of field and value named `name`, and every array of objects as a table of its own named by its path, one column per
-// scalar field (nested objects flattened, arrays of scalars joined with "; "); an array of objects inside one of
-// those a table of its own, its first column the row it belongs to.
+// scalar field (nested objects flattened, arrays of scalars joined with "; "); the arrays of objects at one path
+// inside those ("ranks[*].lanes") one table named "ranks.lanes", its first column the row each belongs to.
 std::vector<Table> tablesFromJson(const nlohmann::json& document, const std::string& name);
 
 } // namespace planscope

@@ -3078,6 +3078,10 @@
         <source>the trace starts with nothing allocated or reserved: the peaks cover the run from then on</source>
         <translation>追踪开始时没有任何已分配或已保留内存：峰值覆盖此后的整个运行</translation>
     </message>
+    <message>
+        <source>%1 is modelled as SwiGLU: the same gated MLP</source>
+        <translation>%1 按 SwiGLU 建模：同为门控 MLP</translation>
+    </message>
 </context>
 <context>
     <name>MemorySegments</name>

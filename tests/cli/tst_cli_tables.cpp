@@ -93,6 +93,12 @@ private slots:
         bool best = false;
         for (const json& s : book["sheets"]) best = best || s.get<std::string>() == "best";
         QVERIFY2(best, book["sheets"].dump().c_str());
+        // summary writes no JSON: nothing written, said, exit 1.
+        const test::CliRun summary = test::runCli({ QStringLiteral("summary"), sample("default.plan.json"), QStringLiteral("--xlsx"),
+            dir.filePath(QStringLiteral("s.xlsx")) });
+        QCOMPARE(summary.code, 1);
+        QVERIFY2(summary.err.find("no tables written") != std::string::npos, summary.err.c_str());
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("s.xlsx"))));
         // A path that cannot be written: exit 1, named.
         const test::CliRun bad = test::runCli({ QStringLiteral("evaluate"), sample("default.plan.json"), QStringLiteral("--xlsx"),
             dir.filePath(QStringLiteral("no/such/dir/x.xlsx")) });

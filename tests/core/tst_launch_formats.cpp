@@ -73,6 +73,7 @@ private slots:
         QCOMPARE(launchConfigFormat(readData("moe-megatron-srun.txt")), "megatron"s);
         QCOMPARE(launchConfigFormat("# comment\nNNODES=4\ntorchrun --nnodes $NNODES pretrain_gpt.py --num-layers 2\n"), "megatron"s);
         QCOMPARE(launchConfigFormat("seed = 1\n[training]\n"), "torchtitan"s);
+        QCOMPARE(launchConfigFormat("---\nmodel:\n  num_layers: 2\n"), "megatron-bridge"s); // a YAML document marker
         // A format given by name wins; an unknown one is named.
         const ImportedLaunch r = importLaunchConfig("--num-layers 2", cluster("h100-sxm5-80gb", 1, 8), {}, "xml");
         QVERIFY(hasIssue(r.issues, "format", Severity::Error));
@@ -149,6 +150,12 @@ private slots:
         // HSDP of 2 shards where a node holds one data-parallel rank (TP 8): said, not silently changed.
         QVERIFY(hasIssue(r.issues, "parallelism.data_parallel_shard_degree", Severity::Warning));
         QVERIFY(listed(r, "compile.enable"));
+        // Experts without expert_tensor_parallel_degree: torchtitan's default 1, not tp.
+        const ImportedLaunch moe = importLaunchConfig("[model]\nname = \"qwen3\"\nflavor = \"30B-A3B\"\n[parallelism]\n"
+                                                      "tensor_parallel_degree = 2\nexpert_parallel_degree = 4\n",
+            cluster("h100-sxm5-80gb", 1, 8));
+        QVERIFY(!hasErrors(moe.issues));
+        QCOMPARE(parsed(moe).parallel.expertTp(), 1);
 
         // The same on 12 nodes: 96 / (8 x 4) = 3 data-parallel ranks, which 2 replicas do not divide.
         const ImportedLaunch bad = importLaunchConfig(readData("torchtitan-pp-hsdp.toml"), cluster("h100-sxm5-80gb", 12, 8));
@@ -215,6 +222,13 @@ private slots:
         for (const char* key : { "optimizer.lr", "ddp.overlap_param_gather", "model.rotary_base", "logger.log_interval" })
             QVERIFY2(listed(r, key), key);
         QVERIFY(!listed(r, "model._target_"));
+        // NeMo's other gated activations are the same gated MLP (said); gelu is not gated.
+        const ImportedLaunch geglu = importLaunchConfig("trainer:\n  devices: 8\nmodel:\n  num_layers: 2\n  hidden_size: 256\n"
+                                                        "  num_attention_heads: 4\n  encoder_seq_length: 128\n  activation: geglu\n",
+            cluster("h100-sxm5-80gb", 1, 8));
+        QVERIFY(!hasErrors(geglu.issues));
+        QVERIFY(parsed(geglu).model.gatedMlp);
+        QVERIFY(hasIssue(geglu.issues, "model.activation", Severity::Warning));
         QVERIFY(evaluate(p).valid);
     }
 
@@ -289,6 +303,24 @@ private slots:
         QVERIFY(hasIssue(r.issues, "activation_checkpoint.mode", Severity::Error));
         r = importLaunchConfig("model:\n  tensor_model_parallel_size: 0\n", base, {}, "megatron-bridge");
         QVERIFY(hasIssue(r.issues, "model.tensor_model_parallel_size", Severity::Error));
+        // A dotted key 30,000 parts deep: refused before the parser recurses (it would overflow the stack).
+        std::string dotted = "x";
+        for (int i = 0; i < 30000; ++i) dotted += ".a";
+        r = importLaunchConfig(dotted + " = 1\n", base, {}, "torchtitan");
+        QVERIFY(hasErrors(r.issues));
+        r = importLaunchConfig("[" + dotted + "]\n", base, {}, "torchtitan");
+        QVERIFY(hasErrors(r.issues));
+        // Degrees whose product passes 64 bits: no world they divide, named, no arithmetic fault.
+        r = importLaunchConfig("[parallelism]\ntensor_parallel_degree = 1073741824\npipeline_parallel_degree = 1073741824\n"
+                               "context_parallel_degree = 16\n",
+            base, LaunchOverrides { 1000000, 1000000, {} }, "torchtitan");
+        QVERIFY(hasErrors(r.issues));
+        // Bad pipeline split values are named, not dropped.
+        r = importLaunchConfig("[parallelism]\npipeline_parallel_degree = 2\npipeline_parallel_layers_per_stage = 0\n"
+                               "pipeline_parallel_first_stage_less_layers = -3\n",
+            base, {}, "torchtitan");
+        QVERIFY(hasIssue(r.issues, "parallelism.pipeline_parallel_layers_per_stage", Severity::Error));
+        QVERIFY(hasIssue(r.issues, "parallelism.pipeline_parallel_first_stage_less_layers", Severity::Error));
     }
 
     // export-config --as torchtitan, then import: every sample plan comes back in every field a torchtitan key carries.
