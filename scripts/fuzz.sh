@@ -28,7 +28,7 @@ if ! command -v clang++ >/dev/null || ! compgen -G "/usr/lib/llvm-*/lib/clang/*/
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends clang libclang-rt-14-dev >/dev/null
 fi
 
-all=(fuzz_plan fuzz_hf_config fuzz_schedule_csv fuzz_layout fuzz_profile fuzz_kineto fuzz_purity)
+all=(fuzz_plan fuzz_hf_config fuzz_schedule_csv fuzz_layout fuzz_profile fuzz_kineto fuzz_purity fuzz_snapshot fuzz_launch_config)
 targets=("${all[@]}")
 [ $# -gt 0 ] && targets=("$@")
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPLANSCOPE_FUZZ=ON \
@@ -63,6 +63,10 @@ for f in samples/traces/*.json.gz; do
   [ "$(stat -c %s "$f")" -le 65536 ] && cp "$f" "$seeds/fuzz_kineto/$name.json.gz"
   { gzip -dc "$f" || true; } | head -c 65536 > "$seeds/fuzz_kineto/$name.json"
 done
+# Memory snapshots (tests/data/memory-snapshots, written by its make_snapshot.py) and launch configs of every format.
+cp tests/data/memory-snapshots/*.pickle "$seeds/fuzz_snapshot/"
+cp tests/data/launch-configs/*.sh tests/data/launch-configs/*.txt tests/data/launch-configs/*.json tests/data/launch-configs/*.toml \
+  tests/data/launch-configs/*.yaml "$seeds/fuzz_launch_config/"
 # Process groups of each shape the inferred plan reads (tests/data/process-groups/README.md): one rank of each.
 for d in tests/data/process-groups/*/; do cp "$d/rank0.json" "$seeds/fuzz_kineto/pg-$(basename "$d").json"; done
 
