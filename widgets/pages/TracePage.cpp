@@ -429,7 +429,12 @@ void TracePage::rebuildLayout()
 {
     const auto traces = m_traces ? m_traces->traces() : nullptr;
     m_inferredPlan.reset();
-    const InferredLayout layout = traces && !traces->ranks.empty() ? inferLayout(traces->ranks, nullptr) : InferredLayout {};
+    if (traces != m_layoutTraces || !m_inferred) {
+        m_layoutTraces = traces;
+        m_inferred = std::make_shared<const InferredLayout>(
+            traces && !traces->ranks.empty() ? inferLayout(traces->ranks, nullptr) : InferredLayout {});
+    }
+    const InferredLayout& layout = *m_inferred;
     if (layout.fields.empty()) {
         m_layout->hide();
         m_usePlan->hide();

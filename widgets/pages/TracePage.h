@@ -28,6 +28,7 @@ namespace planscope {
 
 class PlanDocument;
 class TraceSet;
+struct InferredLayout;
 struct TraceImport;
 struct Overlay;
 class TraceTimelineView;
@@ -83,6 +84,9 @@ private:
     QLabel* m_layout = nullptr;
     QPushButton* m_usePlan = nullptr;
     std::optional<Plan> m_inferredPlan;
+    // The layout is the traces' alone: inferred once per import (the open plan only changes what it is applied to).
+    std::shared_ptr<const TraceImport> m_layoutTraces;
+    std::shared_ptr<const InferredLayout> m_inferred;
     QPointer<PlanDocument> m_document;
     QPointer<TraceSet> m_traces;
     std::shared_ptr<const TraceImport> m_shownTraces;
