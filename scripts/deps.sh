@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(cmake ninja-build g++ poppler-utils qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-svg-dev qt6-l10n-tools
   qt6-tools-dev-tools qt6-tools-dev libqcustomplot-dev nlohmann-json3-dev zlib1g-dev libtomlplusplus-dev libyaml-cpp-dev libxlsxwriter-dev pkgconf libbenchmark-dev
-  xvfb xauth python3 python3-dev pybind11-dev fonts-dejavu-core fonts-wqy-microhei libgl1-mesa-dri)
+  libopenmpi-dev openmpi-bin xvfb xauth python3 python3-dev pybind11-dev fonts-dejavu-core fonts-wqy-microhei libgl1-mesa-dri)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -4,6 +4,7 @@
 #include "Args.h"
 #include "CompareCommands.h"
 #include "ReportCommand.h"
+#include "RunCommands.h"
 #include "LessonCommands.h"
 #include "PlanInput.h"
 #include "ScheduleCommands.h"
@@ -143,6 +144,23 @@ usage:
                                                    stage S (default the stage of rank 0) on device D (default the
                                                    first); the pickle is read as plain data, never run
                                                    (schema planscope/memory-check/v1)
+  planscope-cli reduce TRACE_OR_FOLDER... --out RUN.planscope-run [--gpus-per-node G] [--threads N]
+  planscope-cli reduce TRACE_OR_FOLDER... --shard I/N --out SHARD.jsonl [--threads N]
+  planscope-cli reduce --merge SHARD... --out RUN.planscope-run [--gpus-per-node G]
+                                                   a measured run of thousands of ranks in one small file: each
+                                                   rank's trace summarized (steps and their compute / exposed
+                                                   communication / idle, top kernels, memory peaks, PP: actions, one
+                                                   record per collective), collectives matched across each process
+                                                   group's members (skew, wait, who arrives last); --shard does the
+                                                   files [I*F/N, (I+1)*F/N) under any launcher, --merge joins the
+                                                   shards into the same bytes as one process or planscope-reduce
+                                                   under MPI (docs/TRACES.md, "Large runs")
+  planscope-cli run-summary RUN [--top K] [--json] the slowest ranks and why, the process groups with their scope
+                                                   (intra-/inter-node), straggler and all-to-all imbalance
+                                                   (schema planscope/run-summary/v1)
+  planscope-cli compare-runs A B [--json]          two measured runs (run files or trace folders) per phase,
+                                                   collective and rank, the biggest difference named
+                                                   (schema planscope/run-compare/v1)
   planscope-cli profile-fit PROFILE [--json]       the alpha and bus bandwidth fitted per (op, ranks, link class)
   planscope-cli --version | --help
 
@@ -768,6 +786,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (verb == "import-nccl-tests") return cmdImportNcclTests(parseArgs(args, 1, { "--out", "--op", "--ranks", "--nodes" }), out, err);
     if (verb == "import") return cmdImport(parseArgs(args, 1, { "--against", "--step", "--job", "--base", "--out" }), out, err);
     if (verb == "memory-check") return cmdMemoryCheck(parseArgs(args, 1, { "--stage", "--device" }), out, err);
+    if (verb == "reduce") return cmdReduce(parseArgs(args, 1, { "--out", "--shard", "--gpus-per-node", "--threads" }), out, err);
+    if (verb == "run-summary") return cmdRunSummary(parseArgs(args, 1, { "--top" }), out, err);
+    if (verb == "compare-runs") return cmdCompareRuns(parseArgs(args, 1, {}), out, err);
     if (verb == "profile-fit") return cmdProfileFit(parseArgs(args, 1, {}), out, err);
     if (verb == "validate") return cmdValidate(parseArgs(args, 1, {}), out, err);
     if (verb == "summary") return cmdSummary(parseArgs(args, 1, {}), out, err);

@@ -4,6 +4,7 @@
 
 #include "LanguageManager.h"
 #include "document/ViewState.h"
+#include "pages/RunPage.h"
 #include "pages/ComparePage.h"
 #include "pages/PageRegistry.h"
 #include "pages/SummaryPage.h"
@@ -190,6 +191,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
         if (auto* p = qobject_cast<TracePage*>(widget)) trace = p;
         if (auto* p = qobject_cast<ComparePage*>(widget)) m_compare = p;
         if (auto* p = qobject_cast<ProfilePage*>(widget)) m_profile = p;
+        if (auto* p = qobject_cast<RunPage*>(widget)) m_run = p;
     }
     m_editor->setDocument(m_document);
     m_traces->setDocument(m_document);
@@ -201,6 +203,8 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent)
         m_editor->pushPlan(plan, tr("Use the layout of the traces"));
         showMessage(tr("The plan now has the layout the traces imply: %1").arg(CoreText::text(degreesText(plan.parallel))));
     });
+    // A run summary's "Open Timelines": the raw traces of the picked ranks on the Measured Run page.
+    connect(m_run, &RunPage::openTracesRequested, this, &MainWindow::openTraces);
     // "Compare with current": the planner's plan beside the open one, on the compare page.
     connect(planner, &PlannerPage::compareRequested, this, [this](const Plan& plan, const QString& name) {
         QString error;
@@ -326,6 +330,7 @@ void MainWindow::createMenus()
     m_open->setShortcut(QKeySequence::Open);
     m_openTraces = m_fileMenu->addAction(QString(), this, &MainWindow::openTracesInteractively);
     m_openTraces->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_openRun = m_fileMenu->addAction(QString(), this, &MainWindow::openRunInteractively);
     m_recentMenu = m_fileMenu->addMenu(QString());
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentFiles);
     m_importLaunch = m_fileMenu->addAction(QString(), this, [this] { importLaunchConfig(); });
@@ -447,6 +452,7 @@ void MainWindow::retranslateUi()
     m_fileMenu->setTitle(tr("&File"));
     m_open->setText(tr("&Open…"));
     m_openTraces->setText(tr("Open &Traces…"));
+    m_openRun->setText(tr("Open R&un Summary…"));
     m_recentMenu->setTitle(tr("Open &Recent"));
     m_compareWith->setText(tr("&Compare With…"));
     m_importLaunch->setText(tr("Import &Launch Config…"));
@@ -492,7 +498,8 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event)
                 || path.endsWith(QLatin1String(".txt"), Qt::CaseInsensitive) || path.endsWith(QLatin1String(".log"), Qt::CaseInsensitive)
                 || path.endsWith(QLatin1String(".sh"), Qt::CaseInsensitive) || path.endsWith(QLatin1String(".args"), Qt::CaseInsensitive)
                 || path.endsWith(QLatin1String(".toml"), Qt::CaseInsensitive) || path.endsWith(QLatin1String(".yaml"), Qt::CaseInsensitive)
-                || path.endsWith(QLatin1String(".yml"), Qt::CaseInsensitive) || QFileInfo(path).isDir())) {
+                || path.endsWith(QLatin1String(".yml"), Qt::CaseInsensitive) || path.endsWith(QLatin1String(".planscope-run"), Qt::CaseInsensitive)
+                || path.endsWith(QLatin1String(".jsonl"), Qt::CaseInsensitive) || QFileInfo(path).isDir())) {
             event->acceptProposedAction();
             return;
         }
@@ -505,12 +512,13 @@ void MainWindow::dropEvent(QDropEvent* event)
     // profile or nccl-tests output to the profile page; the first plan file opens as the plan; a launch script opens
     // in the Import Launch Config dialog.
     QStringList traces;
-    QString plan, profile, launch;
+    QString plan, profile, launch, run;
     for (const QUrl& url : event->mimeData()->urls()) {
         if (!url.isLocalFile()) continue;
         const QString path = url.toLocalFile();
         switch (fileKindOf(QFile::encodeName(path).toStdString())) {
         case FileKind::Trace: traces << path; break;
+        case FileKind::Run: run = path; break;
         case FileKind::LaunchConfig: launch = path; break;
         case FileKind::Profile:
         case FileKind::NcclTests: profile = path; break;
@@ -526,13 +534,14 @@ void MainWindow::dropEvent(QDropEvent* event)
         setCurrentView(QStringLiteral("profile"));
     }
     if (!traces.isEmpty()) openTraces(traces);
+    if (!run.isEmpty()) openRun(run);
     if (!launch.isEmpty()) {
         event->acceptProposedAction();
         auto text = readTextFile(QFile::encodeName(launch).toStdString(), kMaxPlanFileBytes);
         importLaunchConfig(text ? QString::fromStdString(text.value()) : QString(), QFileInfo(launch).absolutePath());
         return;
     }
-    if (!plan.isEmpty() || !traces.isEmpty() || !profile.isEmpty()) event->acceptProposedAction();
+    if (!plan.isEmpty() || !traces.isEmpty() || !profile.isEmpty() || !run.isEmpty()) event->acceptProposedAction();
 }
 
 bool MainWindow::compareWith(const QString& path)
@@ -548,6 +557,19 @@ void MainWindow::openTraces(const QStringList& paths)
 {
     m_traces->importPaths(paths);
     setCurrentView(QStringLiteral("trace"));
+}
+
+void MainWindow::openRun(const QString& path)
+{
+    m_run->openRun(path);
+    setCurrentView(QLatin1String(RunPage::kPageName));
+}
+
+void MainWindow::openRunInteractively()
+{
+    const QString file = QFileDialog::getOpenFileName(this, tr("Open Run Summary"), QString(),
+        tr("Run summaries (*.planscope-run *.jsonl);;All files (*)"));
+    if (!file.isEmpty()) openRun(file);
 }
 
 void MainWindow::openTracesInteractively()

@@ -33,6 +33,7 @@ class PlanDocument;
 class PlanEditorPage;
 class PresentationMode;
 class ProfilePage;
+class RunPage;
 class TraceSet;
 class ViewState;
 
@@ -114,6 +115,9 @@ public:
     // The compare page; compareWith() adds a plan file to it and shows it (false: the message bar says why).
     ComparePage* comparePage() const { return m_compare; }
     ProfilePage* profilePage() const { return m_profile; }
+    RunPage* runPage() const { return m_run; }
+    // A measured run's summary (planscope-reduce, planscope-cli reduce) on the Run Summary page.
+    void openRun(const QString& path);
     bool compareWith(const QString& path);
 
 protected:
@@ -137,6 +141,7 @@ private:
     void rememberRecent(const QString& path);
     void open();
     void openTracesInteractively();
+    void openRunInteractively();
     bool save();
     bool saveAs();
     // A save that failed: the reason in the message bar and the warning; returns false.
@@ -153,6 +158,7 @@ private:
     PlanDocument* m_document;
     TraceSet* m_traces;
     ProfilePage* m_profile = nullptr;
+    RunPage* m_run = nullptr;
     ViewState* m_state;
     QTabWidget* m_tabs;
     PlanEditorPage* m_editor;
@@ -190,6 +196,7 @@ private:
     QMenu* m_themeMenu = nullptr;
     QAction* m_open = nullptr;
     QAction* m_openTraces = nullptr;
+    QAction* m_openRun = nullptr;
     QAction* m_save = nullptr;
     QAction* m_saveAs = nullptr;
     QAction* m_export = nullptr;

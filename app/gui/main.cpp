@@ -7,6 +7,7 @@
 #include "document/TraceSet.h"
 #include "pages/ComparePage.h"
 #include "pages/ProfilePage.h"
+#include "pages/RunPage.h"
 #include "WidgetExporter.h"
 #include "lessons/Lessons.h"
 
@@ -111,6 +112,11 @@ int main(int argc, char* argv[])
                        "then exit (with --screenshot too where both are given)."),
         QStringLiteral("OUT"));
     parser.addOptions({ planOption, screenshotOption, viewOption, langOption, sizeOption, themeOption, traceOption, tablesOption });
+    const QCommandLineOption runOption(QStringLiteral("run"),
+        QStringLiteral("A measured run's summary (planscope-reduce, planscope-cli reduce) on the run view; given twice, the second is "
+                       "compared with the first."),
+        QStringLiteral("PATH"));
+    parser.addOption(runOption);
     const QCommandLineOption compareOption(QStringLiteral("compare"),
         QStringLiteral("Plan file to compare with the open plan on the compare view; repeat for more (at most 3)."),
         QStringLiteral("PATH"));
@@ -235,6 +241,12 @@ int main(int argc, char* argv[])
             window.openTraces(traces);
             window.setCurrentView(view);
         }
+        const QStringList runs = parser.values(runOption);
+        if (!runs.isEmpty()) {
+            window.openRun(runs.front());
+            if (runs.size() > 1) window.runPage()->openComparison(runs[1]);
+            window.setCurrentView(view);
+        }
     };
 
     // The lesson over the plan opened above (shown untitled: there is nothing to save), once the window is laid out so
@@ -271,6 +283,7 @@ int main(int argc, char* argv[])
         loop.exec();
     }
     window.traceSet()->waitForImport();
+    window.runPage()->waitForLoad();
     window.comparePage()->waitForAnalyses();
     if (window.profilePage()->profile() && !window.profilePage()->defaultAnalysis() && document->hasPlan()) {
         // The default and calibrated predictions the profile view tables, computed in the background.

@@ -15,6 +15,7 @@ std::string_view toString(FileKind kind)
     case FileKind::NcclTests: return "nccl-tests";
     case FileKind::Trace: return "trace";
     case FileKind::LaunchConfig: return "launch-config";
+    case FileKind::Run: return "run";
     case FileKind::Unreadable: return "unreadable";
     }
     return "unreadable";
@@ -26,6 +27,9 @@ FileKind fileKindOfHead(std::string_view head)
     // gzip's magic bytes (RFC 1952 section 2.3.1): only traces are read compressed.
     if (head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f && static_cast<unsigned char>(head[1]) == 0x8b)
         return FileKind::Trace;
+    // A run summary or reduce shard: io/RunFile.h writes "format" first on its header line.
+    if (head.starts_with("{\"format\":\"planscope/run/v1\"") || head.starts_with("{\"format\":\"planscope/run-shard/v1\""))
+        return FileKind::Run;
     if (has("planscope/plan/")) return FileKind::Plan;
     if (has("planscope/profile/")) return FileKind::Profile;
     if (has("# nThread") || (has("\"nccl_version\"") && has("\"config\""))) return FileKind::NcclTests;

@@ -12,6 +12,7 @@ enum class FileKind {
     Profile,   // planscope/profile/v1 JSON
     NcclTests, // nccl-tests output: the text table ("# nThread" header) or -J JSON ("nccl_version" and "config")
     Trace,     // a PyTorch-profiler (Kineto) trace: gzip, or JSON with "traceEvents"; or a folder of traces
+    Run,       // a measured run's summary (planscope/run/v1) or a reduce shard (planscope/run-shard/v1): io/RunFile.h
     LaunchConfig, // a Megatron-LM launch line or script (io/LaunchConfig.h): text, not JSON, naming Megatron-LM arguments
     Unreadable,
 };

@@ -7,6 +7,7 @@
 #include "pages/MemoryPage.h"
 #include "pages/PlannerPage.h"
 #include "pages/ProfilePage.h"
+#include "pages/RunPage.h"
 #include "pages/SummaryPage.h"
 #include "pages/TimelinePage.h"
 #include "pages/TracePage.h"
@@ -36,6 +37,7 @@ constexpr PageKind kPages[] = {
     { ComparePage::kPageName, false, &make<ComparePage> },
     { ProfilePage::kPageName, false, &make<ProfilePage> },
     { TracePage::kPageName, false, &make<TracePage> },
+    { RunPage::kPageName, false, &make<RunPage> },
 };
 
 } // namespace
