@@ -74,10 +74,13 @@ std::string opName(CollectiveKind k) { return std::string(toString(k)); }
 
 json toJson(const RankGroup& g)
 {
+    // Times relative to the first record's start: a few digits where epoch nanoseconds take nineteen.
+    const std::int64_t base = g.records.empty() ? 0 : g.records.front().startNs;
     json records = json::array();
     for (const CollectiveRecord& r : g.records)
-        records.push_back(json::array({ r.stepNumber, r.seq, opName(r.op), r.startNs, r.endNs, r.bytes }));
-    return json { { "key", g.key }, { "name", g.name }, { "desc", g.desc }, { "size", g.size }, { "ranks", g.ranks }, { "records", std::move(records) } };
+        records.push_back(json::array({ r.stepNumber, r.seq, opName(r.op), r.startNs - base, r.endNs - r.startNs, r.bytes }));
+    return json { { "key", g.key }, { "name", g.name }, { "desc", g.desc }, { "size", g.size }, { "ranks", g.ranks }, { "baseNs", base },
+        { "records", std::move(records) } };
 }
 
 RankGroup groupFromJson(const json& o, const std::string& path)
@@ -89,20 +92,22 @@ RankGroup groupFromJson(const json& o, const std::string& path)
     g.size = smallInt(o, path, "size");
     const json& ranks = arrayField(o, path, "ranks");
     for (std::size_t i = 0; i < ranks.size(); ++i) g.ranks.push_back(int(intOf(ranks[i], at(path, "ranks." + std::to_string(i)))));
+    const std::int64_t base = intField(o, path, "baseNs");
     const json& records = arrayField(o, path, "records");
     const std::string rp = at(path, "records");
     for (std::size_t i = 0; i < records.size(); ++i) {
         const std::string p = rp + "." + std::to_string(i);
         const json& a = records[i];
-        if (!a.is_array() || a.size() != 6) throw FieldError { p, "must be [stepNumber, seq, op, startNs, endNs, bytes]" };
+        if (!a.is_array() || a.size() != 6) throw FieldError { p, "must be [stepNumber, seq, op, start - baseNs, duration, bytes]" };
         CollectiveRecord r;
         r.stepNumber = intOf(a[0], p + ".0");
         r.seq = std::int32_t(intOf(a[1], p + ".1"));
         r.op = opOf(a[2], p + ".2");
-        r.startNs = intOf(a[3], p + ".3");
-        r.endNs = intOf(a[4], p + ".4");
+        r.startNs = base + intOf(a[3], p + ".3");
+        const std::int64_t duration = intOf(a[4], p + ".4");
+        if (duration < 0) throw FieldError { p + ".4", "a duration cannot be negative" };
+        r.endNs = r.startNs + duration;
         r.bytes = intOf(a[5], p + ".5");
-        if (r.endNs < r.startNs) throw FieldError { p, "ends before it starts" };
         g.records.push_back(r);
     }
     return g;
@@ -551,6 +556,9 @@ Result<MeasuredRun> parseRun(std::string_view text)
     forEachLine(text, [&](std::size_t line, std::string_view l, std::size_t offset) {
         if (!errors.empty() || shard || l.empty()) return;
         Result<bool> r = readingLine<bool>(line, [&] {
+            if (!header && !l.starts_with("{\"format\":"))
+                throw FieldError { "format", "this is no PlanScope run summary: its first line would be the header {\"format\":\""
+                        + std::string(kRunFormat) + "\", ...} (planscope-cli reduce writes one)" };
             const json o = parseLine(l, line, offset);
             if (!header) {
                 if (o.contains("format") && o["format"] == kRunShardFormat) {

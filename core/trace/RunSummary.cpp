@@ -104,8 +104,16 @@ RankSummary summarizeRank(const MeasuredRank& r, std::int64_t fileBytes)
     });
     if (s.topKernels.size() > kSummaryTopKernels) s.topKernels.resize(kSummaryTopKernels);
 
-    for (const DeviceMemorySeries& m : memoryTimeline(r))
-        s.memory.push_back(RankMemory { m.deviceType, m.deviceId, m.peakAllocated, m.peakReserved });
+    // Memory peaks per device, as memoryTimeline has them (the largest Total Allocated / Reserved), without its series.
+    std::map<std::pair<int, int>, RankMemory> peaks;
+    for (const MeasuredMemoryEvent& m : r.memoryList) {
+        RankMemory& p = peaks[{ m.deviceType, m.deviceId }];
+        p.deviceType = m.deviceType;
+        p.deviceId = m.deviceId;
+        p.peakAllocatedBytes = std::max(p.peakAllocatedBytes, m.totalAllocated);
+        p.peakReservedBytes = std::max(p.peakReservedBytes, m.totalReserved);
+    }
+    for (const auto& [device, p] : peaks) s.memory.push_back(p);
 
     // PP: actions: the GPU-side annotations where the trace has them (they time the work itself), else the CPU ones.
     bool gpuActions = false;

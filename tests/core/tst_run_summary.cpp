@@ -6,6 +6,7 @@
 // ProfilerStep#4, #5, #6.
 #include "TestUtil.h"
 
+#include "io/FileKind.h"
 #include "io/RunFile.h"
 #include "trace/KinetoImport.h"
 #include "trace/RunAnalysis.h"
@@ -194,6 +195,13 @@ private slots:
         QVERIFY(back.ok());
         QVERIFY(back.value() == run);
         QCOMPARE(runText(back.value()), runFile);
+        // Told apart from plans and traces by its first bytes, also when its lists of files are long.
+        QVERIFY(fileKindOfHead(runFile) == FileKind::Run);
+        QVERIFY(fileKindOfHead(text) == FileKind::Run);
+        MeasuredRun many = run;
+        for (int i = 0; i < 4000; ++i) many.failed.push_back({ "/a/long/path/to/a/trace/of/a/rank/that/failed/rank-" + std::to_string(i) + ".json.gz", -1, "cannot open file" });
+        QVERIFY(runText(many).find('\n') > 64 * 1024);
+        QVERIFY(fileKindOfHead(runText(many).substr(0, 64 * 1024)) == FileKind::Run);
         // A shard of one is a run of its own.
         auto fromShard = parseRun(text);
         QVERIFY(fromShard.ok());
