@@ -5044,6 +5044,18 @@ The file is unchanged; your edits are kept.</source>
         <source>The plan now has the layout the traces imply: %1</source>
         <translation>方案现在采用追踪所示的布局：%1</translation>
     </message>
+    <message>
+        <source>Open R&amp;un Summary…</source>
+        <translation>打开运行汇总(&amp;U)…</translation>
+    </message>
+    <message>
+        <source>Open Run Summary</source>
+        <translation>打开运行汇总</translation>
+    </message>
+    <message>
+        <source>Run summaries (*.planscope-run *.jsonl);;All files (*)</source>
+        <translation>运行汇总 (*.planscope-run *.jsonl);;所有文件 (*)</translation>
+    </message>
 </context>
 <context>
     <name>planscope::MemoryBarsView</name>
@@ -6982,6 +6994,71 @@ of %3</source>
     </message>
 </context>
 <context>
+    <name>planscope::RankHeatMap</name>
+    <message>
+        <source>below median</source>
+        <translation>低于中位数</translation>
+    </message>
+    <message>
+        <source>above median</source>
+        <translation>高于中位数</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>单步</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Exposed comm.</source>
+        <translation>暴露的通信</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>Wait</source>
+        <translation>等待</translation>
+    </message>
+    <message>
+        <source>Straggler lag</source>
+        <translation>掉队延迟</translation>
+    </message>
+    <message>
+        <source>Peak memory</source>
+        <translation>显存峰值</translation>
+    </message>
+    <message>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>No run summary open</source>
+        <translation>未打开运行汇总</translation>
+    </message>
+    <message>
+        <source>Rank %1 (node %2)
+%3: %4, median %5</source>
+        <translation>Rank %1（节点 %2）
+%3：%4，中位数 %5</translation>
+    </message>
+    <message>
+        <source>%1; one row of cells per node of %2 GPUs</source>
+        <translation>%1；每行格子为一个 %2 卡节点</translation>
+    </message>
+    <message>
+        <source>Rank %1 (node %2): not in the run</source>
+        <translation>Rank %1（节点 %2）：不在本次运行中</translation>
+    </message>
+</context>
+<context>
     <name>planscope::RealityCheckBox</name>
     <message>
         <source>no verdict</source>
@@ -7038,6 +7115,273 @@ of %3</source>
     <message>
         <source>Model FLOPs utilisation assumed: achieved model FLOP/s over the GPUs&apos; dense peak</source>
         <translation>假定的模型 FLOPs 利用率：实际达到的模型 FLOP/s 与 GPU 稠密峰值算力之比</translation>
+    </message>
+</context>
+<context>
+    <name>planscope::RunPage</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>intra-node</source>
+        <translation>节点内</translation>
+    </message>
+    <message>
+        <source>inter-node</source>
+        <translation>跨节点</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Open Run Summary</source>
+        <translation>打开运行汇总</translation>
+    </message>
+    <message>
+        <source>Run summaries (*.planscope-run *.jsonl);;All files (*)</source>
+        <translation>运行汇总 (*.planscope-run *.jsonl);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Compare With Another Run</source>
+        <translation>与另一次运行对比</translation>
+    </message>
+    <message>
+        <source>Run Summary</source>
+        <translation>运行汇总</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n picked trace(s) not reachable from here (the run was reduced on another machine): %1</source>
+        <translation>
+            <numerusform>有 %n 个所选 trace 在本机无法访问（该运行是在另一台机器上归约的）：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Open a run summary: planscope-reduce (under srun or mpirun) or planscope-cli reduce writes one from the traces of every rank.</source>
+        <translation>请打开运行汇总：planscope-reduce（在 srun 或 mpirun 下运行）或 planscope-cli reduce 会根据每个 rank 的 trace 写出一份。</translation>
+    </message>
+    <message>
+        <source>%1 could not be read: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n rank(s) of world size %2 from %3 trace files (%4), %5 GPUs per node%6; %7 process groups.</source>
+        <translation>
+            <numerusform>%1：world size %2 中的 %n 个 rank，来自 %3 个 trace 文件（%4），每节点 %5 块 GPU%6；%7 个进程组。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> (inferred from the CUDA devices)</source>
+        <translation>（由 CUDA 设备号推断）</translation>
+    </message>
+    <message>
+        <source>%1 files not read, %2 left out (Files tab).</source>
+        <translation>%1 个文件未能读取，%2 个被排除（见“文件”标签页）。</translation>
+    </message>
+    <message>
+        <source>Median rank: step %1, compute %2, exposed communication %3, idle %4.</source>
+        <translation>中位 rank：单步 %1，计算 %2，暴露的通信 %3，空闲 %4。</translation>
+    </message>
+    <message>
+        <source>compute %1 against a median %2 (a slower GPU or more work)</source>
+        <translation>计算 %1，中位数 %2（GPU 较慢或工作量更多）</translation>
+    </message>
+    <message>
+        <source>GPU idle %1 against a median %2 (its CPU launches late)</source>
+        <translation>GPU 空闲 %1，中位数 %2（其 CPU 发射内核较晚）</translation>
+    </message>
+    <message>
+        <source>exposed communication %1 against a median %2</source>
+        <translation>暴露的通信 %1，中位数 %2</translation>
+    </message>
+    <message>
+        <source>last to arrive at %1 of %2 collectives of %3</source>
+        <translation>在 %3 的 %2 次集合通信中有 %1 次最后到达</translation>
+    </message>
+    <message>
+        <source>no cause above 1% of the median step in its own trace</source>
+        <translation>其自身 trace 中没有超过中位单步 1% 的原因</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Straggler lag</source>
+        <translation>掉队延迟</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>单步</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>进程组</translation>
+    </message>
+    <message>
+        <source>Members</source>
+        <translation>成员数</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <source>Collectives</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <source>Median kernel</source>
+        <translation>内核时长中位数</translation>
+    </message>
+    <message>
+        <source>Median spread</source>
+        <translation>到达时差中位数</translation>
+    </message>
+    <message>
+        <source>Last to arrive most</source>
+        <translation>最常最后到达</translation>
+    </message>
+    <message>
+        <source>Unmatched</source>
+        <translation>未匹配</translation>
+    </message>
+    <message>
+        <source>All-to-all in step</source>
+        <translation>单步内第几次 all-to-all</translation>
+    </message>
+    <message>
+        <source>Instances</source>
+        <translation>次数</translation>
+    </message>
+    <message>
+        <source>Max/mean bytes</source>
+        <translation>最大/平均字节</translation>
+    </message>
+    <message>
+        <source>Worst</source>
+        <translation>最差</translation>
+    </message>
+    <message>
+        <source>Heaviest rank</source>
+        <translation>发送最多的 rank</translation>
+    </message>
+    <message>
+        <source>not read</source>
+        <translation>未能读取</translation>
+    </message>
+    <message>
+        <source>left out</source>
+        <translation>已排除</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>What happened</source>
+        <translation>情况</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Median rank</source>
+        <translation>中位 rank</translation>
+    </message>
+    <message>
+        <source>Collective</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <source>Step of</source>
+        <translation>单步时间</translation>
+    </message>
+    <message>
+        <source>Only in this run: %1</source>
+        <translation>仅本次运行有：%1</translation>
+    </message>
+    <message>
+        <source>Only in %1: %2</source>
+        <translation>仅 %1 有：%2</translation>
+    </message>
+    <message>
+        <source>Biggest difference: %1</source>
+        <translation>最大差异：%1</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>Difference</source>
+        <translation>差值</translation>
+    </message>
+    <message>
+        <source>Measured run of many ranks</source>
+        <translation>多 rank 的实测运行</translation>
+    </message>
+    <message>
+        <source>Open Run Summary…</source>
+        <translation>打开运行汇总…</translation>
+    </message>
+    <message>
+        <source>Compare With Another Run…</source>
+        <translation>与另一次运行对比…</translation>
+    </message>
+    <message>
+        <source>Open Timelines of Picked Ranks</source>
+        <translation>打开所选 rank 的时间线</translation>
+    </message>
+    <message>
+        <source>Loads the full traces of the ranks picked in the heat map, the grid or the slowest-ranks table onto the Measured Run page</source>
+        <translation>把在热力图、GPU 网格或最慢 rank 表中选中的 rank 的完整 trace 加载到“实测运行”页</translation>
+    </message>
+    <message>
+        <source>Grid colour:</source>
+        <translation>网格着色：</translation>
+    </message>
+    <message>
+        <source>Slowest ranks</source>
+        <translation>最慢的 rank</translation>
+    </message>
+    <message>
+        <source>Process groups</source>
+        <translation>进程组</translation>
+    </message>
+    <message>
+        <source>All-to-all imbalance</source>
+        <translation>All-to-all 不均衡</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Comparison</source>
+        <translation>对比</translation>
     </message>
 </context>
 <context>
