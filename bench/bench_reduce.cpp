@@ -3,6 +3,7 @@
 //     file): files per second, bytes per second and the bytes kept per rank (the shard line with every collective).
 //     The trace is samples/traces/df_index_resolver.json.gz, or PLANSCOPE_BENCH_TRACE=FILE (the 1 GB trace of
 //     scripts/bench-trace-large.sh).
+//   BM_Summarize: the summary alone, of a trace imported once (what BM_ReduceFile adds to BM_ImportOnly).
 //   BM_MatchRun / BM_OpenRun: a run of 10,240 ranks (tp 8 x pp 8 x dp 160 on nodes of 8 GPUs, made from
 //     nccl_data.json.gz's summary: its steps, kernels and memory, with TP and DP collectives whose arrival times vary
 //     by rank and one straggler), its groups matched across members (what the merge does), and the run file read back
@@ -60,6 +61,19 @@ void BM_ReduceFile(benchmark::State& state)
     state.counters["keptBytesPerGB"] = double(kept) / bytes * 1e9;
 }
 BENCHMARK(BM_ReduceFile)->Unit(benchmark::kMillisecond);
+
+// The summary alone, of a trace imported once: what a reduce adds to the import.
+void BM_Summarize(benchmark::State& state)
+{
+    auto r = importKinetoTrace(tracePath());
+    if (!r.ok()) {
+        state.SkipWithError("import failed");
+        return;
+    }
+    for (auto _ : state) benchmark::DoNotOptimize(summarizeRank(r.value(), 0));
+    state.counters["events"] = double(r->eventList.size());
+}
+BENCHMARK(BM_Summarize)->Unit(benchmark::kMillisecond);
 
 constexpr int kTp = 8, kPp = 8, kDp = 160, kRanks = kTp * kPp * kDp, kStraggler = 4242;
 

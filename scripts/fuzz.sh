@@ -28,7 +28,7 @@ if ! command -v clang++ >/dev/null || ! compgen -G "/usr/lib/llvm-*/lib/clang/*/
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends clang libclang-rt-14-dev >/dev/null
 fi
 
-all=(fuzz_plan fuzz_hf_config fuzz_schedule_csv fuzz_layout fuzz_profile fuzz_kineto fuzz_purity fuzz_snapshot fuzz_launch_config)
+all=(fuzz_plan fuzz_hf_config fuzz_schedule_csv fuzz_layout fuzz_profile fuzz_kineto fuzz_purity fuzz_snapshot fuzz_launch_config fuzz_run_file)
 targets=("${all[@]}")
 [ $# -gt 0 ] && targets=("$@")
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPLANSCOPE_FUZZ=ON \
@@ -67,6 +67,8 @@ done
 cp tests/data/memory-snapshots/*.pickle "$seeds/fuzz_snapshot/"
 cp tests/data/launch-configs/*.sh tests/data/launch-configs/*.txt tests/data/launch-configs/*.json tests/data/launch-configs/*.toml \
   tests/data/launch-configs/*.yaml "$seeds/fuzz_launch_config/"
+# Run summaries and shards: tests/fuzz/seeds/run_file (written by planscope-cli reduce from scripts/make-rank-set.py's ranks).
+cp tests/fuzz/seeds/run_file/* "$seeds/fuzz_run_file/"
 # Process groups of each shape the inferred plan reads (tests/data/process-groups/README.md): one rank of each.
 for d in tests/data/process-groups/*/; do cp "$d/rank0.json" "$seeds/fuzz_kineto/pg-$(basename "$d").json"; done
 

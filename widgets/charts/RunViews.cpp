@@ -107,7 +107,7 @@ void RankHeatMap::setSelectedRank(int rank)
 QRect RankHeatMap::body(const QRect& rect) const
 {
     const QFontMetrics fm(font());
-    const int left = fm.horizontalAdvance(QStringLiteral("000000")) + 10;
+    const int left = std::max(fm.horizontalAdvance(QStringLiteral("000000")), fm.horizontalAdvance(tr("median, ms"))) + 10;
     const int top = fm.height() * 3 + 8;
     return rect.adjusted(left, top, -4, -kLegendHeight - 4);
 }
@@ -131,12 +131,28 @@ void RankHeatMap::paint(QPainter& p, const QRect& rect) const
     const int columns = int(std::size(kHeatMapMetrics));
     const QFontMetrics fm(p.font());
     p.setPen(QColor(0x20, 0x20, 0x20));
+    // Each column's title on up to two lines, then the run's median of it (in ms: the corner says so).
+    const int line = fm.height();
+    p.drawText(QRect(rect.left(), rect.top() + 2 + 2 * line, b.left() - rect.left() - 4, line), Qt::AlignRight | Qt::AlignVCenter,
+        tr("median, ms"));
     for (int c = 0; c < columns; ++c) {
         const int x0 = b.left() + b.width() * c / columns, x1 = b.left() + b.width() * (c + 1) / columns;
-        const QRect head(x0, rect.top() + 2, x1 - x0, b.top() - rect.top() - 4);
         const RunMetric m = kHeatMapMetrics[c];
-        p.drawText(head, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
-            runMetricTitle(m) + QLatin1Char('\n') + (m_metrics.empty() ? QString() : runMetricValue(m, metricValue(m_median, m))));
+        QStringList words = runMetricTitle(m).split(QLatin1Char(' '));
+        QString first = words.takeFirst(), second = words.join(QLatin1Char(' '));
+        if (!second.isEmpty() && fm.horizontalAdvance(first + QLatin1Char(' ') + second) <= x1 - x0 - 2) first += QLatin1Char(' ') + second, second.clear();
+        p.drawText(QRect(x0, rect.top() + 2, x1 - x0, line), Qt::AlignHCenter | Qt::AlignVCenter, fm.elidedText(first, Qt::ElideRight, x1 - x0 - 2));
+        p.drawText(QRect(x0, rect.top() + 2 + line, x1 - x0, line), Qt::AlignHCenter | Qt::AlignVCenter, fm.elidedText(second, Qt::ElideRight, x1 - x0 - 2));
+        if (!m_metrics.empty()) {
+            // As many decimals as the column has room for.
+            const double value = double(metricValue(m_median, m)) * 1e-6;
+            QString text;
+            for (int decimals = 2; decimals >= 0; --decimals) {
+                text = QString::number(value, 'f', decimals);
+                if (fm.horizontalAdvance(text) <= x1 - x0 - 4) break;
+            }
+            p.drawText(QRect(x0, rect.top() + 2 + 2 * line, x1 - x0, line), Qt::AlignHCenter | Qt::AlignVCenter, text);
+        }
     }
     if (m_metrics.empty() || b.height() <= 0 || b.width() <= 0) {
         p.drawText(b, Qt::AlignCenter, tr("No run summary open"));
@@ -316,7 +332,7 @@ void RankGridView::paint(QPainter& p, const QRect& rect) const
         p.drawRect(cellRect(l, m_selected).adjusted(-1, -1, 0, 0));
     }
     paintLegend(p, QRect(rect.left() + 4, rect.bottom() - kLegendHeight, rect.width() - 8, kLegendHeight),
-        RankHeatMap::tr("%1; one row of cells per node of %2 GPUs").arg(runMetricTitle(m_metric)).arg(m_gpusPerNode));
+        RankHeatMap::tr("%1; a row per node of %2 GPUs").arg(runMetricTitle(m_metric)).arg(m_gpusPerNode));
 }
 
 int RankGridView::rankAt(QPoint pos) const

@@ -98,21 +98,29 @@ RunPage::RunPage(QWidget* parent) : QWidget(parent)
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_title);
     bar->addStretch(1);
-    bar->addWidget(m_metricLabel);
-    bar->addWidget(m_metric);
     bar->addWidget(m_timelines);
     bar->addWidget(m_compare);
     bar->addWidget(m_open);
+    // The grid with its colour picker above it.
+    auto* gridPane = new QWidget(this);
+    auto* gridBar = new QHBoxLayout;
+    gridBar->addWidget(m_metricLabel);
+    gridBar->addWidget(m_metric);
+    gridBar->addStretch(1);
+    auto* gridLayout = new QVBoxLayout(gridPane);
+    gridLayout->setContentsMargins(0, 0, 0, 0);
+    gridLayout->addLayout(gridBar);
+    gridLayout->addWidget(m_grid, 1);
     auto* right = new QSplitter(Qt::Vertical, this);
-    right->addWidget(m_grid);
+    right->addWidget(gridPane);
     right->addWidget(m_tabs);
     right->setStretchFactor(0, 2);
     right->setStretchFactor(1, 3);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_heat);
     split->addWidget(right);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(m_status);
@@ -167,8 +175,8 @@ QString RunPage::pageTitle() const { return tr("Run Summary"); }
 
 void RunPage::startRead(const QString& path, bool comparison)
 {
+    // A read still in flight is left to finish on its own: the watcher follows the newest (the lambda holds only the path).
     QFutureWatcher<std::shared_ptr<const LoadedRun>>& w = comparison ? m_otherWatcher : m_runWatcher;
-    w.waitForFinished();
     m_status->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
     w.setFuture(QtConcurrent::run([path] { return load(path); }));
 }
