@@ -102,7 +102,7 @@ private slots:
             true);
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(QLatin1String("unknown view \"editr\"")), qPrintable(r.err));
-        QVERIFY2(r.err.contains(QLatin1String("timeline, grid, memory, comm, metrics, anatomy, planner, compare, profile, trace, summary, editor")),
+        QVERIFY2(r.err.contains(QLatin1String("timeline, grid, memory, comm, metrics, anatomy, planner, compare, profile, trace, run, summary, editor")),
             qPrintable(r.err));
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("x.png"))));
     }
