@@ -1,5 +1,6 @@
 #include "RunCommands.h"
 
+#include "io/FileKind.h"
 #include "io/RunFile.h"
 #include "io/RunJson.h"
 #include "util/AtomicFile.h"
@@ -98,8 +99,9 @@ ReduceControl progressTo(std::ostream& err, unsigned threads)
 // A run from a run file, a shard file, or traces (reduced here).
 std::optional<MeasuredRun> loadRun(const std::string& path, std::ostream& err)
 {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec) || path.ends_with(".json") || path.ends_with(".json.gz")) {
+    // Traces (a folder of them, gzip, JSON with traceEvents: io/FileKind.h) are reduced here; anything else is read as a
+    // run file, whose reader says what is wrong with it.
+    if (fileKindOf(path) == FileKind::Trace) {
         std::vector<RunIssue> issues;
         const std::vector<std::string> files = reduceInputs({ path }, issues);
         const unsigned threads = std::max(1u, std::thread::hardware_concurrency());

@@ -9,6 +9,9 @@
 #include "io/AnalysisJson.h"
 #include "io/PlanJson.h"
 #include "io/PredictionJson.h"
+#include "io/FileKind.h"
+#include "io/RunFile.h"
+#include "io/RunJson.h"
 #include "io/SearchJson.h"
 #include "search/Search.h"
 
@@ -20,6 +23,8 @@
 #include <chrono>
 #include <cmath>
 #include <future>
+#include <thread>
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -462,6 +467,46 @@ py::object searchPy(py::handle planArg, const std::string& objective, int top, p
     return toPython(doc);
 }
 
+// A measured run from a run file or shard (planscope-cli reduce), or from a trace file or folder reduced here.
+MeasuredRun loadRunPy(py::handle source, const char* option)
+{
+    if (!isPathLike(source))
+        throw py::type_error(std::string(option) + " must be a str path or a path-like object, not "
+            + std::string(py::str(py::type::handle_of(source).attr("__name__"))));
+    const std::string path = pathOf(source, option);
+    // Traces (a folder of them, gzip, JSON with traceEvents: io/FileKind.h) are reduced here; anything else is read as a
+    // run file, whose reader says what is wrong with it.
+    if (fileKindOf(path) == FileKind::Trace) {
+        std::vector<RunIssue> issues;
+        const std::vector<std::string> files = reduceInputs({ path }, issues);
+        std::vector<ReducedFile> reduced;
+        {
+            py::gil_scoped_release release;
+            ReduceControl control;
+            control.threads = std::max(1u, std::thread::hardware_concurrency());
+            reduced = reduceFiles(files, control);
+        }
+        return runFromReduced(std::move(reduced), std::move(issues), std::int64_t(files.size()), 0);
+    }
+    Result<MeasuredRun> run = readRunFile(path);
+    if (!run.ok()) {
+        raiseIfUnreadable(run.errors(), path);
+        raiseIssues(path + " is no run summary", run.errors());
+    }
+    return std::move(run).value();
+}
+
+py::object runSummaryPy(py::handle run, int top)
+{
+    if (top < 0) raiseAt("top", "must be at least 0");
+    return toPython(runSummaryJson(loadRunPy(run, "run"), std::size_t(top)));
+}
+
+py::object compareRunsPy(py::handle a, py::handle b)
+{
+    return toPython(runComparisonJson(compareRuns(loadRunPy(a, "a"), loadRunPy(b, "b"))));
+}
+
 } // namespace
 
 } // namespace planscope::python
@@ -498,6 +543,12 @@ PYBIND11_MODULE(planscope, m)
     m.def("validate", &validatePy, py::arg("plan"),
         "The issues of `planscope-cli validate PLAN`: errors (no 'severity' key), then warnings "
         "('severity': 'warning'); each with 'path', 'message' and, for a parse error, 'offset'.");
+    m.def("run_summary", &runSummaryPy, py::arg("run"), py::kw_only(), py::arg("top") = 10,
+        "A measured run of many ranks read (schema planscope/run-summary/v1): `planscope-cli run-summary RUN --json`. "
+        "run: a run file or shard of `planscope-cli reduce` / planscope-reduce, or a trace file or folder (reduced on "
+        "all cores). The slowest `top` ranks with why, every process group with its scope and straggler.");
+    m.def("compare_runs", &compareRunsPy, py::arg("a"), py::arg("b"),
+        "Two measured runs side by side (schema planscope/run-compare/v1): `planscope-cli compare-runs A B --json`.");
     m.def("load_plan", &loadPlanPy, py::arg("path"),
         "A plan file as a dict with every field written out (presets and defaults resolved); evaluate() and the "
         "others take it, edited or not.");

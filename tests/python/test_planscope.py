@@ -246,6 +246,28 @@ class BadInput(unittest.TestCase):
             planscope.evaluate(recursive)
         self.assertIn("levels deep", str(error.exception))
 
+    def test_measured_runs(self):
+        """run_summary and compare_runs: the CLI's run-summary and compare-runs documents, from a run file and from
+        the traces themselves (16 ranks that scripts/make-rank-set.py makes; rank 5 arrives 2 ms late)."""
+        with tempfile.TemporaryDirectory() as folder:
+            traces = pathlib.Path(folder) / "traces"
+            subprocess.run([sys.executable, str(ROOT / "scripts" / "make-rank-set.py"), str(traces), "--ranks", "16",
+                            "--straggler", "5"], check=True, capture_output=True)
+            run = pathlib.Path(folder) / "run.planscope-run"
+            cli("reduce", traces, "--out", run)
+            _, expected = cli_json("run-summary", run, "--json", "--top", "3")
+            self.assertEqual(planscope.run_summary(run, top=3), expected)
+            self.assertEqual(planscope.run_summary(str(traces), top=3), expected)
+            self.assertEqual(expected["slowest"][0]["rank"], 5)
+            _, compared = cli_json("compare-runs", run, traces, "--json")
+            self.assertEqual(planscope.compare_runs(run, traces), compared)
+            self.assertTrue(all(p["delta"] == 0 for p in compared["phases"]))
+            with self.assertRaises(ValueError) as error:
+                planscope.run_summary(DEFAULT)
+            self.assertIn("format", str(error.exception))
+            with self.assertRaises(TypeError):
+                planscope.run_summary(42)
+
     def test_files(self):
         with tempfile.TemporaryDirectory() as folder:
             truncated = pathlib.Path(folder) / "truncated.plan.json"

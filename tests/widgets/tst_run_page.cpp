@@ -95,7 +95,7 @@ private slots:
         QVERIFY(files.front().contains(QStringLiteral("rank-00030.json.gz | – | not read")));
 
         // The straggler on the grid: the strongest red (lag is the grid's colour by default).
-        QVERIFY(page.gridView()->metric() == RunMetric::Lag);
+        QVERIFY(page.gridView()->colourMetric() == RunMetric::Lag);
         const QPoint cell = findRank(*page.gridView(), kStraggler, [&](QPoint p) { return page.gridView()->rankAt(p); });
         QVERIFY(cell.x() >= 0);
         const QImage grid = page.gridView()->grab().toImage();

@@ -260,7 +260,7 @@ void RankGridView::setMetrics(std::vector<RunRankMetrics> metrics, const RunRank
     update();
 }
 
-void RankGridView::setMetric(RunMetric metric)
+void RankGridView::setColourMetric(RunMetric metric)
 {
     m_metric = metric;
     update();

@@ -62,8 +62,8 @@ class RankGridView : public QWidget {
 public:
     explicit RankGridView(QWidget* parent = nullptr);
     void setMetrics(std::vector<RunRankMetrics> metrics, const RunRankMetrics& median, int worldSize, int gpusPerNode);
-    void setMetric(RunMetric metric);
-    RunMetric metric() const { return m_metric; }
+    void setColourMetric(RunMetric metric);
+    RunMetric colourMetric() const { return m_metric; }
     void setSelectedRank(int rank);
     int rankAt(QPoint p) const;
     void paint(QPainter& p, const QRect& rect) const;

@@ -138,7 +138,7 @@ RunPage::RunPage(QWidget* parent) : QWidget(parent)
     });
     connect(m_timelines, &QPushButton::clicked, this, &RunPage::openTimelines);
     connect(m_metric, &QComboBox::currentIndexChanged, this, [this](int i) {
-        if (i >= 0) m_grid->setMetric(RunMetric(m_metric->itemData(i).toInt()));
+        if (i >= 0) m_grid->setColourMetric(RunMetric(m_metric->itemData(i).toInt()));
     });
     connect(m_heat, &RankHeatMap::rankClicked, this, &RunPage::pickRank);
     connect(m_grid, &RankGridView::rankClicked, this, &RunPage::pickRank);
@@ -394,7 +394,7 @@ void RunPage::retranslate()
         for (RunMetric m : kRunMetrics) m_metric->addItem(runMetricTitle(m), int(m));
         m_metric->setCurrentIndex(current >= 0 ? current : int(std::find(std::begin(kRunMetrics), std::end(kRunMetrics), RunMetric::Lag) - std::begin(kRunMetrics)));
     }
-    m_grid->setMetric(RunMetric(m_metric->currentData().toInt()));
+    m_grid->setColourMetric(RunMetric(m_metric->currentData().toInt()));
     m_tabs->setTabText(0, tr("Slowest ranks"));
     m_tabs->setTabText(1, tr("Process groups"));
     m_tabs->setTabText(2, tr("All-to-all imbalance"));
