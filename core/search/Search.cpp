@@ -1,4 +1,5 @@
 #include "Search.h"
+#include "SearchShard.h"
 
 #include "spec/ScheduleTraits.h"
 #include "analysis/Analysis.h"
@@ -6,6 +7,7 @@
 #include "util/Units.h"
 
 #include <algorithm>
+#include <limits>
 #include <chrono>
 #include <cmath>
 #include <mutex>
@@ -819,15 +821,19 @@ struct Scan {
     std::size_t samples = 0;
     bool rankGiven = false;
     double givenValue = 0;
+    std::int64_t first = 0, last = 0; // the index range this scan covers
     std::atomic<std::int64_t> next { 0 };
     std::atomic<std::int64_t> doneAll { 0 };
     std::atomic<bool> stopped { false };
     std::mutex progressMutex;
 
-    Scan(const SearchSpace& s, const SearchOptions& o, const SearchResult::Given& given)
+    Scan(const SearchSpace& s, const SearchOptions& o, const SearchResult::Given& given, std::int64_t from, std::int64_t to)
         : space(s), options(o), facts(factsOf(s)), radix(s.radices()), order { o.objective }
     {
         for (std::int64_t r : radix) total *= std::max<std::int64_t>(1, r);
+        first = std::clamp<std::int64_t>(from, 0, total);
+        last = std::clamp<std::int64_t>(to, first, total);
+        next = first;
         perNode = std::max(1, s.templ.cluster.gpusPerNode);
         withGpus = s.gpus.size() > 1;
         K = std::size_t(std::max(1, o.top));
@@ -900,12 +906,12 @@ struct Scan {
         std::int64_t digits[kKnobCount];
         for (;;) {
             const std::int64_t begin = next.fetch_add(block);
-            if (begin >= total || stopped.load(std::memory_order_relaxed)) break;
+            if (begin >= last || stopped.load(std::memory_order_relaxed)) break;
             if (cancelled()) {
                 stopped = true;
                 break;
             }
-            const std::int64_t end = std::min(total, begin + block);
+            const std::int64_t end = std::min(last, begin + block);
             digitsOf(radix, begin, digits);
             for (std::int64_t index = begin; index < end; ++index) {
                 if (index != begin) {
@@ -926,41 +932,39 @@ struct Scan {
             if (options.progress && Clock::now() - lastReport > std::chrono::milliseconds(20)) {
                 lastReport = Clock::now();
                 std::lock_guard<std::mutex> lock(progressMutex);
-                options.progress(double(std::min(all, total)), double(total));
+                options.progress(double(std::min(all, last - first)), double(last - first));
             }
         }
     }
 };
 
-// The workers' sums, then the top K, the front and the sample, each independent of which thread saw what.
-void mergeWorkers(const Scan& scan, std::vector<std::unique_ptr<Worker>>& workers, SearchResult& result)
+// The workers' sums, top K, front and sample as one shard, each independent of which thread saw what.
+SearchShard shardOf(const Scan& scan, std::vector<std::unique_ptr<Worker>>& workers)
 {
+    SearchShard shard;
+    shard.first = scan.first;
+    shard.last = scan.last;
     const SearchSpace& space = scan.space;
-    const bool withGpus = scan.withGpus;
-    const EntryOrder& order = scan.order;
-    const std::size_t K = scan.K, samples = scan.samples;
-    const bool rankGiven = scan.rankGiven;
+    for (std::size_t g = 0; g < space.gpus.size(); ++g) shard.byGpus.push_back({ space.gpus[g], 0, 0, std::nullopt });
     std::vector<Sampled> sampled;
-    for (std::size_t g = 0; g < space.gpus.size(); ++g) result.byGpus.push_back({ space.gpus[g], 0, 0, std::nullopt });
-    double betterValid = 0, betterFit = 0;
     for (auto& wp : workers) {
         Worker& w = *wp;
-        result.valid += w.valid;
-        result.fit += w.fit;
-        result.evaluated += w.evaluated;
-        betterValid += w.betterValid;
-        betterFit += w.betterFit;
+        shard.valid += w.valid;
+        shard.fit += w.fit;
+        shard.evaluated += w.evaluated;
+        shard.betterValid += w.betterValid;
+        shard.betterFit += w.betterFit;
         for (int r = 0; r < kReasonCount; ++r)
-            if (w.counts[r] > 0) result.rejected[kReasonText[r].pattern] += w.counts[r];
-        for (const auto& [k, v] : w.other) result.rejected[k] += v;
-        for (const SearchEntry& e : w.top) result.best.push_back(e);
-        for (const SearchEntry& e : w.front) addToFront(result.pareto, e, withGpus);
+            if (w.counts[r] > 0) shard.rejected[kReasonText[r].pattern] += w.counts[r];
+        for (const auto& [k, v] : w.other) shard.rejected[k] += v;
+        for (const SearchEntry& e : w.top) shard.top.push_back(e);
+        for (const SearchEntry& e : w.front) addToFront(shard.front, e, scan.withGpus);
         while (!w.sample.empty()) {
-            sampled.push_back(w.sample.top());
+            shard.sample.push_back(w.sample.top().point);
             w.sample.pop();
         }
         for (std::size_t g = 0; g < w.byGpus.size(); ++g) {
-            SearchResult::PerGpus& row = result.byGpus[g];
+            SearchResult::PerGpus& row = shard.byGpus[g];
             const SearchResult::PerGpus& wr = w.byGpus[g];
             row.valid += wr.valid;
             row.fit += wr.fit;
@@ -968,8 +972,48 @@ void mergeWorkers(const Scan& scan, std::vector<std::unique_ptr<Worker>>& worker
                                   || (wr.fastest->stepSeconds == row.fastest->stepSeconds && wr.fastest->index < row.fastest->index)))
                 row.fastest = wr.fastest;
         }
-        result.cacheHits += w.cache.hits();
-        result.cacheMisses += w.cache.misses();
+        shard.cacheHits += w.cache.hits();
+        shard.cacheMisses += w.cache.misses();
+    }
+    std::sort(shard.top.begin(), shard.top.end(), scan.order);
+    if (shard.top.size() > scan.K) shard.top.resize(scan.K);
+    shard.cancelled = scan.stopped.load();
+    return shard;
+}
+
+// The shards' sums, then the top K, the front and the sample over them all, each independent of which shard (and
+// thread) saw what: the one merge of every search.
+void mergeShards(const SearchSpace& space, const SearchOptions& options, std::vector<SearchShard>& shards, SearchResult& result)
+{
+    const bool withGpus = space.gpus.size() > 1;
+    const EntryOrder order { options.objective };
+    const std::size_t K = std::size_t(std::max(1, options.top)), samples = std::size_t(std::max(0, options.samplePoints));
+    std::vector<Sampled> sampled;
+    for (std::size_t g = 0; g < space.gpus.size(); ++g) result.byGpus.push_back({ space.gpus[g], 0, 0, std::nullopt });
+    double betterValid = 0, betterFit = 0;
+    for (SearchShard& sh : shards) {
+        result.valid += sh.valid;
+        result.fit += sh.fit;
+        result.evaluated += sh.evaluated;
+        betterValid += sh.betterValid;
+        betterFit += sh.betterFit;
+        for (const auto& [k, v] : sh.rejected) result.rejected[k] += v;
+        for (const SearchEntry& e : sh.top) result.best.push_back(e);
+        for (const SearchEntry& e : sh.front) addToFront(result.pareto, e, withGpus);
+        for (const SearchPoint& p : sh.sample) sampled.push_back(Sampled { mix(std::uint64_t(p.index)), p });
+        for (std::size_t g = 0; g < sh.byGpus.size() && g < result.byGpus.size(); ++g) {
+            SearchResult::PerGpus& row = result.byGpus[g];
+            const SearchResult::PerGpus& wr = sh.byGpus[g];
+            row.valid += wr.valid;
+            row.fit += wr.fit;
+            if (wr.fastest && (!row.fastest || wr.fastest->stepSeconds < row.fastest->stepSeconds
+                                  || (wr.fastest->stepSeconds == row.fastest->stepSeconds && wr.fastest->index < row.fastest->index)))
+                row.fastest = wr.fastest;
+        }
+        result.cacheHits += sh.cacheHits;
+        result.cacheMisses += sh.cacheMisses;
+        result.cancelled = result.cancelled || sh.cancelled;
+        result.threads = std::max(result.threads, sh.threads);
     }
     std::sort(result.best.begin(), result.best.end(), order);
     if (result.best.size() > K) result.best.resize(K);
@@ -984,9 +1028,8 @@ void mergeWorkers(const Scan& scan, std::vector<std::unique_ptr<Worker>>& worker
     for (const Sampled& s : sampled) result.points.push_back(s.point);
     std::sort(result.points.begin(), result.points.end(),
         [](const SearchPoint& a, const SearchPoint& b) { return a.index < b.index; });
-    result.given.rankAmongValid = rankGiven ? betterValid + 1 : 0;
+    result.given.rankAmongValid = result.given.valid ? betterValid + 1 : 0;
     result.given.rankAmongFit = result.given.fits ? betterFit + 1 : 0;
-    result.cancelled = scan.stopped.load();
 }
 
 // The best re-ranked with the schedule simulation (the figures `evaluate` prints without --analytic).
@@ -1010,19 +1053,20 @@ void rerankBySimulation(const SearchSpace& space, const SearchOptions& options, 
 
 } // namespace
 
-SearchResult search(const SearchSpace& space, const SearchOptions& options)
+std::pair<std::int64_t, std::int64_t> searchShardRange(std::int64_t total, int shard, int shards)
+{
+    if (shards <= 0 || shard < 0 || shard >= shards || total <= 0) return { 0, 0 };
+    const std::int64_t n = shards, i = shard, base = total / n, extra = total % n;
+    const std::int64_t first = i * base + std::min(i, extra);
+    return { first, first + base + (i < extra ? 1 : 0) };
+}
+
+SearchShard searchShard(const SearchSpace& space, const SearchOptions& options, std::int64_t first, std::int64_t last)
 {
     const auto start = std::chrono::steady_clock::now();
-    SearchResult result;
-    result.space = space;
-    result.notes = space.notes;
-    result.given = judgeGiven(space);
-
-    // The phases: the scan on every thread, the merge, the simulated re-ranking of the best.
-    Scan scan(space, options, result.given);
-    result.plans = double(scan.total);
+    const SearchResult::Given given = judgeGiven(space);
+    Scan scan(space, options, given, first, last);
     const int threads = std::max(1, options.threads > 0 ? options.threads : int(std::thread::hardware_concurrency()));
-    result.threads = threads;
     std::vector<std::unique_ptr<Worker>> workers;
     for (int i = 0; i < threads; ++i) {
         auto w = std::make_unique<Worker>();
@@ -1039,9 +1083,27 @@ SearchResult search(const SearchSpace& space, const SearchOptions& options)
         for (int i = 0; i < threads; ++i) pool.emplace_back([&scan, &workers, i] { scan.run(*workers[std::size_t(i)]); });
         for (std::thread& t : pool) t.join();
     }
-    mergeWorkers(scan, workers, result);
-    rerankBySimulation(space, options, scan.order, result);
-    // Each listed plan against the published runs (search/Evidence.h).
+    SearchShard shard = shardOf(scan, workers);
+    shard.threads = threads;
+    if (options.progress) options.progress(double(scan.doneAll.load()), double(scan.last - scan.first));
+    shard.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return shard;
+}
+
+SearchResult mergeSearchShards(const SearchSpace& space, const SearchOptions& options, std::vector<SearchShard> shards)
+{
+    SearchResult result;
+    result.space = space;
+    result.notes = space.notes;
+    result.given = judgeGiven(space);
+    double plans = 1;
+    for (std::int64_t r : space.radices()) plans *= double(std::max<std::int64_t>(1, r));
+    result.plans = plans;
+    result.threads = 0;
+    mergeShards(space, options, shards, result);
+    result.threads = std::max(1, result.threads);
+    // The simulated re-ranking of the best, then each listed plan against the published runs (search/Evidence.h).
+    rerankBySimulation(space, options, EntryOrder { options.objective }, result);
     result.evidence = publishedEvidence(space.templ);
     auto mark = [&result](SearchEntry& e) {
         e.beyond = beyondEvidence(result.evidence, e.mfu, e.peakBytes, e.capacityBytes);
@@ -1051,7 +1113,16 @@ SearchResult search(const SearchSpace& space, const SearchOptions& options)
     for (SearchResult::PerGpus& g : result.byGpus)
         if (g.fastest) mark(*g.fastest);
     if (result.given.valid) mark(result.given.entry);
-    if (options.progress) options.progress(double(scan.doneAll.load()), double(scan.total));
+    for (const SearchShard& sh : shards) result.seconds = std::max(result.seconds, sh.seconds);
+    return result;
+}
+
+SearchResult search(const SearchSpace& space, const SearchOptions& options)
+{
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<SearchShard> one;
+    one.push_back(searchShard(space, options, 0, std::numeric_limits<std::int64_t>::max()));
+    SearchResult result = mergeSearchShards(space, options, std::move(one));
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
 }

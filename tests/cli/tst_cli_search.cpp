@@ -255,6 +255,56 @@ private slots:
         QVERIFY(text.out.find("held to: the best published MFU on a100-sxm4-80gb in bf16 at 100B parameters or more") != std::string::npos);
     }
 
+    void shardsMergeIntoOneSearch()
+    {
+        // The default plan's space with the sizing question (five GPU counts) in three shards, merged in another order:
+        // the same document as one process, but for time, threads and the cache's counters.
+        const QString plan = sample(QStringLiteral("default.plan.json"));
+        const QStringList options { QStringLiteral("--top"), QStringLiteral("4"), QStringLiteral("--days"), QStringLiteral("30"),
+            QStringLiteral("--objective"), QStringLiteral("cost"), QStringLiteral("--fix"), QStringLiteral("zero=1") };
+        const test::CliRun one = test::runCli(QStringList { QStringLiteral("search"), plan, QStringLiteral("--json") } + options);
+        QVERIFY2(one.code == 0, one.err.c_str());
+        QTemporaryDir dir;
+        QStringList shards;
+        for (int i = 0; i < 3; ++i) {
+            const QString out = dir.filePath(QStringLiteral("shard%1.json").arg(i));
+            const test::CliRun r = test::runCli(QStringList { QStringLiteral("search"), plan, QStringLiteral("--shard"), QStringLiteral("%1/3").arg(i),
+                                                    QStringLiteral("--out"), out, QStringLiteral("--threads"), QStringLiteral("1") }
+                + options);
+            QVERIFY2(r.code == 0, r.err.c_str());
+            QVERIFY(r.out.find("shard " + std::to_string(i) + "/3: plans ") != std::string::npos);
+            shards << out;
+        }
+        const test::CliRun merged = test::runCli({ QStringLiteral("search"), QStringLiteral("--merge"), shards[2], shards[0], shards[1], QStringLiteral("--json") });
+        QVERIFY2(merged.code == 0, merged.err.c_str());
+        json a = json::parse(one.out), b = json::parse(merged.out);
+        for (json* d : { &a, &b })
+            for (const char* k : { "seconds", "threads", "cacheHits", "cacheMisses" }) (*d)["space"].erase(k);
+        QVERIFY(a == b);
+        QVERIFY(!a["best"].empty());
+        // The text as well.
+        const test::CliRun text = test::runCli({ QStringLiteral("search"), QStringLiteral("--merge"), shards[0], shards[1], shards[2] });
+        QCOMPARE(text.code, 0);
+        QVERIFY(text.out.find("best by cost") != std::string::npos);
+        // A shard missing, a shard twice, a shard of another search: named.
+        test::CliRun bad = test::runCli({ QStringLiteral("search"), QStringLiteral("--merge"), shards[0], shards[2] });
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.find("shards 1 of 3 are missing") != std::string::npos, bad.err.c_str());
+        bad = test::runCli({ QStringLiteral("search"), QStringLiteral("--merge"), shards[0], shards[0], shards[1] });
+        QCOMPARE(bad.code, 2);
+        QVERIFY(bad.err.find("twice") != std::string::npos);
+        const QString other = dir.filePath(QStringLiteral("other.json"));
+        QCOMPARE(test::runCli({ QStringLiteral("search"), plan, QStringLiteral("--shard"), QStringLiteral("1/3"), QStringLiteral("--out"), other }).code, 0);
+        bad = test::runCli({ QStringLiteral("search"), QStringLiteral("--merge"), shards[0], other, shards[2] });
+        QCOMPARE(bad.code, 2);
+        QVERIFY(bad.err.find("another search") != std::string::npos);
+        bad = test::runCli({ QStringLiteral("search"), QStringLiteral("--merge"), plan });
+        QCOMPARE(bad.code, 2);
+        QVERIFY(bad.err.find("no search shard") != std::string::npos);
+        bad = test::runCli({ QStringLiteral("search"), plan, QStringLiteral("--shard"), QStringLiteral("3/3"), QStringLiteral("--out"), other });
+        QCOMPARE(bad.code, 1);
+    }
+
     void badArguments()
     {
         const QString plan = sample(QStringLiteral("default.plan.json"));
