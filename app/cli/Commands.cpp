@@ -73,13 +73,16 @@ usage:
   planscope-cli search PLAN [--objective time|cost|memory] [--top K] [--json | --csv OUT.csv]
                 [--vary tp,pp,dp,cp,ep,vpp,sp,zero,microBatch,recompute,schedule,overlap,offload]
                 [--fix KEY=VALUE ...] [--gpus N1,N2,...] [--simulate-top K] [--threads N] [--days D [--tokens T]]
+                [--shard I/N --out SHARD.json]   |   planscope-cli search --merge SHARD.json... [--json | --csv OUT]
                                                    every plan of the template's space (knobs in --vary, default all
                                                    but overlap and offload) on all cores: the best K by the objective,
                                                    the Pareto front of step time and peak memory (and GPUs), each
                                                    rejected plan counted under its reason, the template's rank and
                                                    why the best beats it; --gpus sizes the cluster too, --days D
                                                    answers how many GPUs train T tokens (default training.tokens)
-                                                   in D days (JSON schema planscope/search/v1)
+                                                   in D days (JSON schema planscope/search/v1); --shard searches
+                                                   one part of the space, --merge joins the parts into the result
+                                                   of one process (docs/SEARCH.md, "Splitting a search")
   planscope-cli compare A.plan.json B.plan.json [...] [--json]
                                                    plans side by side: step time, tokens/s, MFU, peak memory (and per
                                                    stage), bubble, exposed communication, days; the better plan of

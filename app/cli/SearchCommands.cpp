@@ -278,31 +278,30 @@ std::vector<std::string> requestArgs(const std::vector<std::string>& args)
     return kept;
 }
 
-int mergeShardFiles(const Args& a, std::ostream& out, std::ostream& err)
+} // namespace
+
+int mergeSearchShardTexts(const std::vector<std::string>& texts, const std::vector<std::string>& labels, bool asJson,
+    const std::string& csv, std::ostream& out, std::ostream& err)
 {
-    if (a.positional.empty()) {
-        err << "usage: planscope-cli search --merge SHARD.json... [--json | --csv OUT.csv]\n";
-        return 1;
-    }
     std::vector<json> docs;
-    for (const std::string& path : a.positional) {
-        auto text = readTextFile(path, std::size_t(1) << 30);
-        if (!text) {
-            err << "planscope-cli search: " << path << ": " << text.errors().front().message << "\n";
-            return 1;
-        }
-        json d = json::parse(text.value(), nullptr, false);
+    for (std::size_t k = 0; k < texts.size(); ++k) {
+        const std::string& label = labels[k];
+        json d = json::parse(texts[k], nullptr, false);
         if (d.is_discarded() || !d.is_object() || d.value("schema", "") != "planscope/search-shard/v1" || !d.contains("request")
             || !d.contains("result") || !d["shard"].is_number_integer() || !d["shards"].is_number_integer()) {
-            err << "planscope-cli search: " << path << " is no search shard (schema planscope/search-shard/v1)\n";
+            err << "planscope-cli search: " << label << " is no search shard (schema planscope/search-shard/v1)\n";
             return 2;
         }
         if (!docs.empty() && (d["request"] != docs.front()["request"] || d["shards"] != docs.front()["shards"])) {
-            err << "planscope-cli search: " << path << " is a shard of another search than " << a.positional.front()
+            err << "planscope-cli search: " << label << " is a shard of another search than " << labels.front()
                 << " (its plan or options differ)\n";
             return 2;
         }
         docs.push_back(std::move(d));
+    }
+    if (docs.empty()) {
+        err << "planscope-cli search: no shard to merge\n";
+        return 1;
     }
     const int shards = docs.front()["shards"].get<int>();
     std::vector<int> seen(std::size_t(std::max(shards, 0)), 0);
@@ -328,8 +327,8 @@ int mergeShardFiles(const Args& a, std::ostream& out, std::ostream& err)
         return 2;
     }
     std::vector<std::string> args = request["args"].get<std::vector<std::string>>();
-    if (a.has("--json")) args.push_back("--json");
-    if (a.options.count("--csv")) args.insert(args.end(), { "--csv", a.options.at("--csv") });
+    if (asJson) args.push_back("--json");
+    if (!csv.empty()) args.insert(args.end(), { "--csv", csv });
     int code = 0;
     auto q = prepare(loaded->plan, args, out, err, code);
     if (!q) return code;
@@ -358,7 +357,54 @@ int mergeShardFiles(const Args& a, std::ostream& out, std::ostream& err)
     return report(*q, mergeSearchShards(q->space, q->options, std::move(parts)), out, err);
 }
 
+namespace {
+
+int mergeShardFiles(const Args& a, std::ostream& out, std::ostream& err)
+{
+    if (a.positional.empty()) {
+        err << "usage: planscope-cli search --merge SHARD.json... [--json | --csv OUT.csv]\n";
+        return 1;
+    }
+    std::vector<std::string> texts;
+    for (const std::string& path : a.positional) {
+        auto text = readTextFile(path, std::size_t(1) << 30);
+        if (!text) {
+            err << "planscope-cli search: " << path << ": " << text.errors().front().message << "\n";
+            return 1;
+        }
+        texts.push_back(std::move(text).value());
+    }
+    return mergeSearchShardTexts(texts, a.positional, a.has("--json"), a.options.count("--csv") ? a.options.at("--csv") : std::string(), out, err);
+}
+
 } // namespace
+
+int searchShardFile(const std::vector<std::string>& args, int shard, int shards, std::string& text, std::ostream& out, std::ostream& err)
+{
+    const Args a = parseArgs(args, 1, { "--objective", "--top", "--csv", "--vary", "--gpus", "--simulate-top", "--threads",
+                                          "--days", "--tokens", "--fix", "--shard", "--out" });
+    if (a.positional.size() != 1 || shards < 1 || shard < 0 || shard >= shards) {
+        err << kSearchUsage;
+        return 1;
+    }
+    int code = 0;
+    auto loaded = loadPlanArg(a.positional[0], out, err, code, false);
+    if (!loaded) return code;
+    auto q = prepare(loaded->plan, args, out, err, code);
+    if (!q) return code;
+    std::int64_t total = 1;
+    for (std::int64_t r : q->space.radices()) total *= std::max<std::int64_t>(1, r);
+    const auto [first, last] = searchShardRange(total, shard, shards);
+    const SearchShard part = searchShard(q->space, q->options, first, last);
+    const json doc = { { "schema", "planscope/search-shard/v1" }, { "shard", shard }, { "shards", shards }, { "plans", total },
+        { "request", { { "plan", planToJson(loaded->plan) }, { "args", requestArgs(args) } } }, { "result", searchShardToJson(part) } };
+    text = doc.dump() + "\n";
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "shard %d/%d: plans %lld to %lld of %lld; %.0f valid, %.0f fit; %.2f s on %d threads\n", shard, shards,
+        (long long)first, (long long)last, (long long)total, part.valid, part.fit, part.seconds, part.threads);
+    out << buf;
+    return 0;
+}
 
 int cmdSearch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
@@ -374,20 +420,11 @@ int cmdSearch(const std::vector<std::string>& args, std::ostream& out, std::ostr
         err << kSearchUsage;
         return 1;
     }
-    int code = 0;
-    auto loaded = loadPlanArg(a.positional[0], out, err, code, a.has("--json"));
-    if (!loaded) return code;
-    auto q = prepare(loaded->plan, args, out, err, code);
-    if (!q) return code;
-    bool tty = false;
-    showProgress(q->options, err, tty);
-
     if (a.options.count("--shard")) {
         // One contiguous part of the plan index: its best, front, sample and counts, to merge with the others.
         const std::string& spec = a.options.at("--shard");
         int shard = -1, shards = 0;
-        const std::size_t slash = spec.find('/');
-        if (slash == std::string::npos || std::sscanf(spec.c_str(), "%d/%d", &shard, &shards) != 2 || shards < 1 || shard < 0
+        if (spec.find('/') == std::string::npos || std::sscanf(spec.c_str(), "%d/%d", &shard, &shards) != 2 || shards < 1 || shard < 0
             || shard >= shards || spec.find_first_not_of("0123456789/") != std::string::npos) {
             err << "planscope-cli search: --shard must be I/N with 0 <= I < N, found \"" << spec << "\"\n";
             return 1;
@@ -396,24 +433,24 @@ int cmdSearch(const std::vector<std::string>& args, std::ostream& out, std::ostr
             err << "planscope-cli search: --shard needs --out SHARD.json\n";
             return 1;
         }
-        std::int64_t total = 1;
-        for (std::int64_t r : q->space.radices()) total *= std::max<std::int64_t>(1, r);
-        const auto [first, last] = searchShardRange(total, shard, shards);
-        const SearchShard part = searchShard(q->space, q->options, first, last);
-        if (tty) err << "\r" << std::string(48, ' ') << "\r" << std::flush;
-        const json doc = { { "schema", "planscope/search-shard/v1" }, { "shard", shard }, { "shards", shards }, { "plans", total },
-            { "request", { { "plan", planToJson(loaded->plan) }, { "args", requestArgs(args) } } }, { "result", searchShardToJson(part) } };
+        std::string text;
+        const int code = searchShardFile(args, shard, shards, text, out, err);
+        if (code != 0) return code;
         std::string error;
-        if (!writeFileAtomically(a.options.at("--out"), doc.dump() + "\n", error)) {
+        if (!writeFileAtomically(a.options.at("--out"), text, error)) {
             err << "planscope-cli search: " << error << "\n";
             return 1;
         }
-        char buf[200];
-        std::snprintf(buf, sizeof buf, "shard %d/%d: plans %lld to %lld of %lld; %.0f valid, %.0f fit; %.2f s on %d threads\n", shard, shards,
-            (long long)first, (long long)last, (long long)total, part.valid, part.fit, part.seconds, part.threads);
-        out << buf;
         return 0;
     }
+    int code = 0;
+    auto loaded = loadPlanArg(a.positional[0], out, err, code, a.has("--json"));
+    if (!loaded) return code;
+    auto q = prepare(loaded->plan, args, out, err, code);
+    if (!q) return code;
+    bool tty = false;
+    showProgress(q->options, err, tty);
+
     const SearchResult r = search(q->space, q->options);
     if (tty) err << "\r" << std::string(48, ' ') << "\r" << std::flush;
     return report(*q, r, out, err);

@@ -1,10 +1,14 @@
 // planscope-reduce: the reduce of a measured run (core/io/RunFile.h) under the job's own MPI, where the traces are.
 //   srun planscope-reduce TRACE_DIR --out run.planscope-run            (or mpirun -n P ...)
+//   srun planscope-reduce search PLAN [search options] [--json] [--csv OUT] [--out RESULT]
+// The second form is `planscope-cli search` split over the MPI processes: process p searches shard p/P of the plan
+// index (core/search/SearchShard.h), process 0 gathers the shards and merges them into what one process prints.
 // Each process reduces the files of its shard (shardRange: the same split as `planscope-cli reduce --shard I/P`), the
 // collective records are sent to the process that owns their group (MPI_Alltoallv), each owner matches its groups,
 // and process 0 gathers the rank summaries and the matched groups and writes the run file: the same bytes as one
 // process (`planscope-cli reduce`) or the merge of shards. Progress is printed on process 0's terminal; a file that
 // cannot be read is reported and the others go on. docs/TRACES.md, "Large runs".
+#include "SearchCommands.h"
 #include "io/RunFile.h"
 #include "util/AtomicFile.h"
 
@@ -19,7 +23,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <iostream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +40,7 @@ constexpr int kProgressTag = 17;
 constexpr std::size_t kRoundBytes = std::size_t(1) << 28;
 
 const char* kUsage = "usage: planscope-reduce TRACE_OR_FOLDER... --out RUN.planscope-run [--gpus-per-node G]\n"
+                     "       planscope-reduce search PLAN [planscope-cli search options] [--json] [--csv OUT] [--out RESULT]\n"
                      "  run under the job's launcher: srun planscope-reduce ... or mpirun -n P planscope-reduce ...\n";
 
 struct Options {
@@ -188,6 +196,56 @@ void fail(const char* what, const Issues& errors)
     MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
+// `planscope-reduce search ...`: each process searches its shard, process 0 merges and prints (or writes --out).
+int searchMain(int argc, char** argv, int me, int procs)
+{
+    std::vector<std::string> args { "search" };
+    std::string outPath, csv;
+    bool asJson = false;
+    for (int i = 2; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        if (a == "--out" && i + 1 < argc) outPath = argv[++i];
+        else if (a == "--shard" || a == "--merge") {
+            if (me == 0) std::fprintf(stderr, "planscope-reduce search: the processes are the shards; %s is not taken\n", argv[i]);
+            return 1;
+        } else {
+            if (a == "--json") asJson = true;
+            if (a == "--csv" && i + 1 < argc) csv = argv[i + 1];
+            args.emplace_back(a);
+        }
+    }
+    std::ostringstream quiet, err;
+    std::string text;
+    int code = planscope::cli::searchShardFile(args, me, procs, text, quiet, err);
+    int worst = 0;
+    MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (worst != 0) {
+        if (me == 0) std::fputs(err.str().c_str(), stderr);
+        return worst;
+    }
+    // Each process's shard, one line of JSON, gathered on process 0 in process order.
+    const std::vector<std::string> all = gather(text, me, procs);
+    if (me != 0) return 0;
+    std::fprintf(stderr, "planscope-reduce search: %d shards searched\n", procs);
+    std::vector<std::string> texts, labels;
+    for (int p = 0; p < procs; ++p) {
+        texts.push_back(all[std::size_t(p)]);
+        labels.push_back("process " + std::to_string(p));
+    }
+    std::ostringstream out;
+    code = planscope::cli::mergeSearchShardTexts(texts, labels, asJson, csv, out, std::cerr);
+    if (outPath.empty()) {
+        std::cout << out.str() << std::flush;
+    } else {
+        std::string error;
+        if (!writeFileAtomically(outPath, out.str(), error)) {
+            std::fprintf(stderr, "planscope-reduce search: cannot write %s: %s\n", outPath.c_str(), error.c_str());
+            return 1;
+        }
+    }
+    return code;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -196,6 +254,12 @@ int main(int argc, char** argv)
     int me = 0, procs = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &procs);
+    if (argc > 1 && std::string_view(argv[1]) == "search") {
+        int code = searchMain(argc, argv, me, procs);
+        MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        MPI_Finalize();
+        return code;
+    }
     const Options options = parse(argc, argv);
     if (!options.error.empty()) {
         if (me == 0) {

@@ -2,7 +2,8 @@
 // the sample traces): one process, four shards merged, and planscope-reduce under `mpiexec -n 2` (where MPI is built)
 // write the same bytes; the straggler the script makes is the slowest rank, the damaged file's head is summarized, the
 // broken one is named; TP groups of 4 on nodes of 8 are intra-node, DP groups inter-node; the all-to-all imbalance is
-// the script's own sizes (a2a_elements) worked out here.
+// the script's own sizes (a2a_elements) worked out here. And `planscope-reduce search` under mpiexec: the plan search
+// of one process.
 #include "CliRunner.h"
 
 #include "io/RunFile.h"
@@ -32,6 +33,28 @@ std::string slurp(const QString& path)
 
 // make-rank-set.py's a2a_elements: the tokens an MoE rank sends.
 std::int64_t a2aElements(int rank, int step, int index, std::int64_t base) { return base * (4 + (rank * 7 + step * 3 + index) % 5) / 6; }
+
+#ifdef PLANSCOPE_REDUCE
+// mpiexec's environment: two processes on CI's two cores; Open MPI refuses root and more processes than cores unless
+// told (its mpirun(1) man page: OMPI_ALLOW_RUN_AS_ROOT, rmaps_base_oversubscribe), and containers lack the ptrace that
+// its single-copy transport uses (btl_vader_single_copy_mechanism). MPICH ignores these variables.
+QProcessEnvironment mpiEnvironment()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("OMPI_ALLOW_RUN_AS_ROOT"), QStringLiteral("1"));
+    env.insert(QStringLiteral("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"), QStringLiteral("1"));
+    env.insert(QStringLiteral("OMPI_MCA_rmaps_base_oversubscribe"), QStringLiteral("1"));
+    env.insert(QStringLiteral("OMPI_MCA_btl_vader_single_copy_mechanism"), QStringLiteral("none"));
+    // Under the sanitizers (scripts/test.sh --sanitize): Open MPI keeps allocations past MPI_Finalize, which
+    // tests/sanitizers/lsan.supp suppresses by library; its plugins stay loaded and the leaks' stacks are unwound
+    // in full so that those frames are named (the fast unwinder stops in libraries built without frame pointers).
+    env.insert(QStringLiteral("OMPI_MCA_mca_base_component_disable_dlclose"), QStringLiteral("1"));
+    env.insert(QStringLiteral("PMIX_MCA_mca_base_component_disable_dlclose"), QStringLiteral("1"));
+    if (env.contains(QStringLiteral("ASAN_OPTIONS")))
+        env.insert(QStringLiteral("ASAN_OPTIONS"), env.value(QStringLiteral("ASAN_OPTIONS")) + QStringLiteral(":fast_unwind_on_malloc=0"));
+    return env;
+}
+#endif
 
 } // namespace
 
@@ -184,25 +207,31 @@ private slots:
     }
 
 #ifdef PLANSCOPE_REDUCE
+    void mpiSearchIsOneSearch()
+    {
+        // planscope-reduce search: the plan search split over two MPI processes (issue 34), the same document as one
+        // planscope-cli search but for time, threads and the cache's counters.
+        const QStringList options { QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/default.plan.json"), QStringLiteral("--json"),
+            QStringLiteral("--top"), QStringLiteral("4"), QStringLiteral("--days"), QStringLiteral("30") };
+        const CliRun one = runCli(QStringList { QStringLiteral("search") } + options);
+        QVERIFY2(one.code == 0, one.err.c_str());
+        QProcess p;
+        p.setProcessEnvironment(mpiEnvironment());
+        p.start(QStringLiteral(PLANSCOPE_MPIEXEC),
+            QStringList { QStringLiteral("-n"), QStringLiteral("2"), QStringLiteral(PLANSCOPE_REDUCE), QStringLiteral("search") } + options
+                + QStringList { QStringLiteral("--out"), path("mpi-search.json") });
+        QVERIFY(p.waitForFinished(600000));
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, p.readAllStandardError().constData());
+        json a = json::parse(one.out), b = json::parse(slurp(path("mpi-search.json")));
+        for (json* d : { &a, &b })
+            for (const char* k : { "seconds", "threads", "cacheHits", "cacheMisses" }) (*d)["space"].erase(k);
+        QVERIFY(a == b);
+    }
+
     void mpiReduceWritesTheSameBytes()
     {
-        // Two processes on CI's two cores; Open MPI refuses root and more processes than cores unless told (its
-        // mpirun(1) man page: OMPI_ALLOW_RUN_AS_ROOT, rmaps_base_oversubscribe), and containers lack the ptrace that
-        // its single-copy transport uses (btl_vader_single_copy_mechanism). MPICH ignores these variables.
         QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("OMPI_ALLOW_RUN_AS_ROOT"), QStringLiteral("1"));
-        env.insert(QStringLiteral("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"), QStringLiteral("1"));
-        env.insert(QStringLiteral("OMPI_MCA_rmaps_base_oversubscribe"), QStringLiteral("1"));
-        env.insert(QStringLiteral("OMPI_MCA_btl_vader_single_copy_mechanism"), QStringLiteral("none"));
-        // Under the sanitizers (scripts/test.sh --sanitize): Open MPI keeps allocations past MPI_Finalize, which
-        // tests/sanitizers/lsan.supp suppresses by library; its plugins stay loaded and the leaks' stacks are unwound
-        // in full so that those frames are named (the fast unwinder stops in libraries built without frame pointers).
-        env.insert(QStringLiteral("OMPI_MCA_mca_base_component_disable_dlclose"), QStringLiteral("1"));
-        env.insert(QStringLiteral("PMIX_MCA_mca_base_component_disable_dlclose"), QStringLiteral("1"));
-        if (env.contains(QStringLiteral("ASAN_OPTIONS")))
-            env.insert(QStringLiteral("ASAN_OPTIONS"), env.value(QStringLiteral("ASAN_OPTIONS")) + QStringLiteral(":fast_unwind_on_malloc=0"));
-        p.setProcessEnvironment(env);
+        p.setProcessEnvironment(mpiEnvironment());
         p.start(QStringLiteral(PLANSCOPE_MPIEXEC), { QStringLiteral("-n"), QStringLiteral("2"), QStringLiteral(PLANSCOPE_REDUCE), m_traces,
                                                        QStringLiteral("--out"), path("mpi.planscope-run") });
         QVERIFY(p.waitForFinished(600000));
