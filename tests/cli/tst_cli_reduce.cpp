@@ -211,8 +211,10 @@ private slots:
     {
         // planscope-reduce search: the plan search split over two MPI processes (issue 34), the same document as one
         // planscope-cli search but for time, threads and the cache's counters.
+        // 64,512 plans (seven knobs, two GPU counts): a space the sanitized build searches in seconds.
         const QStringList options { QStringLiteral(PLANSCOPE_SAMPLES_DIR "/plans/default.plan.json"), QStringLiteral("--json"),
-            QStringLiteral("--top"), QStringLiteral("4"), QStringLiteral("--days"), QStringLiteral("30") };
+            QStringLiteral("--top"), QStringLiteral("4"), QStringLiteral("--vary"), QStringLiteral("tp,pp,dp,microBatch,recompute,schedule,zero"),
+            QStringLiteral("--gpus"), QStringLiteral("16,32") };
         const CliRun one = runCli(QStringList { QStringLiteral("search") } + options);
         QVERIFY2(one.code == 0, one.err.c_str());
         QProcess p;

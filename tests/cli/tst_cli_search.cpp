@@ -257,11 +257,13 @@ private slots:
 
     void shardsMergeIntoOneSearch()
     {
-        // The default plan's space with the sizing question (five GPU counts) in three shards, merged in another order:
-        // the same document as one process, but for time, threads and the cache's counters.
+        // The default plan's space with the sizing question (five GPU counts; six knobs, zero fixed: 56,448 plans) in
+        // three shards, merged in another order: the same document as one process, but for time, threads and the
+        // cache's counters.
         const QString plan = sample(QStringLiteral("default.plan.json"));
         const QStringList options { QStringLiteral("--top"), QStringLiteral("4"), QStringLiteral("--days"), QStringLiteral("30"),
-            QStringLiteral("--objective"), QStringLiteral("cost"), QStringLiteral("--fix"), QStringLiteral("zero=1") };
+            QStringLiteral("--objective"), QStringLiteral("cost"), QStringLiteral("--fix"), QStringLiteral("zero=1"), QStringLiteral("--vary"),
+            QStringLiteral("tp,pp,dp,microBatch,recompute,schedule") };
         const test::CliRun one = test::runCli(QStringList { QStringLiteral("search"), plan, QStringLiteral("--json") } + options);
         QVERIFY2(one.code == 0, one.err.c_str());
         QTemporaryDir dir;
