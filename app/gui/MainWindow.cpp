@@ -452,7 +452,7 @@ void MainWindow::retranslateUi()
     m_fileMenu->setTitle(tr("&File"));
     m_open->setText(tr("&Open…"));
     m_openTraces->setText(tr("Open &Traces…"));
-    m_openRun->setText(tr("Open R&un Summary…"));
+    m_openRun->setText(tr("Open Run Su&mmary…"));
     m_recentMenu->setTitle(tr("Open &Recent"));
     m_compareWith->setText(tr("&Compare With…"));
     m_importLaunch->setText(tr("Import &Launch Config…"));
@@ -463,8 +463,8 @@ void MainWindow::retranslateUi()
     m_save->setText(tr("&Save"));
     m_saveAs->setText(tr("Save &As…"));
     m_export->setText(tr("&Export View…"));
-    m_exportTables->setText(tr("Export &Tables…"));
-    m_exportReport->setText(tr("Export &Report…"));
+    m_exportTables->setText(tr("Export Ta&bles…"));
+    m_exportReport->setText(tr("Export Re&port…"));
     m_quit->setText(tr("&Quit"));
     m_editMenu->setTitle(tr("&Edit"));
     m_undo->setText(tr("&Undo"));

@@ -4877,10 +4877,6 @@ Recover them? Not now keeps them for the next start.</source>
         <translation>与最近的方案比较(&amp;N)</translation>
     </message>
     <message>
-        <source>Export &amp;Report…</source>
-        <translation>导出报告(&amp;R)…</translation>
-    </message>
-    <message>
         <source>P&amp;resent</source>
         <translation>演示(&amp;R)</translation>
     </message>
@@ -5021,10 +5017,6 @@ The file is unchanged; your edits are kept.</source>
         <translation>导入启动配置</translation>
     </message>
     <message>
-        <source>Export &amp;Tables…</source>
-        <translation>导出表格(&amp;T)…</translation>
-    </message>
-    <message>
         <source>This view has no table: the Metrics, Compare, Planner, Measured Run and Profile pages have</source>
         <translation>此视图没有表格：指标、对比、规划器、实测运行和性能剖析页面有表格</translation>
     </message>
@@ -5045,16 +5037,24 @@ The file is unchanged; your edits are kept.</source>
         <translation>方案现在采用追踪所示的布局：%1</translation>
     </message>
     <message>
-        <source>Open R&amp;un Summary…</source>
-        <translation>打开运行汇总(&amp;U)…</translation>
-    </message>
-    <message>
         <source>Open Run Summary</source>
         <translation>打开运行汇总</translation>
     </message>
     <message>
         <source>Run summaries (*.planscope-run *.jsonl);;All files (*)</source>
         <translation>运行汇总 (*.planscope-run *.jsonl);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open Run Su&amp;mmary…</source>
+        <translation>打开运行汇总(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Export Ta&amp;bles…</source>
+        <translation>导出表格(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Export Re&amp;port…</source>
+        <translation>导出报告(&amp;P)…</translation>
     </message>
 </context>
 <context>
@@ -7050,12 +7050,16 @@ of %3</source>
 %3：%4，中位数 %5</translation>
     </message>
     <message>
-        <source>%1; one row of cells per node of %2 GPUs</source>
-        <translation>%1；每行格子为一个 %2 卡节点</translation>
-    </message>
-    <message>
         <source>Rank %1 (node %2): not in the run</source>
         <translation>Rank %1（节点 %2）：不在本次运行中</translation>
+    </message>
+    <message>
+        <source>median, ms</source>
+        <translation>中位数，ms</translation>
+    </message>
+    <message>
+        <source>%1; a row per node of %2 GPUs</source>
+        <translation>%1；每行一个 %2 卡节点</translation>
     </message>
 </context>
 <context>
