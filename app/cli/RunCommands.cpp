@@ -61,6 +61,10 @@ bool readAll(const std::string& path, std::string& text, std::ostream& err)
             err << "planscope-cli: " << path << ": cannot be read: " << errorText(errno) << "\n";
             return false;
         }
+        if (std::int64_t(text.size()) + n > kMaxRunFileBytes) {
+            err << "planscope-cli: " << path << ": more than the " << (kMaxRunFileBytes >> 30) << " GiB a shard may have; not read\n";
+            return false;
+        }
         text.append(buffer, std::size_t(n));
     }
     return true;

@@ -618,11 +618,16 @@ Result<MeasuredRun> readRunFile(const std::string& path)
 {
     Result<InputFile> file = openInputFile(path);
     if (!file.ok()) return file.errors();
+    if (file.value().size() > kMaxRunFileBytes)
+        return Result<MeasuredRun>::failure(path, "is " + std::to_string(file.value().size()) + " bytes, more than the "
+                + std::to_string(kMaxRunFileBytes >> 30) + " GiB a run summary may have; not read");
     std::string text;
     text.reserve(std::size_t(std::max<std::int64_t>(file.value().size(), 0)));
     char buffer[1 << 16];
     for (std::int64_t n; (n = file.value().read(buffer, sizeof buffer)) != 0;) {
         if (n < 0) return Result<MeasuredRun>::failure(path, "cannot be read: " + errorText(errno));
+        if (std::int64_t(text.size()) + n > kMaxRunFileBytes)
+            return Result<MeasuredRun>::failure(path, "grew past the " + std::to_string(kMaxRunFileBytes >> 30) + " GiB a run summary may have; not read");
         text.append(buffer, std::size_t(n));
     }
     Result<MeasuredRun> run = parseRun(text);

@@ -20,6 +20,8 @@ namespace planscope {
 
 inline constexpr std::string_view kRunFormat = "planscope/run/v1";
 inline constexpr std::string_view kRunShardFormat = "planscope/run-shard/v1";
+// The largest run or shard file read: 4 GiB, a thousand times a 10,240-rank run (37.9 MB, docs/PERFORMANCE.md).
+inline constexpr std::int64_t kMaxRunFileBytes = std::int64_t(4) << 30;
 
 // The trace files `paths` stand for (expandTracePaths: a folder's *.json / *.json.gz entries sorted by name), in the
 // order given; folders without any are reported in `issues` (file: the folder).
