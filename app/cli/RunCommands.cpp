@@ -216,8 +216,20 @@ int cmdRunSummary(const Args& a, std::ostream& out, std::ostream& err)
     for (const SlowRank& s : slow)
         out << "  rank " << s.metrics.rank << (s.metrics.node >= 0 ? " (node " + std::to_string(s.metrics.node) + ")" : std::string())
             << ": lag " << ms(s.metrics.lagNs) << " ms, step " << ms(s.metrics.stepNs) << " ms; " << s.why << "\n";
-    if (!run->groups.empty()) out << "process groups:\n";
-    for (const GroupResult& g : run->groups) {
+    // The groups whose members arrive furthest apart first; a run of thousands of ranks has thousands of groups, so the
+    // text lists the --top worst of them (--json lists all).
+    std::vector<const GroupResult*> groups;
+    for (const GroupResult& g : run->groups) groups.push_back(&g);
+    auto spread = [](const GroupResult* g) {
+        std::int64_t s = 0;
+        for (const GroupOpStat& op : g->ops) s = std::max(s, op.medianSpreadNs);
+        return s;
+    };
+    std::stable_sort(groups.begin(), groups.end(), [&](const GroupResult* a, const GroupResult* b) { return spread(a) > spread(b); });
+    const std::size_t shown = std::min(groups.size(), std::max<std::size_t>(std::size_t(*top), 1));
+    if (!groups.empty()) out << "process groups, the widest arrival spread first:\n";
+    for (std::size_t i = 0; i < shown; ++i) {
+        const GroupResult& g = *groups[i];
         const std::string scope = groupScope(g, run->gpusPerNode);
         out << "  " << groupLabel(g) << ": " << g.ranks.size() << " members" << (scope.empty() ? "" : ", " + scope);
         for (const GroupOpStat& op : g.ops)
@@ -226,11 +238,12 @@ int cmdRunSummary(const Args& a, std::ostream& out, std::ostream& err)
         out << "\n";
         for (const AllToAllImbalance& im : g.allToAll) {
             char buf[160];
-            std::snprintf(buf, sizeof buf, "    all-to-all #%d of each step: max/mean bytes %.2f (worst %.2f), heaviest rank %d\n", int(im.position),
+            std::snprintf(buf, sizeof buf, "    all-to-all #%d of each step: max/mean bytes %.2f (worst %.2f), heaviest rank %d\n", int(im.position) + 1,
                 double(im.medianPermille) / 1000, double(im.worstPermille) / 1000, im.heaviestRank);
             out << buf;
         }
     }
+    if (groups.size() > shown) out << "  ... and " << groups.size() - shown << " more groups (--json lists every group)\n";
     for (const RunIssue& i : run->failed) out << "not read: " << i.file << ": " << i.reason << "\n";
     for (const RunIssue& i : run->excluded) out << "left out: " << i.file << ": " << i.reason << "\n";
     return 0;
