@@ -15,6 +15,8 @@
 #include "cost/AutoBalance.h"
 #include "cost/Evaluate.h"
 #include "cost/Parameters.h"
+#include "cost/Placement.h"
+#include "io/PlacementJson.h"
 #include "cost/RealityCheck.h"
 #include "io/AnalysisJson.h"
 #include "io/TableExport.h"
@@ -64,6 +66,10 @@ usage:
   planscope-cli summary PLAN                       the prediction as readable text
   planscope-cli explain PLAN [--field PATH] [--json] [--depth N] [--list] [--analytic] [--ops]
                                                    how a number was computed (default field time.stepSeconds)
+  planscope-cli placement PLAN [--json]            each group kind on the cluster's tiers: the nodes, NVLink domains
+                                                   and pods one group spans (fewest, most, and the fewest its size
+                                                   needs), the slowest tier it crosses, whether another rank order
+                                                   would keep it faster (schema planscope/placement/v1)
   planscope-cli check PLAN [--days D] [--tokens T] [--mfu X] [--json]
                                                    is a claimed run possible, and by what factor is it short
   planscope-cli balance PLAN [--json] [--write OUT.plan.json]
@@ -274,6 +280,45 @@ int cmdExplain(const Args& a, std::ostream& out, std::ostream& err)
         out << explanationToJson(ex, field, depth).dump(2) << "\n";
     else
         out << formatExplanation(ex, field, depth);
+    return 0;
+}
+
+// placement PLAN [--json]: each group kind on the cluster's tiers (cost/Placement.h).
+int cmdPlacement(const Args& a, std::ostream& out, std::ostream& err)
+{
+    if (a.positional.size() != 1) {
+        err << "usage: planscope-cli placement PLAN [--json]\n";
+        return 1;
+    }
+    int code = 0;
+    const auto analysis = analysePlanFile(a.positional[0], {}, out, err, code, a.has("--json"));
+    if (!analysis) return code;
+    if (!analysis->valid()) return exitInvalid(*analysis, out, err, a.has("--json"));
+    const Plan& plan = analysis->plan;
+    const std::vector<KindPlacement> rows = placementOf(plan, analysis->prediction);
+    if (a.has("--json")) {
+        out << placementJson(plan, rows).dump(2) << "\n";
+        return 0;
+    }
+    const ClusterSpec& c = plan.cluster;
+    out << plan.name << ": " << c.gpus() << " GPUs, " << c.nodes << " nodes of " << c.gpusPerNode;
+    if (c.nvlinkDomainNodes > 1) out << ", NVLink domains of " << c.nvlinkDomainNodes << " nodes";
+    out << (c.podNodes > 0 ? ", pods of " + std::to_string(c.podNodes) + " nodes" : std::string(", one pod (cluster.podNodes not set)"))
+        << "; order " << plan.parallel.order << "\n";
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "  %-5s %6s %9s  %-20s %-20s %-20s %-8s %s\n", "kind", "size", "groups", "nodes (fewest..most)",
+        "domains", "pods", "tier", "per GPU per step");
+    out << buf;
+    for (const KindPlacement& k : rows) {
+        auto span = [](const TierSpan& t) {
+            return std::to_string(t.fewest) + ".." + std::to_string(t.most) + " (needs " + std::to_string(t.needed) + ")";
+        };
+        std::snprintf(buf, sizeof buf, "  %-5s %6d %9lld  %-20s %-20s %-20s %-8s %s%s\n", std::string(toString(k.kind)).c_str(), k.size,
+            k.groups, span(k.nodes).c_str(), span(k.domains).c_str(), span(k.pods).c_str(), std::string(toString(k.tier)).c_str(),
+            units::formatBytes(k.bytesPerStep).c_str(),
+            k.avoidable ? ("  [could stay on " + std::string(toString(k.neededTier)) + " under another order]").c_str() : "");
+        out << buf;
+    }
     return 0;
 }
 
@@ -795,6 +840,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (verb == "profile-fit") return cmdProfileFit(parseArgs(args, 1, {}), out, err);
     if (verb == "validate") return cmdValidate(parseArgs(args, 1, {}), out, err);
     if (verb == "summary") return cmdSummary(parseArgs(args, 1, {}), out, err);
+    if (verb == "placement") return cmdPlacement(parseArgs(args, 1, {}), out, err);
     if (verb == "explain") return cmdExplain(parseArgs(args, 1, { "--field", "--depth" }), out, err);
     if (verb == "check") return cmdCheck(parseArgs(args, 1, { "--days", "--tokens", "--mfu" }), out, err);
     if (verb == "balance") return cmdBalance(parseArgs(args, 1, { "--write" }), out, err);

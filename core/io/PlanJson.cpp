@@ -338,6 +338,7 @@ void readCluster(const json& j, Plan& plan, const PresetCatalog& presets, Issues
         c.nodePreset = n->id;
         c.gpusPerNode = n->gpusPerNode;
         c.nvlinkDomainNodes = n->nvlinkDomainNodes;
+        c.podNodes = n->podNodes;
         c.intraNode = n->intraNode;
         c.interNode = n->interNode;
     } else {
@@ -347,6 +348,7 @@ void readCluster(const json& j, Plan& plan, const PresetCatalog& presets, Issues
         if (!r.has("nodes")) r.error("cluster.nodes", Text(PS_TEXT("CoreText", "missing: number of nodes")));
     limited(r, "cluster.gpusPerNode", c.gpusPerNode);
     limited(r, "cluster.nvlinkDomainNodes", c.nvlinkDomainNodes);
+    limited(r, "cluster.podNodes", c.podNodes);
     readLink(r, "intraNode", c.intraNode, issues);
     readLink(r, "interNode", c.interNode, issues);
     if (c.intraNode.bandwidth <= 0)
@@ -355,7 +357,7 @@ void readCluster(const json& j, Plan& plan, const PresetCatalog& presets, Issues
     if (c.interNode.bandwidth <= 0 && c.nodes > 1)
         r.error("cluster.interNode.bandwidth",
             Text(PS_TEXT("CoreText", "missing: no node preset gives it; set bytes/s per direction")));
-    r.rejectUnknown({ "gpu", "node", "nodes", "gpusPerNode", "nvlinkDomainNodes", "intraNode", "interNode" });
+    r.rejectUnknown({ "gpu", "node", "nodes", "gpusPerNode", "nvlinkDomainNodes", "podNodes", "intraNode", "interNode" });
 }
 
 void readParallel(const json& j, Plan& plan, Issues& issues, bool& dpGiven)
@@ -717,6 +719,7 @@ json planToJson(const Plan& p)
     j["cluster"] = { { "gpu", gpu }, { "nodes", p.cluster.nodes }, { "gpusPerNode", p.cluster.gpusPerNode },
         { "intraNode", link(p.cluster.intraNode) }, { "interNode", link(p.cluster.interNode) } };
     if (p.cluster.nvlinkDomainNodes > 1) j["cluster"]["nvlinkDomainNodes"] = p.cluster.nvlinkDomainNodes;
+    if (p.cluster.podNodes > 0) j["cluster"]["podNodes"] = p.cluster.podNodes;
     if (!p.cluster.nodePreset.empty()) j["cluster"]["node"] = p.cluster.nodePreset;
     const ParallelSpec& q = p.parallel;
     j["parallel"] = { { "dp", q.dp }, { "tp", q.tp }, { "pp", q.pp }, { "cp", q.cp }, { "ep", q.ep }, { "vpp", q.vpp },

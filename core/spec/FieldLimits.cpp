@@ -39,6 +39,7 @@ constexpr FieldLimit kLimits[] = {
     PS_FIELD("cluster.nodes", 1, 1e6, cluster.nodes),
     PS_FIELD("cluster.gpusPerNode", 1, 1024, cluster.gpusPerNode),
     PS_FIELD("cluster.nvlinkDomainNodes", 1, 1024, cluster.nvlinkDomainNodes),
+    PS_FIELD("cluster.podNodes", 0, 1e6, cluster.podNodes),
     PS_FIELD("parallel.dp", 1, 1e7, parallel.dp),
     PS_FIELD("parallel.tp", 1, 1e5, parallel.tp),
     PS_FIELD("parallel.pp", 1, 1e5, parallel.pp),

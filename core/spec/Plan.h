@@ -183,6 +183,10 @@ struct ClusterSpec {
     // Nodes one NVLink domain joins (a rack-scale system: GB200 NVL72 is 18 compute trays of 4 GPUs); 1 = the node is
     // the NVLink domain. intraNode is the NVLink fabric: inside a node, and across the nodes of a domain.
     int nvlinkDomainNodes = 1;
+    // Nodes one pod joins: a scalable unit, the nodes under one set of leaf switches of the compute fabric (NVIDIA DGX
+    // SuperPOD: 32 DGX H100 systems); above it the network has another tier. 0 = not known: the cluster is one pod.
+    // Read by the placement of groups (cost/Placement.h), not by the step time.
+    int podNodes = 0;
     LinkSpec intraNode;
     LinkSpec interNode;
     bool operator==(const ClusterSpec&) const = default;

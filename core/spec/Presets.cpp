@@ -73,6 +73,7 @@ PresetCatalog PresetCatalog::fromJson(std::string_view models, std::string_view 
             r.string("gpu", n.gpu);
             r.integer("gpusPerNode", n.gpusPerNode, 1, 1024);
             r.integer("nvlinkDomainNodes", n.nvlinkDomainNodes, 1, 1024);
+            r.integer("podNodes", n.podNodes, 0, 1000000);
             for (auto [key, link] : { std::pair { "intraNode", &n.intraNode }, std::pair { "interNode", &n.interNode } }) {
                 if (const json* l = r.find(key)) readLinkSpec(*l, jsonio::join(path, key), *link, c.m_issues);
             }

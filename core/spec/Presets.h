@@ -29,6 +29,7 @@ struct NodePreset {
     std::string gpu;
     int gpusPerNode = 8;
     int nvlinkDomainNodes = 1; // nodes per NVLink domain (18 trays of an NVL72 rack)
+    int podNodes = 0; // nodes per pod (ClusterSpec::podNodes); 0 where no reference architecture gives one
     LinkSpec intraNode;
     LinkSpec interNode;
     Sources sources;

@@ -128,6 +128,12 @@ void Checker::degrees()
                 128LL * p.tp, m.vocab));
     if (p.sp && p.tp == 1)
         warning("parallel.sp", Text(PS_TEXT("CoreText", "sequence parallelism has no effect with tp = 1")));
+    // A pod is built of whole NVLink domains (a DGX GB200 scalable unit is 8 racks of 18 trays).
+    if (cl.podNodes > 0 && cl.nvlinkDomainNodes > 1 && cl.podNodes % cl.nvlinkDomainNodes != 0)
+        warning("cluster.podNodes",
+            Text(PS_TEXT("CoreText", "a pod of %1 nodes does not hold whole NVLink domains of %2 nodes; the placement counts pods "
+                                     "as given"),
+                cl.podNodes, cl.nvlinkDomainNodes));
 }
 
 // Context parallelism and the options that go with it.

@@ -3082,6 +3082,10 @@
         <source>%1 is modelled as SwiGLU: the same gated MLP</source>
         <translation>%1 按 SwiGLU 建模：同为门控 MLP</translation>
     </message>
+    <message>
+        <source>a pod of %1 nodes does not hold whole NVLink domains of %2 nodes; the placement counts pods as given</source>
+        <translation>%1 个节点的 pod 不能容纳整数个 %2 节点的 NVLink 域；放置分析按给定的 pod 计算</translation>
+    </message>
 </context>
 <context>
     <name>MemorySegments</name>
