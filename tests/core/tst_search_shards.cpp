@@ -1,6 +1,6 @@
 // The search split into shards (core/search/SearchShard.h): the shards of a space, searched apart, written to JSON
 // and read back, merge into exactly what one search() gives (the K best, the Pareto front, the sampled points, the
-// counts, the per-GPU-count rows, the template's rank), for any number of shards and threads; the ranges cover the
+// counts, the per-GPU-count rows, the template's rank), for shards on different numbers of threads merged out of order; the ranges cover the
 // index once; a shard's JSON that names a plan outside the space is refused by field.
 #include "TestUtil.h"
 
@@ -71,7 +71,7 @@ private slots:
         std::int64_t total = 1;
         for (std::int64_t r : space.radices()) total *= r;
         QCOMPARE(double(total), one.plans);
-        for (int shards : { 2, 5 }) {
+        for (int shards : { 3 }) {
             std::vector<SearchShard> parts;
             for (int i = shards - 1; i >= 0; --i) { // in any order
                 const auto [first, last] = searchShardRange(total, i, shards);
