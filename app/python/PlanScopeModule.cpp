@@ -8,6 +8,7 @@
 #include "cost/Evaluate.h"
 #include "io/AnalysisJson.h"
 #include "io/PlanJson.h"
+#include "io/PlacementJson.h"
 #include "io/PredictionJson.h"
 #include "io/FileKind.h"
 #include "io/RunFile.h"
@@ -467,6 +468,16 @@ py::object searchPy(py::handle planArg, const std::string& objective, int top, p
     return toPython(doc);
 }
 
+py::object placementPy(py::handle planArg)
+{
+    LoadedPlan plan = loadPlan(planArg);
+    AnalysisOptions options;
+    options.inputWarnings = plan.warnings;
+    const auto analysis = analyseReleased(plan.plan, options);
+    if (!analysis->valid()) raiseIssues("invalid plan", analysis->prediction.errors);
+    return toPython(placementJson(analysis->plan, placementOf(analysis->plan, analysis->prediction)));
+}
+
 // A measured run from a run file or shard (planscope-cli reduce), or from a trace file or folder reduced here.
 MeasuredRun loadRunPy(py::handle source, const char* option)
 {
@@ -543,6 +554,8 @@ PYBIND11_MODULE(planscope, m)
     m.def("validate", &validatePy, py::arg("plan"),
         "The issues of `planscope-cli validate PLAN`: errors (no 'severity' key), then warnings "
         "('severity': 'warning'); each with 'path', 'message' and, for a parse error, 'offset'.");
+    m.def("placement", &placementPy, py::arg("plan"),
+        "Each group kind on the cluster's tiers (schema planscope/placement/v1): `planscope-cli placement PLAN --json`.");
     m.def("run_summary", &runSummaryPy, py::arg("run"), py::kw_only(), py::arg("top") = 10,
         "A measured run of many ranks read (schema planscope/run-summary/v1): `planscope-cli run-summary RUN --json`. "
         "run: a run file or shard of `planscope-cli reduce` / planscope-reduce, or a trace file or folder (reduced on "

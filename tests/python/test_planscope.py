@@ -246,6 +246,14 @@ class BadInput(unittest.TestCase):
             planscope.evaluate(recursive)
         self.assertIn("levels deep", str(error.exception))
 
+    def test_placement(self):
+        """placement: the CLI's placement document, for a plan of 16,384 GPUs in pods of 32 nodes."""
+        plan = PLANS / "llama3-405b-16k-h100.plan.json"
+        _, expected = cli_json("placement", plan, "--json")
+        self.assertEqual(planscope.placement(plan), expected)
+        dp = [k for k in expected["kinds"] if k["kind"] == "dp"][0]
+        self.assertEqual(dp["pods"]["most"], 64)
+
     def test_measured_runs(self):
         """run_summary and compare_runs: the CLI's run-summary and compare-runs documents, from a run file and from
         the traces themselves (16 ranks that scripts/make-rank-set.py makes; rank 5 arrives 2 ms late)."""
