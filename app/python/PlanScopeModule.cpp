@@ -294,13 +294,20 @@ py::object evaluatePy(py::handle planArg, bool analytic, py::object calibration,
 
 // `planscope-cli simulate PLAN`: the prediction with the simulated step and the timeline summary
 // (app/cli/ScheduleCommands.cpp, docs/FORMATS.md section 4).
-py::object analysePy(py::handle planArg)
+// The one analysis of a plan argument (its file's warnings first), raising ValueError for an invalid plan.
+std::shared_ptr<const Analysis> validAnalysis(py::handle planArg)
 {
     LoadedPlan plan = loadPlan(planArg);
     AnalysisOptions options;
     options.inputWarnings = plan.warnings;
-    const auto analysis = analyseReleased(plan.plan, options);
+    auto analysis = analyseReleased(plan.plan, options);
     if (!analysis->valid()) raiseIssues("invalid plan", analysis->prediction.errors);
+    return analysis;
+}
+
+py::object analysePy(py::handle planArg)
+{
+    const auto analysis = validAnalysis(planArg);
     if (!analysis->timeline) raiseIssues("the schedule cannot be simulated", analysis->timelineErrors);
     json doc = analysisToJson(*analysis);
     doc["timeline"] = timelineSummaryToJson(*analysis->timeline);
@@ -470,11 +477,7 @@ py::object searchPy(py::handle planArg, const std::string& objective, int top, p
 
 py::object placementPy(py::handle planArg)
 {
-    LoadedPlan plan = loadPlan(planArg);
-    AnalysisOptions options;
-    options.inputWarnings = plan.warnings;
-    const auto analysis = analyseReleased(plan.plan, options);
-    if (!analysis->valid()) raiseIssues("invalid plan", analysis->prediction.errors);
+    const auto analysis = validAnalysis(planArg);
     return toPython(placementJson(analysis->plan, placementOf(analysis->plan, analysis->prediction)));
 }
 
