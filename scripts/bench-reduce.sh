@@ -27,7 +27,7 @@ measure() { # name, processes, command...
 }
 measure "planscope-cli reduce --threads 1" 1 "$build/bin/planscope-cli" reduce "$tmp/traces" --threads 1 --out "$tmp/one.planscope-run"
 if [ -x "$build/bin/planscope-reduce" ] && command -v mpiexec >/dev/null; then
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none PMIX_MCA_gds=hash
   measure "mpiexec -n $procs planscope-reduce" "$procs" mpiexec -n "$procs" "$build/bin/planscope-reduce" "$tmp/traces" --out "$tmp/mpi.planscope-run"
   cmp -s "$tmp/one.planscope-run" "$tmp/mpi.planscope-run" && echo '{"sameBytes": true}' || { echo '{"sameBytes": false}'; exit 1; }
 fi

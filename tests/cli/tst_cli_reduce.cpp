@@ -45,6 +45,8 @@ QProcessEnvironment mpiEnvironment()
     env.insert(QStringLiteral("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"), QStringLiteral("1"));
     env.insert(QStringLiteral("OMPI_MCA_rmaps_base_oversubscribe"), QStringLiteral("1"));
     env.insert(QStringLiteral("OMPI_MCA_btl_vader_single_copy_mechanism"), QStringLiteral("none"));
+    // PMIx's shared-memory store takes locks some containers refuse ("gds_ds12_lock_pthread.c"); its hash store does not.
+    env.insert(QStringLiteral("PMIX_MCA_gds"), QStringLiteral("hash"));
     // Under the sanitizers (scripts/test.sh --sanitize): Open MPI keeps allocations past MPI_Finalize, which
     // tests/sanitizers/lsan.supp suppresses by library; its plugins stay loaded and the leaks' stacks are unwound
     // in full so that those frames are named (the fast unwinder stops in libraries built without frame pointers).
