@@ -159,19 +159,11 @@ int cmdReduce(const Args& a, std::ostream& out, std::ostream& err)
     if (a.options.count("--shard")) {
         const std::string& spec = a.options.at("--shard");
         int shard = -1, shards = 0;
-        const std::size_t slash = spec.find('/');
-        const char* end = spec.data() + spec.size();
-        bool ok = slash != std::string::npos;
-        if (ok) {
-            auto [p1, e1] = std::from_chars(spec.data(), spec.data() + slash, shard);
-            auto [p2, e2] = std::from_chars(spec.data() + slash + 1, end, shards);
-            ok = e1 == std::errc() && p1 == spec.data() + slash && e2 == std::errc() && p2 == end && shards >= 1 && shard >= 0 && shard < shards;
-        }
-        if (!ok) {
+        if (!parseShardSpec(spec, shard, shards)) {
             err << "planscope-cli: --shard must be I/N with 0 <= I < N (srun: $SLURM_PROCID/$SLURM_NTASKS), found \"" << spec << "\"\n";
             return 1;
         }
-        const auto [first, last] = shardRange(files.size(), shard, shards);
+        const auto [first, last] = shardRange(std::int64_t(files.size()), shard, shards);
         RunShard s;
         s.shard = shard;
         s.shards = shards;

@@ -394,7 +394,7 @@ int searchShardFile(const std::vector<std::string>& args, int shard, int shards,
     if (!q) return code;
     std::int64_t total = 1;
     for (std::int64_t r : q->space.radices()) total *= std::max<std::int64_t>(1, r);
-    const auto [first, last] = searchShardRange(total, shard, shards);
+    const auto [first, last] = shardRange(total, shard, shards);
     const SearchShard part = searchShard(q->space, q->options, first, last);
     const json doc = { { "schema", "planscope/search-shard/v1" }, { "shard", shard }, { "shards", shards }, { "plans", total },
         { "request", { { "plan", planToJson(loaded->plan) }, { "args", requestArgs(args) } } }, { "result", searchShardToJson(part) } };
@@ -424,8 +424,7 @@ int cmdSearch(const std::vector<std::string>& args, std::ostream& out, std::ostr
         // One contiguous part of the plan index: its best, front, sample and counts, to merge with the others.
         const std::string& spec = a.options.at("--shard");
         int shard = -1, shards = 0;
-        if (spec.find('/') == std::string::npos || std::sscanf(spec.c_str(), "%d/%d", &shard, &shards) != 2 || shards < 1 || shard < 0
-            || shard >= shards || spec.find_first_not_of("0123456789/") != std::string::npos) {
+        if (!parseShardSpec(spec, shard, shards)) {
             err << "planscope-cli search: --shard must be I/N with 0 <= I < N, found \"" << spec << "\"\n";
             return 1;
         }

@@ -289,7 +289,8 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "planscope-reduce: %zu trace files on %d processes\n", files.size(), procs);
 
     // 2. This process's shard, file by file; each file done is announced to process 0, which prints the progress.
-    const auto [first, last] = shardRange(files.size(), me, procs);
+    const auto [shardFirst, shardLast] = shardRange(std::int64_t(files.size()), me, procs);
+    const std::size_t first = std::size_t(shardFirst), last = std::size_t(shardLast);
     std::vector<ReducedFile> mine;
     std::vector<MPI_Request> requests;
     std::vector<long long> announced;

@@ -344,15 +344,6 @@ std::vector<std::string> reduceInputs(const std::vector<std::string>& paths, std
     return files;
 }
 
-std::pair<std::size_t, std::size_t> shardRange(std::size_t count, int shard, int shards)
-{
-    if (shards <= 0 || shard < 0 || shard >= shards) return { 0, 0 };
-    const std::size_t n = std::size_t(shards), i = std::size_t(shard);
-    const std::size_t base = count / n, extra = count % n;
-    const std::size_t first = i * base + std::min(i, extra);
-    return { first, first + base + (i < extra ? 1 : 0) };
-}
-
 ReducedFile reduceFile(const std::string& path, const std::atomic<bool>* cancel)
 {
     ReducedFile out;

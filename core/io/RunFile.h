@@ -6,6 +6,7 @@
 
 #include "trace/RunAnalysis.h"
 #include "util/Result.h"
+#include "util/Shards.h"
 
 #include <atomic>
 #include <cstdint>
@@ -26,10 +27,6 @@ inline constexpr std::int64_t kMaxRunFileBytes = std::int64_t(4) << 30;
 // The trace files `paths` stand for (expandTracePaths: a folder's *.json / *.json.gz entries sorted by name), in the
 // order given; folders without any are reported in `issues` (file: the folder).
 std::vector<std::string> reduceInputs(const std::vector<std::string>& paths, std::vector<RunIssue>& issues);
-
-// The files [first, last) of shard `shard` (0-based) of `shards` over `count` files: contiguous, sizes differing by at
-// most one, the larger ones first.
-std::pair<std::size_t, std::size_t> shardRange(std::size_t count, int shard, int shards);
 
 // One trace file reduced: its summary, or why it could not be read.
 struct ReducedFile {

@@ -1053,14 +1053,6 @@ void rerankBySimulation(const SearchSpace& space, const SearchOptions& options, 
 
 } // namespace
 
-std::pair<std::int64_t, std::int64_t> searchShardRange(std::int64_t total, int shard, int shards)
-{
-    if (shards <= 0 || shard < 0 || shard >= shards || total <= 0) return { 0, 0 };
-    const std::int64_t n = shards, i = shard, base = total / n, extra = total % n;
-    const std::int64_t first = i * base + std::min(i, extra);
-    return { first, first + base + (i < extra ? 1 : 0) };
-}
-
 SearchShard searchShard(const SearchSpace& space, const SearchOptions& options, std::int64_t first, std::int64_t last)
 {
     const auto start = std::chrono::steady_clock::now();

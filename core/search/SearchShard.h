@@ -6,6 +6,7 @@
 #pragma once
 
 #include "search/Search.h"
+#include "util/Shards.h"
 
 #include <cstdint>
 #include <map>
@@ -30,10 +31,6 @@ struct SearchShard {
     double seconds = 0;
     bool cancelled = false;
 };
-
-// The indexes [first, last) of shard `shard` (0-based) of `shards` over a space of `total` plans: contiguous, sizes
-// differing by at most one, the larger first.
-std::pair<std::int64_t, std::int64_t> searchShardRange(std::int64_t total, int shard, int shards);
 
 // Searches the indexes [first, last) of the space on options.threads threads (options.progress counts within it).
 SearchShard searchShard(const SearchSpace& space, const SearchOptions& options, std::int64_t first, std::int64_t last);

@@ -150,9 +150,9 @@ private slots:
 
     void shardsSplitTheFilesContiguously()
     {
-        for (std::size_t count : { std::size_t(0), std::size_t(1), std::size_t(10), std::size_t(4096), std::size_t(10007) })
+        for (std::int64_t count : { std::int64_t(0), std::int64_t(1), std::int64_t(10), std::int64_t(4096), std::int64_t(10007) })
             for (int shards : { 1, 2, 3, 7, 64 }) {
-                std::size_t next = 0, smallest = count, largest = 0;
+                std::int64_t next = 0, smallest = count, largest = 0;
                 for (int i = 0; i < shards; ++i) {
                     const auto [first, last] = shardRange(count, i, shards);
                     QCOMPARE(first, next);
@@ -163,8 +163,8 @@ private slots:
                 QCOMPARE(next, count);
                 QVERIFY(largest - smallest <= 1);
             }
-        QCOMPARE(shardRange(10, 0, 3), std::make_pair(std::size_t(0), std::size_t(4)));
-        QCOMPARE(shardRange(10, 2, 3), std::make_pair(std::size_t(7), std::size_t(10)));
+        QCOMPARE(shardRange(10, 0, 3), std::make_pair(std::int64_t(0), std::int64_t(4)));
+        QCOMPARE(shardRange(10, 2, 3), std::make_pair(std::int64_t(7), std::int64_t(10)));
     }
 
     void filesReadBackToTheSameBytes()

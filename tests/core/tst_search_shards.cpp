@@ -44,7 +44,7 @@ private slots:
             for (int shards : { 1, 2, 3, 16, 1000 }) {
                 std::int64_t next = 0;
                 for (int i = 0; i < shards; ++i) {
-                    const auto [first, last] = searchShardRange(total, i, shards);
+                    const auto [first, last] = shardRange(total, i, shards);
                     QCOMPARE(first, std::min(next, total));
                     QVERIFY(last >= first && last - first <= total / shards + 1);
                     next = std::max(next, last);
@@ -74,7 +74,7 @@ private slots:
         for (int shards : { 3 }) {
             std::vector<SearchShard> parts;
             for (int i = shards - 1; i >= 0; --i) { // in any order
-                const auto [first, last] = searchShardRange(total, i, shards);
+                const auto [first, last] = shardRange(total, i, shards);
                 SearchOptions o = options;
                 o.threads = 1 + i % 2;
                 const SearchShard part = searchShard(space, o, first, last);
