@@ -1,16 +1,12 @@
 #include "RunCommands.h"
 
-#include "io/FileKind.h"
 #include "io/RunFile.h"
 #include "io/RunJson.h"
 #include "util/AtomicFile.h"
-#include "util/InputFile.h"
 #include "util/Units.h"
 
-#include <cerrno>
 #include <charconv>
 #include <cstdio>
-#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
@@ -48,28 +44,6 @@ std::string ms(std::int64_t ns)
     return buf;
 }
 
-bool readAll(const std::string& path, std::string& text, std::ostream& err)
-{
-    Result<InputFile> f = openInputFile(path);
-    if (!f.ok()) {
-        err << "planscope-cli: " << issueLine(f.errors().front()) << "\n";
-        return false;
-    }
-    char buffer[1 << 16];
-    for (std::int64_t n; (n = f.value().read(buffer, sizeof buffer)) != 0;) {
-        if (n < 0) {
-            err << "planscope-cli: " << path << ": cannot be read: " << errorText(errno) << "\n";
-            return false;
-        }
-        if (std::int64_t(text.size()) + n > kMaxRunFileBytes) {
-            err << "planscope-cli: " << path << ": more than the " << (kMaxRunFileBytes >> 30) << " GiB a shard may have; not read\n";
-            return false;
-        }
-        text.append(buffer, std::size_t(n));
-    }
-    return true;
-}
-
 bool write(const std::string& path, const std::string& text, std::ostream& err)
 {
     std::string error;
@@ -100,18 +74,10 @@ ReduceControl progressTo(std::ostream& err, unsigned threads)
     return control;
 }
 
-// A run from a run file, a shard file, or traces (reduced here).
-std::optional<MeasuredRun> loadRun(const std::string& path, std::ostream& err)
+// A run from a run file, a shard file, or traces (reduced here, with progress).
+std::optional<MeasuredRun> loadRunArg(const std::string& path, std::ostream& err)
 {
-    // Traces (a folder of them, gzip, JSON with traceEvents: io/FileKind.h) are reduced here; anything else is read as a
-    // run file, whose reader says what is wrong with it.
-    if (fileKindOf(path) == FileKind::Trace) {
-        std::vector<RunIssue> issues;
-        const std::vector<std::string> files = reduceInputs({ path }, issues);
-        const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-        return runFromReduced(reduceFiles(files, progressTo(err, threads)), issues, std::int64_t(files.size()), 0);
-    }
-    Result<MeasuredRun> run = readRunFile(path);
+    Result<MeasuredRun> run = loadRun(path, progressTo(err, std::max(1u, std::thread::hardware_concurrency())));
     if (!run.ok()) {
         err << "planscope-cli: " << issueLine(run.errors().front()) << "\n";
         return std::nullopt;
@@ -135,9 +101,12 @@ int cmdReduce(const Args& a, std::ostream& out, std::ostream& err)
     if (a.has("--merge")) {
         std::vector<RunShard> shards;
         for (const std::string& path : a.positional) {
-            std::string text;
-            if (!readAll(path, text, err)) return 1;
-            Result<RunShard> s = parseShard(text);
+            Result<std::string> text = readRunText(path);
+            if (!text.ok()) {
+                err << "planscope-cli: " << issueLine(text.errors().front()) << "\n";
+                return 1;
+            }
+            Result<RunShard> s = parseShard(text.value());
             if (!s.ok()) {
                 err << "planscope-cli: " << path << ": " << issueLine(s.errors().front()) << "\n";
                 return 2;
@@ -192,7 +161,7 @@ int cmdRunSummary(const Args& a, std::ostream& out, std::ostream& err)
     }
     const auto top = wholeNumber(a, "--top", 10, 1 << 20, err);
     if (!top) return 1;
-    const std::optional<MeasuredRun> run = loadRun(a.positional[0], err);
+    const std::optional<MeasuredRun> run = loadRunArg(a.positional[0], err);
     if (!run) return 2;
     if (a.has("--json")) {
         out << runSummaryJson(*run, std::size_t(*top)).dump(2) << "\n";
@@ -247,9 +216,9 @@ int cmdCompareRuns(const Args& a, std::ostream& out, std::ostream& err)
         err << "usage: planscope-cli compare-runs A B [--json]   (run files, shard files or trace folders)\n";
         return 1;
     }
-    const std::optional<MeasuredRun> ra = loadRun(a.positional[0], err);
+    const std::optional<MeasuredRun> ra = loadRunArg(a.positional[0], err);
     if (!ra) return 2;
-    const std::optional<MeasuredRun> rb = loadRun(a.positional[1], err);
+    const std::optional<MeasuredRun> rb = loadRunArg(a.positional[1], err);
     if (!rb) return 2;
     const RunComparison c = compareRuns(*ra, *rb);
     if (a.has("--json")) {

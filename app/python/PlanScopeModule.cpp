@@ -10,7 +10,6 @@
 #include "io/PlanJson.h"
 #include "io/PlacementJson.h"
 #include "io/PredictionJson.h"
-#include "io/FileKind.h"
 #include "io/RunFile.h"
 #include "io/RunJson.h"
 #include "io/SearchJson.h"
@@ -25,7 +24,6 @@
 #include <cmath>
 #include <future>
 #include <thread>
-#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -488,21 +486,12 @@ MeasuredRun loadRunPy(py::handle source, const char* option)
         throw py::type_error(std::string(option) + " must be a str path or a path-like object, not "
             + std::string(py::str(py::type::handle_of(source).attr("__name__"))));
     const std::string path = pathOf(source, option);
-    // Traces (a folder of them, gzip, JSON with traceEvents: io/FileKind.h) are reduced here; anything else is read as a
-    // run file, whose reader says what is wrong with it.
-    if (fileKindOf(path) == FileKind::Trace) {
-        std::vector<RunIssue> issues;
-        const std::vector<std::string> files = reduceInputs({ path }, issues);
-        std::vector<ReducedFile> reduced;
-        {
-            py::gil_scoped_release release;
-            ReduceControl control;
-            control.threads = std::max(1u, std::thread::hardware_concurrency());
-            reduced = reduceFiles(files, control);
-        }
-        return runFromReduced(std::move(reduced), std::move(issues), std::int64_t(files.size()), 0);
-    }
-    Result<MeasuredRun> run = readRunFile(path);
+    Result<MeasuredRun> run = [&] {
+        py::gil_scoped_release release;
+        ReduceControl control;
+        control.threads = std::max(1u, std::thread::hardware_concurrency());
+        return loadRun(path, control);
+    }();
     if (!run.ok()) {
         raiseIfUnreadable(run.errors(), path);
         raiseIssues(path + " is no run summary", run.errors());

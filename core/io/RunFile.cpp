@@ -1,5 +1,6 @@
 #include "io/RunFile.h"
 
+#include "io/FileKind.h"
 #include "trace/TraceFiles.h"
 #include "util/InputFile.h"
 
@@ -605,27 +606,42 @@ Result<MeasuredRun> parseRun(std::string_view text)
     return run;
 }
 
-Result<MeasuredRun> readRunFile(const std::string& path)
+Result<std::string> readRunText(const std::string& path)
 {
     Result<InputFile> file = openInputFile(path);
     if (!file.ok()) return file.errors();
     if (file.value().size() > kMaxRunFileBytes)
-        return Result<MeasuredRun>::failure(path, "is " + std::to_string(file.value().size()) + " bytes, more than the "
+        return Result<std::string>::failure(path, "is " + std::to_string(file.value().size()) + " bytes, more than the "
                 + std::to_string(kMaxRunFileBytes >> 30) + " GiB a run summary may have; not read");
     std::string text;
     text.reserve(std::size_t(std::max<std::int64_t>(file.value().size(), 0)));
     char buffer[1 << 16];
     for (std::int64_t n; (n = file.value().read(buffer, sizeof buffer)) != 0;) {
-        if (n < 0) return Result<MeasuredRun>::failure(path, "cannot be read: " + errorText(errno));
+        if (n < 0) return Result<std::string>::failure(path, "cannot be read: " + errorText(errno));
         if (std::int64_t(text.size()) + n > kMaxRunFileBytes)
-            return Result<MeasuredRun>::failure(path, "grew past the " + std::to_string(kMaxRunFileBytes >> 30) + " GiB a run summary may have; not read");
+            return Result<std::string>::failure(path, "grew past the " + std::to_string(kMaxRunFileBytes >> 30) + " GiB a run summary may have; not read");
         text.append(buffer, std::size_t(n));
     }
-    Result<MeasuredRun> run = parseRun(text);
+    return text;
+}
+
+Result<MeasuredRun> readRunFile(const std::string& path)
+{
+    Result<std::string> text = readRunText(path);
+    if (!text.ok()) return text.errors();
+    Result<MeasuredRun> run = parseRun(text.value());
     if (run.ok()) return run;
     Issues errors = run.errors();
     for (Issue& e : errors) e.path = path + ": " + e.path;
     return errors;
+}
+
+Result<MeasuredRun> loadRun(const std::string& path, const ReduceControl& control)
+{
+    if (fileKindOf(path) != FileKind::Trace) return readRunFile(path);
+    std::vector<RunIssue> issues;
+    const std::vector<std::string> files = reduceInputs({ path }, issues);
+    return runFromReduced(reduceFiles(files, control), std::move(issues), std::int64_t(files.size()), 0);
 }
 
 } // namespace planscope

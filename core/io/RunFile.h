@@ -68,8 +68,13 @@ MeasuredRun runFromReduced(std::vector<ReducedFile> reduced, std::vector<RunIssu
 // {"type": "rank", ...} per rank, one {"type": "group", ...} per group. Keys sorted, integers only.
 std::string runText(const MeasuredRun& run);
 Result<MeasuredRun> parseRun(std::string_view text);
+// The text of a run or shard file; a file past kMaxRunFileBytes is refused before it is read whole.
+Result<std::string> readRunText(const std::string& path);
 // Reads a run file (or a shard file, merged on its own when it is the only shard), naming the path in its errors.
 Result<MeasuredRun> readRunFile(const std::string& path);
+// What `run-summary`, `compare-runs` and the Python module take: a run or shard file, or traces (a trace file or a
+// folder of them, io/FileKind.h) reduced here with `control`.
+Result<MeasuredRun> loadRun(const std::string& path, const ReduceControl& control);
 
 // The pieces planscope-reduce exchanges between MPI processes, in the run file's own encoding.
 std::string rankSummaryLine(const RankSummary& s, bool withGroups); // one JSON object, no newline
