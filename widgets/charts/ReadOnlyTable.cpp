@@ -5,6 +5,7 @@
 #include <QHeaderView>
 #include <QTimer>
 #include <algorithm>
+#include <QStringList>
 #include <QTableWidget>
 
 namespace planscope {
@@ -89,6 +90,17 @@ QTableWidgetItem* readOnlyCell(const QString& text, Qt::Alignment align)
     item->setTextAlignment(align);
     item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
     return item;
+}
+
+QStringList tableRowTexts(const QTableWidget* table)
+{
+    QStringList rows;
+    for (int r = 0; r < table->rowCount(); ++r) {
+        QStringList cells;
+        for (int c = 0; c < table->columnCount(); ++c) cells << (table->item(r, c) ? table->item(r, c)->text() : QString());
+        rows << cells.join(QStringLiteral(" | "));
+    }
+    return rows;
 }
 
 } // namespace planscope

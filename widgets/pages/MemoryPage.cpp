@@ -144,14 +144,7 @@ bool MemoryPage::openSnapshot(const QString& path, QString* error)
 
 QStringList MemoryPage::measuredRows() const
 {
-    QStringList rows;
-    if (m_measured->isHidden()) return rows;
-    for (int r = 0; r < m_measured->rowCount(); ++r) {
-        QStringList cells;
-        for (int c = 0; c < m_measured->columnCount(); ++c) cells << (m_measured->item(r, c) ? m_measured->item(r, c)->text() : QString());
-        rows << cells.join(QStringLiteral(" | "));
-    }
-    return rows;
+    return m_measured->isHidden() ? QStringList() : tableRowTexts(m_measured);
 }
 
 QString MemoryPage::measuredNote() const { return m_note->isHidden() ? QString() : m_note->text(); }

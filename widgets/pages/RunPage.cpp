@@ -39,6 +39,7 @@ std::shared_ptr<const LoadedRun> load(const QString& path)
     loaded->run = std::move(run).value();
     loaded->metrics = rankMetrics(*loaded->run);
     loaded->median = medianMetrics(loaded->metrics);
+    loaded->slowest = slowestRanks(*loaded->run, loaded->metrics, 20);
     return loaded;
 }
 
@@ -205,14 +206,7 @@ QStringList RunPage::tableRows(const QString& table) const
         : table == QLatin1String("files")                    ? m_files
         : table == QLatin1String("comparison")               ? m_comparison
                                                              : nullptr;
-    QStringList rows;
-    if (!t) return rows;
-    for (int r = 0; r < t->rowCount(); ++r) {
-        QStringList cells;
-        for (int c = 0; c < t->columnCount(); ++c) cells << (t->item(r, c) ? t->item(r, c)->text() : QString());
-        rows << cells.join(QStringLiteral(" | "));
-    }
-    return rows;
+    return t ? tableRowTexts(t) : QStringList();
 }
 
 QList<int> RunPage::pickedRanks() const
@@ -292,7 +286,7 @@ void RunPage::rebuild()
     m_grid->setSelectedRank(m_picked);
 
     std::vector<QStringList> rows;
-    for (const SlowRank& s : slowestRanks(run, m_run->metrics, 20)) {
+    for (const SlowRank& s : m_run->slowest) {
         QStringList why;
         for (const SlowCause& c : s.causes) {
             switch (c.kind) {

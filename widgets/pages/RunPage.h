@@ -31,6 +31,7 @@ struct LoadedRun {
     std::optional<MeasuredRun> run;
     std::vector<RunRankMetrics> metrics;
     RunRankMetrics median;
+    std::vector<SlowRank> slowest; // the 20 the others wait for most
     QString error;
 };
 

@@ -681,14 +681,7 @@ QStringList TracePage::tableRows(const QString& table) const
         : table == QLatin1String("kernels")                   ? m_kernels
         : table == QLatin1String("memory")                    ? m_memory
                                                               : nullptr;
-    QStringList out;
-    if (!t) return out;
-    for (int r = 0; r < t->rowCount(); ++r) {
-        QStringList cells;
-        for (int c = 0; c < t->columnCount(); ++c) cells << (t->item(r, c) ? t->item(r, c)->text() : QString());
-        out << cells.join(QStringLiteral(" | "));
-    }
-    return out;
+    return t ? tableRowTexts(t) : QStringList();
 }
 
 bool TracePage::exportTo(const QString& path, QSize size, QString* error)
