@@ -938,6 +938,16 @@ struct Scan {
     }
 };
 
+// One GPU count's row of a worker or shard added to the total: the counts, and the fastest (ties: the lower index).
+void addRow(SearchResult::PerGpus& row, const SearchResult::PerGpus& part)
+{
+    row.valid += part.valid;
+    row.fit += part.fit;
+    if (part.fastest && (!row.fastest || part.fastest->stepSeconds < row.fastest->stepSeconds
+                            || (part.fastest->stepSeconds == row.fastest->stepSeconds && part.fastest->index < row.fastest->index)))
+        row.fastest = part.fastest;
+}
+
 // The workers' sums, top K, front and sample as one shard, each independent of which thread saw what.
 SearchShard shardOf(const Scan& scan, std::vector<std::unique_ptr<Worker>>& workers)
 {
@@ -963,15 +973,7 @@ SearchShard shardOf(const Scan& scan, std::vector<std::unique_ptr<Worker>>& work
             shard.sample.push_back(w.sample.top().point);
             w.sample.pop();
         }
-        for (std::size_t g = 0; g < w.byGpus.size(); ++g) {
-            SearchResult::PerGpus& row = shard.byGpus[g];
-            const SearchResult::PerGpus& wr = w.byGpus[g];
-            row.valid += wr.valid;
-            row.fit += wr.fit;
-            if (wr.fastest && (!row.fastest || wr.fastest->stepSeconds < row.fastest->stepSeconds
-                                  || (wr.fastest->stepSeconds == row.fastest->stepSeconds && wr.fastest->index < row.fastest->index)))
-                row.fastest = wr.fastest;
-        }
+        for (std::size_t g = 0; g < w.byGpus.size(); ++g) addRow(shard.byGpus[g], w.byGpus[g]);
         shard.cacheHits += w.cache.hits();
         shard.cacheMisses += w.cache.misses();
     }
@@ -1001,15 +1003,7 @@ void mergeShards(const SearchSpace& space, const SearchOptions& options, std::ve
         for (const SearchEntry& e : sh.top) result.best.push_back(e);
         for (const SearchEntry& e : sh.front) addToFront(result.pareto, e, withGpus);
         for (const SearchPoint& p : sh.sample) sampled.push_back(Sampled { mix(std::uint64_t(p.index)), p });
-        for (std::size_t g = 0; g < sh.byGpus.size() && g < result.byGpus.size(); ++g) {
-            SearchResult::PerGpus& row = result.byGpus[g];
-            const SearchResult::PerGpus& wr = sh.byGpus[g];
-            row.valid += wr.valid;
-            row.fit += wr.fit;
-            if (wr.fastest && (!row.fastest || wr.fastest->stepSeconds < row.fastest->stepSeconds
-                                  || (wr.fastest->stepSeconds == row.fastest->stepSeconds && wr.fastest->index < row.fastest->index)))
-                row.fastest = wr.fastest;
-        }
+        for (std::size_t g = 0; g < sh.byGpus.size() && g < result.byGpus.size(); ++g) addRow(result.byGpus[g], sh.byGpus[g]);
         result.cacheHits += sh.cacheHits;
         result.cacheMisses += sh.cacheMisses;
         result.cancelled = result.cancelled || sh.cancelled;

@@ -155,6 +155,7 @@ RunPage::RunPage(QWidget* parent) : QWidget(parent)
         m_picked = -1;
         rebuild();
         rebuildComparison();
+        if (m_run->run && m_other && m_other->run) m_tabs->setCurrentWidget(m_comparison); // the second run came first
         emit runShown();
     });
     connect(&m_otherWatcher, &QFutureWatcher<std::shared_ptr<const LoadedRun>>::finished, this, [this] {
